@@ -1,0 +1,1 @@
+// FleetCLI: placeholder until its first file lands.

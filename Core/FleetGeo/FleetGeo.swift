@@ -1,0 +1,1 @@
+// FleetGeo: placeholder until its first file lands.

@@ -1,0 +1,1 @@
+// FleetModel: placeholder until its first file lands.

@@ -1,0 +1,131 @@
+import FleetErrors
+
+/// The kinds of resource a store holds.
+public enum RecordKind: String, Sendable, Hashable, CaseIterable, Codable {
+    case vehicle
+    case trip
+}
+
+/// Identifies one record: its kind, its provider and its ID within the provider.
+public struct RecordKey: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+    public var kind: RecordKind
+    public var provider: String
+    public var id: String
+
+    public init(_ kind: RecordKind, provider: String, id: String) {
+        self.kind = kind
+        self.provider = provider
+        self.id = id
+    }
+
+    public static func < (a: RecordKey, b: RecordKey) -> Bool {
+        (a.kind.rawValue, a.provider, a.id) < (b.kind.rawValue, b.provider, b.id)
+    }
+
+    public var description: String { "\(kind.rawValue):\(provider)/\(id)" }
+}
+
+/// A point the store indexes for nearby search (WGS84 degrees).
+public struct IndexPoint: Sendable, Hashable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// One stored resource: an opaque payload (the engine's encoding) plus the fields the store indexes.
+public struct StoreRecord: Sendable, Hashable {
+    public var key: RecordKey
+    /// Assigned by the store: 1 on creation, one more on every write. Used for optimistic concurrency.
+    public var version: UInt64
+    /// The resource as the engine encoded it; the store never looks inside.
+    public var payload: [UInt8]
+    /// For vehicles: the last location, indexed for `nearby`.
+    public var point: IndexPoint?
+    /// For trips: the ID of the vehicle it is assigned to, indexed for `owned(by:)`.
+    public var owner: String?
+
+    public init(key: RecordKey, version: UInt64, payload: [UInt8], point: IndexPoint? = nil, owner: String? = nil) {
+        self.key = key
+        self.version = version
+        self.payload = payload
+        self.point = point
+        self.owner = owner
+    }
+}
+
+/// One change in an atomic commit.
+public enum StoreWrite: Sendable, Hashable {
+    /// Creates or replaces a record. `expectedVersion` 0 means "must not exist yet".
+    /// The record's own `version` is ignored: the store assigns `expectedVersion + 1`.
+    case put(StoreRecord, expectedVersion: UInt64)
+    /// Removes a record, which must be at `expectedVersion`.
+    case delete(RecordKey, expectedVersion: UInt64)
+
+    public var key: RecordKey {
+        switch self {
+        case .put(let record, _): record.key
+        case .delete(let key, _): key
+        }
+    }
+
+    public var expectedVersion: UInt64 {
+        switch self {
+        case .put(_, let version), .delete(_, let version): version
+        }
+    }
+}
+
+/// A commit found a record at another version than expected; nothing was applied.
+public struct StoreConflict: Error, Sendable, Hashable {
+    public var key: RecordKey
+    public var expectedVersion: UInt64
+    /// The version found, 0 when the record does not exist.
+    public var actualVersion: UInt64
+
+    public init(key: RecordKey, expectedVersion: UInt64, actualVersion: UInt64) {
+        self.key = key
+        self.expectedVersion = expectedVersion
+        self.actualVersion = actualVersion
+    }
+}
+
+/// Where the engine keeps vehicles and trips: a versioned record store with two indexes.
+///
+/// Every implementation passes the same contract suite (`StoreContract` in the tests).
+/// Methods are safe to call from any thread. Failures other than `StoreConflict` are `FleetError`s
+/// (`.storeFailure`, `.storeBusy`).
+public protocol Store: AnyObject, Sendable {
+    /// The record under `key`, or nil.
+    func get(_ key: RecordKey) throws -> StoreRecord?
+
+    /// Applies every write or none. When it returns, the writes are durable (if the store was opened
+    /// durable) and visible to every reader. Returns the new version of each write (0 for deletes).
+    /// Throws `StoreConflict` when a record is not at its expected version.
+    @discardableResult
+    func commit(_ writes: [StoreWrite]) throws -> [UInt64]
+
+    /// Up to `limit` records of one kind and provider, ordered by ID, with IDs after `afterID`.
+    func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord]
+
+    /// Vehicles of the provider whose point lies within `radiusMeters` of `center`.
+    /// May return a few more (a bounding box); the caller filters exactly.
+    func nearby(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [StoreRecord]
+
+    /// Trips of the provider whose owner is `owner`.
+    func owned(by owner: String, provider: String) throws -> [StoreRecord]
+
+    /// Flushes and releases the store. Further calls fail.
+    func close() throws
+}
+
+extension Store {
+    /// Convenience for a single write.
+    @discardableResult
+    public func commit(_ write: StoreWrite) throws -> UInt64 {
+        try commit([write])[0]
+    }
+}

@@ -1,0 +1,83 @@
+import FleetErrors
+
+/// How a store is opened.
+public struct StoreOptions: Sendable, Hashable {
+    /// Acknowledge a commit only once it is on disk (fsync). Off for benchmarks and throwaway data.
+    public var durable: Bool
+
+    public init(durable: Bool = true) {
+        self.durable = durable
+    }
+}
+
+/// The single place that turns a store URL (`memory`, `file:PATH`, `sqlite:PATH`) into a `Store`.
+///
+/// A URL is `SCHEME` or `SCHEME:PATH`, optionally followed by `?durable=false`.
+public struct StoreRegistry: Sendable {
+    /// One kind of store the registry can open.
+    public struct Scheme: Sendable {
+        public var name: String
+        /// Shown in errors and help: what the scheme is and what its path means.
+        public var summary: String
+        /// Whether the scheme needs a path after the colon.
+        public var needsPath: Bool
+        public var open: @Sendable (_ path: String, _ options: StoreOptions) throws -> any Store
+
+        public init(name: String, summary: String, needsPath: Bool, open: @escaping @Sendable (String, StoreOptions) throws -> any Store) {
+            self.name = name
+            self.summary = summary
+            self.needsPath = needsPath
+            self.open = open
+        }
+    }
+
+    public private(set) var schemes: [Scheme] = []
+
+    public init(_ schemes: [Scheme] = []) {
+        self.schemes = schemes
+    }
+
+    public mutating func register(_ scheme: Scheme) {
+        schemes.removeAll { $0.name == scheme.name }
+        schemes.append(scheme)
+    }
+
+    /// Opens the store a URL names, or throws INVALID_ARGUMENT listing the known schemes.
+    public func open(_ url: String) throws -> any Store {
+        var rest = Substring(url)
+        var options = StoreOptions()
+        if let q = rest.firstIndex(of: "?") {
+            for pair in rest[rest.index(after: q)...].split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                switch (kv.first, kv.count == 2 ? kv[1] : nil) {
+                case ("durable", "true"?), ("durable", "1"?): options.durable = true
+                case ("durable", "false"?), ("durable", "0"?): options.durable = false
+                default:
+                    throw FleetError.invalidArgument("unknown store option '\(pair)' in '\(url)'; the only option is durable=true|false", field: "store")
+                }
+            }
+            rest = rest[..<q]
+        }
+        let name: Substring
+        let path: String
+        if let colon = rest.firstIndex(of: ":") {
+            name = rest[..<colon]
+            path = String(rest[rest.index(after: colon)...])
+        } else {
+            name = rest
+            path = ""
+        }
+        guard let scheme = schemes.first(where: { $0.name == name }) else {
+            throw FleetError.invalidArgument("unknown store '\(url)'; use one of: \(usage)", field: "store")
+        }
+        if scheme.needsPath && path.isEmpty {
+            throw FleetError.invalidArgument("store '\(url)' needs a path: \(scheme.name):PATH (\(scheme.summary))", field: "store")
+        }
+        return try scheme.open(path, options)
+    }
+
+    /// The schemes as `memory`, `file:PATH`, … for messages.
+    public var usage: String {
+        schemes.map { $0.needsPath ? "\($0.name):PATH" : $0.name }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,1 @@
+print("error-explain: not yet")

@@ -1,0 +1,51 @@
+// swift-tools-version: 6.0
+// A self-hostable trip and vehicle tracking engine modelled on Google's Fleet Engine (on-demand rides).
+// No Swift package dependencies: system C libraries only, each behind a systemLibrary target.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "FleetEngine",
+    products: [
+        .executable(name: "error-explain", targets: ["error-explain"]),
+    ],
+    targets: [
+        // MARK: System libraries (Plugins/System): one target per C library, shims for variadic C calls.
+        .systemLibrary(name: "CSQLite", path: "Plugins/System/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Plugins/System/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Plugins/System/CCurlShim"),
+        .systemLibrary(name: "COpenSSL", path: "Plugins/System/COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Plugins/System/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+
+        // MARK: Core: protocols and values.
+        .target(name: "FleetErrors", path: "Core/FleetErrors", swiftSettings: strict),
+        .target(name: "FleetModel", dependencies: ["FleetErrors"], path: "Core/FleetModel", swiftSettings: strict),
+        .target(name: "FleetGeo", path: "Core/FleetGeo", swiftSettings: strict),
+        .target(name: "FleetStore", dependencies: ["FleetErrors"], path: "Core/FleetStore", swiftSettings: strict),
+        .target(name: "FleetCLI", dependencies: ["FleetErrors"], path: "Core/FleetCLI", swiftSettings: strict),
+
+        // MARK: Plugins: stores.
+        .target(name: "MemoryStore", dependencies: ["FleetStore"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
+        .target(name: "FileStore", dependencies: ["FleetStore"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
+        .target(name: "SQLiteStore", dependencies: ["FleetStore", "CSQLite"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
+
+        // MARK: Executables.
+        .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
+                          path: "Executables/error-explain", swiftSettings: strict),
+
+        // MARK: Tests.
+        .testTarget(name: "FleetErrorsTests", dependencies: ["FleetErrors"], path: "Tests/FleetErrorsTests"),
+        .testTarget(name: "FleetModelTests", dependencies: ["FleetModel"], path: "Tests/FleetModelTests"),
+        .testTarget(name: "FleetGeoTests", dependencies: ["FleetGeo"], path: "Tests/FleetGeoTests"),
+        .testTarget(name: "FleetCLITests", dependencies: ["FleetCLI"], path: "Tests/FleetCLITests"),
+        .testTarget(name: "StoreTests", dependencies: ["FleetStore", "MemoryStore", "FileStore", "SQLiteStore"],
+                    path: "Tests/StoreTests"),
+        .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors"], path: "Tests/ExecutableTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// FileStore: placeholder until its first file lands.

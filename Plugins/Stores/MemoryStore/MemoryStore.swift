@@ -1,0 +1,1 @@
+// MemoryStore: placeholder until its first file lands.

@@ -1,0 +1,1 @@
+// SQLiteStore: placeholder until its first file lands.

@@ -1,0 +1,9 @@
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/hmac.h>
+#include <openssl/rsa.h>
+#include <openssl/err.h>
+#include <openssl/crypto.h>
+#include <openssl/bio.h>
+#include <openssl/sha.h>
+#include <openssl/rand.h>
