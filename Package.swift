@@ -24,15 +24,22 @@ let package = Package(
 
         // MARK: Core: protocols and values.
         .target(name: "FleetErrors", path: "Core/FleetErrors", swiftSettings: strict),
-        .target(name: "FleetModel", dependencies: ["FleetErrors"], path: "Core/FleetModel", swiftSettings: strict),
+        .target(name: "FleetModel", dependencies: ["FleetErrors"], path: "Core/FleetModel",
+                exclude: ["Generator"], swiftSettings: strict),
         .target(name: "FleetGeo", path: "Core/FleetGeo", swiftSettings: strict),
         .target(name: "FleetStore", dependencies: ["FleetErrors"], path: "Core/FleetStore", swiftSettings: strict),
         .target(name: "FleetCLI", dependencies: ["FleetErrors"], path: "Core/FleetCLI", swiftSettings: strict),
+        .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetStore"],
+                path: "Core/FleetEngine", swiftSettings: strict),
 
         // MARK: Plugins: stores.
         .target(name: "MemoryStore", dependencies: ["FleetStore"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
         .target(name: "FileStore", dependencies: ["FleetStore"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
         .target(name: "SQLiteStore", dependencies: ["FleetStore", "CSQLite"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
+
+        // MARK: Plugins: transports.
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "FleetErrors"],
+                path: "Plugins/Transports/HTTPClient", swiftSettings: strict),
 
         // MARK: Executables.
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
@@ -42,9 +49,11 @@ let package = Package(
         .testTarget(name: "FleetErrorsTests", dependencies: ["FleetErrors"], path: "Tests/FleetErrorsTests"),
         .testTarget(name: "FleetModelTests", dependencies: ["FleetModel"], path: "Tests/FleetModelTests"),
         .testTarget(name: "FleetGeoTests", dependencies: ["FleetGeo"], path: "Tests/FleetGeoTests"),
-        .testTarget(name: "FleetCLITests", dependencies: ["FleetCLI"], path: "Tests/FleetCLITests"),
+        .testTarget(name: "FleetCLITests", dependencies: ["FleetCLI", "FleetErrors"], path: "Tests/FleetCLITests"),
         .testTarget(name: "StoreTests", dependencies: ["FleetStore", "MemoryStore", "FileStore", "SQLiteStore"],
                     path: "Tests/StoreTests"),
+        .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "MemoryStore"], path: "Tests/FleetEngineTests"),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FleetErrors"], path: "Tests/HTTPClientTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors"], path: "Tests/ExecutableTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,24 +1,3 @@
-/// How a client should react to an error code.
-public enum RetryClass: String, Sendable, Hashable, CaseIterable {
-    /// Not an error.
-    case none
-    /// Server or network trouble: the client recovers by itself, retrying with backoff.
-    case retryable
-    /// The caller must act (fix the request, the token, the quota): retrying the same call will not help.
-    case client
-}
-
-extension GRPCCode {
-    /// The retry class, as the Consumer SDK's guide sorts codes.
-    public var retryClass: RetryClass {
-        switch self {
-        case .ok: .none
-        case .aborted, .cancelled, .deadlineExceeded, .unavailable: .retryable
-        default: .client
-        }
-    }
-}
-
 /// One known reason for an error: its code, what it means, and what to do about it.
 ///
 /// Causes are declared once, in `ErrorCatalogue`, and every error the product reports is built from one.
@@ -31,11 +10,16 @@ public struct ErrorCause: Sendable, Hashable, Identifiable {
     public let summary: String
     /// What the caller should do about it.
     public let remedy: String
+    /// Phrases that, found in an error message (case, `_`, `-` and spacing ignored), point to this
+    /// cause; `error-explain` uses them to recognise the cause of a message it is given.
+    public let matchPhrases: [String]
 
-    public init(id: String, code: GRPCCode, summary: String, remedy: String) {
+    /// A cause; `matchPhrases` are optional words that recognise it in a message (`"expired"`).
+    public init(id: String, code: GRPCCode, summary: String, remedy: String, matchPhrases: [String] = []) {
         self.id = id
         self.code = code
         self.summary = summary
         self.remedy = remedy
+        self.matchPhrases = matchPhrases
     }
 }

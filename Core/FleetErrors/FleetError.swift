@@ -32,6 +32,7 @@ public struct FleetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether a client should retry by itself (server and network errors) or needs action.
     public var retryClass: RetryClass { code.retryClass }
 
+    /// `CODE_NAME: message`.
     public var description: String { "\(code.name): \(message)" }
 }
 

@@ -67,5 +67,6 @@ public enum GRPCCode: Int32, CaseIterable, Sendable, Hashable, Comparable {
         self = code
     }
 
+    /// Orders codes by number.
     public static func < (lhs: GRPCCode, rhs: GRPCCode) -> Bool { lhs.rawValue < rhs.rawValue }
 }

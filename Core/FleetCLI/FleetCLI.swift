@@ -1,1 +1,0 @@
-// FleetCLI: placeholder until its first file lands.

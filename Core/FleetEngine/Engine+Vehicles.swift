@@ -1,0 +1,387 @@
+import FleetErrors
+import FleetModel
+import FleetStore
+
+extension Engine {
+    public func createVehicle(_ request: CreateVehicleRequest) throws -> Vehicle {
+        let parent = try ProviderName(parsing: request.parent ?? "", field: "parent")
+        let name = try VehicleName(provider: parent.provider, vehicleID: try requiredID(request.vehicleId, field: "vehicleId"))
+        guard var vehicle = request.vehicle else {
+            throw FleetError.invalidArgument("vehicle is required", field: "vehicle")
+        }
+        guard let state = vehicle.vehicleState, state != .unknownVehicleState else {
+            throw FleetError.invalidArgument("vehicle.vehicleState is required (ONLINE or OFFLINE)", field: "vehicle.vehicleState")
+        }
+        _ = state
+        try checkTripTypes(vehicle.supportedTripTypes, field: "vehicle.supportedTripTypes")
+        guard let capacity = vehicle.maximumCapacity else {
+            throw FleetError.invalidArgument("vehicle.maximumCapacity is required", field: "vehicle.maximumCapacity")
+        }
+        guard capacity >= 1 else {
+            throw FleetError.invalidArgument("vehicle.maximumCapacity must be at least 1, got \(capacity)", field: "vehicle.maximumCapacity")
+        }
+        guard vehicle.vehicleType != nil else {
+            throw FleetError.invalidArgument("vehicle.vehicleType is required", field: "vehicle.vehicleType")
+        }
+        try Validate.attributes(vehicle.attributes, field: "vehicle.attributes")
+
+        // Fields the server owns are ignored on create.
+        vehicle.name = name.description
+        vehicle.currentTrips = []
+        vehicle.currentRouteSegment = nil
+        vehicle.currentRouteSegmentEndPoint = nil
+        vehicle.currentRouteSegmentVersion = nil
+        vehicle.currentRouteSegmentTraffic = nil
+        vehicle.route = []
+        vehicle.waypoints = []
+        vehicle.waypointsVersion = nil
+        vehicle.remainingDistanceMeters = nil
+        vehicle.remainingTimeSeconds = nil
+        vehicle.etaToFirstWaypoint = nil
+        vehicle.navigationStatus = nil
+        vehicle.pastLocations = []
+
+        let now = clock.now()
+        var record = VehicleRecord(vehicle: vehicle, version: 0, key: vehicleKey(name))
+        if record.vehicle.lastLocation != nil {
+            try acceptLocation(&record, now: now, field: "vehicle.lastLocation")
+        }
+        record.tracking.updatedAt = now
+        do {
+            try store.commit(.save(record))
+        } catch is StoreConflict {
+            throw FleetError(.alreadyExists, detail: name.description, field: "vehicleId")
+        }
+        return record.vehicle.forResponse
+    }
+
+    public func getVehicle(_ request: GetVehicleRequest) throws -> Vehicle {
+        let name = try VehicleName(parsing: request.name ?? "", field: "name")
+        let record = try requireVehicle(vehicleKey(name))
+        var vehicle = record.vehicle.forResponse
+        if let since = request.currentRouteSegmentVersion, let version = vehicle.currentRouteSegmentVersion, version <= since {
+            vehicle.currentRouteSegment = nil
+        }
+        if let since = request.waypointsVersion, let version = vehicle.waypointsVersion, version <= since {
+            vehicle.waypoints = []
+        }
+        return vehicle
+    }
+
+    public func updateVehicle(_ request: UpdateVehicleRequest) throws -> Vehicle {
+        let name = try VehicleName(parsing: request.name ?? "", field: "name")
+        let paths = try UpdateMask.paths(request.updateMask, updatable: UpdateMask.vehicleUpdatable,
+                                         serverOwned: UpdateMask.vehicleServerOwned, resource: "Vehicle")
+        let update = request.vehicle ?? Vehicle()
+        try checkVehicleUpdate(update, paths: paths)
+        return try transact {
+            var record = try requireVehicle(vehicleKey(name))
+            let now = clock.now()
+            try apply(update, paths: paths, to: &record, now: now)
+            record.tracking.updatedAt = now
+            return ([.save(record)], record.vehicle.forResponse)
+        }
+    }
+
+    public func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest) throws -> UpdateVehicleAttributesResponse {
+        let name = try VehicleName(parsing: request.name ?? "", field: "name")
+        guard !request.attributes.isEmpty else {
+            throw FleetError.invalidArgument("attributes is required: name at least one attribute to set", field: "attributes")
+        }
+        try Validate.attributes(request.attributes, field: "attributes")
+        return try transact {
+            var record = try requireVehicle(vehicleKey(name))
+            var merged = record.vehicle.attributes
+            for attribute in request.attributes {
+                if let i = merged.firstIndex(where: { $0.key == attribute.key }) {
+                    merged[i] = attribute
+                } else {
+                    merged.append(attribute)
+                }
+            }
+            try Validate.attributes(merged, field: "attributes")
+            record.vehicle.attributes = merged
+            record.tracking.updatedAt = clock.now()
+            let response = UpdateVehicleAttributesResponse(attributes: merged.map(\.forResponse))
+            return ([.save(record)], response)
+        }
+    }
+
+    public func deleteVehicle(_ request: DeleteVehicleRequest) throws {
+        let name = try VehicleName(parsing: request.name ?? "", field: "name")
+        try transact {
+            let record = try requireVehicle(vehicleKey(name))
+            let active = try activeTrips(of: record)
+            guard active.isEmpty else {
+                throw FleetError(.vehicleHasActiveTrips, detail: "\(name) has active trips \(active.map(\.key.id).joined(separator: ", ")); complete or cancel them first", field: "name")
+            }
+            return ([.delete(record.key, expectedVersion: record.version)], ())
+        }
+    }
+
+    public func listVehicles(_ request: ListVehiclesRequest) throws -> ListVehiclesResponse {
+        let parent = try ProviderName(parsing: request.parent ?? "", field: "parent")
+        let pageSize = try pageSize(request.pageSize, field: "pageSize")
+        guard !request.vehicleTypeCategories.isEmpty else {
+            throw FleetError.invalidArgument("vehicleTypeCategories is required: name at least one category (AUTO, TAXI, TRUCK, TWO_WHEELER, BICYCLE, PEDESTRIAN)", field: "vehicleTypeCategories")
+        }
+        if request.vehicleTypeCategories.contains(.unknown) {
+            throw FleetError.invalidArgument("vehicleTypeCategories may not contain UNKNOWN", field: "vehicleTypeCategories")
+        }
+        if let minimum = request.minimumCapacity, minimum < 0 {
+            throw FleetError.invalidArgument("minimumCapacity must be at least 0, got \(minimum)", field: "minimumCapacity")
+        }
+        var staleness: Double?
+        if let maximum = request.maximumStaleness {
+            guard maximum.timeInterval > 0 else {
+                throw FleetError.invalidArgument("maximumStaleness must be a positive duration", field: "maximumStaleness")
+            }
+            staleness = maximum.timeInterval
+        }
+        let filter = try AttributeFilter(
+            listRequired: request.requiredAttributes, oneOf: request.requiredOneOfAttributes,
+            oneOfSets: request.requiredOneOfAttributeSets, filter: request.filter)
+        let now = clock.now()
+        let matches: (VehicleRecord) throws -> Bool = { record in
+            let v = record.vehicle
+            guard let category = v.vehicleType?.category, request.vehicleTypeCategories.contains(category) else { return false }
+            if let minimum = request.minimumCapacity, (v.maximumCapacity ?? 0) < minimum { return false }
+            if !request.tripTypes.isEmpty, !request.tripTypes.contains(where: v.supportedTripTypes.contains) { return false }
+            if let state = request.vehicleState, state != .unknownVehicleState, v.vehicleState != state { return false }
+            if request.onTripOnly == true, v.currentTrips.isEmpty { return false }
+            if let staleness, !self.isFresh(v, now: now, maximumStaleness: staleness) { return false }
+            if let viewport = request.viewport, !viewport.contains(v.lastLocation?.location) { return false }
+            return filter.matches(v.attributes)
+        }
+        let after = try PageToken.decode(request.pageToken, field: "pageToken")
+        var page: [(id: String, vehicle: Vehicle)] = []
+        var hasMore = false
+        var total = 0
+        try forEachRecord(.vehicle, provider: parent.provider) { stored in
+            let record = try VehicleRecord(stored)
+            guard try matches(record) else { return }
+            total += 1
+            if let after, stored.key.id <= after { return }
+            if page.count < pageSize {
+                page.append((stored.key.id, record.vehicle.forResponse))
+            } else {
+                hasMore = true
+            }
+        }
+        let nextToken = hasMore ? page.last.map { PageToken.encode($0.id) } : nil
+        return ListVehiclesResponse(vehicles: page.map(\.vehicle), nextPageToken: nextToken, totalSize: Int64(total))
+    }
+
+    // MARK: Helpers
+
+    func requiredID(_ id: String?, field: String) throws -> String {
+        guard let id, !id.isEmpty else {
+            throw FleetError.invalidArgument("\(field) is required", field: field)
+        }
+        return id
+    }
+
+    func checkTripTypes(_ types: [TripType], field: String) throws {
+        guard !types.isEmpty else {
+            throw FleetError.invalidArgument("\(field) is required: name SHARED and/or EXCLUSIVE", field: field)
+        }
+        if let bad = types.first(where: { $0 != .shared && $0 != .exclusive }) {
+            throw FleetError.invalidArgument("\(field) may only hold SHARED or EXCLUSIVE, got \(bad.name)", field: field)
+        }
+    }
+
+    func pageSize(_ requested: Int32?, field: String) throws -> Int {
+        guard let requested, requested != 0 else { return configuration.defaultPageSize }
+        guard requested > 0 else {
+            throw FleetError.invalidArgument("\(field) must not be negative, got \(requested)", field: field)
+        }
+        return min(Int(requested), configuration.maximumPageSize)
+    }
+
+    /// Whether a vehicle reported a location within `maximumStaleness` seconds of `now`.
+    func isFresh(_ vehicle: Vehicle, now: Timestamp, maximumStaleness: Double) -> Bool {
+        guard let location = vehicle.lastLocation,
+              let time = location.serverTime ?? location.updateTime else { return false }
+        return now.timeIntervalSince1970 - time.timeIntervalSince1970 <= maximumStaleness
+    }
+
+    func activeTrips(of record: VehicleRecord) throws -> [TripRecord] {
+        try store.owned(by: record.key.id, provider: record.key.provider)
+            .map(TripRecord.init)
+            .filter { $0.isActive && $0.vehicleID == record.key.id }
+    }
+
+    /// Checks the values an update sets before any store access.
+    func checkVehicleUpdate(_ v: Vehicle, paths: [String]) throws {
+        for path in paths {
+            switch path {
+            case "vehicleState":
+                guard let state = v.vehicleState, state == .online || state == .offline else {
+                    throw FleetError.invalidArgument("vehicle.vehicleState must be ONLINE or OFFLINE", field: "vehicle.vehicleState")
+                }
+            case "supportedTripTypes":
+                try checkTripTypes(v.supportedTripTypes, field: "vehicle.supportedTripTypes")
+            case "maximumCapacity":
+                guard let c = v.maximumCapacity, c >= 1 else {
+                    throw FleetError.invalidArgument("vehicle.maximumCapacity must be at least 1", field: "vehicle.maximumCapacity")
+                }
+            case "attributes":
+                try Validate.attributes(v.attributes, field: "vehicle.attributes")
+            case "vehicleType":
+                guard v.vehicleType != nil else {
+                    throw FleetError.invalidArgument("vehicle.vehicleType is required when named in updateMask", field: "vehicle.vehicleType")
+                }
+            case "lastLocation":
+                guard let location = v.lastLocation else {
+                    throw FleetError.invalidArgument("vehicle.lastLocation is required when named in updateMask", field: "vehicle.lastLocation")
+                }
+                try Validate.latLng(location.location, field: "vehicle.lastLocation.location")
+            case "currentRouteSegment":
+                if let segment = v.currentRouteSegment, !segment.isEmpty {
+                    do { _ = try RouteGeometry.decode(segment) } catch {
+                        throw FleetError.invalidArgument("vehicle.currentRouteSegment is not an encoded polyline: \(error)", field: "vehicle.currentRouteSegment")
+                    }
+                }
+            case "remainingDistanceMeters":
+                if let d = v.remainingDistanceMeters, d < 0 {
+                    throw FleetError.invalidArgument("vehicle.remainingDistanceMeters must not be negative", field: "vehicle.remainingDistanceMeters")
+                }
+            case "remainingTimeSeconds":
+                if let t = v.remainingTimeSeconds, t < 0 {
+                    throw FleetError.invalidArgument("vehicle.remainingTimeSeconds must not be negative", field: "vehicle.remainingTimeSeconds")
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Applies the masked fields of `update` to a stored vehicle, then refreshes what derives from them.
+    func apply(_ update: Vehicle, paths: [String], to record: inout VehicleRecord, now: Timestamp) throws {
+        var routeChanged = false
+        var progressInputsChanged = false
+        var clientNavigation = false
+        for path in paths {
+            switch path {
+            case "vehicleState": record.vehicle.vehicleState = update.vehicleState
+            case "supportedTripTypes": record.vehicle.supportedTripTypes = update.supportedTripTypes
+            case "lastLocation":
+                record.vehicle.lastLocation = update.lastLocation
+                try acceptLocation(&record, now: now, field: "vehicle.lastLocation")
+                progressInputsChanged = true
+            case "pastLocations": break // input only: locations the device could not send; the last one wins.
+            case "maximumCapacity": record.vehicle.maximumCapacity = update.maximumCapacity
+            case "attributes": record.vehicle.attributes = update.attributes
+            case "vehicleType": record.vehicle.vehicleType = update.vehicleType
+            case "licensePlate": record.vehicle.licensePlate = update.licensePlate
+            case "route": record.vehicle.route = update.route
+            case "currentRouteSegment":
+                let segment = update.currentRouteSegment.flatMap { $0.isEmpty ? nil : $0 }
+                if segment != record.vehicle.currentRouteSegment {
+                    record.vehicle.currentRouteSegment = segment
+                    record.vehicle.currentRouteSegmentVersion = now
+                    record.tracking.waypointsRouteVersion = now
+                    record.tracking.travelledMeters = nil
+                    routeChanged = true
+                }
+                if paths.contains("currentRouteSegmentEndPoint") {
+                    record.vehicle.currentRouteSegmentEndPoint = update.currentRouteSegmentEndPoint
+                } else if routeChanged {
+                    record.vehicle.currentRouteSegmentEndPoint = nil
+                }
+                progressInputsChanged = true
+            case "currentRouteSegmentEndPoint":
+                break // used only together with currentRouteSegment, as Fleet Engine does
+            case "currentRouteSegmentTraffic":
+                record.vehicle.currentRouteSegmentTraffic = update.currentRouteSegmentTraffic
+                record.tracking.trafficVersion = now
+                record.tracking.waypointsRouteVersion = now
+                progressInputsChanged = true
+            case "remainingDistanceMeters":
+                record.vehicle.remainingDistanceMeters = update.remainingDistanceMeters
+                clientNavigation = true
+            case "etaToFirstWaypoint":
+                if !paths.contains("remainingTimeSeconds") { record.vehicle.etaToFirstWaypoint = update.etaToFirstWaypoint }
+                clientNavigation = true
+            case "remainingTimeSeconds":
+                // Takes precedence over etaToFirstWaypoint in the same request.
+                record.vehicle.etaToFirstWaypoint = update.remainingTimeSeconds.map { now.adding(seconds: Double($0)) }
+                clientNavigation = true
+            case "waypoints":
+                try reorderWaypoints(&record, to: update.waypoints, now: now)
+                progressInputsChanged = true
+            case "backToBackEnabled": record.vehicle.backToBackEnabled = update.backToBackEnabled
+            case "navigationStatus": record.vehicle.navigationStatus = update.navigationStatus
+            case "deviceSettings": record.vehicle.deviceSettings = update.deviceSettings
+            default:
+                throw FleetError(.badUpdateMaskPath, detail: "'\(path)' is not a field of Vehicle", field: "updateMask")
+            }
+        }
+        if progressInputsChanged && !clientNavigation {
+            refreshProgress(&record, now: now)
+        }
+    }
+
+    /// Stamps a new last location with the server's time and checks it.
+    func acceptLocation(_ record: inout VehicleRecord, now: Timestamp, field: String) throws {
+        guard var location = record.vehicle.lastLocation else { return }
+        try Validate.latLng(location.location, field: "\(field).location")
+        location.serverTime = now
+        if location.updateTime == nil { location.updateTime = now }
+        record.vehicle.lastLocation = location
+    }
+
+    /// `waypoints` may reorder the vehicle's waypoints, never add or drop one.
+    func reorderWaypoints(_ record: inout VehicleRecord, to requested: [TripWaypoint], now: Timestamp) throws {
+        let current = record.vehicle.waypoints
+        func key(_ w: TripWaypoint) -> WaypointKey { WaypointKey(w) }
+        guard requested.map(key).sorted() == current.map(key).sorted() else {
+            throw FleetError.invalidArgument(
+                "vehicle.waypoints must contain all the waypoints currently on the vehicle (\(current.count)) and no other",
+                field: "vehicle.waypoints")
+        }
+        var pool = current
+        var ordered: [TripWaypoint] = []
+        for w in requested {
+            let i = pool.firstIndex { key($0) == key(w) }!
+            ordered.append(pool.remove(at: i))
+        }
+        try WaypointOrder.validate(ordered, trips: [:], field: "vehicle.waypoints")
+        if ordered.map(key) != current.map(key) {
+            record.vehicle.waypoints = ordered
+            record.vehicle.waypointsVersion = now
+        }
+    }
+}
+
+/// Identifies a waypoint by trip, type and place (what Fleet Engine compares).
+struct WaypointKey: Hashable, Comparable {
+    let tripID: String
+    let type: String
+    let latitude: Double
+    let longitude: Double
+
+    init(_ w: TripWaypoint) {
+        tripID = w.tripId ?? ""
+        type = (w.waypointType ?? .unknownWaypointType).name
+        latitude = ((w.location?.point?.latitude ?? 0) * 1e6).rounded()
+        longitude = ((w.location?.point?.longitude ?? 0) * 1e6).rounded()
+    }
+
+    static func < (a: WaypointKey, b: WaypointKey) -> Bool {
+        (a.tripID, a.type, a.latitude, a.longitude) < (b.tripID, b.type, b.latitude, b.longitude)
+    }
+}
+
+extension Vehicle {
+    /// The vehicle as calls return it: input-only fields left out, attributes in both spellings.
+    var forResponse: Vehicle {
+        var v = self
+        v.pastLocations = []
+        v.deviceSettings = nil
+        v.currentRouteSegmentTraffic = nil
+        v.remainingTimeSeconds = nil
+        v.attributes = v.attributes.map(\.forResponse)
+        return v
+    }
+}

@@ -1,0 +1,98 @@
+import FleetErrors
+import FleetModel
+import FleetStore
+
+/// Settings of an engine. The defaults are Fleet Engine's.
+public struct EngineConfiguration: Sendable {
+    /// SearchVehicles skips vehicles whose last location is older than this when the request sets no
+    /// `maximumStaleness` (Fleet Engine: five minutes).
+    public var defaultMaximumStaleness: Double = 300
+    /// ListVehicles' page size when the request sets none (Fleet Engine: 100).
+    public var defaultPageSize: Int = 100
+    /// The largest page any list or search returns.
+    public var maximumPageSize: Int = 1000
+    /// How many times a read-modify-write is retried when another writer got there first.
+    public var maximumCommitAttempts: Int = 64
+
+    public init() {}
+}
+
+/// The Fleet Engine v1 on-demand rides service, over a `Store`.
+///
+/// Safe to call from any number of threads and processes sharing a store: every change is a
+/// read-modify-write committed with the versions it read, retried when another writer won.
+public final class Engine: FleetAPI {
+    let store: any Store
+    let clock: any EngineClock
+    let configuration: EngineConfiguration
+    let routeCache = RouteCache()
+
+    /// An engine over `store`, reading time from `clock`.
+    public init(store: any Store, clock: any EngineClock = SystemClock(), configuration: EngineConfiguration = .init()) {
+        self.store = store
+        self.clock = clock
+        self.configuration = configuration
+    }
+
+    // MARK: Reading records
+
+    func vehicleKey(_ name: VehicleName) -> RecordKey {
+        RecordKey(.vehicle, provider: name.provider, id: name.vehicleID)
+    }
+
+    func tripKey(_ name: TripName) -> RecordKey {
+        RecordKey(.trip, provider: name.provider, id: name.tripID)
+    }
+
+    func loadVehicle(_ key: RecordKey) throws -> VehicleRecord? {
+        try store.get(key).map(VehicleRecord.init)
+    }
+
+    func requireVehicle(_ key: RecordKey) throws -> VehicleRecord {
+        guard let record = try loadVehicle(key) else {
+            throw FleetError(.vehicleNotFound, detail: "providers/\(key.provider)/vehicles/\(key.id)")
+        }
+        return record
+    }
+
+    func loadTrip(_ key: RecordKey) throws -> TripRecord? {
+        try store.get(key).map(TripRecord.init)
+    }
+
+    func requireTrip(_ key: RecordKey) throws -> TripRecord {
+        guard let record = try loadTrip(key) else {
+            throw FleetError(.tripNotFound, detail: "providers/\(key.provider)/trips/\(key.id)")
+        }
+        return record
+    }
+
+    // MARK: Writing
+
+    /// Runs `body` (read, decide, return the writes and the result) until its writes commit
+    /// without a version conflict. `body` must read everything it bases its writes on afresh.
+    func transact<Result>(_ body: () throws -> (writes: [StoreWrite], result: Result)) throws -> Result {
+        for _ in 0..<configuration.maximumCommitAttempts {
+            let (writes, result) = try body()
+            if writes.isEmpty { return result }
+            do {
+                try store.commit(writes)
+                return result
+            } catch is StoreConflict {
+                continue
+            }
+        }
+        throw FleetError(.concurrentModification)
+    }
+}
+
+extension StoreWrite {
+    /// Writes a vehicle record back at the version it was read.
+    static func save(_ record: VehicleRecord) -> StoreWrite {
+        .put(record.storeRecord(), expectedVersion: record.version)
+    }
+
+    /// Writes a trip record back at the version it was read.
+    static func save(_ record: TripRecord) -> StoreWrite {
+        .put(record.storeRecord(), expectedVersion: record.version)
+    }
+}

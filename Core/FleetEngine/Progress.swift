@@ -1,0 +1,107 @@
+import FleetGeo
+import FleetModel
+import FleetStore
+import Synchronization
+
+/// The geometry built from a vehicle's route segment, kept per process so that a location update
+/// snaps in O(1) instead of decoding the polyline again (building it is O(points)).
+final class RouteCache: Sendable {
+    struct Entry: Sendable {
+        let routeVersion: Timestamp?
+        let trafficVersion: Timestamp?
+        let waypointsKey: [WaypointKey]
+        let route: Route
+        let traffic: TrafficProfile
+        let waypoints: RouteWaypoints
+    }
+
+    private let entries = Mutex<[RecordKey: Entry]>([:])
+    private let capacity: Int
+
+    init(capacity: Int = 20_000) {
+        self.capacity = capacity
+    }
+
+    /// The geometry for a vehicle's current route and waypoints, built once per change of either.
+    func entry(for record: VehicleRecord) -> Entry? {
+        let v = record.vehicle
+        guard let segment = v.currentRouteSegment else { return nil }
+        let waypointsKey = v.waypoints.map(WaypointKey.init)
+        if let cached = entries.withLock({ $0[record.key] }),
+           cached.routeVersion == v.currentRouteSegmentVersion,
+           cached.trafficVersion == record.tracking.trafficVersion,
+           cached.waypointsKey == waypointsKey {
+            return cached
+        }
+        guard let points = try? Polyline.decode(segment), let route = Route(points: points) else { return nil }
+        let traffic = TrafficProfile(route: route, intervals: RouteGeometry.intervals(v.currentRouteSegmentTraffic, route: route))
+        var positions = v.waypoints.compactMap { $0.location?.point.map(GeoPoint.init) }
+        if positions.isEmpty, let end = v.currentRouteSegmentEndPoint?.location?.point {
+            positions = [GeoPoint(end)]
+        }
+        let entry = Entry(routeVersion: v.currentRouteSegmentVersion, trafficVersion: record.tracking.trafficVersion,
+                          waypointsKey: waypointsKey, route: route, traffic: traffic,
+                          waypoints: RouteWaypoints(route: route, positions: positions))
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[record.key] = entry
+        }
+        return entry
+    }
+}
+
+extension Engine {
+    /// Recomputes what derives from a vehicle's location, route and waypoints: where it is on its route,
+    /// its observed speed, and the remaining distance and ETA to each remaining waypoint in order.
+    ///
+    /// The vehicle's `remainingDistanceMeters` and `etaToFirstWaypoint` are to its next waypoint (or the
+    /// end of its route); each waypoint carries its ETA, the distance and time of the leg to it (the first
+    /// leg starts at the vehicle, so it reaches 0 on arrival). Trips copy these when read.
+    func refreshProgress(_ record: inout VehicleRecord, now: Timestamp) {
+        let v = record.vehicle
+        guard let location = v.lastLocation, let here = location.location.map(GeoPoint.init) else {
+            record.vehicle.remainingDistanceMeters = nil
+            record.vehicle.etaToFirstWaypoint = nil
+            return
+        }
+        let t = now.timeIntervalSince1970
+        let fixTime = (location.updateTime ?? location.serverTime ?? now).timeIntervalSince1970
+        var estimator = ETAEstimator(category: VehicleCategory(v.vehicleType?.category),
+                                     observedSpeed: ObservedSpeed(snapshot: record.tracking.speed))
+        if let reported = location.speed, reported >= 0 {
+            estimator.observe(metersPerSecond: reported, at: fixTime)
+        }
+        var etas: [WaypointETA]
+        if let cached = routeCache.entry(for: record) {
+            var progress = RouteProgress(route: cached.route, resumingAtMeters: record.tracking.travelledMeters ?? 0)
+            let match = progress.update(here, heading: location.heading.map(Double.init))
+            record.tracking.travelledMeters = match.travelledMeters
+            record.tracking.snappable = !match.isOffRoute
+            if location.speed == nil {
+                estimator.observe(position: here, at: fixTime, traffic: cached.traffic.speed(atMeters: match.travelledMeters))
+            }
+            etas = estimator.estimate(from: match, waypoints: cached.waypoints, traffic: cached.traffic, now: t)
+        } else {
+            record.tracking.snappable = false
+            if location.speed == nil { estimator.observe(position: here, at: fixTime) }
+            etas = estimator.estimateWithoutRoute(from: here, to: v.waypoints.compactMap { $0.location?.point.map(GeoPoint.init) }, now: t)
+        }
+        record.tracking.speed = estimator.observedSpeed.snapshot
+
+        var previous = (meters: 0.0, seconds: 0.0)
+        for (i, eta) in etas.enumerated() where i < record.vehicle.waypoints.count {
+            let leg = (meters: max(0, eta.remainingMeters - previous.meters), seconds: max(0, eta.remainingSeconds - previous.seconds))
+            record.vehicle.waypoints[i].distanceMeters = Int32(leg.meters.rounded())
+            record.vehicle.waypoints[i].duration = ProtoDuration(timeInterval: leg.seconds)
+            record.vehicle.waypoints[i].eta = now.adding(seconds: eta.remainingSeconds)
+            previous = (eta.remainingMeters, eta.remainingSeconds)
+        }
+        if let first = etas.first {
+            record.vehicle.remainingDistanceMeters = Int32(first.remainingMeters.rounded())
+            record.vehicle.etaToFirstWaypoint = now.adding(seconds: first.remainingSeconds)
+        } else {
+            record.vehicle.remainingDistanceMeters = nil
+            record.vehicle.etaToFirstWaypoint = nil
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import FleetErrors
+import FleetModel
+
+/// Checks of request values shared by vehicles and trips. Each failure names the field.
+enum Validate {
+    static func latLng(_ point: LatLng?, field: String) throws {
+        guard let point else { throw FleetError.invalidArgument("\(field) is required", field: field) }
+        let lat = point.latitude ?? 0, lng = point.longitude ?? 0
+        guard lat.isFinite, (-90...90).contains(lat) else {
+            throw FleetError.invalidArgument("\(field).latitude must be between -90 and 90, got \(lat)", field: "\(field).latitude")
+        }
+        guard lng.isFinite, (-180...180).contains(lng) else {
+            throw FleetError.invalidArgument("\(field).longitude must be between -180 and 180, got \(lng)", field: "\(field).longitude")
+        }
+    }
+
+    static func terminal(_ location: TerminalLocation?, field: String) throws {
+        guard let location else { throw FleetError.invalidArgument("\(field) is required", field: field) }
+        try latLng(location.point, field: "\(field).point")
+    }
+
+    /// A vehicle's attributes: at most 100, unique keys without ':', "key:value" at most 256 characters,
+    /// `value` and `stringValue` identical when both are set.
+    static func attributes(_ attributes: [VehicleAttribute], field: String, limit: Int = 100) throws {
+        guard attributes.count <= limit else {
+            throw FleetError.invalidArgument("\(field) has \(attributes.count) attributes; at most \(limit) are allowed", field: field)
+        }
+        var seen = Set<String>()
+        for (i, a) in attributes.enumerated() {
+            let path = "\(field)[\(i)]"
+            let key = a.key ?? ""
+            guard !key.isEmpty else { throw FleetError.invalidArgument("\(path).key is required", field: "\(path).key") }
+            guard !key.contains(":") else {
+                throw FleetError.invalidArgument("\(path).key '\(key)' may not contain ':'", field: "\(path).key")
+            }
+            guard seen.insert(key).inserted else {
+                throw FleetError.invalidArgument("\(field) has the key '\(key)' twice; each attribute must have a unique key", field: "\(path).key")
+            }
+            if let v = a.value, let s = a.stringValue, v != s {
+                throw FleetError.invalidArgument("\(path).value and \(path).stringValue differ ('\(v)' vs '\(s)'); set one, or both identical", field: "\(path).stringValue")
+            }
+            let text = "\(key):\(AttributeValue(a).text)"
+            guard text.count <= 256 else {
+                throw FleetError.invalidArgument("\(path) is \(text.count) characters as \"key:value\"; at most 256 are allowed", field: path)
+            }
+        }
+    }
+
+    /// A count or size that must lie in a range.
+    static func range<T: BinaryInteger>(_ value: T, _ range: ClosedRange<T>, field: String) throws {
+        guard range.contains(value) else {
+            throw FleetError.invalidArgument("\(field) must be between \(range.lowerBound) and \(range.upperBound), got \(value)", field: field)
+        }
+    }
+}
+
+/// An attribute's value as Fleet Engine compares it: everything as a string.
+struct AttributeValue: Hashable {
+    let text: String
+
+    init(_ attribute: VehicleAttribute) {
+        if let s = attribute.stringValue ?? attribute.value {
+            text = s
+        } else if let b = attribute.boolValue {
+            text = b ? "true" : "false"
+        } else if let n = attribute.numberValue {
+            text = n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+        } else {
+            text = ""
+        }
+    }
+}
+
+extension VehicleAttribute {
+    /// The attribute as responses carry it: a string value is in both `value` and `stringValue`.
+    var forResponse: VehicleAttribute {
+        var a = self
+        if let s = a.stringValue ?? a.value {
+            a.stringValue = s
+            a.value = s
+        }
+        return a
+    }
+}

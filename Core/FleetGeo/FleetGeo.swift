@@ -1,1 +1,0 @@
-// FleetGeo: placeholder until its first file lands.

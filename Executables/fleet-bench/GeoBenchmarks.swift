@@ -1,0 +1,192 @@
+import FleetGeo
+
+/// `make bench` rows for FleetGeo: the cost of matching one location update onto routes of 100, 10,000 and
+/// 100,000 points, incrementally and by full search in the same run, plus the whole per-update ETA path and the
+/// polyline codec.
+enum GeoBenchmarks {
+    /// Runs every geo benchmark (about 4 s in a release build) and returns one row per figure.
+    static func run() -> [BenchmarkRow] {
+        var rows: [BenchmarkRow] = []
+        for size in [100, 10_000, 100_000] {
+            rows += matching(pointCount: size)
+        }
+        rows.append(etaPath(pointCount: 10_000))
+        rows.append(polylineCodec(pointCount: 10_000))
+        return rows
+    }
+
+    /// Incremental `update` against `fullSearch` over the same drive along a winding route of `pointCount` points.
+    private static func matching(pointCount: Int) -> [BenchmarkRow] {
+        let route = BenchmarkRoute(pointCount: pointCount)
+        let fixes = route.drive(stepMeters: 90, noiseMeters: 6)
+        let label = pointCount >= 1000 ? "\(pointCount / 1000)k" : "\(pointCount)"
+
+        // Incremental: drive the route again and again (a new RouteProgress per pass, as for a new trip).
+        let updates = 300_000
+        var checksum = 0.0
+        var progress = RouteProgress(route: route.route)
+        var next = 0
+        let incremental = nanosecondsPerCall(count: updates) {
+            if next == fixes.count {
+                next = 0
+                progress = RouteProgress(route: route.route)
+            }
+            checksum += progress.update(fixes[next]).travelledMeters
+            next += 1
+        }
+
+        // Full search over the same fixes; fewer calls on long routes so the run stays short.
+        let searches = max(200, min(100_000, 40_000_000 / pointCount))
+        let searcher = RouteProgress(route: route.route)
+        var index = 0
+        let full = nanosecondsPerCall(count: searches) {
+            checksum += searcher.fullSearch(fixes[index % fixes.count]).travelledMeters
+            index += 1
+        }
+        blackHole(checksum)
+
+        let ratio = full / incremental
+        let aim = pointCount == 10_000 ? "; aim >= 50x, < 2 µs" : ""
+        return [
+            BenchmarkRow(name: "RouteProgress.update, \(label) points, incremental",
+                         value: format(nanoseconds: incremental),
+                         comparison: "\(format(ratio: ratio)) faster than full search\(aim)"),
+            BenchmarkRow(name: "RouteProgress.fullSearch, \(label) points",
+                         value: format(nanoseconds: full), comparison: "baseline (every segment)"),
+        ]
+    }
+
+    /// One server-side update: match, feed the observed speed, and ETAs to three waypoints with traffic.
+    private static func etaPath(pointCount: Int) -> BenchmarkRow {
+        let route = BenchmarkRoute(pointCount: pointCount)
+        let fixes = route.drive(stepMeters: 90, noiseMeters: 6)
+        let total = route.route.totalMeters
+        let waypoints = RouteWaypoints(route: route.route,
+                                       positions: [0.3, 0.6, 1.0].map { route.route.point(atMeters: total * $0) })
+        let lastPoint = pointCount - 1
+        let traffic = TrafficProfile(route: route.route, intervals: [
+            TrafficInterval(startPointIndex: lastPoint / 5, endPointIndex: lastPoint / 4, speed: .slow),
+            TrafficInterval(startPointIndex: lastPoint / 2, endPointIndex: lastPoint / 2 + 200, speed: .trafficJam),
+        ])
+        var progress = RouteProgress(route: route.route)
+        var estimator = ETAEstimator(category: .auto)
+        var next = 0
+        var time = 0.0
+        var checksum = 0.0
+        let perUpdate = nanosecondsPerCall(count: 200_000) {
+            if next == fixes.count {
+                next = 0
+                progress = RouteProgress(route: route.route)
+            }
+            let match = progress.update(fixes[next])
+            estimator.observe(position: fixes[next], at: time, traffic: traffic.speed(atMeters: match.travelledMeters))
+            let etas = estimator.estimate(from: match, waypoints: waypoints, traffic: traffic, now: time)
+            checksum += etas[etas.count - 1].remainingSeconds
+            next += 1
+            time += 10
+        }
+        blackHole(checksum)
+        return BenchmarkRow(name: "update + ETA to 3 waypoints, 10k points", value: format(nanoseconds: perUpdate),
+                            comparison: "match, observed speed, traffic, 3 ETAs")
+    }
+
+    /// Encoding and decoding a 10k-point polyline, per point.
+    private static func polylineCodec(pointCount: Int) -> BenchmarkRow {
+        let points = BenchmarkRoute(pointCount: pointCount).route.points
+        var checksum = 0
+        let rounds = 50
+        let perRound = nanosecondsPerCall(count: rounds) {
+            let encoded = Polyline.encode(points)
+            checksum += ((try? Polyline.decode(encoded)) ?? []).count
+        }
+        blackHole(checksum)
+        return BenchmarkRow(name: "Polyline encode + decode, per point",
+                            value: format(nanoseconds: perRound / Double(pointCount)),
+                            comparison: "10k-point polyline, precision 5")
+    }
+
+    /// Wall time of `body` per call in nanoseconds: the best of three runs of `count` calls after a short warm-up,
+    /// so that other processes on a busy machine inflate the figure as little as possible.
+    private static func nanosecondsPerCall(count: Int, _ body: () -> Void) -> Double {
+        for _ in 0..<min(count / 10, 1000) { body() }
+        let clock = ContinuousClock()
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let start = clock.now
+            for _ in 0..<count { body() }
+            let elapsed = start.duration(to: clock.now)
+            let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+            best = min(best, nanoseconds / Double(count))
+        }
+        return best
+    }
+
+    /// "412 ns", "48.3 µs", "1.25 ms".
+    private static func format(nanoseconds: Double) -> String {
+        if nanoseconds < 1000 { return "\(Int(nanoseconds.rounded())) ns" }
+        if nanoseconds < 1_000_000 { return "\(oneDecimal(nanoseconds / 1000)) µs" }
+        return "\(oneDecimal(nanoseconds / 1_000_000)) ms"
+    }
+
+    /// "62x", "1.8x".
+    private static func format(ratio: Double) -> String {
+        ratio >= 10 ? "\(Int(ratio.rounded()))x" : "\(oneDecimal(ratio))x"
+    }
+
+    private static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// Keeps a result alive so the optimiser cannot drop the work that produced it.
+    @_optimize(none)
+    private static func blackHole<T>(_ value: T) {}
+}
+
+/// A deterministic winding road for the benchmarks: a point every 8–20 m, bending gently, drifting east so it
+/// never comes back on itself (the common case the incremental search is built for).
+private struct BenchmarkRoute {
+    let route: Route
+
+    init(pointCount: Int) {
+        var random = SplitMix(seed: UInt64(pointCount))
+        var points = [GeoPoint(latitude: 48.0, longitude: 2.0)]
+        points.reserveCapacity(pointCount)
+        var bearing = 90.0
+        while points.count < pointCount {
+            bearing = min(150, max(30, bearing + random.next(in: -12...12)))
+            points.append(Geodesy.destination(from: points[points.count - 1], bearing: bearing,
+                                              meters: random.next(in: 8...20)))
+        }
+        route = Route(points: points)!
+    }
+
+    /// Fixes every `stepMeters` along the route, pushed up to `noiseMeters` sideways in a random direction.
+    func drive(stepMeters: Double, noiseMeters: Double) -> [GeoPoint] {
+        var random = SplitMix(seed: 7)
+        var fixes: [GeoPoint] = []
+        var along = 0.0
+        while along <= route.totalMeters {
+            fixes.append(Geodesy.destination(from: route.point(atMeters: along), bearing: random.next(in: 0...360),
+                                             meters: random.next(in: 0...noiseMeters)))
+            along += stepMeters
+        }
+        return fixes
+    }
+}
+
+/// SplitMix64: reproducible pseudo-random numbers for the benchmark's routes.
+private struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next(in range: ClosedRange<Double>) -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return range.lowerBound + Double(z >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+    }
+}

@@ -1,0 +1,71 @@
+# Fleet Engine for Linux: one entry point for every task.
+#   make demo    set up, build, run the whole system end to end
+#   make test    set up, build, run every test (what CI runs)
+#   make bench   release build, print the benchmark table
+#   make install PREFIX=/usr/local   binaries, completions and systemd units
+
+SHELL        := /bin/bash
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+SWIFT        ?= swift
+SWIFT_FLAGS  ?=
+CONFIG       ?= debug
+BUILD_DIR    := .build
+BIN_DIR       = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
+VENV         := $(BUILD_DIR)/conformance-venv
+
+# Debian packages the project needs: the C libraries behind our systemLibrary targets, and test tools.
+DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
+                   python3 python3-venv tmux
+EXECUTABLES  := error-explain
+
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
+.PHONY: all setup build release test unit-test conformance demo bench install uninstall clean help
+
+all: build
+
+help:
+	@sed -n '1,7p' Makefile
+
+## setup: install the Debian packages that are missing (non-interactive, only when missing).
+setup:
+	@command -v $(SWIFT) >/dev/null || { echo "make: the Swift toolchain is missing: install Swift 6 (swift.org) and put 'swift' on PATH" >&2; exit 1; }
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "make setup: installing $$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || \
+	    { echo "make setup: could not install $$missing (need root or sudo)" >&2; exit 1; }; \
+	else echo "make setup: all Debian packages present"; fi
+
+build: setup
+	$(SWIFT) build -c $(CONFIG) $(SWIFT_FLAGS)
+
+release:
+	$(SWIFT) build -c release $(SWIFT_FLAGS)
+
+## test: every Swift test, then the conformance check against Google's own message types.
+test: build
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	$(MAKE) --no-print-directory conformance
+
+conformance:
+	@bash Tests/conformance/run.sh "$(VENV)"
+
+demo: build
+	@bash Executables/demo.sh "$(BIN_DIR)"
+
+bench: setup release
+	$$($(SWIFT) build -c release --show-bin-path)/fleet-bench
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin
+	for e in $(EXECUTABLES); do install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/$$e" $(DESTDIR)$(PREFIX)/bin/; done
+
+uninstall:
+	for e in $(EXECUTABLES); do rm -f $(DESTDIR)$(PREFIX)/bin/$$e; done
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,80 @@
+import FleetErrors
+
+/// When and how long to wait before retrying a failed call: capped exponential backoff with
+/// full jitter (a uniformly random delay between zero and the exponential ceiling).
+public struct RetryPolicy: Sendable, Hashable {
+    /// The most attempts in all, the first included (1 means never retry).
+    public var maxAttempts: Int
+    /// The ceiling of the delay after the first failed attempt; it doubles after each further failure.
+    public var baseDelay: Duration
+    /// The highest the ceiling may grow to.
+    public var maxDelay: Duration
+
+    /// A policy; the defaults (5 attempts, 200 ms doubling up to 10 s) suit Fleet Engine calls.
+    public init(maxAttempts: Int = 5, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10)) {
+        precondition(maxAttempts >= 1, "a retry policy needs at least one attempt")
+        precondition(baseDelay >= .zero && maxDelay >= .zero, "retry delays cannot be negative")
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+    }
+
+    /// A policy that never retries.
+    public static let never = RetryPolicy(maxAttempts: 1)
+
+    /// The upper bound of the delay after failed attempt number `attempt` (1-based):
+    /// `min(maxDelay, baseDelay × 2^(attempt − 1))`.
+    public func delayCeiling(forAttempt attempt: Int) -> Duration {
+        precondition(attempt >= 1, "attempts are numbered from 1")
+        let cap = Self.nanoseconds(maxDelay)
+        let base = Self.nanoseconds(baseDelay)
+        let shift = attempt - 1
+        guard base > 0 else { return .zero }
+        guard shift < 63, base <= (UInt64.max >> UInt64(shift)) else { return .nanoseconds(Int64(cap)) }
+        return .nanoseconds(Int64(min(cap, base << UInt64(shift))))
+    }
+
+    /// The delay before the next attempt after failed attempt number `attempt` (1-based): uniformly
+    /// random in `0...delayCeiling(forAttempt:)`, drawn from `random` (inject a seeded generator in tests).
+    public func delay(forAttempt attempt: Int, using random: inout some RandomNumberGenerator) -> Duration {
+        let ceiling = Self.nanoseconds(delayCeiling(forAttempt: attempt))
+        return .nanoseconds(Int64(UInt64.random(in: 0...ceiling, using: &random)))
+    }
+
+    /// The delay before the next attempt after failed attempt number `attempt`, from the system's random source.
+    public func delay(forAttempt attempt: Int) -> Duration {
+        var random = SystemRandomNumberGenerator()
+        return delay(forAttempt: attempt, using: &random)
+    }
+
+    /// Whether a call that failed with `error` may be sent again, regardless of the attempt count.
+    ///
+    /// Only retryable errors (`error.retryClass == .retryable`: UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED,
+    /// CANCELLED) are retried, and a non-idempotent call only when it certainly did not reach the server
+    /// (`mayHaveBeenSent == false`, e.g. connection refused) since a second copy could be applied twice.
+    public func shouldRetry(error: FleetError, idempotent: Bool, mayHaveBeenSent: Bool) -> Bool {
+        guard error.retryClass == .retryable else { return false }
+        return idempotent || !mayHaveBeenSent
+    }
+
+    /// Whether to make another attempt after failed attempt number `attempt` (1-based): the error
+    /// allows it (see `shouldRetry(error:idempotent:mayHaveBeenSent:)`) and attempts remain.
+    public func shouldRetry(error: FleetError, afterAttempt attempt: Int, idempotent: Bool, mayHaveBeenSent: Bool) -> Bool {
+        attempt < maxAttempts && shouldRetry(error: error, idempotent: idempotent, mayHaveBeenSent: mayHaveBeenSent)
+    }
+
+    /// Whether to make another attempt, judging whether the request may have been sent from the
+    /// error itself (`FleetError.requestMayHaveBeenSent`).
+    public func shouldRetry(error: FleetError, afterAttempt attempt: Int, idempotent: Bool) -> Bool {
+        shouldRetry(error: error, afterAttempt: attempt, idempotent: idempotent,
+                    mayHaveBeenSent: error.requestMayHaveBeenSent)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return UInt64(Int64.max) }
+        return min(UInt64(Int64.max), whole &+ UInt64(attoseconds / 1_000_000_000))
+    }
+}

@@ -1,0 +1,30 @@
+import HTTPClient
+import Testing
+
+@Suite("HTTP values")
+struct HTTPValueTests {
+    @Test("header lookup ignores case and keeps every value in order")
+    func headers() {
+        let headers = HTTPHeaders([(name: "Content-Type", value: "application/json"),
+                                   (name: "Set-Cookie", value: "a=1"), (name: "set-cookie", value: "b=2")])
+        #expect(headers["content-type"] == "application/json")
+        #expect(headers["CONTENT-TYPE"] == "application/json")
+        #expect(headers["X-Missing"] == nil)
+        #expect(headers.values(named: "SET-COOKIE") == ["a=1", "b=2"])
+        #expect(headers.count == 3)
+    }
+
+    @Test("methods are upper-cased and know whether they are idempotent")
+    func methods() {
+        #expect(HTTPMethod(rawValue: "patch") == .patch)
+        #expect(HTTPMethod.get.isIdempotent && HTTPMethod.put.isIdempotent && HTTPMethod.delete.isIdempotent)
+        #expect(!HTTPMethod.post.isIdempotent && !HTTPMethod.patch.isIdempotent)
+    }
+
+    @Test("request header lookup ignores case")
+    func requestHeader() {
+        let request = HTTPClientRequest(url: "http://x", headers: [("Authorization", "Bearer t")])
+        #expect(request.header("authorization") == "Bearer t")
+        #expect(request.header("accept") == nil)
+    }
+}
