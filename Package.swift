@@ -41,6 +41,10 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "FleetErrors"],
                 path: "Plugins/Transports/HTTPClient", swiftSettings: strict),
 
+        // MARK: Wiring: URLs to stores and transports.
+        .target(name: "FleetKit", dependencies: ["FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore"],
+                path: "Plugins/FleetKit", swiftSettings: strict),
+
         // MARK: Executables.
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
                           path: "Executables/error-explain", swiftSettings: strict),

@@ -48,7 +48,7 @@ extension Engine {
         }
         record.tracking.updatedAt = now
         do {
-            try store.commit(.save(record))
+            try commit([.save(record)])
         } catch is StoreConflict {
             throw FleetError(.alreadyExists, detail: name.description, field: "vehicleId")
         }

@@ -26,6 +26,7 @@ public final class Engine: FleetAPI {
     let clock: any EngineClock
     let configuration: EngineConfiguration
     let routeCache = RouteCache()
+    let changes = ChangeNotifier()
 
     /// An engine over `store`, reading time from `clock`.
     public init(store: any Store, clock: any EngineClock = SystemClock(), configuration: EngineConfiguration = .init()) {
@@ -75,13 +76,19 @@ public final class Engine: FleetAPI {
             let (writes, result) = try body()
             if writes.isEmpty { return result }
             do {
-                try store.commit(writes)
+                try commit(writes)
                 return result
             } catch is StoreConflict {
                 continue
             }
         }
         throw FleetError(.concurrentModification)
+    }
+
+    /// Commits writes and wakes whoever watches the records they touch.
+    func commit(_ writes: [StoreWrite]) throws {
+        try store.commit(writes)
+        changes.signal(writes.map(\.key))
     }
 }
 

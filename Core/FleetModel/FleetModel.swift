@@ -1,1 +1,0 @@
-// FleetModel: placeholder until its first file lands.

@@ -1,0 +1,55 @@
+/// A proto3 message with its REST (proto3 JSON) form: the models of Fleet Engine v1.
+///
+/// Conventions of every message: singular fields are optionals (nil = not set, left out of JSON),
+/// repeated fields are arrays (empty = not set), property names are the JSON (lowerCamelCase) names.
+/// Decoding accepts each field by its JSON name or its proto (snake_case) name; unknown fields are
+/// INVALID_ARGUMENT unless `DecodingOptions.ignoreUnknownFields`.
+public protocol ProtoMessage: ProtoJSONValue {
+    /// The message's full proto name (`maps.fleetengine.v1.Vehicle`).
+    static var protoMessageName: String { get }
+
+    /// The JSON names of the message's top-level fields (what an update mask's first segment may name).
+    static var fieldPaths: Set<String> { get }
+
+    /// Decodes from proto3 JSON; `path` is where the message sits in the request ("" for the body itself),
+    /// used to name fields in errors.
+    init(json: JSON, path: String, options: DecodingOptions) throws
+
+    /// The proto3 JSON form: set fields only, camelCase names.
+    func toJSON() -> JSON
+}
+
+extension ProtoMessage {
+    /// `ProtoJSONValue` conformance: the same as `init(json:path:options:)`.
+    public init(protoJSON json: JSON, path: String, options: DecodingOptions) throws {
+        try self.init(json: json, path: path, options: options)
+    }
+
+    /// `ProtoJSONValue` conformance: the same as `toJSON()`.
+    public var protoJSON: JSON { toJSON() }
+
+    /// Decodes a JSON value with the given path (default: the top level) and options (default: strict).
+    public init(json: JSON, path: String = "", options: DecodingOptions = DecodingOptions()) throws {
+        try self.init(json: json, path: path, options: options)
+    }
+
+    /// Parses and decodes JSON text.
+    public init(jsonString: String, path: String = "", options: DecodingOptions = DecodingOptions()) throws {
+        try self.init(json: try JSON.parse(jsonString), path: path, options: options)
+    }
+
+    /// Parses and decodes UTF-8 JSON bytes (an HTTP body, a file).
+    public init(jsonBytes: some Sequence<UInt8>, path: String = "", options: DecodingOptions = DecodingOptions()) throws {
+        try self.init(json: try JSON.parse(jsonBytes), path: path, options: options)
+    }
+
+    /// The compact JSON text, or indented for people when `pretty`.
+    public func jsonString(pretty: Bool = false) -> String {
+        pretty ? toJSON().prettyPrinted() : toJSON().serialized()
+    }
+
+    /// The compact JSON as UTF-8 bytes.
+    public func jsonBytes() -> [UInt8] {
+        toJSON().serializedBytes()
+    }
+}

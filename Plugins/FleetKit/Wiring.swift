@@ -1,0 +1,93 @@
+import FileStore
+import FleetEngine
+import FleetErrors
+import FleetModel
+import FleetStore
+import Foundation
+import MemoryStore
+import SQLiteStore
+
+/// Supplies the bearer token a transport sends; `forceRefresh` after the server answered 401.
+public typealias TokenSource = @Sendable (_ forceRefresh: Bool) throws -> String
+
+/// What a transport needs besides its URL.
+public struct ConnectionOptions: Sendable {
+    /// The store URL for transports that run an engine in this process (`memory`, `file:`).
+    public var store: String?
+    /// The bearer token for transports that talk to a server (`http:`).
+    public var token: TokenSource?
+    /// The engine's clock, for in-process transports.
+    public var clock: any EngineClock
+
+    public init(store: String? = nil, token: TokenSource? = nil, clock: any EngineClock = SystemClock()) {
+        self.store = store
+        self.token = token
+        self.clock = clock
+    }
+}
+
+/// An open connection to an engine: the API, and what to close when done.
+public final class Connection: Sendable {
+    /// The Fleet Engine calls.
+    public let api: any FleetAPI
+    /// The same calls with change streaming, when the transport supports it.
+    public var watcher: (any TripWatching)? { api as? any TripWatching }
+    private let closer: @Sendable () throws -> Void
+
+    public init(api: any FleetAPI, close: @escaping @Sendable () throws -> Void = {}) {
+        self.api = api
+        self.closer = close
+    }
+
+    /// Releases the transport (and closes the store of an in-process engine).
+    public func close() throws {
+        try closer()
+    }
+}
+
+/// Turns `--transport` and `--store` URLs into a connection: the single place every executable wires itself.
+public enum Wiring {
+    /// The stores this build knows: `memory`, `file:PATH`, `sqlite:PATH`.
+    public static let stores = StoreRegistry([MemoryStore.scheme, FileStore.scheme, SQLiteStore.scheme])
+
+    /// The transports this build knows, for messages.
+    public static let transportUsage = "memory, http://HOST:PORT, https://HOST"
+
+    /// The embedded default store: SQLite in the user's data folder (`$FLEET_DATA_DIR`, else
+    /// `$XDG_DATA_HOME/fleet-engine`, else `~/.local/share/fleet-engine`), so separate invocations
+    /// see the same fleet.
+    public static func defaultStoreURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        "sqlite:" + dataDirectory(environment: environment) + "/fleet.db"
+    }
+
+    /// The folder the default store lives in (created on first use).
+    public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let dir = environment["FLEET_DATA_DIR"], !dir.isEmpty { return dir }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/fleet-engine" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/share/fleet-engine"
+    }
+
+    /// Opens a store by URL, creating the default store's folder when needed.
+    public static func openStore(_ url: String) throws -> any Store {
+        if url.hasPrefix("sqlite:") {
+            let path = String(url.dropFirst("sqlite:".count).prefix { $0 != "?" })
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        }
+        return try stores.open(url)
+    }
+
+    /// Connects to an engine: `memory` runs one in this process over `options.store` (default: the
+    /// embedded SQLite store).
+    public static func connect(transport: String, options: ConnectionOptions = .init()) throws -> Connection {
+        switch transport {
+        case "memory", "":
+            let store = try openStore(options.store ?? defaultStoreURL())
+            let engine = Engine(store: store, clock: options.clock)
+            return Connection(api: engine, close: { try store.close() })
+        default:
+            throw FleetError.invalidArgument("unknown transport '\(transport)'; use one of: \(transportUsage)", field: "transport")
+        }
+    }
+}

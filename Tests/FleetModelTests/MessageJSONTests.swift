@@ -1,0 +1,103 @@
+import FleetErrors
+import FleetModel
+import Testing
+
+/// Runs over every generated message with its fully populated samples.
+@Suite("Every message's proto3 JSON")
+struct MessageJSONTests {
+    @Test(arguments: SampleCase.all)
+    func fullyPopulatedSamplesRoundTrip(sample: SampleCase) throws {
+        for variant in 0..<SampleCase.variantCount {
+            #expect(try sample.roundTrips(variant), "variant \(variant)")
+        }
+    }
+
+    @Test(arguments: SampleCase.all)
+    func samplesSetEveryField(sample: SampleCase) {
+        var seen = Set<String>()
+        for variant in 0..<SampleCase.variantCount {
+            guard case .object(let object) = sample.sampleJSON(variant) else {
+                Issue.record("not an object")
+                return
+            }
+            seen.formUnion(object.keys)
+            #expect(Set(object.keys).isSubset(of: sample.fieldPaths))
+        }
+        #expect(seen == sample.fieldPaths)
+    }
+
+    @Test(arguments: SampleCase.all)
+    func snakeCaseNamesAreAccepted(sample: SampleCase) throws {
+        let json = sample.sampleJSON(1)
+        let snake = JSONEdits.snakeCased(json)
+        #expect(try sample.reencode(snake, DecodingOptions()) == json)
+    }
+
+    @Test(arguments: SampleCase.all)
+    func unknownFieldsAreRejectedWithTheirPath(sample: SampleCase) throws {
+        let json = sample.sampleJSON(2)
+        for location in JSONEdits.objects(in: json) {
+            let damaged = JSONEdits.replacing(location.steps[...], in: json) { value in
+                guard case .object(var object) = value else { return value }
+                object["bogusField"] = 1
+                return .object(object)
+            }
+            let error = try #require(throws: FleetError.self, "at '\(location)'") { try sample.reencode(damaged, DecodingOptions()) }
+            let place = location.description.isEmpty ? "" : " at '\(location)'"
+            #expect(error.message == "Invalid JSON payload received. Unknown name \"bogusField\"\(place): Cannot find field.")
+            #expect(error.field == (location.description.isEmpty ? nil : location.description))
+            #expect(error.code == .invalidArgument)
+            // Ignoring unknown fields decodes the rest unchanged.
+            #expect(try sample.reencode(damaged, DecodingOptions(ignoreUnknownFields: true)) == json)
+        }
+    }
+
+    @Test(arguments: SampleCase.all)
+    func wrongTypesAreRejectedNamingTheFullPath(sample: SampleCase) throws {
+        let json = sample.sampleJSON(3)
+        for (location, value) in JSONEdits.locations(in: json) {
+            let damaged = JSONEdits.replacing(location.steps[...], in: json) { _ in JSONEdits.wrongKind(for: value) }
+            let error = try #require(throws: FleetError.self, "at '\(location)'") { try sample.reencode(damaged, DecodingOptions()) }
+            #expect(error.field == location.description, "got \(error.message)")
+            #expect(error.message.contains("'\(location)'"))
+            #expect(error.code == .invalidArgument)
+        }
+    }
+
+    @Test(arguments: SampleCase.all)
+    func nullMeansNotSet(sample: SampleCase) throws {
+        let json = sample.sampleJSON(4)
+        for (location, _) in JSONEdits.locations(in: json) {
+            guard case .member(let name)? = location.steps.last, name != "latitude", name != "longitude" else { continue }
+            let nulled = JSONEdits.replacing(location.steps[...], in: json) { _ in .null }
+            let expected = JSONEdits.replacing(location.steps.dropLast()[...], in: json) { parent in
+                guard case .object(var object) = parent else { return parent }
+                object[name] = nil
+                return .object(object)
+            }
+            #expect(try sample.reencode(nulled, DecodingOptions()) == expected, "at '\(location)'")
+        }
+    }
+
+    @Test(arguments: SampleCase.all)
+    func aFieldGivenByBothNamesIsRejected(sample: SampleCase) throws {
+        guard case .object(let object) = sample.sampleJSON(0),
+              let member = object.first(where: { JSONEdits.snakeCase($0.key) != $0.key })
+        else { return }
+        var doubled = object
+        doubled[JSONEdits.snakeCase(member.key)] = member.value
+        let error = try #require(throws: FleetError.self) { try sample.reencode(.object(doubled), DecodingOptions()) }
+        #expect(error.field == member.key)
+        #expect(error.message.contains("given twice"))
+    }
+
+    @Test(arguments: SampleCase.all)
+    func nonObjectsAreRejected(sample: SampleCase) throws {
+        for json: JSON in [[], "x", 1, true] {
+            let error = try #require(throws: FleetError.self) { try sample.reencode(json, DecodingOptions()) }
+            #expect(error.message.contains("the top level"))
+            #expect(error.message.contains("expected a JSON object"))
+        }
+        #expect(try sample.reencode(.object([:]), DecodingOptions()) == .object([:]))
+    }
+}

@@ -1,0 +1,37 @@
+import FleetModel
+import Testing
+
+/// One generated message type with its sample builder, type-erased so tests can run over all of them.
+struct SampleCase: Sendable, CustomTestStringConvertible {
+    /// The Swift type name (`VehicleType`).
+    let swiftName: String
+    /// The proto name relative to the package (`Vehicle.VehicleType`), as the conformance files are named.
+    let protoName: String
+    /// The message's top-level JSON field names.
+    let fieldPaths: Set<String>
+    /// The sample of a variant, as JSON.
+    let sampleJSON: @Sendable (Int) -> JSON
+    /// Whether decoding the sample's JSON gives back the sample.
+    let roundTrips: @Sendable (Int) throws -> Bool
+    /// Decodes JSON as this message and encodes it again.
+    let reencode: @Sendable (JSON, DecodingOptions) throws -> JSON
+
+    var testDescription: String { swiftName }
+
+    static func of<Message: ProtoMessage>(_ type: Message.Type, protoName: String,
+                                          sample: @escaping @Sendable (Int) -> Message) -> SampleCase {
+        SampleCase(
+            swiftName: String(reflecting: type).replacingOccurrences(of: "FleetModel.", with: ""),
+            protoName: protoName,
+            fieldPaths: Message.fieldPaths,
+            sampleJSON: { sample($0).toJSON() },
+            roundTrips: { variant in
+                let original = sample(variant)
+                let viaValue = try Message(json: original.toJSON())
+                let viaText = try Message(jsonString: original.jsonString())
+                let viaPrettyBytes = try Message(jsonBytes: Array(original.jsonString(pretty: true).utf8))
+                return viaValue == original && viaText == original && viaPrettyBytes == original
+            },
+            reencode: { json, options in try Message(json: json, path: "", options: options).toJSON() })
+    }
+}
