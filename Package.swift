@@ -34,7 +34,7 @@ let package = Package(
 
         // MARK: Plugins: stores.
         .target(name: "MemoryStore", dependencies: ["FleetStore"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
-        .target(name: "FileStore", dependencies: ["FleetStore"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
+        .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
         .target(name: "SQLiteStore", dependencies: ["FleetStore", "CSQLite"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
 
         // MARK: Plugins: transports.
@@ -46,6 +46,8 @@ let package = Package(
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
         // MARK: Executables.
+        .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore"],
+                          path: "Executables/store-crasher", swiftSettings: strict),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
                           path: "Executables/error-explain", swiftSettings: strict),
 

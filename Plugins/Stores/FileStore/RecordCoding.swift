@@ -1,0 +1,90 @@
+import FleetStore
+
+/// The binary form of keys and records, shared by journal records and snapshots.
+///
+/// Record: key, version (`UInt64`), payload (blob), point (flag byte, then latitude and longitude
+/// as IEEE 754 bits), owner (flag byte, then string). Key: kind byte, provider, ID.
+enum RecordCoding {
+    /// A byte that is neither a known kind nor a known flag: the bytes were not written by us.
+    struct UnknownTag: Error, Sendable {
+        var tag: UInt8
+        var offset: Int
+    }
+
+    static func write(_ key: RecordKey, to writer: inout ByteWriter) {
+        writer.write(kindTag(key.kind))
+        writer.write(key.provider)
+        writer.write(key.id)
+    }
+
+    static func readKey(from reader: inout ByteReader) throws -> RecordKey {
+        let at = reader.offset
+        let tag = try reader.readUInt8()
+        guard let kind = kind(tag) else { throw UnknownTag(tag: tag, offset: at) }
+        let provider = try reader.readString()
+        let id = try reader.readString()
+        return RecordKey(kind, provider: provider, id: id)
+    }
+
+    static func write(_ record: StoreRecord, to writer: inout ByteWriter) {
+        write(record.key, to: &writer)
+        writer.write(record.version)
+        writer.writeBlob(record.payload)
+        if let point = record.point {
+            writer.write(UInt8(1))
+            writer.write(point.latitude)
+            writer.write(point.longitude)
+        } else {
+            writer.write(UInt8(0))
+        }
+        if let owner = record.owner {
+            writer.write(UInt8(1))
+            writer.write(owner)
+        } else {
+            writer.write(UInt8(0))
+        }
+    }
+
+    static func readRecord(from reader: inout ByteReader) throws -> StoreRecord {
+        let key = try readKey(from: &reader)
+        let version = try reader.readUInt64()
+        let payload = try reader.readBlob()
+        var point: IndexPoint?
+        if try readFlag(from: &reader) {
+            let latitude = try reader.readDouble()
+            let longitude = try reader.readDouble()
+            point = IndexPoint(latitude: latitude, longitude: longitude)
+        }
+        let owner: String? = try readFlag(from: &reader) ? try reader.readString() : nil
+        return StoreRecord(key: key, version: version, payload: payload, point: point, owner: owner)
+    }
+
+    /// The encoded size of a record, to reserve buffers.
+    static func estimatedSize(_ record: StoreRecord) -> Int {
+        64 + record.key.provider.utf8.count + record.key.id.utf8.count + record.payload.count + (record.owner?.utf8.count ?? 0)
+    }
+
+    private static func readFlag(from reader: inout ByteReader) throws -> Bool {
+        let at = reader.offset
+        switch try reader.readUInt8() {
+        case 0: return false
+        case 1: return true
+        case let tag: throw UnknownTag(tag: tag, offset: at)
+        }
+    }
+
+    private static func kindTag(_ kind: RecordKind) -> UInt8 {
+        switch kind {
+        case .vehicle: 1
+        case .trip: 2
+        }
+    }
+
+    private static func kind(_ tag: UInt8) -> RecordKind? {
+        switch tag {
+        case 1: .vehicle
+        case 2: .trip
+        default: nil
+        }
+    }
+}
