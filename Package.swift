@@ -29,13 +29,15 @@ let package = Package(
         .target(name: "FleetGeo", path: "Core/FleetGeo", swiftSettings: strict),
         .target(name: "FleetStore", dependencies: ["FleetErrors"], path: "Core/FleetStore", swiftSettings: strict),
         .target(name: "FleetCLI", dependencies: ["FleetErrors"], path: "Core/FleetCLI", swiftSettings: strict),
+        .target(name: "FleetAuth", dependencies: ["FleetErrors", "FleetModel", "COpenSSL"], path: "Core/FleetAuth",
+                swiftSettings: strict),
         .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetStore"],
                 path: "Core/FleetEngine", swiftSettings: strict),
 
         // MARK: Plugins: stores.
-        .target(name: "MemoryStore", dependencies: ["FleetStore"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
+        .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
         .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
-        .target(name: "SQLiteStore", dependencies: ["FleetStore", "CSQLite"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
+        .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
 
         // MARK: Plugins: transports.
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "FleetErrors"],
@@ -46,6 +48,8 @@ let package = Package(
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
         // MARK: Executables.
+        .executableTarget(name: "store-writer", dependencies: ["FleetErrors", "FleetStore", "SQLiteStore"],
+                          path: "Executables/store-writer", swiftSettings: strict),
         .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore"],
                           path: "Executables/store-crasher", swiftSettings: strict),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
@@ -56,8 +60,10 @@ let package = Package(
         .testTarget(name: "FleetModelTests", dependencies: ["FleetModel"], path: "Tests/FleetModelTests"),
         .testTarget(name: "FleetGeoTests", dependencies: ["FleetGeo"], path: "Tests/FleetGeoTests"),
         .testTarget(name: "FleetCLITests", dependencies: ["FleetCLI", "FleetErrors"], path: "Tests/FleetCLITests"),
-        .testTarget(name: "StoreTests", dependencies: ["FleetStore", "MemoryStore", "FileStore", "SQLiteStore"],
+        .testTarget(name: "StoreTests", dependencies: ["FleetStore", "FleetErrors", "MemoryStore", "FileStore", "SQLiteStore", "CSQLite"],
                     path: "Tests/StoreTests"),
+        .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth", "FleetModel", "FleetErrors"],
+                    path: "Tests/FleetAuthTests", exclude: ["Fixtures"]),
         .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "MemoryStore"], path: "Tests/FleetEngineTests"),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FleetErrors"], path: "Tests/HTTPClientTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors"], path: "Tests/ExecutableTests"),

@@ -4,6 +4,7 @@ import Glibc
 import FleetErrors
 import FleetStore
 import FileStore
+import SQLiteStore
 
 // store-crasher: a test helper that commits to a store until it is killed (see CrasherArguments.usage).
 
@@ -16,10 +17,9 @@ do {
     exit(error.message == nil ? 0 : 2)
 }
 
-// MARK: Stores under test. Add each persistent store here as it lands (and to this target's dependencies):
-//   registry.register(SQLiteStore.scheme)
-//   registry.register(MemoryStore.scheme)   // keeps nothing across a kill: only to watch the test fail
+// MARK: Stores under test: every persistent store (MemoryStore keeps nothing across a kill).
 var registry = StoreRegistry()
+registry.register(SQLiteStore.scheme)
 registry.register(FileStore.scheme(compaction: CompactionPolicy(maxJournalRecords: arguments.compactRecords ?? .max)))
 
 if let limit = arguments.fileSizeLimit {

@@ -3,6 +3,7 @@ import Testing
 import FleetErrors
 import FleetStore
 import FileStore
+import SQLiteStore
 
 /// Kills `store-crasher` with SIGKILL at random points while it commits, then reopens the store in
 /// this process and checks that every acknowledged write is there, that the commit cut by the kill
@@ -21,6 +22,8 @@ import FileStore
     static let targets: [CrashTarget] = [
         CrashTarget(name: "file", url: { "file:\($0)" }, open: { try FileStore(directory: $0, log: { _ in }) },
                     singleProcess: true),
+        CrashTarget(name: "sqlite", url: { "sqlite:\($0)" }, open: { try StoreRegistry([SQLiteStore.scheme]).open("sqlite:\($0)") },
+                    singleProcess: false),
     ]
 
     @Test(arguments: targets, 0..<iterations)

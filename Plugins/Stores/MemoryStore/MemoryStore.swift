@@ -1,1 +1,78 @@
-// MemoryStore: placeholder until its first file lands.
+import FleetErrors
+import FleetStore
+
+/// A store that keeps every record in memory, behind one lock: for tests and small fleets.
+///
+/// Nothing survives the process. `nearby` is a linear scan of the provider's vehicles
+/// with a conservative great-circle distance, so it never misses a point within the radius.
+/// Writes in one commit apply in order, each seeing the ones before it.
+public final class MemoryStore: Store {
+    /// The `memory` scheme for `StoreRegistry`: a fresh, empty store that lives as long as the process.
+    public static let scheme = StoreRegistry.Scheme(
+        name: "memory",
+        summary: "records kept in this process's memory only; nothing is saved",
+        needsPath: false,
+        open: { _, _ in MemoryStore() })
+
+    private let state = LockedTables()
+
+    /// An empty store.
+    public init() {}
+
+    /// The record under `key`, or nil.
+    public func get(_ key: RecordKey) throws -> StoreRecord? {
+        try state.withLock { tables in
+            try tables.checkOpen()
+            return tables.record(key)
+        }
+    }
+
+    /// Applies every write or none (each write sees the ones before it); returns the new versions.
+    @discardableResult
+    public func commit(_ writes: [StoreWrite]) throws -> [UInt64] {
+        try state.withLock { tables in
+            try tables.checkOpen()
+            return try tables.apply(writes)
+        }
+    }
+
+    /// Up to `limit` records of one kind and provider ordered by ID (byte order), after `afterID`.
+    public func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord] {
+        try state.withLock { tables in
+            try tables.checkOpen()
+            guard limit > 0 else { return [] }
+            let table = tables.table(kind, provider)
+            var ids = table.keys.filter { id in afterID.map { IDOrder.precedes($0, id) } ?? true }
+            ids.sort(by: IDOrder.precedes)
+            return ids.prefix(limit).compactMap { table[$0] }
+        }
+    }
+
+    /// The provider's vehicles within `radiusMeters` of `center` (never fewer than a caller's exact filter keeps).
+    public func nearby(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [StoreRecord] {
+        try state.withLock { tables in
+            try tables.checkOpen()
+            return tables.table(.vehicle, provider).values
+                .filter { record in
+                    guard let point = record.point else { return false }
+                    return ConservativeDistance.meters(center, point) <= radiusMeters
+                }
+                .sorted { IDOrder.precedes($0.key.id, $1.key.id) }
+        }
+    }
+
+    /// The provider's trips whose owner is `owner`, ordered by ID.
+    public func owned(by owner: String, provider: String) throws -> [StoreRecord] {
+        try state.withLock { tables in
+            try tables.checkOpen()
+            return tables.table(.trip, provider).values
+                .filter { $0.owner == owner }
+                .sorted { IDOrder.precedes($0.key.id, $1.key.id) }
+        }
+    }
+
+    /// Drops every record; later calls fail. Calling it again does nothing.
+    public func close() throws {
+        state.withLock { $0.close() }
+    }
+}

@@ -1,1 +1,175 @@
-// SQLiteStore: placeholder until its first file lands.
+import CSQLite
+import FleetErrors
+import FleetStore
+
+/// The embedded default store: one SQLite file in WAL mode, which several processes may share.
+///
+/// Writes from all threads go through group commit (one transaction and one fsync for every batch
+/// waiting at that moment); reads use a small pool of their own connections and never wait for
+/// writers. Nearby search uses SQLite's R*Tree module; the owner index is a plain index.
+public final class SQLiteStore: Store {
+    /// The `sqlite:PATH` scheme for `StoreRegistry`.
+    public static let scheme = StoreRegistry.Scheme(
+        name: "sqlite",
+        summary: "an SQLite database file at PATH, created if missing; several processes may share it",
+        needsPath: true,
+        open: { path, options in try SQLiteStore(path: path, options: options) })
+
+    /// How long an operation waits by default for a lock held by another connection or process before
+    /// it fails with `storeBusy`.
+    public static let defaultBusyTimeoutMilliseconds = 5_000
+
+    /// The most read connections one store opens.
+    public static let readerCapacity = 4
+
+    /// The database file.
+    public let path: String
+    /// How the store was opened.
+    public let options: StoreOptions
+
+    let writer: RecordWriter
+    let committer: GroupCommitter<[StoreWrite], [UInt64]>
+    private let readers: ReaderPool
+
+    /// Opens the database at `path`, creating it (and its schema) if needed.
+    ///
+    /// `busyTimeoutMilliseconds` is how long each operation may wait for another process's lock.
+    /// Throws `storeFailure` when the file cannot be opened, `storeCorrupted` when it is not a
+    /// database, and `storeSchemaTooNew` when a newer version of the engine wrote it.
+    public init(path: String, options: StoreOptions = .init(),
+                busyTimeoutMilliseconds: Int = SQLiteStore.defaultBusyTimeoutMilliseconds) throws {
+        self.path = path
+        self.options = options
+        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try Self.configureWriter(connection, durable: options.durable)
+        try Schema.migrate(connection)
+        let writer = RecordWriter(connection: connection)
+        self.writer = writer
+        self.committer = GroupCommitter(closedError: { SQLiteFailure.closed(path: path) }) { group in
+            writer.run(group)
+        }
+        self.readers = ReaderPool(capacity: Self.readerCapacity, closedError: { SQLiteFailure.closed(path: path) }) {
+            let reader = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            try reader.execute("PRAGMA query_only = 1", doing: "opening a read connection")
+            return reader
+        }
+    }
+
+    deinit {
+        try? close()
+    }
+
+    /// WAL journal (readers never block the writer) and the fsync policy.
+    private static func configureWriter(_ connection: SQLiteConnection, durable: Bool) throws {
+        let mode = try connection.firstRow("PRAGMA journal_mode = WAL", doing: "switching to WAL journal mode") {
+            $0.string(0) ?? ""
+        }
+        guard mode?.lowercased() == "wal" else {
+            throw FleetError(.storeFailure, detail: "'\(connection.path)' could not be switched to WAL journal mode (it is in '\(mode ?? "?")' mode); the store needs a database file on a local file system")
+        }
+        // In WAL mode FULL syncs the log on every commit; NORMAL only at checkpoints.
+        let synchronous = durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"
+        try connection.execute(synchronous, doing: "setting the sync mode")
+    }
+
+    /// The record under `key`, read on a pooled read connection (never waits for writers).
+    public func get(_ key: RecordKey) throws -> StoreRecord? {
+        try readers.withConnection { connection in
+            try connection.firstRow(RecordSQL.get, doing: "reading \(key)") {
+                RecordSQL.bind(key, to: $0)
+            } read: {
+                try RecordSQL.record(from: $0, path: path)
+            }
+        }
+    }
+
+    /// Applies `writes` atomically through group commit; durable on return when opened durable.
+    @discardableResult
+    public func commit(_ writes: [StoreWrite]) throws -> [UInt64] {
+        guard !writes.isEmpty else {
+            try committer.checkOpen()
+            return []
+        }
+        return try committer.submit(writes)
+    }
+
+    /// Up to `limit` records of one kind and provider ordered by ID (byte order), after `afterID`.
+    public func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord] {
+        try readers.withConnection { connection in
+            guard limit > 0 else { return [] }
+            return try connection.rows(afterID == nil ? RecordSQL.listFirst : RecordSQL.listAfter,
+                                       doing: "listing \(kind.rawValue) records of provider '\(provider)'") {
+                $0.bind(1, kind.rawValue)
+                $0.bind(2, provider)
+                $0.bind(3, Int64(limit))
+                if let afterID { $0.bind(4, afterID) }
+            } read: {
+                try RecordSQL.record(from: $0, path: path)
+            }
+        }
+    }
+
+    /// The provider's vehicles in the bounding box(es) of the circle; the caller filters exactly.
+    public func nearby(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [StoreRecord] {
+        try readers.withConnection { connection in
+            let boxes = GeoBox.covering(center: center, radiusMeters: radiusMeters)
+            guard boxes.count > 1 else {
+                return try boxes.flatMap { try search(box: $0, provider: provider, on: connection).map(\.record) }
+            }
+            // Several boxes: read them in one transaction, so all see the same snapshot.
+            try connection.execute("BEGIN", doing: "starting a read transaction")
+            defer { try? connection.execute("COMMIT", doing: "ending a read transaction") }
+            var seen = Set<Int64>()
+            var found: [StoreRecord] = []
+            for box in boxes {
+                for hit in try search(box: box, provider: provider, on: connection) where seen.insert(hit.rowid).inserted {
+                    found.append(hit.record)
+                }
+            }
+            return found
+        }
+    }
+
+    /// The provider's vehicles whose indexed point lies in `box`.
+    private func search(box: GeoBox, provider: String,
+                        on connection: SQLiteConnection) throws -> [(rowid: Int64, record: StoreRecord)] {
+        try connection.rows(RecordSQL.nearby, doing: "searching vehicles of provider '\(provider)' near a point") {
+            $0.bind(1, box.south)
+            $0.bind(2, box.north)
+            $0.bind(3, box.west)
+            $0.bind(4, box.east)
+            $0.bind(5, provider)
+            $0.bind(6, RecordKind.vehicle.rawValue)
+        } read: {
+            (rowid: $0.int64(0), record: try RecordSQL.record(from: $0, first: 1, path: path))
+        }
+    }
+
+    /// The provider's trips whose owner is `owner`, ordered by ID.
+    public func owned(by owner: String, provider: String) throws -> [StoreRecord] {
+        try readers.withConnection { connection in
+            try connection.rows(RecordSQL.owned, doing: "reading the trips of '\(owner)' of provider '\(provider)'") {
+                $0.bind(1, provider)
+                $0.bind(2, owner)
+                $0.bind(3, RecordKind.trip.rawValue)
+            } read: {
+                try RecordSQL.record(from: $0, path: path)
+            }
+        }
+    }
+
+    /// How many commit calls each write transaction has served so far.
+    public var groupCommitStatistics: GroupCommitStatistics {
+        committer.currentStatistics
+    }
+
+    /// Waits for the running group commit, fails queued ones, finalizes every statement and closes
+    /// every connection. Calling it again does nothing.
+    public func close() throws {
+        let writer = self.writer
+        committer.close {
+            writer.connection.close()
+        }
+        readers.close()
+    }
+}

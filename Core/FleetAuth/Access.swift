@@ -1,0 +1,23 @@
+/// How far a role may use a method: the cells of `Authorizer.matrix`.
+public enum Access: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Never (PERMISSION_DENIED).
+    case denied
+    /// Only on the vehicle the token's `authorization.vehicleid` names (or `*`).
+    case ownVehicle = "own vehicle"
+    /// Only on the trip the token's `authorization.tripid` names (or `*`).
+    case ownTrip = "own trip"
+    /// On any resource of the provider (still narrowed by a specific `vehicleid`/`tripid` in the token).
+    case any
+
+    /// The cell text in documentation tables: `denied`, `own vehicle`, `own trip`, `any`.
+    public var description: String { rawValue }
+
+    /// Whether this access allows everything `other` allows (`any` covers the scoped ones; the two
+    /// scoped ones do not cover each other; everything covers `denied`).
+    public func covers(_ other: Access) -> Bool {
+        switch (self, other) {
+        case (_, .denied), (.any, _): true
+        default: self == other
+        }
+    }
+}

@@ -1,0 +1,245 @@
+import CSQLite
+import FleetStore
+import Foundation
+import MemoryStore
+import SQLiteStore
+
+/// Commit throughput of the stores, against raw SQLite in one transaction measured in the same run.
+///
+/// Each commit is what the engine does on a vehicle location update: read the vehicle, then put a
+/// ~600-byte payload with a new point at the version read (read-modify-write). Writer threads each
+/// update their own vehicles, so there are no conflicts; with several writers, the SQLite store's
+/// group commit shares one transaction (and one fsync when durable) among the waiting writers.
+enum StoreBenchmarks {
+    /// How long each store configuration is measured.
+    static let secondsPerRun = 2.0
+    /// How long each store configuration runs before it is measured.
+    static let warmUpSeconds = 0.75
+    /// Vehicles each writer thread cycles through.
+    static let vehiclesPerWriter = 64
+    /// Rows the raw baseline upserts in its single transaction.
+    static let baselineRows = 100_000
+
+    static func run(tempDirectory: String) -> [BenchmarkRow] {
+        let baseline: Double
+        do {
+            baseline = try rawBatchedUpserts(path: "\(tempDirectory)/bench-raw.sqlite")
+        } catch {
+            return [BenchmarkRow(name: "store benchmarks", value: "failed", comparison: "\(error)")]
+        }
+        var rows = [BenchmarkRow(name: "raw SQLite upserts + R*Tree, one transaction, durable (baseline)",
+                                 value: rate(baseline), comparison: "100% (baseline)")]
+        let runs: [(name: String, writers: Int, aim: String?, open: () throws -> any Store)] = [
+            ("memory store commits, 1 writer", 1, nil, { MemoryStore() }),
+            ("memory store commits, 8 writers", 8, nil, { MemoryStore() }),
+            ("sqlite store commits, durable, 1 writer", 1, nil,
+             { try SQLiteStore(path: "\(tempDirectory)/bench-d1.sqlite", options: StoreOptions(durable: true)) }),
+            ("sqlite store commits, durable, 8 writers (group commit)", 8, "aim >= 25%",
+             { try SQLiteStore(path: "\(tempDirectory)/bench-d8.sqlite", options: StoreOptions(durable: true)) }),
+            ("sqlite store commits, not durable, 1 writer", 1, nil,
+             { try SQLiteStore(path: "\(tempDirectory)/bench-n1.sqlite", options: StoreOptions(durable: false)) }),
+            ("sqlite store commits, not durable, 8 writers (group commit)", 8, nil,
+             { try SQLiteStore(path: "\(tempDirectory)/bench-n8.sqlite", options: StoreOptions(durable: false)) }),
+        ]
+        for run in runs {
+            do {
+                let store = try run.open()
+                defer { try? store.close() }
+                let measured = try commitsPerSecond(store, writers: run.writers)
+                let percent = String(format: "%.1f%% of raw batched", measured / baseline * 100)
+                rows.append(BenchmarkRow(name: run.name, value: rate(measured),
+                                         comparison: run.aim.map { "\(percent); \($0)" } ?? percent))
+            } catch {
+                rows.append(BenchmarkRow(name: run.name, value: "failed", comparison: "\(error)"))
+            }
+        }
+        for name in ["raw", "d1", "d8", "n1", "n8"] {
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: "\(tempDirectory)/bench-\(name).sqlite\(suffix)")
+            }
+        }
+        return rows
+    }
+
+    /// A vehicle-like JSON payload of about 600 bytes.
+    static func payload(id: String, sequence: Int, point: IndexPoint) -> [UInt8] {
+        var text = """
+            {"name":"providers/bench/vehicles/\(id)","vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE","SHARED"],\
+            "currentTrips":[],"lastLocation":{"location":{"latitude":\(point.latitude),"longitude":\(point.longitude)},\
+            "updateTime":"2024-05-01T12:00:\(sequence % 60)Z","heading":\(sequence % 360),"speed":11.5,"speedAccuracy":0.5,\
+            "horizontalAccuracy":4.2,"locationSensor":"GPS","isRoadSnapped":true},"maximumCapacity":4,\
+            "vehicleType":{"category":"AUTO"},"attributes":[{"key":"class","value":"comfort"},{"key":"seats","value":"4"}],\
+            "navigationStatus":"ENROUTE_TO_DESTINATION","etaToFirstWaypoint":"312s","remainingDistanceMeters":2800,\
+            "remainingTimeSeconds":312,"backToBackEnabled":false,"sequence":\(sequence)}
+            """
+        while text.utf8.count < 600 { text += " " }
+        return Array(text.utf8)
+    }
+
+    static func point(_ sequence: Int) -> IndexPoint {
+        IndexPoint(latitude: 52.5 + Double(sequence % 1000) * 1e-5, longitude: 13.4 + Double(sequence % 777) * 1e-5)
+    }
+
+    /// Creates the writers' vehicles, warms the store up for `warmUpSeconds` (a new SQLite file's log
+    /// grows at first, which costs more than the steady state), then drives it with `writers` threads
+    /// for `secondsPerRun`; returns commits per second.
+    static func commitsPerSecond(_ store: any Store, writers: Int) throws -> Double {
+        for writer in 0..<writers {
+            for vehicle in 0..<vehiclesPerWriter {
+                let id = "w\(writer)-v\(vehicle)"
+                let record = StoreRecord(key: RecordKey(.vehicle, provider: "bench", id: id), version: 0,
+                                         payload: payload(id: id, sequence: 0, point: point(0)), point: point(0))
+                try store.commit(.put(record, expectedVersion: 0))
+            }
+        }
+        _ = try drive(store, writers: writers, seconds: warmUpSeconds)
+        let (commits, elapsed) = try drive(store, writers: writers, seconds: secondsPerRun)
+        return Double(commits) / elapsed
+    }
+
+    /// Runs the read-modify-write loop on `writers` threads for `seconds`; returns the commits and
+    /// the seconds they took.
+    static func drive(_ store: any Store, writers: Int, seconds: Double) throws -> (commits: Int, elapsed: Double) {
+        let counts = WriterCounts(writers: writers)
+        let start = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let began = Date()
+        let deadline = began.addingTimeInterval(seconds)
+        for writer in 0..<writers {
+            let thread = Thread {
+                start.wait()
+                var commits = 0
+                var failure: (any Error)?
+                do {
+                    var sequence = 1
+                    while Date() < deadline {
+                        let id = "w\(writer)-v\(sequence % vehiclesPerWriter)"
+                        let key = RecordKey(.vehicle, provider: "bench", id: id)
+                        guard let current = try store.get(key) else { break }
+                        let moved = point(sequence)
+                        let next = StoreRecord(key: key, version: 0, payload: payload(id: id, sequence: sequence, point: moved),
+                                               point: moved)
+                        do {
+                            try store.commit(.put(next, expectedVersion: current.version))
+                            commits += 1
+                        } catch is StoreConflict {
+                            continue
+                        }
+                        sequence += 1
+                    }
+                } catch {
+                    failure = error
+                }
+                counts.record(writer: writer, commits: commits, failure: failure)
+                done.signal()
+            }
+            thread.start()
+        }
+        for _ in 0..<writers { start.signal() }
+        for _ in 0..<writers { done.wait() }
+        return (try counts.total(), Date().timeIntervalSince(began))
+    }
+
+    /// The baseline: `baselineRows` upserts of the same kind of rows (record + R*Tree point) through
+    /// two prepared statements in ONE durable transaction, no engine in between. Returns rows per second.
+    static func rawBatchedUpserts(path: String) throws -> Double {
+        // Same schema as the store: let the store create it.
+        try SQLiteStore(path: path).close()
+        var db: OpaquePointer?
+        guard sqlite3_open(path, &db) == SQLITE_OK, let db else { throw RawFailure("cannot open \(path)") }
+        defer { sqlite3_close(db) }
+        try exec(db, "PRAGMA journal_mode = WAL")
+        try exec(db, "PRAGMA synchronous = FULL")
+        let upsertSQL = """
+            INSERT INTO records (kind, provider, id, version, payload, lat, lng, owner) VALUES ('vehicle', 'bench', ?1, 1, ?2, ?3, ?4, NULL)
+            ON CONFLICT (kind, provider, id) DO UPDATE SET version = version + 1, payload = excluded.payload,
+                lat = excluded.lat, lng = excluded.lng
+            RETURNING rowid
+            """
+        let pointSQL = "INSERT OR REPLACE INTO points (id, minLat, maxLat, minLng, maxLng) VALUES (?1, ?2, ?2, ?3, ?3)"
+        var upsert: OpaquePointer?
+        var index: OpaquePointer?
+        guard sqlite3_prepare_v2(db, upsertSQL, -1, &upsert, nil) == SQLITE_OK,
+              sqlite3_prepare_v2(db, pointSQL, -1, &index, nil) == SQLITE_OK else {
+            throw RawFailure(String(cString: sqlite3_errmsg(db)))
+        }
+        defer {
+            sqlite3_finalize(upsert)
+            sqlite3_finalize(index)
+        }
+        let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+        let ids = (0..<(8 * vehiclesPerWriter)).map { "w\($0 / vehiclesPerWriter)-v\($0 % vehiclesPerWriter)" }
+        // Payloads are built outside the timed part, as the store benchmark's callers build theirs.
+        let payloads = (0..<1000).map { payload(id: ids[$0 % ids.count], sequence: $0, point: point($0)) }
+        let began = Date()
+        try exec(db, "BEGIN IMMEDIATE")
+        for sequence in 0..<baselineRows {
+            let moved = point(sequence)
+            sqlite3_reset(upsert)
+            sqlite3_bind_text(upsert, 1, ids[sequence % ids.count], -1, transient)
+            payloads[sequence % payloads.count].withUnsafeBytes {
+                _ = sqlite3_bind_blob(upsert, 2, $0.baseAddress, Int32($0.count), transient)
+            }
+            sqlite3_bind_double(upsert, 3, moved.latitude)
+            sqlite3_bind_double(upsert, 4, moved.longitude)
+            guard sqlite3_step(upsert) == SQLITE_ROW else { throw RawFailure(String(cString: sqlite3_errmsg(db))) }
+            let rowid = sqlite3_column_int64(upsert, 0)
+            sqlite3_reset(upsert)
+            sqlite3_reset(index)
+            sqlite3_bind_int64(index, 1, rowid)
+            sqlite3_bind_double(index, 2, moved.latitude)
+            sqlite3_bind_double(index, 3, moved.longitude)
+            guard sqlite3_step(index) == SQLITE_DONE else { throw RawFailure(String(cString: sqlite3_errmsg(db))) }
+        }
+        try exec(db, "COMMIT")
+        return Double(baselineRows) / Date().timeIntervalSince(began)
+    }
+
+    private static func exec(_ db: OpaquePointer, _ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
+            throw RawFailure("\(sql): \(String(cString: sqlite3_errmsg(db)))")
+        }
+    }
+
+    /// "18,500 /s".
+    static func rate(_ perSecond: Double) -> String {
+        let digits = String(Int(perSecond.rounded()))
+        var grouped = ""
+        for (offset, character) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { grouped += "," }
+            grouped.append(character)
+        }
+        return "\(grouped) /s"
+    }
+}
+
+/// What each benchmark writer thread did.
+private final class WriterCounts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var commits: [Int]
+    private var failure: (any Error)?
+
+    init(writers: Int) {
+        commits = Array(repeating: 0, count: writers)
+    }
+
+    func record(writer: Int, commits: Int, failure: (any Error)?) {
+        lock.withLock {
+            self.commits[writer] = commits
+            if self.failure == nil { self.failure = failure }
+        }
+    }
+
+    func total() throws -> Int {
+        try lock.withLock {
+            if let failure { throw failure }
+            return commits.reduce(0, +)
+        }
+    }
+}
+
+/// A failure of the raw SQLite baseline.
+private struct RawFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

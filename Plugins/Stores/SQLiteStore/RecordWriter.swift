@@ -1,0 +1,157 @@
+import FleetErrors
+import FleetStore
+
+/// Applies groups of write batches on the store's one writer connection.
+///
+/// A group is one `BEGIN IMMEDIATE … COMMIT` transaction, so one fsync when durable. Each batch runs
+/// inside its own savepoint: a batch whose expected versions do not match is rolled back to its
+/// savepoint and gets a `StoreConflict`, the others commit. Versions are read inside the transaction,
+/// after the write lock is taken, so writes from other processes are never missed.
+///
+/// Unchecked `Sendable`: only the group-commit leader (one thread at a time) calls `run`.
+final class RecordWriter: @unchecked Sendable {
+    let connection: SQLiteConnection
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    /// Runs `group` as one transaction; one result per batch, in order.
+    func run(_ group: [[StoreWrite]]) -> [Result<[UInt64], any Error>] {
+        do {
+            try connection.execute("BEGIN IMMEDIATE", doing: "starting a write transaction")
+        } catch {
+            return group.map { _ in .failure(error) }
+        }
+        var results: [Result<[UInt64], any Error>] = []
+        results.reserveCapacity(group.count)
+        for batch in group {
+            do {
+                try connection.execute("SAVEPOINT batch", doing: "opening a savepoint")
+            } catch {
+                return abandon(results, remaining: group.count - results.count, error: error)
+            }
+            do {
+                let versions = try apply(batch)
+                try connection.execute("RELEASE batch", doing: "releasing a savepoint")
+                results.append(.success(versions))
+            } catch {
+                // SQLite rolls the whole transaction back by itself after some errors (disk full, I/O).
+                guard connection.isInTransaction else {
+                    return abandon(results, remaining: group.count - results.count, error: error)
+                }
+                do {
+                    try connection.execute("ROLLBACK TO batch", doing: "rolling back a savepoint")
+                    try connection.execute("RELEASE batch", doing: "releasing a savepoint")
+                } catch let rollbackError {
+                    return abandon(results, remaining: group.count - results.count, error: rollbackError)
+                }
+                results.append(.failure(error))
+            }
+        }
+        do {
+            try connection.execute("COMMIT", doing: "committing \(group.count) write batch(es)")
+        } catch {
+            return abandon(results, remaining: 0, error: error)
+        }
+        return results
+    }
+
+    /// Rolls the transaction back and fails every batch that had succeeded so far and every remaining one.
+    private func abandon(_ results: [Result<[UInt64], any Error>], remaining: Int,
+                         error: any Error) -> [Result<[UInt64], any Error>] {
+        if connection.isInTransaction {
+            try? connection.execute("ROLLBACK", doing: "rolling back a write transaction")
+        }
+        let done: [Result<[UInt64], any Error>] = results.map { result in
+            if case .success = result { return .failure(error) }
+            return result
+        }
+        return done + Array(repeating: .failure(error), count: remaining)
+    }
+
+    /// Applies one batch inside the open transaction, write after write.
+    private func apply(_ batch: [StoreWrite]) throws -> [UInt64] {
+        var versions: [UInt64] = []
+        versions.reserveCapacity(batch.count)
+        for write in batch {
+            let key = write.key
+            let current = try connection.firstRow(RecordSQL.current, doing: "reading the version of \(key)") {
+                RecordSQL.bind(key, to: $0)
+            } read: { row in
+                let point: IndexPoint? = switch (row.double(2), row.double(3)) {
+                case let (latitude?, longitude?): IndexPoint(latitude: latitude, longitude: longitude)
+                default: nil
+                }
+                return StoredRow(rowid: row.int64(0), version: UInt64(bitPattern: row.int64(1)), point: point)
+            }
+            let actual = current?.version ?? 0
+            switch write {
+            case .put(let record, let expected):
+                guard actual == expected else {
+                    throw StoreConflict(key: key, expectedVersion: expected, actualVersion: actual)
+                }
+                let version = expected + 1
+                try put(record, version: version, replacing: current)
+                versions.append(version)
+            case .delete(_, let expected):
+                guard let current, actual == expected else {
+                    throw StoreConflict(key: key, expectedVersion: expected, actualVersion: actual)
+                }
+                try connection.execute(RecordSQL.delete, doing: "deleting \(key)") { $0.bind(1, current.rowid) }
+                try connection.execute(RecordSQL.unindexPoint, doing: "unindexing the point of \(key)") { $0.bind(1, current.rowid) }
+                versions.append(0)
+            }
+        }
+        return versions
+    }
+
+    /// Inserts or updates the row of `record` and keeps its point in the R*Tree in step.
+    private func put(_ record: StoreRecord, version: UInt64, replacing current: StoredRow?) throws {
+        let key = record.key
+        let point = record.point
+        if let point, !(point.latitude.isFinite && point.longitude.isFinite) {
+            throw FleetError.invalidArgument("cannot index the point of \(key): latitude and longitude must be finite numbers")
+        }
+        let row: Int64
+        if let rowid = current?.rowid {
+            try connection.execute(RecordSQL.update, doing: "updating \(key)") {
+                $0.bind(1, rowid)
+                $0.bind(2, Int64(bitPattern: version))
+                $0.bind(3, record.payload)
+                $0.bind(4, point?.latitude)
+                $0.bind(5, point?.longitude)
+                $0.bind(6, record.owner)
+            }
+            row = rowid
+        } else {
+            try connection.execute(RecordSQL.insert, doing: "inserting \(key)") {
+                RecordSQL.bind(key, to: $0)
+                $0.bind(4, Int64(bitPattern: version))
+                $0.bind(5, record.payload)
+                $0.bind(6, point?.latitude)
+                $0.bind(7, point?.longitude)
+                $0.bind(8, record.owner)
+            }
+            row = connection.lastInsertRowID
+        }
+        if point == current?.point {
+            // Unchanged (or still absent): the R*Tree already says so.
+        } else if let point {
+            try connection.execute(RecordSQL.indexPoint, doing: "indexing the point of \(key)") {
+                $0.bind(1, row)
+                $0.bind(2, point.latitude)
+                $0.bind(3, GeoBox.normalizedLongitude(point.longitude))
+            }
+        } else {
+            try connection.execute(RecordSQL.unindexPoint, doing: "unindexing the point of \(key)") { $0.bind(1, row) }
+        }
+    }
+}
+
+/// What the writer reads of a record before changing it.
+struct StoredRow {
+    var rowid: Int64
+    var version: UInt64
+    var point: IndexPoint?
+}

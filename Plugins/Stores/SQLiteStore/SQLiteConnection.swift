@@ -1,0 +1,125 @@
+import CSQLite
+import FleetErrors
+
+/// One connection to the database file, with its busy handler and its cache of prepared statements.
+///
+/// Not thread-safe: the store hands each connection to one thread at a time (the group-commit leader
+/// for the writer, a borrower for a reader), which is why it is opened with SQLITE_OPEN_NOMUTEX.
+final class SQLiteConnection {
+    /// The database file, for error messages.
+    let path: String
+    private let db: OpaquePointer
+    private let busyWaiter: BusyWaiter
+    private var statements: [String: SQLiteStatement] = [:]
+    private var isClosed = false
+
+    /// Opens (creating if needed) the database at `path`.
+    init(path: String, busyTimeoutMilliseconds: Int) throws {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteFailure.error(code, doing: "opening the database", path: path, db: handle)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.path = path
+        self.db = handle
+        self.busyWaiter = BusyWaiter(timeoutMilliseconds: busyTimeoutMilliseconds)
+        sqlite3_extended_result_codes(handle, 1)
+        busyWaiter.install(on: handle)
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Finalizes every statement and closes the connection. Safe to call twice.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for statement in statements.values { statement.finalize() }
+        statements = [:]
+        sqlite3_close_v2(db)
+    }
+
+    /// The error for `code`, with SQLite's message for this connection.
+    func failure(_ code: Int32, doing: String) -> FleetError {
+        SQLiteFailure.error(code, doing: doing, path: path, db: db)
+    }
+
+    /// The prepared statement for `sql`, compiled on first use and kept for the connection's life.
+    func statement(_ sql: String) throws -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else {
+            throw failure(code, doing: "preparing '\(sql)'")
+        }
+        let statement = SQLiteStatement(handle: handle, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` to completion, ignoring any rows it returns.
+    func execute(_ sql: String, doing: String, bind: (SQLiteStatement) -> Void = { _ in }) throws {
+        let statement = try self.statement(sql)
+        defer { statement.reset() }
+        bind(statement)
+        while true {
+            let code = statement.step()
+            if code == SQLITE_DONE { return }
+            if code != SQLITE_ROW { throw failure(code, doing: doing) }
+        }
+    }
+
+    /// Runs `sql` and reads every row it returns.
+    func rows<Row>(_ sql: String, doing: String, bind: (SQLiteStatement) -> Void = { _ in },
+                   read: (SQLiteStatement) throws -> Row) throws -> [Row] {
+        let statement = try self.statement(sql)
+        defer { statement.reset() }
+        bind(statement)
+        var rows: [Row] = []
+        while true {
+            let code = statement.step()
+            if code == SQLITE_DONE { return rows }
+            guard code == SQLITE_ROW else { throw failure(code, doing: doing) }
+            rows.append(try read(statement))
+        }
+    }
+
+    /// Runs `sql` and reads its first row, if any.
+    func firstRow<Row>(_ sql: String, doing: String, bind: (SQLiteStatement) -> Void = { _ in },
+                       read: (SQLiteStatement) throws -> Row) throws -> Row? {
+        let statement = try self.statement(sql)
+        defer { statement.reset() }
+        bind(statement)
+        let code = statement.step()
+        if code == SQLITE_DONE { return nil }
+        guard code == SQLITE_ROW else { throw failure(code, doing: doing) }
+        return try read(statement)
+    }
+
+    /// Runs one schema statement once, without caching it (for migrations).
+    func executeOnce(_ sql: String, doing: String) throws {
+        var handle: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(db, sql, -1, &handle, nil)
+        guard prepared == SQLITE_OK, let handle else { throw failure(prepared, doing: doing) }
+        defer { sqlite3_finalize(handle) }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            if code != SQLITE_ROW { throw failure(code, doing: doing) }
+        }
+    }
+
+    /// The rowid of the last row this connection inserted.
+    var lastInsertRowID: Int64 {
+        sqlite3_last_insert_rowid(db)
+    }
+
+    /// Whether a transaction is open (SQLite rolls back by itself after some errors).
+    var isInTransaction: Bool {
+        sqlite3_get_autocommit(db) == 0
+    }
+}

@@ -1,0 +1,76 @@
+import FleetErrors
+
+/// The store's schema: an ordered list of migrations; the file's `PRAGMA user_version` says how many
+/// of them it has had.
+///
+/// Never edit a migration that has shipped: append a new one.
+enum Schema {
+    /// Every migration, oldest first. The schema version of a file is the number applied.
+    static let migrations: [SchemaMigration] = [
+        SchemaMigration(name: "records, their R*Tree of points and the owner index", statements: [
+            """
+            CREATE TABLE schema_migrations (
+                version INTEGER PRIMARY KEY,
+                name TEXT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE records (
+                rowid INTEGER PRIMARY KEY,
+                kind TEXT NOT NULL,
+                provider TEXT NOT NULL,
+                id TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                payload BLOB NOT NULL,
+                lat REAL,
+                lng REAL,
+                owner TEXT,
+                UNIQUE (kind, provider, id)
+            )
+            """,
+            "CREATE INDEX records_by_owner ON records (provider, owner) WHERE owner IS NOT NULL",
+            "CREATE VIRTUAL TABLE points USING rtree (id, minLat, maxLat, minLng, maxLng)",
+        ]),
+    ]
+
+    /// The version this code writes and understands.
+    static var currentVersion: Int { migrations.count }
+
+    /// Brings the file up to `currentVersion` in one IMMEDIATE transaction (so that two processes
+    /// opening a new file at once migrate it once), or throws if the file is newer than this code.
+    static func migrate(_ connection: SQLiteConnection) throws {
+        if try version(of: connection) == currentVersion { return }
+        try connection.execute("BEGIN IMMEDIATE", doing: "starting the schema migration")
+        do {
+            let found = try version(of: connection)
+            guard found <= currentVersion else {
+                throw FleetError(.storeSchemaTooNew, detail: "'\(connection.path)' has schema version \(found), this program knows versions up to \(currentVersion)")
+            }
+            for index in found..<currentVersion {
+                let migration = migrations[index]
+                let doing = "applying schema migration \(index + 1) '\(migration.name)'"
+                for statement in migration.statements {
+                    try connection.executeOnce(statement, doing: doing)
+                }
+                try connection.execute("INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)", doing: doing) {
+                    $0.bind(1, Int64(index + 1))
+                    $0.bind(2, migration.name)
+                }
+            }
+            // PRAGMA takes no parameters; the number is this code's own constant, not a value from outside.
+            try connection.executeOnce("PRAGMA user_version = \(currentVersion)", doing: "recording schema version \(currentVersion)")
+            try connection.execute("COMMIT", doing: "committing the schema migration")
+        } catch {
+            if connection.isInTransaction {
+                try? connection.execute("ROLLBACK", doing: "rolling back the schema migration")
+            }
+            throw error
+        }
+    }
+
+    /// The file's schema version (`PRAGMA user_version`), 0 for a new file.
+    static func version(of connection: SQLiteConnection) throws -> Int {
+        let found = try connection.firstRow("PRAGMA user_version", doing: "reading the schema version") { Int($0.int64(0)) }
+        return found ?? 0
+    }
+}

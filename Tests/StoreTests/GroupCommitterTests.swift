@@ -1,0 +1,101 @@
+import FleetErrors
+import Foundation
+@testable import SQLiteStore
+import Synchronization
+import Testing
+
+/// The group-commit queue, with a stand-in for the transaction so that grouping is observable.
+@Suite("GroupCommitter")
+struct GroupCommitterTests {
+    /// A group executor that records each group and, when asked, holds the first one until released.
+    final class Executor: Sendable {
+        let groups = Mutex<[[Int]]>([])
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let holdFirst: Bool
+
+        init(holdFirst: Bool) {
+            self.holdFirst = holdFirst
+        }
+
+        func run(_ group: [Int]) -> [Result<Int, any Error>] {
+            let isFirst = groups.withLock { groups in
+                groups.append(group)
+                return groups.count == 1
+            }
+            if isFirst && holdFirst {
+                entered.signal()
+                release.wait()
+            }
+            return group.map { $0 < 0 ? .failure(FleetError.internal("batch \($0) failed")) : .success($0 * 10) }
+        }
+    }
+
+    @Test func batchesQueuedBehindTheLeaderRunAsOneGroup() throws {
+        let executor = Executor(holdFirst: true)
+        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }) { executor.run($0) }
+        let results = Mutex<[Int: Int]>([:])
+        let failures = Mutex<[Int]>([])
+        try ThreadGroup.run(5) { index in
+            if index == 0 {
+                let output = try committer.submit(1)
+                results.withLock { $0[1] = output }
+                return
+            }
+            if index == 4 {
+                // The coordinator: once the leader is inside its group and three batches wait, let it go.
+                executor.entered.wait()
+                executor.entered.signal()
+                committer.waitUntilPending(3)
+                executor.release.signal()
+                return
+            }
+            // Wait until the leader holds its group, and pass the news on.
+            executor.entered.wait()
+            executor.entered.signal()
+            let batch = index == 2 ? -2 : index + 1
+            do {
+                let output = try committer.submit(batch)
+                results.withLock { $0[batch] = output }
+            } catch {
+                failures.withLock { $0.append(batch) }
+            }
+        }
+        let groups = executor.groups.withLock { $0 }
+        #expect(groups.count == 2)
+        #expect(groups.first == [1])
+        #expect(groups.last?.sorted() == [-2, 2, 4])
+        #expect(results.withLock { $0 } == [1: 10, 2: 20, 4: 40])
+        #expect(failures.withLock { $0 } == [-2])
+    }
+
+    @Test func submitsAfterCloseFailAndCloseRunsItsFinalStepOnce() throws {
+        let executor = Executor(holdFirst: false)
+        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }) { executor.run($0) }
+        #expect(try committer.submit(3) == 30)
+        let finals = Mutex(0)
+        #expect(committer.close { finals.withLock { $0 += 1 } })
+        #expect(!committer.close { finals.withLock { $0 += 1 } })
+        #expect(finals.withLock { $0 } == 1)
+        #expect(throws: FleetError.self) { try committer.submit(4) }
+        #expect(executor.groups.withLock { $0 } == [[3]])
+    }
+
+    @Test func manyThreadsEachGetTheirOwnResult() throws {
+        let executor = Executor(holdFirst: false)
+        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }) { executor.run($0) }
+        let mismatches = Mutex(0)
+        try ThreadGroup.run(8) { thread in
+            for n in 0..<300 {
+                let batch = thread * 1000 + n
+                if try committer.submit(batch) != batch * 10 {
+                    mismatches.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(mismatches.withLock { $0 } == 0)
+        let groups = executor.groups.withLock { $0 }
+        #expect(groups.reduce(0) { $0 + $1.count } == 8 * 300)
+        #expect(Set(groups.joined()).count == 8 * 300)
+    }
+}

@@ -1,0 +1,273 @@
+import CSQLite
+import FleetErrors
+import FleetStore
+import Foundation
+@testable import SQLiteStore
+import Testing
+
+/// What the SQLite store does beyond the contract: its file format, migrations, locking and group commit.
+@Suite("SQLiteStore")
+struct SQLiteStoreTests {
+    @Test func registryOpensSQLitePathsWithOptions() throws {
+        try withDirectory { directory in
+            let registry = StoreRegistry([SQLiteStore.scheme])
+            let store = try registry.open("sqlite:\(directory)/fleet.db?durable=false")
+            let sqlite = try #require(store as? SQLiteStore)
+            #expect(sqlite.path == "\(directory)/fleet.db")
+            #expect(sqlite.options.durable == false)
+            try store.close()
+            #expect(FileManager.default.fileExists(atPath: "\(directory)/fleet.db"))
+            let error = #expect(throws: FleetError.self) { try registry.open("sqlite") }
+            #expect(error?.code == .invalidArgument)
+        }
+    }
+
+    @Test func fileIsInWALModeWithItsSchemaVersionAndMigrationLog() throws {
+        try withDirectory { directory in
+            let path = "\(directory)/fleet.db"
+            let store = try SQLiteStore(path: path)
+            try Sample.create(Sample.vehicle("v1", at: IndexPoint(latitude: 1, longitude: 2)), in: store)
+            try Sample.create(Sample.vehicle("v2"), in: store)
+            try store.close()
+            // Opening again must not apply the migrations again.
+            try SQLiteStore(path: path).close()
+
+            let raw = try RawSQLite(path: path)
+            #expect(try raw.text("PRAGMA journal_mode") == "wal")
+            #expect(try raw.integer("PRAGMA user_version") == Int64(Schema.migrations.count))
+            #expect(try raw.integer("SELECT count(*) FROM schema_migrations") == Int64(Schema.migrations.count))
+            #expect(try raw.text("SELECT name FROM schema_migrations WHERE version = 1") == Schema.migrations[0].name)
+            // The R*Tree holds exactly the records with a point, under their rowid.
+            #expect(try raw.integer("SELECT count(*) FROM points") == 1)
+            #expect(try raw.integer("SELECT count(*) FROM points p JOIN records r ON r.rowid = p.id WHERE r.id = 'v1'") == 1)
+        }
+    }
+
+    @Test func aFileFromANewerVersionIsRefused() throws {
+        try withDirectory { directory in
+            let path = "\(directory)/fleet.db"
+            try SQLiteStore(path: path).close()
+            try RawSQLite(path: path).run("PRAGMA user_version = 99")
+            let error = #expect(throws: FleetError.self) { try SQLiteStore(path: path) }
+            #expect(error?.cause == ErrorCause.storeSchemaTooNew.id)
+            #expect(error?.message.contains("99") == true)
+            #expect(error?.message.contains(path) == true)
+        }
+    }
+
+    @Test func aFileThatIsNotADatabaseFailsClearly() throws {
+        try withDirectory { directory in
+            let path = "\(directory)/not-a-db"
+            try Data(repeating: 0x5a, count: 8192).write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: FleetError.self) { try SQLiteStore(path: path) }
+            #expect(error?.cause == ErrorCause.storeCorrupted.id)
+            #expect(error?.message.contains(path) == true)
+            #expect(error?.message.contains("not a database") == true)
+        }
+    }
+
+    @Test func aMissingDirectoryFailsClearly() throws {
+        try withDirectory { directory in
+            let path = "\(directory)/missing/fleet.db"
+            let error = #expect(throws: FleetError.self) { try SQLiteStore(path: path) }
+            #expect(error?.cause == ErrorCause.storeFailure.id)
+            #expect(error?.message.contains(path) == true)
+        }
+    }
+
+    @Test func aLockHeldPastTheTimeoutIsStoreBusyAndReadsGoOn() throws {
+        try withDirectory { directory in
+            let path = "\(directory)/fleet.db"
+            let store = try SQLiteStore(path: path, busyTimeoutMilliseconds: 20)
+            defer { try? store.close() }
+            try Sample.create(Sample.vehicle("v1", payload: "committed"), in: store)
+
+            let other = try RawSQLite(path: path)
+            try other.run("BEGIN IMMEDIATE")
+            try other.run("UPDATE records SET payload = x'00' WHERE id = 'v1'")
+
+            let error = #expect(throws: FleetError.self) {
+                try store.commit(.put(Sample.vehicle("v2"), expectedVersion: 0))
+            }
+            #expect(error?.cause == ErrorCause.storeBusy.id)
+            #expect(error?.code == .unavailable)
+            #expect(error?.message.contains("locked") == false)
+            // WAL: readers see the last committed state while another connection writes.
+            #expect(Sample.text(try store.get(RecordKey(.vehicle, provider: "p", id: "v1"))) == "committed")
+
+            try other.run("ROLLBACK")
+            #expect(try store.commit(.put(Sample.vehicle("v2"), expectedVersion: 0)) == 1)
+        }
+    }
+
+    @Test func twoStoresOnOneFileSeeEachOthersCommitsAndConflicts() throws {
+        try withDirectory { directory in
+            let path = "\(directory)/fleet.db"
+            let first = try SQLiteStore(path: path)
+            let second = try SQLiteStore(path: path)
+            defer {
+                try? first.close()
+                try? second.close()
+            }
+            let key = RecordKey(.vehicle, provider: "p", id: "v1")
+            try Sample.create(Sample.vehicle("v1", payload: "from first"), in: first)
+            #expect(Sample.text(try second.get(key)) == "from first")
+            try second.commit(.put(Sample.vehicle("v1", payload: "from second"), expectedVersion: 1))
+            let conflict = #expect(throws: StoreConflict.self) {
+                try first.commit(.put(Sample.vehicle("v1", payload: "stale"), expectedVersion: 1))
+            }
+            #expect(conflict?.actualVersion == 2)
+            #expect(Sample.text(try first.get(key)) == "from second")
+        }
+    }
+
+    @Test func aConflictingBatchIsRolledBackAloneWithinItsGroup() throws {
+        try withDirectory { directory in
+            let store = try SQLiteStore(path: "\(directory)/fleet.db")
+            defer { try? store.close() }
+            let point = IndexPoint(latitude: 3, longitude: 4)
+            // One group of four batches, as the group-commit leader would run it.
+            let results = store.writer.run([
+                [.put(Sample.vehicle("a", at: point), expectedVersion: 0)],
+                [.put(Sample.vehicle("c", at: point), expectedVersion: 0), .put(Sample.vehicle("a"), expectedVersion: 0)],
+                [.put(Sample.vehicle("b", at: point), expectedVersion: 0), .put(Sample.vehicle("a", at: point), expectedVersion: 1)],
+                [.delete(RecordKey(.vehicle, provider: "p", id: "missing"), expectedVersion: 1)],
+            ])
+            #expect(results.count == 4)
+            #expect(try results[0].get() == [1])
+            #expect(throws: StoreConflict.self) { try results[1].get() }
+            #expect(try results[2].get() == [1, 2])
+            #expect(throws: StoreConflict.self) { try results[3].get() }
+            #expect(try store.get(RecordKey(.vehicle, provider: "p", id: "a"))?.version == 2)
+            #expect(try store.get(RecordKey(.vehicle, provider: "p", id: "c")) == nil)
+            #expect(try store.nearby(provider: "p", center: point, radiusMeters: 10).map(\.key.id).sorted() == ["a", "b"])
+        }
+    }
+
+    @Test func aPointThatIsNotANumberIsRefusedAndNothingApplied() throws {
+        try withDirectory { directory in
+            let store = try SQLiteStore(path: "\(directory)/fleet.db")
+            defer { try? store.close() }
+            let error = #expect(throws: FleetError.self) {
+                try store.commit([
+                    .put(Sample.vehicle("ok"), expectedVersion: 0),
+                    .put(Sample.vehicle("bad", at: IndexPoint(latitude: .nan, longitude: 0)), expectedVersion: 0),
+                ])
+            }
+            #expect(error?.code == .invalidArgument)
+            #expect(try store.get(RecordKey(.vehicle, provider: "p", id: "ok")) == nil)
+        }
+    }
+
+    @Test func closingTwiceIsHarmlessAndLaterCallsNameTheFile() throws {
+        try withDirectory { directory in
+            let path = "\(directory)/fleet.db"
+            let store = try SQLiteStore(path: path)
+            try store.close()
+            try store.close()
+            let error = #expect(throws: FleetError.self) { try store.commit(.put(Sample.vehicle("v"), expectedVersion: 0)) }
+            #expect(error?.cause == ErrorCause.storeFailure.id)
+            #expect(error?.message.contains("closed") == true)
+            #expect(error?.message.contains(path) == true)
+            // Closing the last connection checkpoints the log into the database file.
+            #expect(!FileManager.default.fileExists(atPath: "\(path)-wal"))
+        }
+    }
+
+    @Test(arguments: [
+        (IndexPoint(latitude: 0, longitude: 0), 1_000.0, 1),
+        (IndexPoint(latitude: 10, longitude: 179.99), 5_000.0, 2),
+        (IndexPoint(latitude: -10, longitude: -179.99), 5_000.0, 2),
+        (IndexPoint(latitude: 89.99, longitude: 0), 5_000.0, 1),
+        (IndexPoint(latitude: 0, longitude: 0), 30_000_000.0, 1),
+    ])
+    func boxesSplitAtTheAntimeridianAndWidenAtThePoles(center: IndexPoint, radius: Double, boxCount: Int) {
+        let boxes = GeoBox.covering(center: center, radiusMeters: radius)
+        #expect(boxes.count == boxCount)
+        for box in boxes {
+            #expect(box.south <= box.north)
+            #expect(box.west <= box.east)
+            #expect(box.west >= -180 && box.east <= 180 && box.south >= -90 && box.north <= 90)
+        }
+        if center.latitude > 89 || radius > 20_000_000 {
+            #expect(boxes.first.map { $0.west == -180 && $0.east == 180 } == true)
+        }
+    }
+
+    @Test func groupCommitCountsTransactionsAndBatches() throws {
+        try withDirectory { directory in
+            let store = try SQLiteStore(path: "\(directory)/fleet.db", options: StoreOptions(durable: false))
+            defer { try? store.close() }
+            try Sample.create(Sample.vehicle("a"), in: store)
+            try Sample.create(Sample.vehicle("b"), in: store)
+            #expect(try store.commit([]) == [])
+            #expect(store.groupCommitStatistics == GroupCommitStatistics(transactions: 2, batches: 2))
+            try ThreadGroup.run(4) { thread in
+                for n in 0..<50 {
+                    try Sample.create(Sample.trip("t\(thread)-\(n)"), in: store)
+                }
+            }
+            let statistics = store.groupCommitStatistics
+            #expect(statistics.batches == 202)
+            #expect(statistics.transactions <= 202)
+            #expect(statistics.batchesPerTransaction >= 1)
+        }
+    }
+
+    @Test func aNegativeRadiusFindsNothing() throws {
+        #expect(GeoBox.covering(center: IndexPoint(latitude: 0, longitude: 0), radiusMeters: -1).isEmpty)
+        #expect(GeoBox.normalizedLongitude(190) == -170)
+        #expect(GeoBox.normalizedLongitude(-540) == -180)
+        #expect(GeoBox.normalizedLongitude(180) == 180)
+    }
+
+    private func withDirectory(_ body: (String) throws -> Void) throws {
+        let directory = try StoreFixture.makeTemporaryDirectory(prefix: "sqlite-store")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try body(directory)
+    }
+}
+
+/// A plain SQLite connection for looking at (and tampering with) a store's file from outside.
+private final class RawSQLite {
+    private var db: OpaquePointer?
+
+    init(path: String) throws {
+        guard sqlite3_open(path, &db) == SQLITE_OK else {
+            throw FleetError.internal("cannot open \(path)")
+        }
+        sqlite3_busy_timeout(db, 5_000)
+    }
+
+    deinit {
+        sqlite3_close(db)
+    }
+
+    func run(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(db, sql, nil, nil, &message) == SQLITE_OK else {
+            defer { sqlite3_free(message) }
+            throw FleetError.internal("\(sql): \(message.map { String(cString: $0) } ?? "?")")
+        }
+    }
+
+    func integer(_ sql: String) throws -> Int64 {
+        try first(sql) { sqlite3_column_int64($0, 0) }
+    }
+
+    func text(_ sql: String) throws -> String {
+        try first(sql) { sqlite3_column_text($0, 0).map { String(cString: $0) } ?? "" }
+    }
+
+    private func first<T>(_ sql: String, _ read: (OpaquePointer) -> T) throws -> T {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw FleetError.internal("cannot prepare \(sql): \(String(cString: sqlite3_errmsg(db)))")
+        }
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else {
+            throw FleetError.internal("no row from \(sql)")
+        }
+        return read(statement)
+    }
+}
