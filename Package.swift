@@ -40,11 +40,25 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
 
         // MARK: Plugins: transports.
+        .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Plugins/System/CMicroHTTPDShim"),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "FleetErrors"],
+                path: "Plugins/Transports/HTTPServer", swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "FleetErrors"],
                 path: "Plugins/Transports/HTTPClient", swiftSettings: strict),
 
+        .target(name: "FleetREST", dependencies: ["FleetErrors", "FleetModel", "FleetAuth"],
+                path: "Plugins/Transports/FleetREST", swiftSettings: strict),
+
+        .target(name: "RESTClient", dependencies: ["FleetErrors", "FleetModel", "FleetREST", "FleetEngine", "HTTPClient"],
+                path: "Plugins/Transports/RESTClient", swiftSettings: strict),
+
+        .target(name: "RESTServer", dependencies: ["FleetErrors", "FleetModel", "FleetREST", "FleetEngine", "FleetAuth",
+                                                   "FleetStore", "FleetCLI", "HTTPServer"],
+                path: "Plugins/Transports/RESTServer", swiftSettings: strict),
+
         // MARK: Wiring: URLs to stores and transports.
-        .target(name: "FleetKit", dependencies: ["FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore"],
+        .target(name: "FleetKit", dependencies: ["FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
+                                                 "RESTClient"],
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
         // MARK: Executables.
@@ -52,10 +66,15 @@ let package = Package(
                           path: "Executables/store-writer", swiftSettings: strict),
         .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore"],
                           path: "Executables/store-crasher", swiftSettings: strict),
+        .executableTarget(name: "serve-smoke", dependencies: ["FleetCLI", "FleetErrors", "FleetKit", "RESTServer"],
+                          path: "Executables/serve-smoke"),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
                           path: "Executables/error-explain", swiftSettings: strict),
 
         // MARK: Tests.
+        .target(name: "FleetTestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "TransportTests", dependencies: ["FleetTestSupport", "FleetEngine", "FleetModel", "FleetErrors",
+                                                           "MemoryStore", "RESTClient"], path: "Tests/TransportTests"),
         .testTarget(name: "FleetErrorsTests", dependencies: ["FleetErrors"], path: "Tests/FleetErrorsTests"),
         .testTarget(name: "FleetModelTests", dependencies: ["FleetModel"], path: "Tests/FleetModelTests"),
         .testTarget(name: "FleetGeoTests", dependencies: ["FleetGeo"], path: "Tests/FleetGeoTests"),

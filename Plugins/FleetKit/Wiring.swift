@@ -5,6 +5,7 @@ import FleetModel
 import FleetStore
 import Foundation
 import MemoryStore
+import RESTClient
 import SQLiteStore
 
 /// Supplies the bearer token a transport sends; `forceRefresh` after the server answered 401.
@@ -79,13 +80,17 @@ public enum Wiring {
     }
 
     /// Connects to an engine: `memory` runs one in this process over `options.store` (default: the
-    /// embedded SQLite store).
+    /// embedded SQLite store); `http://HOST:PORT` and `https://HOST` talk Fleet Engine's REST API to a
+    /// server (`fleet-admin serve`, or Google's with a real token).
     public static func connect(transport: String, options: ConnectionOptions = .init()) throws -> Connection {
         switch transport {
         case "memory", "":
             let store = try openStore(options.store ?? defaultStoreURL())
             let engine = Engine(store: store, clock: options.clock)
             return Connection(api: engine, close: { try store.close() })
+        case let url where url.hasPrefix("http://") || url.hasPrefix("https://"):
+            let client = try RESTClient(baseURL: url, token: options.token)
+            return Connection(api: client)
         default:
             throw FleetError.invalidArgument("unknown transport '\(transport)'; use one of: \(transportUsage)", field: "transport")
         }

@@ -1,0 +1,179 @@
+import FleetEngine
+import FleetErrors
+import FleetModel
+import FleetREST
+import Foundation
+import HTTPClient
+
+/// The `http://` and `https://` transport: Fleet Engine's REST API over libcurl.
+///
+/// Works against `fleet-admin serve` and against Google's `https://fleetengine.googleapis.com` with a
+/// real bearer token. Server and network failures of calls that are safe to repeat are retried with
+/// exponential backoff and jitter; a create that may have reached the server is never sent twice.
+/// A 401 makes the token source refresh once before the next try.
+public final class RESTClient: FleetAPI, TripWatching {
+    /// The server's base URL, without a trailing slash (`http://127.0.0.1:8080`).
+    public let baseURL: String
+    private let http: HTTPClient
+    private let token: (@Sendable (Bool) throws -> String)?
+    private let retry: RetryPolicy
+    private let timeout: Duration
+
+    /// A client for `baseURL`; `token` supplies the bearer token (`forceRefresh` after a 401).
+    public init(baseURL: String, token: (@Sendable (Bool) throws -> String)? = nil,
+                retry: RetryPolicy = RetryPolicy(), timeout: Duration = .seconds(30)) throws {
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        guard base.hasPrefix("http://") || base.hasPrefix("https://") else {
+            throw FleetError.invalidArgument("transport '\(baseURL)' must start with http:// or https://", field: "transport")
+        }
+        self.baseURL = base
+        self.http = try HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: timeout))
+        self.token = token
+        self.retry = retry
+        self.timeout = timeout
+    }
+
+    // MARK: FleetAPI
+
+    public func createVehicle(_ request: CreateVehicleRequest) throws -> Vehicle { try send(.createVehicle(request)) }
+    public func getVehicle(_ request: GetVehicleRequest) throws -> Vehicle { try send(.getVehicle(request)) }
+    public func updateVehicle(_ request: UpdateVehicleRequest) throws -> Vehicle { try send(.updateVehicle(request)) }
+    public func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest) throws -> UpdateVehicleAttributesResponse {
+        try send(.updateVehicleAttributes(request))
+    }
+    public func listVehicles(_ request: ListVehiclesRequest) throws -> ListVehiclesResponse { try send(.listVehicles(request)) }
+    public func searchVehicles(_ request: SearchVehiclesRequest) throws -> SearchVehiclesResponse { try send(.searchVehicles(request)) }
+    public func deleteVehicle(_ request: DeleteVehicleRequest) throws { _ = try exchange(.deleteVehicle(request)) }
+    public func createTrip(_ request: CreateTripRequest) throws -> Trip { try send(.createTrip(request)) }
+    public func getTrip(_ request: GetTripRequest) throws -> Trip { try send(.getTrip(request)) }
+    public func updateTrip(_ request: UpdateTripRequest) throws -> Trip { try send(.updateTrip(request)) }
+    public func searchTrips(_ request: SearchTripsRequest) throws -> SearchTripsResponse { try send(.searchTrips(request)) }
+    public func deleteTrip(_ request: DeleteTripRequest) throws { _ = try exchange(.deleteTrip(request)) }
+    public func reportBillableTrip(_ request: ReportBillableTripRequest) throws { _ = try exchange(.reportBillableTrip(request)) }
+
+    // MARK: Watching
+
+    /// Follows the server's `:watch` event stream. A server without it (Google's) answers 404 or 501,
+    /// which is thrown as UNIMPLEMENTED so callers fall back to polling.
+    public func watchTrip(_ request: GetTripRequest, cancellation: WatchCancellation, onUpdate: (Trip) throws -> Void) throws {
+        try Self.checkNames(.watchTrip(request))
+        let rest = RESTMapping.request(for: .watchTrip(request))
+        let transfer = TransferCancellation()
+        cancellation.onCancel { transfer.cancel() }
+        var forceRefresh = false
+        for _ in 0..<2 {
+            let http = HTTPClientRequest(method: .get, url: baseURL + rest.target,
+                                         headers: try headers(forceRefresh: forceRefresh) + [("Accept", "text/event-stream")])
+            var failure: (any Error)?
+            let finish = try self.http.stream(http, cancellation: transfer) { event in
+                guard event.type == "trip" else { return .continue }
+                do {
+                    try onUpdate(try Trip(jsonString: event.data))
+                    return .continue
+                } catch {
+                    failure = error
+                    return .stop
+                }
+            }
+            if let failure { throw failure }
+            switch finish {
+            case .cancelled, .stoppedByHandler:
+                return
+            case .endOfStream:
+                throw FleetError(.streamAborted, detail: "the server ended the watch of \(request.name ?? "")")
+            case .rejected(let response):
+                var error = GoogleErrorBody.decode(status: response.status, body: response.body)
+                if response.status == 401 && !forceRefresh && token != nil {
+                    forceRefresh = true
+                    continue
+                }
+                if response.status == 404 && error.cause == ErrorCause.unknownPath.id || response.status == 501 || response.status == 405 {
+                    error = FleetError(.methodNotImplemented, detail: "the server has no :watch stream")
+                }
+                throw error
+            }
+        }
+    }
+
+    // MARK: Sending
+
+    private func send<Response: ProtoMessage>(_ call: RESTCall) throws -> Response {
+        let body = try exchange(call)
+        do {
+            return try Response(jsonBytes: body, options: DecodingOptions(ignoreUnknownFields: true))
+        } catch let error as FleetError {
+            throw FleetError(.nonFleetResponse, detail: "\(call.method) answer did not decode: \(error.message)")
+        }
+    }
+
+    /// Sends a call, retrying as the catalogue allows; returns the 2xx body or throws the server's error.
+    private func exchange(_ call: RESTCall) throws -> [UInt8] {
+        try Self.checkNames(call)
+        let rest = RESTMapping.request(for: call)
+        let body = rest.body.map { $0.serializedBytes() }
+        var attempt = 0
+        var forceRefresh = false
+        var refreshed = false
+        while true {
+            attempt += 1
+            var headers = try self.headers(forceRefresh: forceRefresh)
+            forceRefresh = false
+            if body != nil { headers.append(("Content-Type", "application/json")) }
+            let request = HTTPClientRequest(method: HTTPMethod(rawValue: rest.verb), url: baseURL + rest.target,
+                                            headers: headers, body: body, timeout: timeout)
+            let outcome: Result<HTTPClientResponse, FleetError>
+            do {
+                outcome = .success(try http.send(request))
+            } catch let error as FleetError {
+                outcome = .failure(error)
+            }
+            switch outcome {
+            case .success(let response):
+                if (200..<300).contains(response.status) { return response.body }
+                let error = GoogleErrorBody.decode(status: response.status, body: response.body)
+                if response.status == 401, token != nil, !refreshed {
+                    refreshed = true
+                    forceRefresh = true
+                    continue
+                }
+                // The server answered, so the call reached it: only idempotent calls may go again.
+                guard retry.shouldRetry(error: error, afterAttempt: attempt, idempotent: call.isIdempotent, mayHaveBeenSent: true) else {
+                    throw error
+                }
+            case .failure(let error):
+                guard retry.shouldRetry(error: error, afterAttempt: attempt, idempotent: call.isIdempotent) else { throw error }
+            }
+            let delay = retry.delay(forAttempt: attempt)
+            Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+        }
+    }
+
+    /// A malformed resource name cannot form a Fleet Engine path: refuse it here with the error the
+    /// engine gives, so every transport answers alike.
+    static func checkNames(_ call: RESTCall) throws {
+        switch call {
+        case .createVehicle(let r): _ = try ProviderName(parsing: r.parent ?? "", field: "parent")
+        case .getVehicle(let r): _ = try VehicleName(parsing: r.name ?? "", field: "name")
+        case .updateVehicle(let r): _ = try VehicleName(parsing: r.name ?? "", field: "name")
+        case .updateVehicleAttributes(let r): _ = try VehicleName(parsing: r.name ?? "", field: "name")
+        case .listVehicles(let r): _ = try ProviderName(parsing: r.parent ?? "", field: "parent")
+        case .searchVehicles(let r): _ = try ProviderName(parsing: r.parent ?? "", field: "parent")
+        case .deleteVehicle(let r): _ = try VehicleName(parsing: r.name ?? "", field: "name")
+        case .createTrip(let r): _ = try ProviderName(parsing: r.parent ?? "", field: "parent")
+        case .getTrip(let r), .watchTrip(let r): _ = try TripName(parsing: r.name ?? "", field: "name")
+        case .updateTrip(let r): _ = try TripName(parsing: r.name ?? "", field: "name")
+        case .searchTrips(let r): _ = try ProviderName(parsing: r.parent ?? "", field: "parent")
+        case .deleteTrip(let r): _ = try TripName(parsing: r.name ?? "", field: "name")
+        case .reportBillableTrip(let r): _ = try BillableTripName(parsing: r.name ?? "", field: "name")
+        }
+    }
+
+    private func headers(forceRefresh: Bool) throws -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [("Accept", "application/json")]
+        if let token {
+            headers.append(("Authorization", "Bearer " + (try token(forceRefresh))))
+        }
+        return headers
+    }
+}

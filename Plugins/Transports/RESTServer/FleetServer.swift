@@ -1,0 +1,154 @@
+import FleetAuth
+import FleetCLI
+import FleetEngine
+import FleetErrors
+import FleetModel
+import FleetStore
+import Foundation
+import HTTPServer
+
+extension ErrorCause {
+    /// `serve` asked to listen beyond loopback with no way to check tokens.
+    public static let insecureListen = ErrorCause(
+        id: "INSECURE_LISTEN", code: .failedPrecondition,
+        summary: "Refusing to serve without authorization on a non-loopback address",
+        remedy: "Give --jwt-key FILE or --jwt-secret-file FILE so callers need tokens, listen on 127.0.0.1, or pass --insecure if the network is trusted.")
+}
+
+/// How `fleet-admin serve` runs.
+public struct ServeOptions: Sendable {
+    /// `HOST:PORT` (`127.0.0.1:8080`, `[::1]:0`, `0.0.0.0:8080`); port 0 picks a free port.
+    public var listen = "127.0.0.1:8080"
+    /// Only this provider's resources are served, when set.
+    public var provider: String?
+    /// PEM public keys, X.509 certificates or Google service-account JSON key files (RS256).
+    public var jwtKeyFiles: [String] = []
+    /// Files holding HS256 secrets (the same file `fleet-admin token mint --secret-file` takes).
+    public var jwtSecretFiles: [String] = []
+    /// Allow a non-loopback address without keys.
+    public var insecure = false
+    public var maxBodyBytes = 1 << 20
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
+    public var maxConnections = 4096
+    public var connectionTimeout: Duration? = .seconds(60)
+    /// Write an access log line per request to standard error.
+    public var accessLog = true
+    /// How long in-flight requests get to finish after SIGTERM.
+    public var gracePeriod: Duration = .seconds(10)
+
+    public init() {}
+
+    /// Splits `listen` into host and port.
+    public func hostAndPort() throws -> (host: String, port: Int) {
+        var text = Substring(listen)
+        if text.hasPrefix(":") { text = "127.0.0.1" + text }
+        guard let colon = text.lastIndex(of: ":") else {
+            throw FleetError.invalidArgument("--listen '\(listen)' must be HOST:PORT, e.g. 127.0.0.1:8080", field: "listen")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port), !host.isEmpty else {
+            throw FleetError.invalidArgument("--listen '\(listen)' must be HOST:PORT with a port from 0 to 65535", field: "listen")
+        }
+        return (host, port)
+    }
+
+    /// The verifier for the configured keys, nil when none were given.
+    public func verifier() throws -> TokenVerifier? {
+        var keys: [VerificationKey] = []
+        for file in jwtKeyFiles {
+            let text = try Self.read(file, option: "--jwt-key")
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{") {
+                keys.append(try VerificationKey.fromServiceAccountJSON(text))
+            } else {
+                keys.append(try VerificationKey.rs256(publicKeyPEM: text))
+            }
+        }
+        for file in jwtSecretFiles {
+            keys.append(try VerificationKey.hs256(secretFileContents: Array(try Self.read(file, option: "--jwt-secret-file").utf8)))
+        }
+        return keys.isEmpty ? nil : TokenVerifier(keys: keys)
+    }
+
+    static func read(_ path: String, option: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw FleetError.invalidArgument("\(option) \(path): cannot read the file", field: option)
+        }
+        return text
+    }
+}
+
+/// `fleet-admin serve`: the engine behind Fleet Engine's REST API until SIGTERM or SIGINT.
+public enum FleetServer {
+    /// Serves `store` as configured; `ready` gets the bound URL once the server listens (the caller
+    /// prints it). Returns after a graceful stop: new connections refused, in-flight requests finished,
+    /// watches closed, the store closed. sd_notify READY/STOPPING/WATCHDOG when `NOTIFY_SOCKET` is set.
+    public static func run(store: any Store, options: ServeOptions, ready: (String) -> Void) throws {
+        let (host, port) = try options.hostAndPort()
+        let verifier = try options.verifier()
+        if verifier == nil && !options.insecure && !isLoopback(host) {
+            throw FleetError(.insecureListen, detail: host, field: "listen")
+        }
+        let metrics = ServerMetrics()
+        let measured = MeasuredStore(store, metrics: metrics)
+        let service = FleetService(engine: Engine(store: measured), verifier: verifier, provider: options.provider, metrics: metrics)
+        let errorBody: @Sendable (Int, String) -> HTTPResponse = { status, message in
+            let cause: ErrorCause = status == 413 ? .requestTooLarge : .invalidField
+            return FleetService.errorResponse(FleetError(cause, detail: message))
+        }
+        let logging = options.accessLog
+        let accessLog: @Sendable (HTTPAccessLogEntry) -> Void = { entry in
+            if logging { HTTPAccessLogEntry.writeToStandardError(entry) }
+        }
+        var configuration = HTTPServer.Configuration()
+        configuration.host = host
+        configuration.port = port
+        configuration.threadPoolSize = max(1, options.threads)
+        configuration.maxRequestBodyBytes = options.maxBodyBytes
+        configuration.connectionTimeout = options.connectionTimeout
+        configuration.maxConnections = options.maxConnections
+        configuration.errorBody = errorBody
+        configuration.accessLog = accessLog
+        let handler: @Sendable (HTTPRequest) -> HTTPReply = { service.handle($0) }
+        let server = HTTPServer(configuration: configuration, handler: handler)
+
+        // Signals arrive on a queue, not in a raw handler.
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+        let stop = DispatchSemaphore(value: 0)
+        let queue = DispatchQueue(label: "fleet-admin.serve.signals")
+        let sources = [SIGTERM, SIGINT].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
+
+        let bound = try server.start()
+        let notifier = FleetCLI.SystemdNotifier()
+        var watchdog: (any DispatchSourceTimer)?
+        if let interval = FleetCLI.SystemdNotifier.watchdogInterval() {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            let half = interval / 2
+            timer.schedule(deadline: .now(), repeating: .nanoseconds(Int(half.components.seconds) * 1_000_000_000 + Int(half.components.attoseconds / 1_000_000_000)))
+            timer.setEventHandler { notifier.watchdog() }
+            timer.resume()
+            watchdog = timer
+        }
+        ready("http://\(bound)")
+        notifier.send("READY=1", "STATUS=serving on http://\(bound)")
+        stop.wait()
+
+        notifier.send("STOPPING=1", "STATUS=stopping")
+        watchdog?.cancel()
+        server.stop(gracePeriod: options.gracePeriod)
+        try store.close()
+    }
+
+    /// 127.0.0.0/8, ::1 and localhost.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}

@@ -1,0 +1,172 @@
+import FleetAuth
+import FleetEngine
+import FleetErrors
+import FleetModel
+import FleetREST
+import Foundation
+import HTTPServer
+
+extension ErrorCause {
+    /// A request for a provider this server does not serve (`serve --provider`).
+    public static let providerNotServed = ErrorCause(
+        id: "PROVIDER_NOT_SERVED", code: .permissionDenied,
+        summary: "This server does not serve that provider",
+        remedy: "Use the provider the server was started with (fleet-admin serve --provider), or a server for this provider.")
+}
+
+/// Fleet Engine's REST API over an engine: routing, authorization, the Google error format,
+/// `/healthz`, `/metrics` and the `:watch` event stream.
+public final class FleetService: Sendable {
+    let engine: Engine
+    let verifier: TokenVerifier?
+    let provider: String?
+    public let metrics: ServerMetrics
+
+    /// A service; with a `verifier`, every Fleet Engine call needs a valid bearer token whose role
+    /// allows it; with a `provider`, only that provider's resources are served.
+    public init(engine: Engine, verifier: TokenVerifier?, provider: String?, metrics: ServerMetrics) {
+        self.engine = engine
+        self.verifier = verifier
+        self.provider = provider
+        self.metrics = metrics
+    }
+
+    /// Answers one HTTP request (called on the server's threads).
+    public func handle(_ request: HTTPRequest) -> HTTPReply {
+        switch (request.method, request.path) {
+        case ("GET", "/healthz"), ("HEAD", "/healthz"):
+            return .response(.json(Array(#"{"status":"ok"}"#.utf8)))
+        case ("GET", "/metrics"):
+            var response = HTTPResponse.text(metrics.render())
+            response.headers.set(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+            return .response(response)
+        default:
+            break
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        var method = "unknown"
+        func finish(_ reply: HTTPReply, code: GRPCCode) -> HTTPReply {
+            metrics.request(method: method, code: code.name, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            return reply
+        }
+        do {
+            let call = try RESTMapping.call(verb: request.method, path: request.path,
+                                            query: request.query.map { ($0.name, $0.value) }, body: request.body)
+            method = call.method.rawValue
+            try authorize(call, request: request)
+            if case .watchTrip(let r) = call {
+                return finish(watch(r), code: .ok)
+            }
+            return finish(.response(.json(try dispatch(call).serializedBytes())), code: .ok)
+        } catch let error as FleetError {
+            return finish(.response(Self.errorResponse(error)), code: error.code)
+        } catch {
+            let fault = FleetError(.internalFault, detail: String(describing: error))
+            return finish(.response(Self.errorResponse(fault)), code: fault.code)
+        }
+    }
+
+    /// Google's error body with the matching HTTP status.
+    public static func errorResponse(_ error: FleetError) -> HTTPResponse {
+        var response = HTTPResponse.json(GoogleErrorBody.encode(error).serializedBytes(), status: GoogleErrorBody.httpStatus(for: error))
+        if error.code == .unauthenticated { response.headers.set(name: "WWW-Authenticate", value: "Bearer") }
+        return response
+    }
+
+    // MARK: Calls
+
+    func dispatch(_ call: RESTCall) throws -> JSON {
+        switch call {
+        case .createVehicle(let r): return try engine.createVehicle(r).toJSON()
+        case .getVehicle(let r): return try engine.getVehicle(r).toJSON()
+        case .updateVehicle(let r): return try engine.updateVehicle(r).toJSON()
+        case .updateVehicleAttributes(let r): return try engine.updateVehicleAttributes(r).toJSON()
+        case .listVehicles(let r): return try engine.listVehicles(r).toJSON()
+        case .searchVehicles(let r): return try engine.searchVehicles(r).toJSON()
+        case .deleteVehicle(let r): try engine.deleteVehicle(r); return .object([:])
+        case .createTrip(let r): return try engine.createTrip(r).toJSON()
+        case .getTrip(let r): return try engine.getTrip(r).toJSON()
+        case .updateTrip(let r): return try engine.updateTrip(r).toJSON()
+        case .searchTrips(let r): return try engine.searchTrips(r).toJSON()
+        case .deleteTrip(let r): try engine.deleteTrip(r); return .object([:])
+        case .reportBillableTrip(let r): try engine.reportBillableTrip(r); return .object([:])
+        case .watchTrip(let r): return try engine.getTrip(r).toJSON()
+        }
+    }
+
+    /// One `trip` event per change of the trip, the first at once; an `error` event (Google's error
+    /// body) if the watch fails. Each watch has its own thread, woken by the engine's commits.
+    func watch(_ request: GetTripRequest) -> HTTPReply {
+        let stream = EventStream(headers: ["Cache-Control": "no-store"])
+        let cancellation = WatchCancellation()
+        stream.onClose { _ in cancellation.cancel() }
+        metrics.watches(1)
+        let engine = self.engine, metrics = self.metrics
+        let thread = Thread {
+            do {
+                try engine.watchTrip(request, cancellation: cancellation) { trip in
+                    if !stream.send(event: "trip", data: trip.jsonString()) { cancellation.cancel() }
+                }
+            } catch let error as FleetError {
+                _ = stream.send(event: "error", data: GoogleErrorBody.encode(error).serialized())
+            } catch {
+                _ = stream.send(event: "error", data: GoogleErrorBody.encode(FleetError(.internalFault, detail: "\(error)")).serialized())
+            }
+            stream.close()
+            metrics.watches(-1)
+        }
+        thread.stackSize = 256 << 10
+        thread.start()
+        return .eventStream(stream)
+    }
+
+    // MARK: Authorization
+
+    func authorize(_ call: RESTCall, request: HTTPRequest) throws {
+        let target = Self.target(of: call)
+        if let provider, let asked = target.provider, asked != provider {
+            throw FleetError(.providerNotServed, detail: "this server serves '\(provider)', not '\(asked)'")
+        }
+        guard let verifier else { return }
+        let token = try verifier.verify(authorizationHeader: request.headers["authorization"])
+        try Authorizer.authorize(token: token, method: call.method, provider: target.provider ?? "",
+                                 vehicleID: target.vehicleID, tripID: target.tripID)
+        if case .updateVehicle(let r) = call {
+            try Authorizer.authorizeVehicleUpdate(token: token, paths: r.updateMask?.paths ?? [])
+        }
+    }
+
+    /// The provider, vehicle and trip a call touches, as far as its names say.
+    static func target(of call: RESTCall) -> (provider: String?, vehicleID: String?, tripID: String?) {
+        func vehicle(_ name: String?) -> (String?, String?, String?) {
+            guard let n = try? VehicleName(parsing: name ?? "") else { return (providerOf(name), nil, nil) }
+            return (n.provider, n.vehicleID, nil)
+        }
+        func trip(_ name: String?) -> (String?, String?, String?) {
+            guard let n = try? TripName(parsing: name ?? "") else { return (providerOf(name), nil, nil) }
+            return (n.provider, nil, n.tripID)
+        }
+        func parent(_ name: String?) -> String? { (try? ProviderName(parsing: name ?? ""))?.provider ?? providerOf(name) }
+        switch call {
+        case .createVehicle(let r): return (parent(r.parent), r.vehicleId, nil)
+        case .getVehicle(let r): return vehicle(r.name)
+        case .updateVehicle(let r): return vehicle(r.name)
+        case .updateVehicleAttributes(let r): return vehicle(r.name)
+        case .deleteVehicle(let r): return vehicle(r.name)
+        case .listVehicles(let r): return (parent(r.parent), nil, nil)
+        case .searchVehicles(let r): return (parent(r.parent), nil, nil)
+        case .createTrip(let r): return (parent(r.parent), nil, r.tripId)
+        case .getTrip(let r), .watchTrip(let r): return trip(r.name)
+        case .updateTrip(let r): return trip(r.name)
+        case .deleteTrip(let r): return trip(r.name)
+        case .searchTrips(let r): return (parent(r.parent), r.vehicleId.flatMap { $0.isEmpty ? nil : $0 }, nil)
+        case .reportBillableTrip(let r):
+            return ((try? BillableTripName(parsing: r.name ?? ""))?.provider ?? providerOf(r.name), nil, nil)
+        }
+    }
+
+    static func providerOf(_ name: String?) -> String? {
+        let parts = (name ?? "").split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count >= 2 && parts[0] == "providers" ? String(parts[1]) : nil
+    }
+}

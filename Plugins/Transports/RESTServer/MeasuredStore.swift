@@ -1,0 +1,35 @@
+import FleetStore
+import Foundation
+
+/// A store that reports how long each commit takes.
+final class MeasuredStore: Store {
+    let base: any Store
+    let metrics: ServerMetrics
+
+    init(_ base: any Store, metrics: ServerMetrics) {
+        self.base = base
+        self.metrics = metrics
+    }
+
+    func get(_ key: RecordKey) throws -> StoreRecord? { try base.get(key) }
+
+    func commit(_ writes: [StoreWrite]) throws -> [UInt64] {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { metrics.commit(seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
+        return try base.commit(writes)
+    }
+
+    func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord] {
+        try base.list(kind, provider: provider, afterID: afterID, limit: limit)
+    }
+
+    func nearby(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [StoreRecord] {
+        try base.nearby(provider: provider, center: center, radiusMeters: radiusMeters)
+    }
+
+    func owned(by owner: String, provider: String) throws -> [StoreRecord] {
+        try base.owned(by: owner, provider: provider)
+    }
+
+    func close() throws { try base.close() }
+}

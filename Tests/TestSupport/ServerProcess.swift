@@ -1,0 +1,93 @@
+import Foundation
+
+/// A real `fleet-admin serve` on an ephemeral loopback port, for tests. Stopped (SIGTERM) on `stop()`
+/// or when released.
+public final class ServerProcess: @unchecked Sendable {
+    /// `http://127.0.0.1:PORT`.
+    public let url: String
+    public let process: Process
+    private let errors: Pipe
+    private let collected = OutputBuffer()
+
+    /// Starts the server and waits (up to `timeout` seconds) for it to print where it listens.
+    public init(store: String = "memory", arguments: [String] = [], environment: [String: String]? = nil,
+                product: String = "fleet-admin", timeout: Double = 30) throws {
+        let binary = try Products.locate(product)
+        process = Process()
+        process.executableURL = binary
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", store, "--no-access-log"] + arguments
+        var env = environment ?? ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "NOTIFY_SOCKET")
+        process.environment = env
+        let output = Pipe()
+        errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let collected = self.collected
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            collected.append(handle.availableData)
+        }
+
+        // The first stdout line is "listening on http://HOST:PORT (…)".
+        let deadline = Date().addingTimeInterval(timeout)
+        var line: [UInt8] = []
+        let reader = output.fileHandleForReading
+        while Date() < deadline {
+            let byte = reader.readData(ofLength: 1)
+            if byte.isEmpty { break }
+            if byte[0] == UInt8(ascii: "\n") { break }
+            line.append(byte[0])
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let start = text.range(of: "http://") else {
+            process.terminate()
+            process.waitUntilExit()
+            throw StartFailure(output: text, errors: collected.text)
+        }
+        url = String(text[start.lowerBound...].prefix { $0 != " " })
+    }
+
+    /// What the server wrote to standard error so far.
+    public var standardError: String { collected.text }
+
+    /// SIGTERM and wait; returns the exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        if process.isRunning {
+            process.terminate()
+        }
+        process.waitUntilExit()
+        errors.fileHandleForReading.readabilityHandler = nil
+        return process.terminationStatus
+    }
+
+    /// SIGKILL: the server dies without cleaning up.
+    public func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let output: String
+        public let errors: String
+        public var description: String { "fleet-admin serve did not start: stdout \(output.debugDescription), stderr \(errors.debugDescription)" }
+    }
+}
+
+/// Bytes collected from another thread.
+final class OutputBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes: [UInt8] = []
+
+    func append(_ data: Data) { lock.withLock { bytes += data } }
+    var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+}

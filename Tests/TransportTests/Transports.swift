@@ -1,0 +1,39 @@
+import FleetEngine
+import FleetModel
+import FleetTestSupport
+import Foundation
+import MemoryStore
+import RESTClient
+import Testing
+
+/// One transport under the contract suite: how to get a fresh, empty engine behind it.
+struct TransportKind: Sendable, CustomTestStringConvertible {
+    let name: String
+    let connect: @Sendable () throws -> Connected
+
+    var testDescription: String { name }
+
+    /// A connected API, and whatever must stay alive (a server process) while it is used.
+    struct Connected {
+        let api: any TripWatching
+        let keepAlive: AnyObject?
+    }
+
+    static let memory = TransportKind(name: "memory") {
+        Connected(api: Engine(store: MemoryStore()), keepAlive: nil)
+    }
+
+    /// A real `fleet-admin serve` on an ephemeral loopback port, over a memory store.
+    static let http = TransportKind(name: "http") {
+        let server = try ServerProcess(store: "memory")
+        return Connected(api: try RESTClient(baseURL: server.url), keepAlive: server)
+    }
+
+    static let all: [TransportKind] = [.memory, .http]
+
+    /// Runs `body` with a fresh engine behind this transport, keeping the server alive until it returns.
+    func with<T>(_ body: (any TripWatching) throws -> T) throws -> T {
+        let connected = try connect()
+        return try withExtendedLifetime(connected.keepAlive) { try body(connected.api) }
+    }
+}
