@@ -72,9 +72,9 @@ let package = Package(
                           path: "Executables/error-explain", swiftSettings: strict),
 
         // MARK: Tests.
-        .target(name: "FleetTestSupport", path: "Tests/TestSupport"),
+        .target(name: "FleetTestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["FleetTestSupport", "FleetEngine", "FleetModel", "FleetErrors",
-                                                           "MemoryStore", "RESTClient"], path: "Tests/TransportTests"),
+                                                           "FleetAuth", "MemoryStore", "RESTClient", "HTTPClient"], path: "Tests/TransportTests"),
         .testTarget(name: "FleetErrorsTests", dependencies: ["FleetErrors"], path: "Tests/FleetErrorsTests"),
         .testTarget(name: "FleetModelTests", dependencies: ["FleetModel"], path: "Tests/FleetModelTests"),
         .testTarget(name: "FleetGeoTests", dependencies: ["FleetGeo"], path: "Tests/FleetGeoTests"),

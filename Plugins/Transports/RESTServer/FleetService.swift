@@ -50,6 +50,7 @@ public final class FleetService: Sendable {
             return reply
         }
         do {
+            try Self.checkContentType(request)
             let call = try RESTMapping.call(verb: request.method, path: request.path,
                                             query: request.query.map { ($0.name, $0.value) }, body: request.body)
             method = call.method.rawValue
@@ -63,6 +64,15 @@ public final class FleetService: Sendable {
         } catch {
             let fault = FleetError(.internalFault, detail: String(describing: error))
             return finish(.response(Self.errorResponse(fault)), code: fault.code)
+        }
+    }
+
+    /// A body must be JSON: a form or text body is refused before it is parsed.
+    static func checkContentType(_ request: HTTPRequest) throws {
+        guard !request.body.isEmpty, let type = request.headers["content-type"] else { return }
+        let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard media == "application/json" || media.hasSuffix("+json") || media.isEmpty else {
+            throw FleetError.invalidArgument("Invalid JSON payload received. Content-Type '\(media)' is not supported; send application/json", field: nil)
         }
     }
 
