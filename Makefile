@@ -51,8 +51,10 @@ test: build
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
 	$(MAKE) --no-print-directory conformance
 
+## conformance: our JSON and our REST server against Google's own types (PyPI google-maps-fleetengine).
 conformance:
 	@bash Tests/conformance/run.sh "$(VENV)"
+	@"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin"
 
 demo: build
 	@bash Executables/demo.sh "$(BIN_DIR)"
