@@ -56,12 +56,20 @@ let package = Package(
                                                    "FleetStore", "FleetCLI", "HTTPServer"],
                 path: "Plugins/Transports/RESTServer", swiftSettings: strict),
 
+        .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetEngine", "MemoryStore"],
+                path: "Plugins/Transports/JournalTransport", swiftSettings: strict),
+
         // MARK: Wiring: URLs to stores and transports.
         .target(name: "FleetKit", dependencies: ["FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
-                                                 "RESTClient"],
+                                                 "RESTClient", "JournalTransport"],
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
         // MARK: Executables.
+        .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
+                                                            "CSQLite", "FleetEngine", "FleetModel", "RESTClient"],
+                          path: "Executables/fleet-bench", swiftSettings: strict),
+        .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors"],
+                          path: "Executables/journal-writer", swiftSettings: strict),
         .executableTarget(name: "store-writer", dependencies: ["FleetErrors", "FleetStore", "SQLiteStore"],
                           path: "Executables/store-writer", swiftSettings: strict),
         .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore"],
@@ -74,7 +82,7 @@ let package = Package(
         // MARK: Tests.
         .target(name: "FleetTestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["FleetTestSupport", "FleetEngine", "FleetModel", "FleetErrors",
-                                                           "FleetAuth", "MemoryStore", "RESTClient", "HTTPClient"], path: "Tests/TransportTests"),
+                                                           "FleetAuth", "MemoryStore", "RESTClient", "HTTPClient", "JournalTransport"], path: "Tests/TransportTests"),
         .testTarget(name: "FleetErrorsTests", dependencies: ["FleetErrors"], path: "Tests/FleetErrorsTests"),
         .testTarget(name: "FleetModelTests", dependencies: ["FleetModel"], path: "Tests/FleetModelTests"),
         .testTarget(name: "FleetGeoTests", dependencies: ["FleetGeo"], path: "Tests/FleetGeoTests"),
@@ -84,6 +92,10 @@ let package = Package(
         .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth", "FleetModel", "FleetErrors"],
                     path: "Tests/FleetAuthTests", exclude: ["Fixtures"]),
         .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "MemoryStore"], path: "Tests/FleetEngineTests"),
+        .testTarget(name: "JournalTransportTests",
+                    dependencies: ["JournalTransport", "FleetEngine", "FleetModel", "FleetErrors", "MemoryStore"],
+                    path: "Tests/JournalTransportTests"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "FleetErrors"], path: "Tests/HTTPServerTests"),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FleetErrors"], path: "Tests/HTTPClientTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors"], path: "Tests/ExecutableTests"),
     ],

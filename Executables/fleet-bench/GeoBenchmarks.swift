@@ -174,19 +174,3 @@ private struct BenchmarkRoute {
         return fixes
     }
 }
-
-/// SplitMix64: reproducible pseudo-random numbers for the benchmark's routes.
-private struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next(in range: ClosedRange<Double>) -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return range.lowerBound + Double(z >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
-    }
-}

@@ -4,6 +4,7 @@ import FleetErrors
 import FleetModel
 import FleetStore
 import Foundation
+import JournalTransport
 import MemoryStore
 import RESTClient
 import SQLiteStore
@@ -52,7 +53,7 @@ public enum Wiring {
     public static let stores = StoreRegistry([MemoryStore.scheme, FileStore.scheme, SQLiteStore.scheme])
 
     /// The transports this build knows, for messages.
-    public static let transportUsage = "memory, http://HOST:PORT, https://HOST"
+    public static let transportUsage = "memory, file:PATH, http://HOST:PORT, https://HOST"
 
     /// The embedded default store: SQLite in the user's data folder (`$FLEET_DATA_DIR`, else
     /// `$XDG_DATA_HOME/fleet-engine`, else `~/.local/share/fleet-engine`), so separate invocations
@@ -80,7 +81,8 @@ public enum Wiring {
     }
 
     /// Connects to an engine: `memory` runs one in this process over `options.store` (default: the
-    /// embedded SQLite store); `http://HOST:PORT` and `https://HOST` talk Fleet Engine's REST API to a
+    /// embedded SQLite store); `file:PATH` shares a journal file with other processes on this host;
+    /// `http://HOST:PORT` and `https://HOST` talk Fleet Engine's REST API to a
     /// server (`fleet-admin serve`, or Google's with a real token).
     public static func connect(transport: String, options: ConnectionOptions = .init()) throws -> Connection {
         switch transport {
@@ -88,6 +90,10 @@ public enum Wiring {
             let store = try openStore(options.store ?? defaultStoreURL())
             let engine = Engine(store: store, clock: options.clock)
             return Connection(api: engine, close: { try store.close() })
+        case let url where url.hasPrefix("file:"):
+            // The journal is the state: `options.store` does not apply.
+            let journal = try JournalTransport(path: String(url.dropFirst("file:".count)), clock: options.clock)
+            return Connection(api: journal, close: { journal.close() })
         case let url where url.hasPrefix("http://") || url.hasPrefix("https://"):
             let client = try RESTClient(baseURL: url, token: options.token)
             return Connection(api: client)

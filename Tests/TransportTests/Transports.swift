@@ -2,6 +2,7 @@ import FleetEngine
 import FleetModel
 import FleetTestSupport
 import Foundation
+import JournalTransport
 import MemoryStore
 import RESTClient
 import Testing
@@ -29,11 +30,25 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
         return Connected(api: try RESTClient(baseURL: server.url), keepAlive: server)
     }
 
-    static let all: [TransportKind] = [.memory, .http]
+    /// A journal file, as processes on one host share it.
+    static let file = TransportKind(name: "file") {
+        let folder = try TemporaryFolder()
+        let journal = try JournalTransport(path: folder.url.appendingPathComponent("journal.jsonl").path)
+        return Connected(api: journal, keepAlive: folder)
+    }
+
+    static let all: [TransportKind] = [.memory, .file, .http]
 
     /// Runs `body` with a fresh engine behind this transport, keeping the server alive until it returns.
     func with<T>(_ body: (any TripWatching) throws -> T) throws -> T {
         let connected = try connect()
         return try withExtendedLifetime(connected.keepAlive) { try body(connected.api) }
     }
+}
+
+/// A temporary folder removed when released.
+final class TemporaryFolder: @unchecked Sendable {
+    let url: URL
+    init() throws { url = try Products.temporaryDirectory("transport") }
+    deinit { try? FileManager.default.removeItem(at: url) }
 }

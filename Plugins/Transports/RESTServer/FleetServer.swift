@@ -127,9 +127,9 @@ public enum FleetServer {
         defer { sources.forEach { $0.cancel() } }
 
         let bound = try server.start()
-        let notifier = FleetCLI.SystemdNotifier()
+        let notifier = SystemdNotifier()
         var watchdog: (any DispatchSourceTimer)?
-        if let interval = FleetCLI.SystemdNotifier.watchdogInterval() {
+        if let interval = SystemdNotifier.watchdogInterval() {
             let timer = DispatchSource.makeTimerSource(queue: queue)
             let half = interval / 2
             timer.schedule(deadline: .now(), repeating: .nanoseconds(Int(half.components.seconds) * 1_000_000_000 + Int(half.components.attoseconds / 1_000_000_000)))

@@ -1,0 +1,168 @@
+import FileStore
+import FleetEngine
+import FleetModel
+import FleetStore
+import Foundation
+import MemoryStore
+import SQLiteStore
+import Synchronization
+
+/// The engine's hot paths: vehicle location updates per second over each store, and SearchVehicles
+/// latency in a large fleet.
+enum EngineBenchmarks {
+    static let secondsPerRun = 1.5
+    static let vehiclesPerWriter = 32
+    static let provider = "bench"
+
+    static func run(tempDirectory: String, baseline: Double?) -> [BenchmarkRow] {
+        var rows: [BenchmarkRow] = []
+        let stores: [(name: String, writers: Int, open: () throws -> any Store)] = [
+            ("memory", 1, { MemoryStore() }),
+            ("memory", 8, { MemoryStore() }),
+            ("file, durable", 1, { try FileStore(directory: "\(tempDirectory)/eng-f1", options: .init(durable: true), log: { _ in }) }),
+            ("file, durable", 8, { try FileStore(directory: "\(tempDirectory)/eng-f8", options: .init(durable: true), log: { _ in }) }),
+            ("file, not durable", 8, { try FileStore(directory: "\(tempDirectory)/eng-fn", options: .init(durable: false), log: { _ in }) }),
+            ("sqlite, durable", 1, { try SQLiteStore(path: "\(tempDirectory)/eng-s1.db", options: .init(durable: true)) }),
+            ("sqlite, durable", 8, { try SQLiteStore(path: "\(tempDirectory)/eng-s8.db", options: .init(durable: true)) }),
+            ("sqlite, not durable", 8, { try SQLiteStore(path: "\(tempDirectory)/eng-sn.db", options: .init(durable: false)) }),
+        ]
+        for run in stores {
+            let name = "engine location updates, \(run.name), \(run.writers) writer\(run.writers == 1 ? "" : "s")"
+            do {
+                let store = try run.open()
+                defer { try? store.close() }
+                let rate = try updatesPerSecond(Engine(store: store), writers: run.writers)
+                let comparison = baseline.map { String(format: "%.1f%% of raw batched SQLite upserts", rate / $0 * 100) } ?? ""
+                rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate), comparison: comparison))
+            } catch {
+                rows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
+            }
+        }
+        for count in [10_000, 100_000] {
+            do {
+                let store = try SQLiteStore(path: "\(tempDirectory)/search-\(count).db", options: .init(durable: false))
+                defer { try? store.close() }
+                rows += try searchLatency(store: store, vehicles: count)
+            } catch {
+                rows.append(BenchmarkRow(name: "SearchVehicles, \(count) vehicles", value: "failed", comparison: "\(error)"))
+            }
+        }
+        try? FileManager.default.removeItem(atPath: tempDirectory)
+        return rows
+    }
+
+    static func vehicle(at point: LatLng) -> Vehicle {
+        Vehicle(vehicleState: .online, supportedTripTypes: [.exclusive, .shared], lastLocation: VehicleLocation(location: point),
+                maximumCapacity: 4, vehicleType: VehicleType(category: .auto))
+    }
+
+    /// UpdateVehicle with `lastLocation` as the Driver SDK sends it, from `writers` threads, each on its own vehicles.
+    static func updatesPerSecond(_ engine: Engine, writers: Int) throws -> Double {
+        for w in 0..<writers {
+            for v in 0..<vehiclesPerWriter {
+                _ = try engine.createVehicle(CreateVehicleRequest(parent: "providers/\(provider)", vehicleId: "w\(w)v\(v)",
+                                                                  vehicle: vehicle(at: LatLng(latitude: 52.5, longitude: 13.4))))
+            }
+        }
+        let done = Mutex(0)
+        let failures = Mutex(0)
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(secondsPerRun * 1e9)
+        let start = DispatchTime.now().uptimeNanoseconds
+        DispatchQueue.concurrentPerform(iterations: writers) { w in
+            var i = 0
+            while DispatchTime.now().uptimeNanoseconds < deadline {
+                let location = VehicleLocation(location: LatLng(latitude: 52.5 + Double(i % 1000) * 1e-5, longitude: 13.4))
+                do {
+                    _ = try engine.updateVehicle(UpdateVehicleRequest(
+                        name: "providers/\(provider)/vehicles/w\(w)v\(i % vehiclesPerWriter)",
+                        vehicle: Vehicle(lastLocation: location), updateMask: ["lastLocation"]))
+                    done.withLock { $0 += 1 }
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+                i += 1
+            }
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        if failures.withLock({ $0 }) > 0 { throw BenchmarkFailure(message: "\(failures.withLock { $0 }) updates failed") }
+        return Double(done.withLock { $0 }) / elapsed
+    }
+
+    /// p50 and p99 of SearchVehicles (2 km radius, 10 results, ordered by pickup ETA) in a fleet of
+    /// `vehicles` spread evenly over a 30 km × 30 km city.
+    static func searchLatency(store: any Store, vehicles: Int) throws -> [BenchmarkRow] {
+        let engine = Engine(store: store)
+        var random = SplitMix(seed: 42)
+        let batch = 500
+        var made = 0
+        while made < vehicles {
+            // Concurrent creates so the store's group commit batches them.
+            let count = min(batch, vehicles - made)
+            let base = made
+            let failures = Mutex(0)
+            let points = (0..<count).map { _ in LatLng(latitude: 52.38 + random.unit() * 0.27, longitude: 13.20 + random.unit() * 0.44) }
+            DispatchQueue.concurrentPerform(iterations: 8) { part in
+                for i in stride(from: part, to: count, by: 8) {
+                    do {
+                        _ = try engine.createVehicle(CreateVehicleRequest(parent: "providers/\(provider)", vehicleId: "s\(base + i)",
+                                                                          vehicle: vehicle(at: points[i])))
+                    } catch {
+                        failures.withLock { $0 += 1 }
+                    }
+                }
+            }
+            if failures.withLock({ $0 }) > 0 { throw BenchmarkFailure(message: "creating the fleet failed") }
+            made += count
+        }
+        var latencies: [Double] = []
+        var matched = 0
+        let searches = 400
+        for _ in 0..<searches {
+            let pickup = LatLng(latitude: 52.40 + random.unit() * 0.23, longitude: 13.25 + random.unit() * 0.34)
+            let request = SearchVehiclesRequest(parent: "providers/\(provider)", pickupPoint: TerminalLocation(point: pickup),
+                                                pickupRadiusMeters: 2000, count: 10, minimumCapacity: 1, tripTypes: [.exclusive],
+                                                vehicleTypes: [VehicleType(category: .auto)], orderBy: .pickupPointEta)
+            let start = DispatchTime.now().uptimeNanoseconds
+            matched += try engine.searchVehicles(request).matches.count
+            latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        latencies.sort()
+        let p50 = latencies[latencies.count / 2], p99 = latencies[latencies.count * 99 / 100]
+        let label = vehicles >= 1000 ? "\(vehicles / 1000)k" : "\(vehicles)"
+        let aim = vehicles >= 100_000 ? "; aim p99 <= 5 ms" : ""
+        return [
+            BenchmarkRow(name: "SearchVehicles p50, \(label) vehicles (sqlite)", value: String(format: "%.2f ms", p50),
+                         comparison: "\(matched / searches) matches per search"),
+            BenchmarkRow(name: "SearchVehicles p99, \(label) vehicles (sqlite)", value: String(format: "%.2f ms", p99),
+                         comparison: "\(Int(Double(vehicles) / 900 * 12.6)) vehicles within 2 km on average\(aim)"),
+        ]
+    }
+}
+
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// SplitMix64: reproducible pseudo-random numbers, so every run measures the same fleet and routes.
+struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    /// Uniform in `range`.
+    mutating func next(in range: ClosedRange<Double>) -> Double {
+        range.lowerBound + unit() * (range.upperBound - range.lowerBound)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+// `make bench`: every benchmark of the project in one run, printed as one table. Ratios are against
+// baselines measured in the same run (machines are noisy; absolute figures vary between runs).
+
+let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-bench-\(getpid())").path
+try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: temporary) }
+
+let only = CommandLine.arguments.dropFirst().first
+func wanted(_ group: String) -> Bool { only == nil || only == group }
+
+var rows: [BenchmarkRow] = []
+@MainActor func section(_ title: String, _ produce: () -> [BenchmarkRow]) {
+    FileHandle.standardError.write(Data("running \(title) benchmarks…\n".utf8))
+    rows.append(BenchmarkRow(name: "— \(title)", value: "", comparison: ""))
+    rows += produce()
+}
+
+if wanted("geo") { section("route progress", GeoBenchmarks.run) }
+var baseline: Double?
+if wanted("store") {
+    section("stores") {
+        let store = StoreBenchmarks.run(tempDirectory: temporary)
+        return store + FileStoreBenchmarks.run(tempDirectory: temporary)
+    }
+}
+if wanted("engine") {
+    section("engine") {
+        let base = try? StoreBenchmarks.rawBatchedUpserts(path: "\(temporary)/engine-baseline.sqlite")
+        return [BenchmarkRow(name: "raw SQLite upserts + R*Tree, one transaction (baseline)", value: base.map(StoreBenchmarks.rate) ?? "failed", comparison: "100%")]
+            + EngineBenchmarks.run(tempDirectory: "\(temporary)/engine", baseline: base)
+    }
+}
+if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }
+
+let nameWidth = max(10, rows.map(\.name.count).max() ?? 0)
+let valueWidth = max(8, rows.map(\.value.count).max() ?? 0)
+func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
+print(pad("benchmark", nameWidth) + "  " + pad("result", valueWidth) + "  against")
+print(String(repeating: "-", count: nameWidth + valueWidth + 30))
+for row in rows {
+    print(pad(row.name, nameWidth) + "  " + pad(row.value, valueWidth) + "  " + row.comparison)
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Counts the requests in flight and holds the open event streams, so that a graceful stop can
+/// wait for the first and close the second.
+final class ActivityTracker: @unchecked Sendable {
+    // All state below is guarded by `condition`.
+    private let condition = NSCondition()
+    private var requestsInFlight = 0
+    private var streams: [ObjectIdentifier: EventStream] = [:]
+    private var refusesStreams = false
+
+    /// A request's headers arrived.
+    func requestStarted() {
+        condition.lock()
+        requestsInFlight += 1
+        condition.unlock()
+    }
+
+    /// A request was answered and sent, or its connection ended.
+    func requestEnded() {
+        condition.lock()
+        requestsInFlight -= 1
+        if requestsInFlight == 0 { condition.broadcast() }
+        condition.unlock()
+    }
+
+    /// Registers a stream being sent; false once the server is stopping (the stream is not added).
+    func addStream(_ stream: EventStream) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !refusesStreams else { return false }
+        streams[ObjectIdentifier(stream)] = stream
+        return true
+    }
+
+    /// Forgets a stream whose connection ended.
+    func removeStream(_ stream: EventStream) {
+        condition.lock()
+        streams[ObjectIdentifier(stream)] = nil
+        if streams.isEmpty { condition.broadcast() }
+        condition.unlock()
+    }
+
+    /// The streams open now.
+    var openStreams: [EventStream] {
+        condition.lock()
+        defer { condition.unlock() }
+        return Array(streams.values)
+    }
+
+    /// The number of requests in flight (not counting event streams).
+    var requestCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return requestsInFlight
+    }
+
+    /// Refuses streams from now on and returns those open now.
+    func refuseNewStreams() -> [EventStream] {
+        condition.lock()
+        defer { condition.unlock() }
+        refusesStreams = true
+        return Array(streams.values)
+    }
+
+    /// Waits until no request is in flight or the deadline passes; true when none is left.
+    func waitForRequests(until deadline: ContinuousClock.Instant) -> Bool {
+        wait(until: deadline) { $0.requestsInFlight == 0 }
+    }
+
+    /// Waits until no stream is open or the deadline passes; true when none is left.
+    func waitForStreams(until deadline: ContinuousClock.Instant) -> Bool {
+        wait(until: deadline) { $0.streams.isEmpty }
+    }
+
+    private func wait(until deadline: ContinuousClock.Instant, for done: (ActivityTracker) -> Bool) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !done(self) {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return false }
+            let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
+            _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+        }
+        return true
+    }
+}

@@ -1,0 +1,49 @@
+import CMicroHTTPD
+
+/// The C function pointers handed to libmicrohttpd. Each is a closure without captures stored in
+/// a type (not at top level, where Swift 6 would make it main-actor isolated and trap on an MHD
+/// thread); the context pointers they receive carry the Swift objects.
+enum MicroHTTPDCallbacks {
+    /// `MHD_AccessHandlerCallback`: `context` is the daemon's `RequestDispatcher` (unretained: the
+    /// server keeps it alive until the daemon is stopped); `*requestSlot` is the request's `RequestContext`.
+    static let accessHandler: MHD_AccessHandlerCallback = {
+        context, connection, url, method, version, uploadData, uploadDataSize, requestSlot in
+        guard let context, let connection, let uploadDataSize, let requestSlot else { return .NO }
+        return Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().access(
+            connection: connection, url: url, method: method, version: version, uploadData: uploadData,
+            uploadDataSize: uploadDataSize, requestSlot: requestSlot)
+    }
+
+    /// `MHD_RequestCompletedCallback`: takes back the `RequestContext` retained by the access handler.
+    static let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestSlot, termination in
+        guard let context, let requestSlot, let slot = requestSlot.pointee else { return }
+        requestSlot.pointee = nil
+        let request = Unmanaged<RequestContext>.fromOpaque(slot).takeRetainedValue()
+        Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().completed(request, termination: termination)
+    }
+
+    /// `MHD_ContentReaderCallback` of an event stream: `context` is the `EventStream`.
+    static let readEventStream: MHD_ContentReaderCallback = { context, _, buffer, capacity in
+        guard let context, let buffer else { return -2 }
+        return Unmanaged<EventStream>.fromOpaque(context).takeUnretainedValue().fill(buffer, capacity: capacity)
+    }
+
+    /// `MHD_ContentReaderFreeCallback` of an event stream: releases the retain taken when the response was made.
+    static let releaseEventStream: MHD_ContentReaderFreeCallback = { context in
+        guard let context else { return }
+        Unmanaged<EventStream>.fromOpaque(context).release()
+    }
+
+    /// `MHD_KeyValueIteratorN`: appends one header field or query item to the list at `context`.
+    static let collectValue: MHD_KeyValueIteratorN = { context, _, name, nameSize, value, valueSize in
+        guard let context else { return .NO }
+        RequestDispatcher.collect(into: context, name: name, nameSize: nameSize, value: value, valueSize: valueSize)
+        return .YES
+    }
+
+    /// `cmhd_log_function`: `context` is the `DiagnosticsSink` of the server.
+    static let log: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { context, message in
+        guard let context, let message else { return }
+        Unmanaged<DiagnosticsSink>.fromOpaque(context).takeUnretainedValue().receive(String(cString: message))
+    }
+}

@@ -1,0 +1,32 @@
+/// What the server keeps about one request between libmicrohttpd's calls: created when the
+/// headers are complete, released exactly once when libmicrohttpd reports the request finished.
+///
+/// Only the thread serving the request's connection touches it.
+final class RequestContext {
+    let started = ContinuousClock.now
+    let method: String
+    let path: String
+    let httpVersion: String
+    let remoteAddress: String
+    /// The body received so far.
+    var body: [UInt8] = []
+    /// Set when a chunked body went over the limit: the rest is dropped and 413 is the answer.
+    var bodyOverLimit = false
+    /// The body size counted so far once over the limit.
+    var discardedBytes = 0
+    /// Set once a response (or stream) is queued: later calls for this request do nothing.
+    var responded = false
+    /// The status queued, 0 until then.
+    var status = 0
+    /// The body size of the queued response.
+    var responseBytes = 0
+    /// The stream being sent, for an event-stream reply.
+    var stream: EventStream?
+
+    init(method: String, path: String, httpVersion: String, remoteAddress: String) {
+        self.method = method
+        self.path = path
+        self.httpVersion = httpVersion
+        self.remoteAddress = remoteAddress
+    }
+}

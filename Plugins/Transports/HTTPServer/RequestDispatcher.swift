@@ -1,0 +1,232 @@
+import CMicroHTTPD
+import CMicroHTTPDShim
+import FleetErrors
+import Glibc
+import Synchronization
+
+/// Receives libmicrohttpd's calls for one daemon: collects each request, runs the handler,
+/// queues its reply, and reports the finished exchange. Runs on the daemon's threads.
+final class RequestDispatcher: Sendable {
+    let configuration: HTTPServer.Configuration
+    let handler: @Sendable (HTTPRequest) -> HTTPReply
+    let activity = ActivityTracker()
+    /// Set when the server starts stopping: replies then ask the client to close the connection.
+    let isStopping = Atomic<Bool>(false)
+
+    init(configuration: HTTPServer.Configuration, handler: @escaping @Sendable (HTTPRequest) -> HTTPReply) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    // MARK: libmicrohttpd's access handler
+
+    /// One call of the access handler; see `MicroHTTPDCallbacks.accessHandler`.
+    func access(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+                version: UnsafePointer<CChar>?, uploadData: UnsafePointer<CChar>?,
+                uploadDataSize: UnsafeMutablePointer<Int>,
+                requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        guard let slot = requestSlot.pointee else {
+            // First call: the headers are in. Create the request's context (released in `completed`).
+            let context = RequestContext(
+                method: method.map { String(cString: $0) } ?? "",
+                path: url.map { PercentEncoding.escapingRawBytes(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? "",
+                httpVersion: version.map { String(cString: $0) } ?? "",
+                remoteAddress: cmhd_connection_client_address(connection).map(ListenAddress.numericHost) ?? "")
+            requestSlot.pointee = Unmanaged.passRetained(context).toOpaque()
+            activity.requestStarted()
+            return checkDeclaredLength(of: context, on: connection)
+        }
+        let context = Unmanaged<RequestContext>.fromOpaque(slot).takeUnretainedValue()
+        let received = uploadDataSize.pointee
+        if received > 0 {
+            uploadDataSize.pointee = 0
+            if context.responded { return .YES }
+            if context.bodyOverLimit || context.body.count + received > configuration.maxRequestBodyBytes {
+                return discardBody(of: context, count: received)
+            }
+            if let uploadData {
+                UnsafeRawBufferPointer(start: uploadData, count: received).withMemoryRebound(to: UInt8.self) {
+                    context.body.append(contentsOf: $0)
+                }
+            }
+            return .YES
+        }
+        if context.responded { return .YES }
+        if context.bodyOverLimit {
+            return rejectBody(of: context, on: connection, size: "\(context.discardedBytes)")
+        }
+        return answer(context, on: connection)
+    }
+
+    /// A body without `Content-Length` (chunked) went over the limit. libmicrohttpd 0.9.75 cannot
+    /// queue a response while a body is arriving, so the rest is read and dropped, and the 413 goes
+    /// out when the body ends; a client sending more than the limit again is cut off at once.
+    private func discardBody(of context: RequestContext, count: Int) -> MHD_Result {
+        if !context.bodyOverLimit {
+            context.bodyOverLimit = true
+            context.discardedBytes = context.body.count
+            context.body = []
+        }
+        context.discardedBytes += count
+        return context.discardedBytes / 2 > configuration.maxRequestBodyBytes ? .NO : .YES
+    }
+
+    /// Refuses a body whose `Content-Length` is over the limit before reading it.
+    private func checkDeclaredLength(of context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+        guard let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+              let length = Int(String(cString: declared)) else { return .YES }
+        if length > configuration.maxRequestBodyBytes {
+            return rejectBody(of: context, on: connection, size: "\(length)")
+        }
+        context.body.reserveCapacity(length)
+        return .YES
+    }
+
+    private func rejectBody(of context: RequestContext, on connection: OpaquePointer, size: String) -> MHD_Result {
+        let error = FleetError(.requestBodyTooLarge,
+                               detail: "\(size) bytes; the limit is \(configuration.maxRequestBodyBytes) bytes")
+        let response = configuration.errorBody(413, error.message)
+        // The rest of the body is not read, so the connection cannot carry another request.
+        return queue(response, for: context, on: connection, closingConnection: true)
+    }
+
+    /// The last call: the request is complete. Runs the handler and queues its reply.
+    private func answer(_ context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+        let request = HTTPRequest(
+            method: context.method, path: context.path,
+            query: Self.values(of: .GET_ARGUMENT_KIND, on: connection).map {
+                HTTPQueryItem(name: Self.decodeQueryText($0.name), value: Self.decodeQueryText($0.value))
+            },
+            headers: HTTPHeaders(Self.values(of: .HEADER_KIND, on: connection).map {
+                (String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self))
+            }),
+            body: context.body, remoteAddress: context.remoteAddress, httpVersion: context.httpVersion)
+        context.body = []
+        switch handler(request) {
+        case .response(let response):
+            return queue(response, for: context, on: connection, closingConnection: false)
+        case .eventStream(let stream):
+            return queue(stream, for: context, on: connection)
+        }
+    }
+
+    // MARK: Queuing replies
+
+    private func queue(_ response: HTTPResponse, for context: RequestContext, on connection: OpaquePointer,
+                       closingConnection: Bool) -> MHD_Result {
+        context.responded = true
+        let status = (100...999).contains(response.status) ? response.status : 500
+        if status != response.status { configuration.diagnostics("handler returned status \(response.status); sent 500") }
+        let created = response.body.withUnsafeBytes { bytes in
+            // MUST_COPY: libmicrohttpd keeps its own copy; the Swift array may go away at once.
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                            .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse = created else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
+        addHeaders(response.headers, to: mhdResponse, closingConnection: closingConnection)
+        context.status = status
+        context.responseBytes = context.method == "HEAD" ? 0 : response.body.count  // HEAD: libmicrohttpd sends no body
+        return MHD_queue_response(connection, UInt32(status), mhdResponse)
+    }
+
+    private func queue(_ stream: EventStream, for context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+        context.responded = true
+        guard stream.attach(to: connection) else {
+            configuration.diagnostics("an EventStream was returned for a second request; sent 500")
+            return queue(configuration.errorBody(500, "The event stream is already in use"), for: context,
+                         on: connection, closingConnection: false)
+        }
+        context.stream = stream
+        activity.requestEnded()  // From now on it counts as a stream, not as a request in flight.
+        if !activity.addStream(stream) { stream.requestClose(.serverStopping) }
+        let stopping = isStopping.load(ordering: .relaxed)
+        // The reader holds the stream until libmicrohttpd frees the response (`releaseEventStream`).
+        let retained = Unmanaged.passRetained(stream)
+        let created = MHD_create_response_from_callback(
+            UInt64.max, 16 * 1024, MicroHTTPDCallbacks.readEventStream,
+            retained.toOpaque(), MicroHTTPDCallbacks.releaseEventStream)
+        guard let mhdResponse = created else {
+            retained.release()
+            return .NO
+        }
+        defer { MHD_destroy_response(mhdResponse) }
+        var headers: HTTPHeaders = [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"),
+                                    ("X-Accel-Buffering", "no")]
+        for field in stream.headers { headers.add(name: field.name, value: field.value) }
+        addHeaders(headers, to: mhdResponse, closingConnection: stopping)
+        context.status = 200
+        return MHD_queue_response(connection, 200, mhdResponse)
+    }
+
+    private func addHeaders(_ headers: HTTPHeaders, to response: OpaquePointer, closingConnection: Bool) {
+        for field in headers {
+            if HTTPHeaders.sameName(field.name, "Content-Length") || HTTPHeaders.sameName(field.name, "Transfer-Encoding") {
+                continue
+            }
+            if MHD_add_response_header(response, field.name, field.value) != .YES {
+                configuration.diagnostics("header field '\(field.name)' was refused (line breaks or spaces in it?)")
+            }
+        }
+        if closingConnection || isStopping.load(ordering: .relaxed) {
+            _ = MHD_add_response_header(response, "Connection", "close")
+        }
+    }
+
+    // MARK: libmicrohttpd's completion callback
+
+    /// The request is over (sent, failed or abandoned): log it and release its context.
+    func completed(_ context: RequestContext, termination: MHD_RequestTerminationCode) {
+        let outcome: HTTPAccessLogEntry.Outcome = switch termination {
+        case .REQUEST_TERMINATED_COMPLETED_OK: .completed
+        case .REQUEST_TERMINATED_TIMEOUT_REACHED: .timedOut
+        case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: .serverStopped
+        default: .clientClosed
+        }
+        var bodyBytes = context.responseBytes
+        if let stream = context.stream {
+            bodyBytes = stream.bytesWritten
+            activity.removeStream(stream)
+            stream.finish(connectionOutcome: outcome == .serverStopped ? .serverStopping : .clientDisconnected)
+        } else {
+            activity.requestEnded()
+        }
+        let elapsed = context.started.duration(to: .now)
+        configuration.accessLog(HTTPAccessLogEntry(
+            method: context.method, path: context.path, status: context.status,
+            durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
+            bodyBytes: bodyBytes, remoteAddress: context.remoteAddress, outcome: outcome))
+    }
+
+    // MARK: Reading request values
+
+    private struct RawValue {
+        var name: [UInt8]
+        var value: [UInt8]
+    }
+
+    /// The header fields or query items libmicrohttpd parsed, in order, as raw bytes.
+    private static func values(of kind: MHD_ValueKind, on connection: OpaquePointer) -> [RawValue] {
+        var values: [RawValue] = []
+        withUnsafeMutablePointer(to: &values) { pointer in
+            _ = MHD_get_connection_values_n(connection, kind, MicroHTTPDCallbacks.collectValue, pointer)
+        }
+        return values
+    }
+
+    /// Appends one value to the `[RawValue]` at `target`; see `MicroHTTPDCallbacks.collectValue`.
+    static func collect(into target: UnsafeMutableRawPointer, name: UnsafePointer<CChar>?, nameSize: Int,
+                        value: UnsafePointer<CChar>?, valueSize: Int) {
+        func bytes(_ text: UnsafePointer<CChar>?, _ count: Int) -> [UInt8] {
+            guard let text, count > 0 else { return [] }
+            return Array(UnsafeRawBufferPointer(start: text, count: count))
+        }
+        target.assumingMemoryBound(to: [RawValue].self).pointee.append(
+            RawValue(name: bytes(name, nameSize), value: bytes(value, valueSize)))
+    }
+
+    /// Query text as libmicrohttpd leaves it (`+` already a space, escapes kept), decoded.
+    private static func decodeQueryText(_ raw: [UInt8]) -> String {
+        String(decoding: PercentEncoding.lenient(raw), as: UTF8.self)
+    }
+}
