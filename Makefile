@@ -17,7 +17,7 @@ VENV         := $(BUILD_DIR)/conformance-venv
 # Debian packages the project needs: the C libraries behind our systemLibrary targets, and test tools.
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
                    python3 python3-venv tmux
-EXECUTABLES  := error-explain
+EXECUTABLES  := error-explain fleet-admin
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 

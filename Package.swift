@@ -9,6 +9,7 @@ let package = Package(
     name: "FleetEngine",
     products: [
         .executable(name: "error-explain", targets: ["error-explain"]),
+        .executable(name: "fleet-admin", targets: ["fleet-admin"]),
     ],
     targets: [
         // MARK: System libraries (Plugins/System): one target per C library, shims for variadic C calls.
@@ -74,8 +75,9 @@ let package = Package(
                           path: "Executables/store-writer", swiftSettings: strict),
         .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore"],
                           path: "Executables/store-crasher", swiftSettings: strict),
-        .executableTarget(name: "serve-smoke", dependencies: ["FleetCLI", "FleetErrors", "FleetKit", "RESTServer"],
-                          path: "Executables/serve-smoke"),
+        .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetEngine", "FleetKit",
+                                                            "FleetAuth", "JournalTransport", "RESTServer"],
+                          path: "Executables/fleet-admin", swiftSettings: strict),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
                           path: "Executables/error-explain", swiftSettings: strict),
 
@@ -97,6 +99,9 @@ let package = Package(
                     path: "Tests/JournalTransportTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "FleetErrors"], path: "Tests/HTTPServerTests"),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FleetErrors"], path: "Tests/HTTPClientTests"),
+        .testTarget(name: "FleetAdminTests", dependencies: ["fleet-admin", "FleetCLI", "FleetErrors", "FleetModel", "FleetEngine",
+                                                            "FleetAuth", "JournalTransport", "MemoryStore"],
+                    path: "Tests/FleetAdminTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors"], path: "Tests/ExecutableTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -47,7 +47,11 @@ struct AttributeFilter {
         expression = try FilterExpression.parse(filter)
     }
 
+    /// Whether the filter asks for nothing.
+    var isEmpty: Bool { required.isEmpty && oneOf.isEmpty && oneOfSets.isEmpty && expression == nil }
+
     func matches(_ attributes: [VehicleAttribute]) -> Bool {
+        if isEmpty { return true }
         var values: [String: String] = [:]
         for a in attributes { if let key = a.key { values[key] = AttributeValue(a).text } }
         func has(_ p: Pair) -> Bool { values[p.key] == p.value }

@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetGeo
 import FleetModel
 import FleetStore
 
@@ -7,15 +8,22 @@ extension Engine {
         let parent = try ProviderName(parsing: request.parent ?? "", field: "parent")
         let query = try SearchQuery(request, defaultStaleness: configuration.defaultMaximumStaleness)
         let now = clock.now()
-        let candidates = try store.nearby(provider: parent.provider, center: query.pickupIndexPoint, radiusMeters: query.radius)
-        var matches: [(match: VehicleMatch, key: Double, name: String)] = []
-        for stored in candidates {
-            let record = try VehicleRecord(stored)
-            guard let match = try query.match(record, engine: self, now: now) else { continue }
-            matches.append((match, query.sortKey(match, now: now), record.vehicle.name ?? ""))
+        // The index first (no payloads), the exact radius on its points, then only the survivors are
+        // read, each decoded once per version.
+        let pickup = GeoPoint(query.pickup)
+        let candidates = try store.nearbyIndex(provider: parent.provider, center: query.pickupIndexPoint, radiusMeters: query.radius)
+            .filter { Geodesy.distance(pickup, GeoPoint(latitude: $0.point.latitude, longitude: $0.point.longitude)) <= query.radius }
+        var qualified: [SearchQuery.Candidate] = []
+        qualified.reserveCapacity(candidates.count)
+        for entry in candidates {
+            let cached = records.cached(entry.key, version: entry.version)
+            guard let vehicle = try cached ?? store.get(entry.key).map(records.decoded) else { continue }
+            if let candidate = try query.qualify(vehicle, engine: self, now: now) { qualified.append(candidate) }
         }
-        matches.sort { ($0.key, $0.name) < ($1.key, $1.name) }
-        return SearchVehiclesResponse(matches: matches.prefix(query.count).map(\.match))
+        // Rank small keys, not the candidates themselves.
+        var order = qualified.indices.map { (key: qualified[$0].sortKey, index: $0) }
+        order.sort { $0.key != $1.key ? $0.key < $1.key : qualified[$0.index].vehicle.record.key.id < qualified[$1.index].vehicle.record.key.id }
+        return SearchVehiclesResponse(matches: order.prefix(query.count).map { query.match(qualified[$0.index], now: now) })
     }
 }
 
@@ -99,8 +107,24 @@ struct SearchQuery {
                                      oneOfSets: r.requiredOneOfAttributeSets, filter: r.filter)
     }
 
-    /// The match for one vehicle, or nil when it does not qualify.
-    func match(_ record: VehicleRecord, engine: Engine, now: Timestamp) throws -> VehicleMatch? {
+    /// A vehicle that qualifies, with what ranking needs: the full `VehicleMatch` is built only for
+    /// the vehicles returned.
+    struct Candidate {
+        let vehicle: DecodedVehicle
+        let matchType: VehicleMatch.VehicleMatchType
+        /// The vehicle, the waypoints it finishes first, the pickup.
+        let path: [LatLng]
+        let straightMeters: Double
+        let pickupMeters: Double
+        let pickupSeconds: Double
+        let dropoffMeters: Double?
+        let dropoffSeconds: Double?
+        let sortKey: Double
+    }
+
+    /// The candidate for one vehicle, or nil when it does not qualify.
+    func qualify(_ decoded: DecodedVehicle, engine: Engine, now: Timestamp) throws -> Candidate? {
+        let record = decoded.record
         let v = record.vehicle
         guard v.vehicleState == .online,
               let here = v.lastLocation?.location,
@@ -144,48 +168,49 @@ struct SearchQuery {
 
         // Drive: through the waypoints it must finish first, then to the pickup, then to the dropoff.
         let speed = RouteGeometry.defaultSpeed(category)
-        var legs: [LatLng] = [here] + before.compactMap { $0.location?.point } + [pickup]
+        let path = [here] + before.compactMap { $0.location?.point } + [pickup]
         var meters = 0.0
-        var seconds = 0.0
-        var path: [Waypoint] = [Waypoint(latLng: here, eta: now)]
-        for i in 1..<legs.count {
-            let leg = RouteGeometry.drivingEstimate(legs[i - 1], legs[i])
-            meters += leg
-            seconds += leg / speed
-            path.append(Waypoint(latLng: legs[i], eta: now.adding(seconds: seconds)))
+        for i in 1..<path.count { meters += RouteGeometry.drivingEstimate(path[i - 1], path[i]) }
+        let seconds = meters / speed
+        let dropoffMeters = dropoff.map { RouteGeometry.drivingEstimate(pickup, $0) }
+        let dropoffSeconds = dropoffMeters.map { seconds + $0 / speed }
+        let sortKey: Double = switch orderBy {
+        case .pickupPointEta: seconds
+        case .pickupPointDistance: meters
+        case .dropoffPointEta: dropoffSeconds ?? .infinity
+        case .pickupPointStraightDistance: straight
+        // COST: a weighted sum of ETA and straight-line distance, one second weighing as 10 m.
+        default: seconds + straight / 10
         }
-        var result = VehicleMatch(
-            vehicle: v.forResponse,
-            vehiclePickupEta: now.adding(seconds: seconds),
-            vehiclePickupDistanceMeters: Int32(meters.rounded()),
-            vehiclePickupStraightLineDistanceMeters: Int32(straight.rounded()),
-            tripType: tripType,
-            vehicleMatchType: matchType,
-            requestedOrderedBy: orderBy,
-            orderedBy: orderBy)
-        if let dropoff {
-            let leg = RouteGeometry.drivingEstimate(pickup, dropoff)
-            result.vehiclePickupToDropoffDistanceMeters = Int32(leg.rounded())
-            result.vehicleDropoffEta = now.adding(seconds: seconds + leg / speed)
-            legs.append(dropoff)
-            path.append(Waypoint(latLng: dropoff, eta: result.vehicleDropoffEta))
-        }
-        result.vehicleTripsWaypoints = path
-        return result
+        return Candidate(vehicle: decoded, matchType: matchType, path: path, straightMeters: straight,
+                         pickupMeters: meters, pickupSeconds: seconds, dropoffMeters: dropoffMeters,
+                         dropoffSeconds: dropoffSeconds, sortKey: sortKey)
     }
 
-    /// The value results are sorted by (ascending).
-    func sortKey(_ m: VehicleMatch, now: Timestamp) -> Double {
-        let t0 = now.timeIntervalSince1970
-        let pickupSeconds = (m.vehiclePickupEta?.timeIntervalSince1970 ?? .infinity) - t0
-        switch orderBy {
-        case .pickupPointEta: return pickupSeconds
-        case .pickupPointDistance: return Double(m.vehiclePickupDistanceMeters ?? .max)
-        case .dropoffPointEta: return (m.vehicleDropoffEta?.timeIntervalSince1970 ?? .infinity) - t0
-        case .pickupPointStraightDistance: return Double(m.vehiclePickupStraightLineDistanceMeters ?? .max)
-        default:
-            // COST: a weighted sum of ETA and straight-line distance, one second weighing as 10 m.
-            return pickupSeconds + Double(m.vehiclePickupStraightLineDistanceMeters ?? .max) / 10
+    /// The full match of a candidate, with the ETA of every waypoint on its way.
+    func match(_ c: Candidate, now: Timestamp) -> VehicleMatch {
+        let speed = c.pickupSeconds > 0 ? c.pickupMeters / c.pickupSeconds : RouteGeometry.defaultSpeed(c.vehicle.record.vehicle.vehicleType?.category)
+        var waypoints: [Waypoint] = [Waypoint(latLng: c.path[0], eta: now)]
+        var meters = 0.0
+        for i in 1..<c.path.count {
+            meters += RouteGeometry.drivingEstimate(c.path[i - 1], c.path[i])
+            waypoints.append(Waypoint(latLng: c.path[i], eta: now.adding(seconds: meters / speed)))
         }
+        var result = VehicleMatch(
+            vehicle: c.vehicle.record.vehicle.forResponse,
+            vehiclePickupEta: now.adding(seconds: c.pickupSeconds),
+            vehiclePickupDistanceMeters: Int32(c.pickupMeters.rounded()),
+            vehiclePickupStraightLineDistanceMeters: Int32(c.straightMeters.rounded()),
+            tripType: tripType,
+            vehicleMatchType: c.matchType,
+            requestedOrderedBy: orderBy,
+            orderedBy: orderBy)
+        if let dropoff, let legMeters = c.dropoffMeters, let legSeconds = c.dropoffSeconds {
+            result.vehiclePickupToDropoffDistanceMeters = Int32(legMeters.rounded())
+            result.vehicleDropoffEta = now.adding(seconds: legSeconds)
+            waypoints.append(Waypoint(latLng: dropoff, eta: result.vehicleDropoffEta))
+        }
+        result.vehicleTripsWaypoints = waypoints
+        return result
     }
 }

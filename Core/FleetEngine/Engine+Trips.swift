@@ -41,7 +41,7 @@ extension Engine {
                 throw FleetError(.alreadyExists, detail: name.description, field: "tripId")
             }
             var record = TripRecord(trip: trip, updatedAt: now, version: 0, key: key)
-            var writes: [StoreWrite] = []
+            var writes: [EngineWrite] = []
             var vehicle: VehicleRecord?
             if let vehicleID {
                 var v = try requireAssignee(vehicleID, provider: name.provider)
@@ -190,7 +190,7 @@ extension Engine {
                 throw FleetError.failedPrecondition("trip.vehicleWaypoints needs an active trip with a vehicle", field: "trip.vehicleWaypoints")
             }
 
-            let writes = [StoreWrite.save(record)] + vehicles.values.map { var v = $0; v.tracking.updatedAt = now; return StoreWrite.save(v) }
+            let writes = [EngineWrite.save(record)] + vehicles.values.map { var v = $0; v.tracking.updatedAt = now; return EngineWrite.save(v) }
             let shown = newVehicle.flatMap { vehicles[$0] }
             return (writes, tripView(record, vehicle: shown, now: now, includeVehicleWaypoints: true))
         }

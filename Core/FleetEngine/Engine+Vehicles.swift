@@ -158,7 +158,7 @@ extension Engine {
         var hasMore = false
         var total = 0
         try forEachRecord(.vehicle, provider: parent.provider) { stored in
-            let record = try VehicleRecord(stored)
+            let record = try records.vehicle(stored)
             guard try matches(record) else { return }
             total += 1
             if let after, stored.key.id <= after { return }

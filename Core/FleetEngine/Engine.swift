@@ -27,6 +27,7 @@ public final class Engine: FleetAPI {
     let configuration: EngineConfiguration
     let routeCache = RouteCache()
     let changes = ChangeNotifier()
+    let records = RecordCache()
 
     /// An engine over `store`, reading time from `clock`.
     public init(store: any Store, clock: any EngineClock = SystemClock(), configuration: EngineConfiguration = .init()) {
@@ -46,7 +47,7 @@ public final class Engine: FleetAPI {
     }
 
     func loadVehicle(_ key: RecordKey) throws -> VehicleRecord? {
-        try store.get(key).map(VehicleRecord.init)
+        try store.get(key).map(records.vehicle)
     }
 
     func requireVehicle(_ key: RecordKey) throws -> VehicleRecord {
@@ -71,7 +72,7 @@ public final class Engine: FleetAPI {
 
     /// Runs `body` (read, decide, return the writes and the result) until its writes commit
     /// without a version conflict. `body` must read everything it bases its writes on afresh.
-    func transact<Result>(_ body: () throws -> (writes: [StoreWrite], result: Result)) throws -> Result {
+    func transact<Result>(_ body: () throws -> (writes: [EngineWrite], result: Result)) throws -> Result {
         for _ in 0..<configuration.maximumCommitAttempts {
             let (writes, result) = try body()
             if writes.isEmpty { return result }
@@ -85,21 +86,36 @@ public final class Engine: FleetAPI {
         throw FleetError(.concurrentModification)
     }
 
-    /// Commits writes and wakes whoever watches the records they touch.
-    func commit(_ writes: [StoreWrite]) throws {
-        try store.commit(writes)
-        changes.signal(writes.map(\.key))
+    /// Commits writes, remembers the vehicles written (decoded, at their new versions) and wakes
+    /// whoever watches the records they touch.
+    func commit(_ writes: [EngineWrite]) throws {
+        try store.commit(writes.map(\.storeWrite))
+        for case .vehicle(var record) in writes {
+            record.version += 1
+            records.remember(record)
+        }
+        changes.signal(writes.map(\.storeWrite.key))
     }
 }
 
-extension StoreWrite {
-    /// Writes a vehicle record back at the version it was read.
-    static func save(_ record: VehicleRecord) -> StoreWrite {
-        .put(record.storeRecord(), expectedVersion: record.version)
-    }
+/// A write the engine commits: the store's write, plus the decoded vehicle so it need not be decoded
+/// again when next read.
+enum EngineWrite {
+    case vehicle(VehicleRecord)
+    case trip(TripRecord)
+    case delete(RecordKey, expectedVersion: UInt64)
 
-    /// Writes a trip record back at the version it was read.
-    static func save(_ record: TripRecord) -> StoreWrite {
-        .put(record.storeRecord(), expectedVersion: record.version)
+    /// Writes a vehicle back at the version it was read.
+    static func save(_ record: VehicleRecord) -> EngineWrite { .vehicle(record) }
+
+    /// Writes a trip back at the version it was read.
+    static func save(_ record: TripRecord) -> EngineWrite { .trip(record) }
+
+    var storeWrite: StoreWrite {
+        switch self {
+        case .vehicle(let record): .put(record.storeRecord(), expectedVersion: record.version)
+        case .trip(let record): .put(record.storeRecord(), expectedVersion: record.version)
+        case .delete(let key, let version): .delete(key, expectedVersion: version)
+        }
     }
 }

@@ -57,6 +57,20 @@ public struct StoreRecord: Sendable, Hashable {
     }
 }
 
+/// A record's key, version and indexed point, without its payload: enough for a search to decide
+/// which records it must read (and whether a copy it already decoded is current).
+public struct IndexEntry: Sendable, Hashable {
+    public var key: RecordKey
+    public var version: UInt64
+    public var point: IndexPoint
+
+    public init(key: RecordKey, version: UInt64, point: IndexPoint) {
+        self.key = key
+        self.version = version
+        self.point = point
+    }
+}
+
 /// One change in an atomic commit.
 public enum StoreWrite: Sendable, Hashable {
     /// Creates or replaces a record. `expectedVersion` 0 means "must not exist yet".
@@ -115,6 +129,9 @@ public protocol Store: AnyObject, Sendable {
     /// May return a few more (a bounding box); the caller filters exactly.
     func nearby(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [StoreRecord]
 
+    /// Like `nearby`, without the payloads. Stores that can skip reading payloads override it.
+    func nearbyIndex(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [IndexEntry]
+
     /// Trips of the provider whose owner is `owner`.
     func owned(by owner: String, provider: String) throws -> [StoreRecord]
 
@@ -123,6 +140,12 @@ public protocol Store: AnyObject, Sendable {
 }
 
 extension Store {
+    public func nearbyIndex(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [IndexEntry] {
+        try nearby(provider: provider, center: center, radiusMeters: radiusMeters).compactMap { record in
+            record.point.map { IndexEntry(key: record.key, version: record.version, point: $0) }
+        }
+    }
+
     /// Convenience for a single write.
     @discardableResult
     public func commit(_ write: StoreWrite) throws -> UInt64 {

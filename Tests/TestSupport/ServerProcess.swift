@@ -25,6 +25,7 @@ public final class ServerProcess: @unchecked Sendable {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        ChildProcesses.register(process.processIdentifier)
         let collected = self.collected
         errors.fileHandleForReading.readabilityHandler = { handle in
             collected.append(handle.availableData)
@@ -90,4 +91,26 @@ final class OutputBuffer: @unchecked Sendable {
 
     func append(_ data: Data) { lock.withLock { bytes += data } }
     var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+}
+
+/// Servers started by tests, killed when the test process exits (a server held in a `static let`
+/// is never released, and children outlive their parent otherwise).
+enum ChildProcesses {
+    nonisolated(unsafe) static var pids: [Int32] = []
+    static let lock = NSLock()
+    nonisolated(unsafe) static var installed = false
+
+    static func register(_ pid: Int32) {
+        lock.withLock {
+            pids.append(pid)
+            if !installed {
+                installed = true
+                atexit {
+                    ChildProcesses.lock.withLock {
+                        for pid in ChildProcesses.pids { kill(pid, SIGTERM) }
+                    }
+                }
+            }
+        }
+    }
 }

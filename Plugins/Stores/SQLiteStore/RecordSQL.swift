@@ -26,6 +26,13 @@ enum RecordSQL {
           AND r.provider = ?5 AND r.kind = ?6
         """
 
+    /// As `nearby`, without the payload: kind, provider, id, version, lat, lng.
+    static let nearbyIndex = """
+        SELECT r.rowid, r.kind, r.provider, r.id, r.version, r.lat, r.lng FROM points p CROSS JOIN records r ON r.rowid = p.id
+        WHERE p.maxLat >= ?1 AND p.minLat <= ?2 AND p.maxLng >= ?3 AND p.minLng <= ?4
+          AND r.provider = ?5 AND r.kind = ?6
+        """
+
     /// `+r.kind` keeps the planner on the (provider, owner) index.
     static let owned = """
         SELECT \(columns) FROM records r WHERE r.provider = ?1 AND r.owner = ?2 AND +r.kind = ?3 ORDER BY r.id

@@ -130,6 +130,34 @@ public final class SQLiteStore: Store {
         }
     }
 
+    /// The provider's vehicles near a point, without reading their payloads.
+    public func nearbyIndex(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [IndexEntry] {
+        try readers.withConnection { connection in
+            let boxes = GeoBox.covering(center: center, radiusMeters: radiusMeters)
+            if boxes.count > 1 { try connection.execute("BEGIN", doing: "starting a read transaction") }
+            defer { if boxes.count > 1 { try? connection.execute("COMMIT", doing: "ending a read transaction") } }
+            var seen = Set<Int64>()
+            var found: [IndexEntry] = []
+            for box in boxes {
+                _ = try connection.rows(RecordSQL.nearbyIndex, doing: "searching vehicles of provider '\(provider)' near a point") {
+                    $0.bind(1, box.south)
+                    $0.bind(2, box.north)
+                    $0.bind(3, box.west)
+                    $0.bind(4, box.east)
+                    $0.bind(5, provider)
+                    $0.bind(6, RecordKind.vehicle.rawValue)
+                } read: { row -> Void in
+                    guard seen.insert(row.int64(0)).inserted, let kind = RecordKind(rawValue: row.string(1) ?? ""),
+                          let lat = row.double(5), let lng = row.double(6) else { return }
+                    found.append(IndexEntry(key: RecordKey(kind, provider: row.string(2) ?? "", id: row.string(3) ?? ""),
+                                            version: UInt64(bitPattern: row.int64(4)),
+                                            point: IndexPoint(latitude: lat, longitude: lng)))
+                }
+            }
+            return found
+        }
+    }
+
     /// The provider's vehicles whose indexed point lies in `box`.
     private func search(box: GeoBox, provider: String,
                         on connection: SQLiteConnection) throws -> [(rowid: Int64, record: StoreRecord)] {

@@ -1,0 +1,67 @@
+import FleetStore
+import Foundation
+
+/// Decoded vehicles by store key and version, so a record read again at the same version (a search
+/// over a busy area, the next update of a vehicle) skips decoding its JSON. A version mismatch is a
+/// miss, so writes by other processes are always seen. Sharded locks keep writer threads apart.
+final class RecordCache: @unchecked Sendable {
+    private final class Shard {
+        let lock = NSLock()
+        var vehicles: [RecordKey: DecodedVehicle] = [:]
+    }
+
+    private let shards: [Shard]
+    private let capacityPerShard: Int
+
+    init(capacity: Int = 262_144, shards: Int = 16) {
+        self.shards = (0..<shards).map { _ in Shard() }
+        capacityPerShard = max(1, capacity / shards)
+    }
+
+    private func shard(_ key: RecordKey) -> Int {
+        var hasher = Hasher()
+        hasher.combine(key)
+        return Int(UInt(bitPattern: hasher.finalize()) % UInt(shards.count))
+    }
+
+    /// The vehicle in `stored`, decoded once per version.
+    func vehicle(_ stored: StoreRecord) throws -> VehicleRecord {
+        try decoded(stored).record
+    }
+
+    /// The vehicle in `stored` as a shared box (no copy of the record), decoded once per version.
+    func decoded(_ stored: StoreRecord) throws -> DecodedVehicle {
+        if let hit = cached(stored.key, version: stored.version) { return hit }
+        let box = DecodedVehicle(try VehicleRecord(stored))
+        remember(box)
+        return box
+    }
+
+    /// The decoded vehicle at exactly this version, if remembered.
+    func cached(_ key: RecordKey, version: UInt64) -> DecodedVehicle? {
+        let shard = shards[shard(key)]
+        return shard.lock.withLock {
+            guard let hit = shard.vehicles[key], hit.record.version == version else { return nil }
+            return hit
+        }
+    }
+
+    /// Remembers a decoded vehicle (evicting a whole shard when it is full: simple and bounded).
+    func remember(_ record: VehicleRecord) {
+        remember(DecodedVehicle(record))
+    }
+
+    private func remember(_ box: DecodedVehicle) {
+        let shard = shards[shard(box.record.key)]
+        shard.lock.withLock {
+            if shard.vehicles.count >= capacityPerShard { shard.vehicles.removeAll(keepingCapacity: true) }
+            shard.vehicles[box.record.key] = box
+        }
+    }
+}
+
+/// A decoded vehicle shared by reference, so a search handles thousands without copying them.
+final class DecodedVehicle: Sendable {
+    let record: VehicleRecord
+    init(_ record: VehicleRecord) { self.record = record }
+}

@@ -1,0 +1,10 @@
+import FleetCLI
+
+/// The entry point: runs the command tree with the process's arguments and exits with its status.
+@main
+enum FleetAdmin {
+    /// Runs fleet-admin.
+    static func main() async {
+        await CommandLineTool.main(FleetAdminTool.command())
+    }
+}

@@ -1,0 +1,20 @@
+import FleetModel
+
+/// The enum values each flag accepts (the zero "unknown" values are never typed by operators).
+enum Vocabulary {
+    /// `--state`: online, offline.
+    static let vehicleStates: [VehicleState] = [.online, .offline]
+    /// `--type` (trip types): exclusive, shared.
+    static let tripTypes: [TripType] = [.exclusive, .shared]
+    /// `--category`: auto, taxi, truck, two-wheeler, bicycle, pedestrian.
+    static let categories: [VehicleType.Category] = VehicleType.Category.allKnown.filter { $0 != .unknown }
+    /// Trip statuses an operator may set (every known status but UNKNOWN_TRIP_STATUS).
+    static let tripStatuses: [TripStatus] = TripStatus.allKnown.filter { $0 != .unknownTripStatus }
+    /// `trips get --view`: sdk, journey-sharing-v1s.
+    static let tripViews: [TripView] = [.sdk, .journeySharingV1s]
+    /// `vehicles search --order-by`.
+    static let matchOrders: [SearchVehiclesRequest.VehicleMatchOrder] =
+        SearchVehiclesRequest.VehicleMatchOrder.allKnown.filter { $0 != .unknownVehicleMatchOrder }
+    /// `vehicles search --current-trips`: none, any.
+    static let currentTripsPresent: [SearchVehiclesRequest.CurrentTripsPresent] = [.noTrips, .any]
+}

@@ -1,0 +1,192 @@
+import Foundation
+// A copy of Tests/ExecutableTests/BinaryRunner.swift (test targets cannot depend on each other).
+
+/// Runs a built executable of this package (`error-explain`, `fleet-admin`, …) with arguments
+/// and standard input, and captures its standard output, standard error and exit status.
+///
+/// The executables must be built before the tests run: `swift build` (or `swift build
+/// --build-tests`, which `swift test` does) puts them next to the test bundle, in the products
+/// folder (`.build/debug`). Set `FLEET_PRODUCTS_DIR` to look elsewhere.
+struct BinaryRunner: Sendable {
+    /// What the program reads on standard input.
+    enum Input: Sendable {
+        /// An empty pipe (end of input at once).
+        case none
+        /// This text.
+        case text(String)
+        /// These bytes (invalid UTF-8 allowed).
+        case bytes([UInt8])
+        /// The file or folder at this path, opened for reading (a folder gives EISDIR on read).
+        case path(String)
+        /// No standard input at all: descriptor 0 closed.
+        case closed
+    }
+
+    /// What a run produced.
+    struct Result: Sendable, CustomStringConvertible {
+        /// The exit status (128 + signal number when a signal ended it).
+        let status: Int32
+        /// Standard output, decoded as UTF-8.
+        let output: String
+        /// Standard error, decoded as UTF-8.
+        let error: String
+
+        var description: String { "status \(status)\n--- stdout\n\(output)--- stderr\n\(error)" }
+    }
+
+    /// Why a run could not be made.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The executable.
+    let executable: URL
+
+    /// A runner for the product named `product`; fails when it has not been built.
+    init(product: String) throws {
+        executable = try Self.locate(product)
+        _ = Self.ignoreBrokenPipes
+    }
+
+    /// The test process ignores SIGPIPE, so feeding standard input to a program that exited
+    /// without reading it cannot kill the test runner.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN); return () }()
+
+    /// Programs start through `env --default-signal=PIPE` (GNU coreutils 8.31+), so they get
+    /// SIGPIPE at its default as from a shell, not the test runner's "ignore". Empty when `env`
+    /// cannot do it.
+    static let launcher: [String] = {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["--default-signal=PIPE", "true"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return [] }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0 ? ["/usr/bin/env", "--default-signal=PIPE"] : []
+    }()
+
+    /// Points `process` at `command` (the program first), through `launcher`.
+    private static func configure(_ process: Process, command: [String]) {
+        let full = launcher + command
+        process.executableURL = URL(fileURLWithPath: full[0])
+        process.arguments = Array(full.dropFirst())
+    }
+
+    /// The built product's path: in `FLEET_PRODUCTS_DIR`, next to the running test bundle, or
+    /// in `.build/debug` above this source file.
+    static func locate(_ product: String, file: String = #filePath) throws -> URL {
+        var folders: [URL] = []
+        if let folder = ProcessInfo.processInfo.environment["FLEET_PRODUCTS_DIR"] {
+            folders.append(URL(fileURLWithPath: folder))
+        }
+        if let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var folder = URL(fileURLWithPath: running).deletingLastPathComponent()
+            // Inside a bundle (…/X.xctest/Contents/MacOS/X) the products folder is above the bundle.
+            while folder.path != "/" && folder.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) {
+                folder = folder.deletingLastPathComponent()
+            }
+            folders.append(folder)
+        }
+        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        var above = URL(fileURLWithPath: file).deletingLastPathComponent()
+        while above.path != "/" {
+            folders.append(above.appendingPathComponent(".build/debug"))
+            above = above.deletingLastPathComponent()
+        }
+        for folder in folders {
+            let candidate = folder.appendingPathComponent(product)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw Failure(description: "\(product) is not built: run `swift build` first (looked in \(folders.map(\.path)))")
+    }
+
+    /// The environment runs get unless told otherwise: PATH and a UTF-8 locale only, so colour
+    /// variables and FLEET_* settings of the developer's shell do not leak in.
+    static var quietEnvironment: [String: String] {
+        ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
+    }
+
+    /// Runs the program and waits for it (at most `timeout`, then it is killed and the run fails).
+    func run(_ arguments: [String], input: Input = .none, environment: [String: String] = BinaryRunner.quietEnvironment,
+             timeout: TimeInterval = 60) throws -> Result {
+        let process = Process()
+        var environment = environment
+        switch input {
+        case .closed:
+            Self.configure(process, command: ["/bin/sh", "-c", #"exec "$0" "$@" <&-"#, executable.path] + arguments)
+        case .path(let path):
+            environment["BINARY_RUNNER_INPUT"] = path
+            Self.configure(process, command: ["/bin/sh", "-c", #"exec "$0" "$@" < "$BINARY_RUNNER_INPUT""#, executable.path] + arguments)
+        case .none, .text, .bytes:
+            Self.configure(process, command: [executable.path] + arguments)
+        }
+        process.environment = environment
+
+        let inputPipe = Pipe(), outputPipe = Pipe(), errorPipe = Pipe()
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        switch input {
+        case .none, .text, .bytes: process.standardInput = inputPipe
+        case .closed, .path: process.standardInput = FileHandle.nullDevice
+        }
+
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        try process.run()
+
+        let bytes: [UInt8]
+        switch input {
+        case .text(let text): bytes = Array(text.utf8)
+        case .bytes(let given): bytes = given
+        default: bytes = []
+        }
+        let writer = DispatchQueue(label: "BinaryRunner.stdin")
+        writer.async {
+            if !bytes.isEmpty { try? inputPipe.fileHandleForWriting.write(contentsOf: bytes) }
+            try? inputPipe.fileHandleForWriting.close()
+        }
+        let collected = Collected()
+        let readers = DispatchGroup()
+        DispatchQueue.global().async(group: readers) { collected.setOutput(outputPipe.fileHandleForReading.readDataToEndOfFile()) }
+        DispatchQueue.global().async(group: readers) { collected.setError(errorPipe.fileHandleForReading.readDataToEndOfFile()) }
+
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            throw Failure(description: "\(executable.lastPathComponent) \(arguments) did not finish in \(timeout) s")
+        }
+        readers.wait()
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return Result(status: status, output: String(decoding: collected.output, as: UTF8.self),
+                      error: String(decoding: collected.error, as: UTF8.self))
+    }
+
+    /// Runs the program with standard output connected to a pipe nobody reads (its read end is
+    /// closed before the program starts), so every write fails with EPIPE and, unless the program
+    /// ignores it, SIGPIPE ends it. Returns the exit status (141 for SIGPIPE).
+    func runWithClosedOutput(_ arguments: [String], environment: [String: String] = BinaryRunner.quietEnvironment) throws -> Int32 {
+        let process = Process()
+        Self.configure(process, command: [executable.path] + arguments)
+        process.environment = environment
+        let outputPipe = Pipe()
+        try outputPipe.fileHandleForReading.close()
+        process.standardOutput = outputPipe
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+}
+
+/// The two captured streams, filled from two reader threads.
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outputData = Data()
+    private var errorData = Data()
+
+    func setOutput(_ data: Data) { lock.withLock { outputData = data } }
+    func setError(_ data: Data) { lock.withLock { errorData = data } }
+    var output: Data { lock.withLock { outputData } }
+    var error: Data { lock.withLock { errorData } }
+}

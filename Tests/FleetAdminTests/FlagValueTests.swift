@@ -1,0 +1,68 @@
+@testable import fleet_admin
+import FleetCLI
+import FleetModel
+import Testing
+
+/// Parsing what operators type after flags.
+@Suite struct FlagValueTests {
+    @Test(arguments: [("52.52,13.40", 52.52, 13.40), ("-33.87, 151.21", -33.87, 151.21), (" 0,0 ", 0.0, 0.0), ("1e1,-2.5", 10.0, -2.5)])
+    func latLngReadsTwoDecimals(text: String, latitude: Double, longitude: Double) throws {
+        #expect(try FlagValue.latLng(text) == LatLng(latitude: latitude, longitude: longitude))
+    }
+
+    @Test(arguments: ["52.52", "52.52;13.40", "north,east", "1,2,3", "", ",", "nan,1", "inf,0"])
+    func latLngRefusesAnythingElse(text: String) {
+        #expect(throws: FlagValueProblem(message: "is not LAT,LNG in decimal degrees (like 52.52,13.40)")) { try FlagValue.latLng(text) }
+    }
+
+    @Test func keyValuePairsKeepOrderAndEqualsSignsInValues() throws {
+        let pairs = try FlagValue.keyValuePairs("a=1,b=x=y, c =,")
+        #expect(pairs.map(\.key) == ["a", "b", "c"])
+        #expect(pairs.map(\.value) == ["1", "x=y", ""])
+        #expect(try FlagValue.keyValuePairs("").isEmpty)
+        #expect(throws: FlagValueProblem.self) { try FlagValue.keyValuePairs("a=1,oops") }
+        #expect(throws: FlagValueProblem.self) { try FlagValue.keyValuePairs("=1") }
+    }
+
+    @Test func attributesAreStringValues() throws {
+        let vehicle = try FlagValue.vehicleAttributes("wheelchair=yes")
+        #expect(vehicle == [VehicleAttribute(key: "wheelchair", vehicleAttributeValue: .stringValue("yes"))])
+        let trip = try FlagValue.tripAttributes("vip=true")
+        #expect(trip == [TripAttribute(key: "vip", tripAttributeValue: .stringValue("true"))])
+    }
+
+    @Test(arguments: ["enroute-to-pickup", "ENROUTE_TO_PICKUP", "Enroute to pickup", " enroute_to-PICKUP "])
+    func enumValuesInAnySpelling(text: String) throws {
+        #expect(try FlagValue.enumValue(text, accepted: Vocabulary.tripStatuses) == .enrouteToPickup)
+    }
+
+    @Test func aUniquePrefixIsEnoughAndAnAmbiguousOneIsNot() throws {
+        #expect(try FlagValue.enumValue("journey-sharing", accepted: Vocabulary.tripViews) == .journeySharingV1s)
+        #expect(try FlagValue.enumValue("two", accepted: Vocabulary.categories) == .twoWheeler)
+        #expect(throws: FlagValueProblem.self) { try FlagValue.enumValue("enroute", accepted: Vocabulary.tripStatuses) }
+        #expect(throws: FlagValueProblem(message: "is not one of online, offline")) {
+            try FlagValue.enumValue("unknown-vehicle-state", accepted: Vocabulary.vehicleStates)
+        }
+    }
+
+    @Test func enumListsDropRepeats() throws {
+        #expect(try FlagValue.enumValues("exclusive, shared,EXCLUSIVE", accepted: Vocabulary.tripTypes) == [.exclusive, .shared])
+        #expect(throws: FlagValueProblem(message: "is empty")) { try FlagValue.enumValues(" , ", accepted: Vocabulary.tripTypes) }
+    }
+
+    @Test func spellingsAreLowerCaseWithDashes() {
+        #expect(FlagValue.spellings(Vocabulary.categories) == ["auto", "taxi", "truck", "two-wheeler", "bicycle", "pedestrian"])
+        #expect(FlagValue.spelling(of: SearchVehiclesRequest.VehicleMatchOrder.pickupPointEta) == "pickup-point-eta")
+    }
+
+    @Test func typedGettersTurnProblemsIntoUsageErrorsNamingTheOption() throws {
+        let arguments = ParsedArguments(commandPath: ["fleet-admin", "trips", "create"],
+                                        values: ["pickup": ["52.5,13.4"], "dropoff": ["x"], "stop": ["1,2", "3,4"], "capacity": ["99999999999"]])
+        #expect(try arguments.latLng("pickup") == LatLng(latitude: 52.5, longitude: 13.4))
+        #expect(try arguments.latLngs("stop").count == 2)
+        #expect(throws: UsageError("--dropoff: 'x' is not LAT,LNG in decimal degrees (like 52.52,13.40)", commandPath: ["fleet-admin", "trips", "create"])) {
+            try arguments.latLng("dropoff")
+        }
+        #expect(throws: UsageError.self) { try arguments.int32("capacity") }
+    }
+}
