@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 
 // `make bench`: every benchmark of the project in one run, printed as one table. Ratios are against
 // baselines measured in the same run (machines are noisy; absolute figures vary between runs).
@@ -30,6 +31,11 @@ if wanted("engine") {
         let base = try? StoreBenchmarks.rawBatchedUpserts(path: "\(temporary)/engine-baseline.sqlite")
         return [BenchmarkRow(name: "raw SQLite upserts + R*Tree, one transaction (baseline)", value: base.map(StoreBenchmarks.rate) ?? "failed", comparison: "100%")]
             + EngineBenchmarks.run(tempDirectory: "\(temporary)/engine", baseline: base)
+    }
+}
+if only == "search" {
+    section("search") {
+        (try? EngineBenchmarks.searchLatency(store: SQLiteStore(path: "\(temporary)/search.db", options: .init(durable: false)), vehicles: 100_000)) ?? []
     }
 }
 if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }

@@ -26,9 +26,9 @@ enum RecordSQL {
           AND r.provider = ?5 AND r.kind = ?6
         """
 
-    /// As `nearby`, without the payload: kind, provider, id, version, lat, lng.
+    /// As `nearby`, without the payload (kind and provider are the query's): id, version, lat, lng.
     static let nearbyIndex = """
-        SELECT r.rowid, r.kind, r.provider, r.id, r.version, r.lat, r.lng FROM points p CROSS JOIN records r ON r.rowid = p.id
+        SELECT r.rowid, r.id, r.version, r.lat, r.lng FROM points p CROSS JOIN records r ON r.rowid = p.id
         WHERE p.maxLat >= ?1 AND p.minLat <= ?2 AND p.maxLng >= ?3 AND p.minLng <= ?4
           AND r.provider = ?5 AND r.kind = ?6
         """

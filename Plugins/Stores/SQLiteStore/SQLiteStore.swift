@@ -138,6 +138,7 @@ public final class SQLiteStore: Store {
             defer { if boxes.count > 1 { try? connection.execute("COMMIT", doing: "ending a read transaction") } }
             var seen = Set<Int64>()
             var found: [IndexEntry] = []
+            found.reserveCapacity(256)
             for box in boxes {
                 _ = try connection.rows(RecordSQL.nearbyIndex, doing: "searching vehicles of provider '\(provider)' near a point") {
                     $0.bind(1, box.south)
@@ -147,10 +148,9 @@ public final class SQLiteStore: Store {
                     $0.bind(5, provider)
                     $0.bind(6, RecordKind.vehicle.rawValue)
                 } read: { row -> Void in
-                    guard seen.insert(row.int64(0)).inserted, let kind = RecordKind(rawValue: row.string(1) ?? ""),
-                          let lat = row.double(5), let lng = row.double(6) else { return }
-                    found.append(IndexEntry(key: RecordKey(kind, provider: row.string(2) ?? "", id: row.string(3) ?? ""),
-                                            version: UInt64(bitPattern: row.int64(4)),
+                    guard seen.insert(row.int64(0)).inserted, let lat = row.double(3), let lng = row.double(4) else { return }
+                    found.append(IndexEntry(key: RecordKey(.vehicle, provider: provider, id: row.string(1) ?? ""),
+                                            version: UInt64(bitPattern: row.int64(2)),
                                             point: IndexPoint(latitude: lat, longitude: lng)))
                 }
             }
