@@ -13,11 +13,20 @@ final class DirectoryLock {
     /// Takes the lock, or throws `storeBusy` naming the process that holds it.
     init(layout: FileStoreLayout) throws {
         let file = try PosixFile.open(layout.lock, O_RDWR | O_CREAT)
+        // A child another thread of ours is spawning shares our descriptors until it execs (and closes
+        // them, all being O_CLOEXEC), so a lock this process just released can look held for that
+        // moment: when the lock file names this process, wait the moment out.
+        var retries = 200
         while flock(file.descriptor, LOCK_EX | LOCK_NB) != 0 {
             let error = errno
             if error == EINTR { continue }
             guard error == EWOULDBLOCK else { throw FileSystem.failure("cannot lock", layout.lock, errorNumber: error) }
             let holder = String(decoding: ((try? file.readAll()) ?? []).filter { (0x30...0x39).contains($0) }, as: UTF8.self)
+            if holder == String(getpid()) && retries > 0 {
+                retries -= 1
+                usleep(1_000)
+                continue
+            }
             let who = holder.isEmpty ? "another process" : "process \(holder)"
             throw FleetError(.storeBusy, detail: "the file store at \(layout.directory) is open in \(who) (it holds \(layout.lock)); a file store has one writer process: stop that process, or share data between processes with a sqlite: store")
         }
