@@ -17,7 +17,7 @@ VENV         := $(BUILD_DIR)/conformance-venv
 # Debian packages the project needs: the C libraries behind our systemLibrary targets, and test tools.
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
                    python3 python3-venv tmux
-EXECUTABLES  := error-explain fleet-admin
+EXECUTABLES  := error-explain fleet-admin consumer-follow
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
@@ -57,7 +57,7 @@ conformance:
 	@"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin"
 
 demo: build
-	@bash Executables/demo.sh "$(BIN_DIR)"
+	@bash Executables/demo/demo.sh "$(BIN_DIR)"
 
 ## bench: release build, then every benchmark in one table (wrk and nginx give the HTTP rows).
 bench: setup release
@@ -65,12 +65,26 @@ bench: setup release
 	if [ -n "$$missing" ]; then $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
 	$$($(SWIFT) build -c release --show-bin-path)/fleet-bench
 
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
-	for e in $(EXECUTABLES); do install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/$$e" $(DESTDIR)$(PREFIX)/bin/; done
+## install: binaries, systemd units (paths filled in), shell completions and the docs under PREFIX.
+BINDIR  = $(PREFIX)/bin
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+DOCDIR  = $(PREFIX)/share/doc/fleet-engine
+install: setup release
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	for e in $(EXECUTABLES); do install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/$$e" $(DESTDIR)$(BINDIR)/; done
+	for u in docs/systemd/*.service; do \
+	  sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' "$$u" > $(DESTDIR)$(UNITDIR)/$$(basename "$$u"); done
+	install -m 644 docs/systemd/*.example $(DESTDIR)$(DOCDIR)/
+	for c in docs/completions/*.bash; do n=$$(basename "$$c" .bash); install -m 644 "$$c" $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$n; done
+	for c in docs/completions/*.zsh; do n=$$(basename "$$c" .zsh); install -m 644 "$$c" $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$n; done
+	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/
+	@echo "installed to $(DESTDIR)$(PREFIX); systemd units in $(DESTDIR)$(UNITDIR) (systemctl daemon-reload)"
 
 uninstall:
-	for e in $(EXECUTABLES); do rm -f $(DESTDIR)$(PREFIX)/bin/$$e; done
+	for e in $(EXECUTABLES); do rm -f $(DESTDIR)$(BINDIR)/$$e; done
+	for u in docs/systemd/*.service; do rm -f $(DESTDIR)$(UNITDIR)/$$(basename "$$u"); done
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf $(BUILD_DIR)

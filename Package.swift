@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "error-explain", targets: ["error-explain"]),
         .executable(name: "fleet-admin", targets: ["fleet-admin"]),
+        .executable(name: "consumer-follow", targets: ["consumer-follow"]),
     ],
     targets: [
         // MARK: System libraries (Plugins/System): one target per C library, shims for variadic C calls.
@@ -32,6 +33,8 @@ let package = Package(
         .target(name: "FleetCLI", dependencies: ["FleetErrors"], path: "Core/FleetCLI", swiftSettings: strict),
         .target(name: "FleetAuth", dependencies: ["FleetErrors", "FleetModel", "COpenSSL"], path: "Core/FleetAuth",
                 swiftSettings: strict),
+        .target(name: "FleetConsumer", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetEngine", "FleetCLI"],
+                path: "Core/FleetConsumer", swiftSettings: strict),
         .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetStore"],
                 path: "Core/FleetEngine", swiftSettings: strict),
 
@@ -75,6 +78,8 @@ let package = Package(
                           path: "Executables/store-writer", swiftSettings: strict),
         .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore"],
                           path: "Executables/store-crasher", swiftSettings: strict),
+        .executableTarget(name: "consumer-follow", dependencies: ["FleetConsumer", "FleetKit", "FleetCLI", "FleetErrors", "FleetModel"],
+                          path: "Executables/consumer-follow", swiftSettings: strict),
         .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetEngine", "FleetKit",
                                                             "FleetAuth", "JournalTransport", "RESTServer"],
                           path: "Executables/fleet-admin", swiftSettings: strict),
@@ -102,6 +107,11 @@ let package = Package(
         .testTarget(name: "FleetAdminTests", dependencies: ["fleet-admin", "FleetCLI", "FleetErrors", "FleetModel", "FleetEngine",
                                                             "FleetAuth", "JournalTransport", "MemoryStore"],
                     path: "Tests/FleetAdminTests"),
+        .testTarget(name: "FleetConsumerTests", dependencies: ["FleetConsumer", "FleetEngine", "FleetModel", "FleetErrors", "FleetGeo",
+                                                               "FleetCLI", "FleetKit", "MemoryStore"], path: "Tests/FleetConsumerTests"),
+        .testTarget(name: "ConsumerFollowTests", dependencies: ["FleetEngine", "FleetModel", "FleetGeo", "SQLiteStore", "JournalTransport",
+                                                                "FleetTestSupport"],
+                    path: "Tests/ConsumerFollowTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors"], path: "Tests/ExecutableTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,31 @@
+import FleetErrors
+import FleetModel
+
+/// Why following ended.
+public enum FollowOutcome: Sendable, Hashable {
+    /// The trip reached COMPLETE or CANCELED (after its status event was delivered).
+    case tripEnded(TripStatus)
+    /// The trip reached or passed the `until` status; carries the status seen.
+    case untilReached(TripStatus)
+    /// Stopped from outside (`StopSignal.stop()`: Ctrl-C).
+    case stopped
+    /// A client error with `failFast`.
+    case failed(FleetError)
+
+    /// The exit status: 0 when the trip ended or reached `until`, `ExitCode.interrupted` (130) when
+    /// stopped, 10 + the gRPC number for a failure.
+    public var exitCode: ExitCode {
+        switch self {
+        case .tripEnded, .untilReached: .success
+        case .stopped: .interrupted
+        case .failed(let error): ExitCode(error)
+        }
+    }
+}
+
+extension ExitCode {
+    /// 130 (128 + SIGINT): following was stopped by Ctrl-C, as a shell reports a program it interrupted.
+    public static let interrupted = ExitCode(rawValue: 130)
+    /// 143 (128 + SIGTERM): following was stopped by SIGTERM.
+    public static let terminated = ExitCode(rawValue: 143)
+}

@@ -1,0 +1,31 @@
+import FleetModel
+
+/// Polls `GetTrip` at a fixed interval: the Consumer SDK's way, and the fallback for transports
+/// that cannot push changes.
+///
+/// Each call sends the versions of the route, traffic and waypoint paths the follower holds, so the
+/// server leaves out what has not changed.
+public struct PollingSource: TripSnapshotSource {
+    /// The Fleet Engine calls.
+    public let api: any FleetAPI
+    /// Seconds between the start of one wait and the next call.
+    public let intervalSeconds: Double
+
+    /// Polls `api` every `intervalSeconds`.
+    public init(api: any FleetAPI, intervalSeconds: Double) {
+        self.api = api
+        self.intervalSeconds = intervalSeconds
+    }
+
+    /// Calls `GetTrip`, delivers the trip, waits the interval; again until stopped or a call fails.
+    public func snapshots(request: () -> GetTripRequest, clock: any FollowClock, stop: StopSignal,
+                          deliver: (Trip) -> Void) throws {
+        while !stop.isStopped {
+            let trip = try api.getTrip(request())
+            guard !stop.isStopped else { return }
+            deliver(trip)
+            guard !stop.isStopped else { return }
+            clock.sleep(seconds: intervalSeconds, stop: stop)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import FleetGeo
+import FleetModel
+
+extension TripEvent {
+    /// The event as one JSON object with stable keys: `event`, `trip`, `time` (RFC 3339, when the
+    /// follower observed it) and `value` (per kind; see docs/consumer-follow.md).
+    public var json: JSON {
+        var object = JSONObject()
+        object["event"] = .string(kind.rawValue)
+        object["trip"] = .string(tripName)
+        object["time"] = .string(time.rfc3339String)
+        object["value"] = value.json(observedAt: time)
+        return .object(object)
+    }
+
+    /// The event as one line of compact JSON (without the new line).
+    public var jsonLine: String { json.serialized() }
+}
+
+extension TripEventValue {
+    /// The value's JSON; ETAs count their `secondsLeft` from `observedAt`.
+    public func json(observedAt: Timestamp) -> JSON {
+        switch self {
+        case .changes(let kinds):
+            return ["changed": .array(kinds.map { .string($0.rawValue) })]
+        case .status(let status):
+            return status.map { .string($0.name) } ?? .null
+        case .distance(let meters):
+            return meters.map { .number(Double($0)) } ?? .null
+        case .route(let points):
+            let encoded = Polyline.encode(points.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) })
+            return ["points": .number(Double(points.count)), "encodedPolyline": .string(encoded)]
+        case .location(let point):
+            return point?.toJSON() ?? .null
+        case .eta(let eta):
+            guard let eta else { return .null }
+            return ["eta": .string(eta.rfc3339String), "secondsLeft": .number(Double(ReadableText.secondsLeft(until: eta, from: observedAt)))]
+        case .waypoints(let waypoints):
+            return .array(waypoints.map { $0.withoutPaths.toJSON() })
+        case .destinations(let points):
+            return .array(points.map { $0.toJSON() })
+        case .traffic(let traffic):
+            guard let traffic else { return .null }
+            return ["speedReadingIntervals": .array(traffic.speedReadingInterval.map { $0.toJSON() })]
+        case .failure(let failure):
+            return failure.json
+        }
+    }
+}
+
+extension FollowFailure {
+    /// `{"code", "number", "message", "field", "causeId", "cause", "remedy", "recovering",
+    /// "retryInSeconds", "attempt"}`; `field` and `causeId` are null when unknown, `retryInSeconds`
+    /// when the follower gives up.
+    public var json: JSON {
+        var object = JSONObject()
+        object["code"] = .string(error.code.name)
+        object["number"] = .number(Double(error.code.rawValue))
+        object["message"] = .string(error.message)
+        object["field"] = error.field.map(JSON.string) ?? .null
+        object["causeId"] = causeID.map(JSON.string) ?? .null
+        object["cause"] = .string(cause)
+        object["remedy"] = .string(remedy)
+        object["recovering"] = .bool(isRecovering)
+        object["retryInSeconds"] = retryInSeconds.map { .number(($0 * 1000).rounded() / 1000) } ?? .null
+        object["attempt"] = .number(Double(attempt))
+        return .object(object)
+    }
+}

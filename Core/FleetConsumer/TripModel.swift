@@ -1,0 +1,65 @@
+import FleetModel
+
+/// What a rider's app knows about a followed trip: the Consumer SDK's trip model.
+///
+/// Built by merging `GetTrip` snapshots one after another (`merging(_:sent:observedAt:)`); each part
+/// the SDK reports to subscribers is a property, and `changes(since:)` names the parts that differ
+/// between two models. Parts the server left out because their version had not changed keep their
+/// previous value.
+public struct TripModel: Sendable, Hashable {
+    /// The trip's resource name as it is followed (`providers/p/trips/t`).
+    public var tripName: String
+    /// The trip ID: the last segment of the name (waypoints name their trip by it).
+    public var tripID: String { tripName.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? tripName }
+
+    /// The trip's status; nil before the first snapshot.
+    public var status: TripStatus?
+    /// The vehicle serving the trip, when assigned.
+    public var vehicleID: String?
+    /// The vehicle's last reported position, while the trip is active on it.
+    public var vehicleLocation: LatLng?
+    /// Where the rider is picked up.
+    public var pickupLocation: TerminalLocation?
+    /// Where the rider is dropped off.
+    public var dropoffLocation: TerminalLocation?
+    /// The intermediate destinations, in order.
+    public var intermediateDestinations: [TerminalLocation] = []
+    /// Which intermediate destination is next (or reached), when the trip is at one.
+    public var intermediateDestinationIndex: Int32?
+    /// The estimated (or, once picked up, actual) pickup time.
+    public var pickupETA: Timestamp?
+    /// The estimated (or, once dropped off, actual) dropoff time.
+    public var dropoffETA: Timestamp?
+    /// The driving distance to the next waypoint, in metres (`remainingDistanceMeters`).
+    public var remainingDistanceMeters: Int32?
+    /// The route to the next waypoint (`route`, or the decoded `currentRouteSegment`).
+    public var activeRoute: [LatLng] = []
+    /// The traffic along `activeRoute` (`currentRouteSegmentTraffic`).
+    public var activeRouteTraffic: ConsumableTrafficPolyline?
+    /// The waypoints ahead of the vehicle up to this trip's dropoff, other trips' included (anonymous).
+    public var remainingWaypoints: [TripWaypoint] = []
+    /// The versions of the route, traffic and waypoint paths held, sent with the next `GetTrip`.
+    public var versions = TripVersions()
+
+    /// The largest remaining distance seen since the next waypoint last changed: the length of the
+    /// current leg, for showing progress along it.
+    public var legDistanceMeters: Int32?
+    /// When the last snapshot was received (the follower's clock); nil before the first.
+    public var observedAt: Timestamp?
+    /// The last refresh failure, until a refresh succeeds again.
+    public var lastFailure: FollowFailure?
+
+    /// An empty model for a trip, before any snapshot.
+    public init(tripName: String) {
+        self.tripName = tripName
+    }
+
+    /// The next waypoint: the first remaining one.
+    public var nextWaypoint: TripWaypoint? { remainingWaypoints.first }
+
+    /// Whether the rider has been picked up (the status is past the pickup).
+    public var isPickedUp: Bool {
+        guard let status, status != .canceled else { return false }
+        return TripProgress.rank(of: status) > TripProgress.rank(of: .arrivedAtPickup)
+    }
+}

@@ -1,0 +1,98 @@
+import FleetCLI
+import FleetConsumer
+import FleetKit
+import FleetModel
+
+/// The command line of `consumer-follow`, checked: the trip name, where to connect, what to report,
+/// when to stop, and how to print.
+struct FollowSettings {
+    let tripName: String
+    let transport: String
+    let connectionOptions: ConnectionOptions
+    let configuration: FollowConfiguration
+    let poll: Bool
+    let json: Bool
+    let color: Bool
+
+    /// Reads and checks the arguments; a `UsageError` (exit 2) for anything wrong with them.
+    init(_ arguments: ParsedArguments, context: Context) throws {
+        tripName = try Self.tripName(arguments)
+        transport = arguments.string("transport") ?? "memory"
+        if arguments.isGiven("token-url"), transport.hasPrefix("http") {
+            throw arguments.usageError("--token-url is not available yet in this build; give the token itself with --token (or FLEET_TOKEN)")
+        }
+        let token = arguments.string("token")
+        connectionOptions = ConnectionOptions(
+            store: arguments.string("store") ?? Wiring.defaultStoreURL(environment: context.environment),
+            token: token.map { fixed in { @Sendable _ in fixed } })
+
+        let interval = try arguments.duration("interval") ?? .seconds(FollowConfiguration.defaultRefreshSeconds)
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        guard seconds >= FollowConfiguration.minimumRefreshSeconds else {
+            throw arguments.usageError("--interval must be at least 1s, got '\(arguments.string("interval") ?? "")'")
+        }
+        configuration = FollowConfiguration(
+            events: try Self.events(arguments),
+            until: arguments.string("until").map(TripStatus.init(name:)),
+            failFast: arguments.flag("fail-fast"),
+            refreshSeconds: seconds)
+        poll = arguments.flag("poll")
+        json = arguments.flag("json")
+        color = !arguments.flag("no-color") && context.outputStyle.isEnabled
+    }
+
+    /// How events are shown: JSON lines with --json, the live panel on a terminal, plain lines
+    /// otherwise. The live panel is returned a second time, to be refreshed every second.
+    func presenter(context: Context) -> (any FollowPresenter, LivePanelPresenter?) {
+        if json { return (JSONLinesPresenter(output: context.standardOutput), nil) }
+        guard context.standardOutput.isTerminal else {
+            return (PlainLinesPresenter(tripName: tripName, output: context.standardOutput,
+                                        summaryOutput: context.standardError), nil)
+        }
+        let clock = SystemFollowClock()
+        let panel = LivePanelPresenter(
+            tripName: tripName, output: context.standardOutput,
+            panel: TripPanel(style: Style(enabled: color)),
+            width: { TerminalWidth.columns(of: 1, environment: context.environment) - 1 },
+            now: { clock.now() })
+        return (panel, panel)
+    }
+
+    /// `providers/P/trips/T` as given, or `<trip>` with `--provider`. A name that is not well formed is
+    /// sent as it is, so that the server's INVALID_ARGUMENT is reported like any client error.
+    private static func tripName(_ arguments: ParsedArguments) throws -> String {
+        let given = try arguments.require("trip")
+        let provider = arguments.string("provider").flatMap { $0.isEmpty ? nil : $0 }
+        if given.hasPrefix("providers/") {
+            if arguments.source("provider") == .commandLine, let provider,
+               !given.hasPrefix("providers/\(provider)/") {
+                throw arguments.usageError("the trip name '\(given)' names another provider than --provider '\(provider)'")
+            }
+            return given
+        }
+        if let provider { return "providers/\(provider)/trips/\(given)" }
+        guard given.contains("/") else {
+            throw arguments.usageError("'\(given)' is a trip ID: give --provider (or FLEET_PROVIDER), or the full name providers/P/trips/\(given)")
+        }
+        return given
+    }
+
+    /// The union of every `--events` list; all events when none is given.
+    private static func events(_ arguments: ParsedArguments) throws -> Set<TripEventKind> {
+        let lists = arguments.strings("events")
+        guard !lists.isEmpty else { return Set(TripEventKind.allCases) }
+        var kinds: Set<TripEventKind> = []
+        for list in lists {
+            switch TripEventKind.parseList(list) {
+            case .success(let found):
+                kinds.formUnion(found)
+            case .failure(let unknown):
+                let names = TripEventKind.allCases.map(\.rawValue)
+                let hint = Suggestion.nearest(to: unknown.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+                throw arguments.usageError("--events: '\(unknown.name)' is not an event\(hint) (events: \(names.joined(separator: ", ")))")
+            }
+        }
+        guard !kinds.isEmpty else { throw arguments.usageError("--events names no event") }
+        return kinds
+    }
+}

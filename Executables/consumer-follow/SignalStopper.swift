@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import FleetConsumer
+import FleetErrors
+import Synchronization
+
+/// Turns SIGINT (Ctrl-C) and SIGTERM into a stop of the follower, so that the presenter can restore
+/// the terminal and say why following ended. A second signal while stopping ends the process at once
+/// (after the presenter restored the terminal).
+///
+/// `@unchecked Sendable`: the dispatch sources are only kept alive here, never touched after `init`.
+final class SignalStopper: @unchecked Sendable {
+    /// Given on the first signal.
+    let stop = StopSignal()
+    private let received = Mutex<Int32?>(nil)
+    private let presenter: any FollowPresenter
+    private var sources: [any DispatchSourceSignal] = []
+
+    /// Handles SIGINT and SIGTERM from now on.
+    init(presenter: any FollowPresenter) {
+        self.presenter = presenter
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in handle(number) }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// 130 after SIGINT, 143 after SIGTERM (128 + the signal's number, as shells report it).
+    var exitCode: ExitCode {
+        let number = received.withLock { $0 } ?? SIGINT
+        return number == SIGTERM ? .terminated : .interrupted
+    }
+
+    private func handle(_ number: Int32) {
+        let first = received.withLock { seen in
+            guard seen == nil else { return false }
+            seen = number
+            return true
+        }
+        if first {
+            stop.stop()
+        } else {
+            presenter.finish(.stopped)
+            exit(128 + number)
+        }
+    }
+}

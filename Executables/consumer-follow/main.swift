@@ -1,0 +1,96 @@
+// consumer-follow: follows a trip as the Consumer SDK does and prints its events.
+// Thin by design: the declaration below, wiring, and the follower and presenters of FleetConsumer.
+import FleetCLI
+import FleetConsumer
+import FleetErrors
+import FleetKit
+
+let consumerFollow = Command(
+    "consumer-follow",
+    abstract: "Follow a trip as a rider's app does: its status, the vehicle, the route and both ETAs.",
+    discussion: """
+        Give the trip's full name (providers/P/trips/T), or its ID with --provider P. Following stops by \
+        itself when the trip is COMPLETE or CANCELED (exit 0), when it reaches --until STATUS (exit 0), \
+        or on Ctrl-C (exit 130; SIGTERM 143).
+
+        Events, one per change, are named after the Consumer SDK's subscriber callbacks: \
+        \(TripEventKind.allCases.map(\.rawValue).joined(separator: ", ")). With --json each is one JSON \
+        object per line; on a terminal a live panel shows the trip, updated in place; otherwise each is \
+        one readable line.
+
+        Server and network errors (ABORTED, CANCELLED, DEADLINE_EXCEEDED, UNAVAILABLE) are retried with \
+        backoff and reported as error events with recovering: true. Client errors (INVALID_ARGUMENT, \
+        NOT_FOUND, PERMISSION_DENIED, RESOURCE_EXHAUSTED, UNAUTHENTICATED, …) are reported with the \
+        catalogue's cause and remedy and retried every --interval until stopped; with --fail-fast the \
+        first one ends following with exit 10 + its gRPC number (INVALID_ARGUMENT 13, NOT_FOUND 15).
+
+        The trip is watched where the transport pushes changes (memory, file; http when the server has \
+        the :watch stream), otherwise polled every --interval with GetTrip, sending the versions of what is \
+        already known so that an unchanged route is not sent again. --poll forces polling.
+        """,
+    options: [
+        .value("provider", short: "p", valueName: "id", help: "The provider (Cloud project) ID, when <trip> is a trip ID.",
+               environment: "FLEET_PROVIDER"),
+        .value("transport", valueName: "url", help: "How to reach the engine: memory (an engine in this process over --store), file:PATH (a journal shared by this host's processes), or http://HOST:PORT.",
+               default: "memory", environment: "FLEET_TRANSPORT"),
+        .value("store", valueName: "url", help: "The store of the memory transport: memory, file:PATH or sqlite:PATH (default: the embedded SQLite file in the user's data folder).",
+               environment: "FLEET_STORE", completion: .files),
+        .flag("json", short: "j", help: "Print one JSON object per event and line."),
+        .value("events", valueName: "names", help: "Report only these events (comma-separated; may be repeated).",
+               repeatable: true, completion: .values(TripEventKind.allCases.map(\.rawValue))),
+        .value("until", valueName: "status", help: "Stop once the trip has reached (or passed) this status.",
+               allowedValues: TripProgress.untilStatuses.map(\.name)),
+        .value("interval", valueName: "duration", help: "How often to poll, and to retry after a client error (at least 1s).",
+               default: "5s"),
+        .flag("poll", help: "Poll GetTrip every --interval even when the transport can push changes."),
+        .flag("fail-fast", help: "Exit at the first client error with 10 + its gRPC number instead of retrying."),
+        .value("token", valueName: "jwt", help: "A consumer token (JWT) scoped to the trip, sent over http (the memory transport does not check tokens).",
+               environment: "FLEET_TOKEN"),
+        .value("token-url", valueName: "url", help: "Where to fetch a consumer token, for http (not available yet: use --token; unused by memory).",
+               environment: "FLEET_TOKEN_URL"),
+        .flag("no-color", help: "No colours (also when NO_COLOR is set)."),
+    ],
+    arguments: [
+        Argument("trip", help: "The trip: providers/P/trips/T, or a trip ID with --provider."),
+    ],
+    examples: [
+        Example("consumer-follow providers/my-project/trips/trip-42", "Follow a trip in the live panel until it ends."),
+        Example("consumer-follow --provider my-project trip-42 --json | jq -c 'select(.event == \"pickupETA\")'",
+                "The pickup ETA each time it changes, as JSON."),
+        Example("consumer-follow -p my-project trip-42 --json --events tripStatus --until ARRIVED_AT_PICKUP",
+                "Print status changes and stop once the driver is at the pickup."),
+        Example("consumer-follow -p my-project trip-42 --store sqlite:/var/lib/fleet/fleet.db --poll --interval 2s",
+                "Poll the shared store every two seconds."),
+    ]
+) { arguments, context in
+    let settings = try FollowSettings(arguments, context: context)
+    let connection = try Wiring.connect(transport: settings.transport, options: settings.connectionOptions)
+    defer { try? connection.close() }
+    let source: any TripSnapshotSource
+    if !settings.poll, let watcher = connection.watcher {
+        source = WatchSource(watcher: watcher, fallbackIntervalSeconds: settings.configuration.refreshSeconds)
+    } else {
+        source = PollingSource(api: connection.api, intervalSeconds: settings.configuration.refreshSeconds)
+    }
+    let follower = TripFollower(tripName: settings.tripName, source: source, configuration: settings.configuration)
+    let (presenter, live) = settings.presenter(context: context)
+    let signals = SignalStopper(presenter: presenter)
+    let ticker = live.map { panel in PanelTicker { panel.refresh() } }
+
+    presenter.start()
+    let outcome = await FollowThread.run {
+        follower.follow(stop: signals.stop) { presenter.present($0) }
+    }
+    ticker?.cancel()
+    presenter.finish(outcome)
+    switch outcome {
+    case .failed(let error):
+        throw error
+    case .stopped:
+        return signals.exitCode.rawValue
+    case .tripEnded, .untilReached:
+        return outcome.exitCode.rawValue
+    }
+}
+
+await CommandLineTool.main(consumerFollow)

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# make demo: the whole system end to end, on the embedded default store.
+#
+#   Executables/demo/demo.sh BIN_DIR          (make demo / make demo SERVER=1)
+#
+# A dispatcher (fleet-admin) creates a car and a ride; the car's computer (driver-report) drives the
+# ride's route from Alexanderplatz through the pickup on Unter den Linden to Potsdamer Platz, at
+# DEMO_SPEEDUP times real speed; a driver app (the loop below) advances the trip's status as the car
+# arrives; the rider (consumer-follow) watches it live until COMPLETE. SERVER=1 puts everything
+# behind `fleet-admin serve` on loopback instead of sharing the SQLite file directly.
+#
+# Environment: SERVER=1, DEMO_SPEEDUP (default 40), FLEET_DATA_DIR (default: a temporary folder,
+# removed afterwards). Exits 0 only when the trip reached COMPLETE; leaves nothing running.
+set -euo pipefail
+
+bin="$(cd "${1:-.build/debug}" && pwd)"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+route="$here/route.geojson"
+speedup="${DEMO_SPEEDUP:-40}"
+provider="demo-project"
+
+if [ -n "${FLEET_DATA_DIR:-}" ]; then
+    data="$FLEET_DATA_DIR"; keep=1
+else
+    data="$(mktemp -d "${TMPDIR:-/tmp}/fleet-demo.XXXXXX")"; keep=0
+fi
+mkdir -p "$data"
+export FLEET_DATA_DIR="$data" FLEET_PROVIDER="$provider"
+store="sqlite:$data/fleet.db"
+
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    [ "$keep" = 1 ] || rm -rf "$data"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
+
+if [ "${SERVER:-0}" = 1 ]; then
+    say "starting fleet-admin serve on loopback over $store"
+    coproc SERVE { exec "$bin/fleet-admin" serve --listen 127.0.0.1:0 --store "$store" --no-access-log; }
+    pids+=("$SERVE_PID")
+    read -r line <&"${SERVE[0]}"
+    echo "$line" >&2
+    transport="$(echo "$line" | grep -o 'http://[^ ]*')"
+    connect=(--transport "$transport")
+else
+    connect=(--transport memory --store "$store")
+fi
+admin() { "$bin/fleet-admin" "${connect[@]}" "$@"; }
+
+say "a dispatcher creates the car and the ride"
+admin vehicles create car-1 --state online --type exclusive --category taxi --capacity 4 --location 52.52170,13.41300
+admin trips create ride-1 --type exclusive --passengers 1 --pickup 52.51700,13.39400 --dropoff 52.50960,13.37600 --vehicle car-1
+admin trips status ride-1 enroute-to-pickup
+
+say "the car drives its route at ${speedup}x (driver-report, simulated GPS)"
+"$bin/driver-report" "${connect[@]}" --provider "$provider" --vehicle car-1 \
+    --source "simulate:$route" --route "$route" --speedup "$speedup" --interval 5s \
+    --stops 1396m:25s --log-format text 2>"$data/driver-report.log" &
+driver=$!
+pids+=("$driver")
+
+# The driver app: arrive, pick up, drop off, as the car reaches each waypoint.
+driver_app() {
+    local status distance
+    while true; do
+        read -r status distance < <(admin trips get ride-1 --json 2>/dev/null | python3 -c '
+import json, sys
+t = json.load(sys.stdin)
+print(t.get("tripStatus", "?"), t.get("remainingDistanceMeters", -1))') || { sleep 0.2; continue; }
+        case "$status" in
+            ENROUTE_TO_PICKUP)
+                if [ "$distance" -ge 0 ] && [ "$distance" -le 40 ]; then admin trips status ride-1 arrived-at-pickup >/dev/null; fi ;;
+            ARRIVED_AT_PICKUP)
+                sleep 0.4; admin trips status ride-1 enroute-to-dropoff >/dev/null ;;
+            ENROUTE_TO_DROPOFF)
+                if [ "$distance" -ge 0 ] && [ "$distance" -le 40 ]; then admin trips complete ride-1 >/dev/null; return 0; fi ;;
+            COMPLETE|CANCELED) return 0 ;;
+        esac
+        sleep 0.2
+    done
+}
+driver_app &
+pids+=("$!")
+
+say "the rider follows the ride (consumer-follow) until it is COMPLETE"
+timeout 90 "$bin/consumer-follow" "${connect[@]}" --interval 1s "providers/$provider/trips/ride-1"
+
+wait "$driver" || true
+final="$(admin trips get ride-1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("tripStatus"))')"
+state="$(admin vehicles get car-1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("vehicleState"))')"
+say "the ride is $final; the car is $state (driver-report set it OFFLINE when its route ended)"
+tail -n 3 "$data/driver-report.log" >&2 || true
+[ "$final" = COMPLETE ]
