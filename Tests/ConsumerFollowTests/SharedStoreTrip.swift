@@ -1,6 +1,7 @@
 import FleetEngine
 import FleetGeo
 import FleetModel
+import FleetTestSupport
 import Foundation
 import JournalTransport
 import SQLiteStore
@@ -19,6 +20,8 @@ final class SharedStoreTrip {
         case sqlite
         /// The file transport's journal.
         case journal
+        /// An SQLite store file served by a real `fleet-admin serve`, followed over http.
+        case http
     }
 
     static let provider = "shared"
@@ -31,6 +34,8 @@ final class SharedStoreTrip {
     /// The Fleet Engine calls the test drives the trip with.
     let api: any FleetAPI
     private let close: () -> Void
+    /// The server, for `.http`.
+    private(set) var server: ServerProcess?
     private(set) var clockAtStep: [Timestamp] = []
 
     var tripName: String { "providers/\(Self.provider)/trips/\(tripID)" }
@@ -42,6 +47,7 @@ final class SharedStoreTrip {
         switch shared {
         case .sqlite: ["--transport", "memory", "--store", storeArgument]
         case .journal: ["--transport", "file:" + path]
+        case .http: ["--transport", server?.url ?? "http://127.0.0.1:1"]
         }
     }
 
@@ -61,7 +67,7 @@ final class SharedStoreTrip {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         clock = ManualClock(SystemClock().now())
         switch shared {
-        case .sqlite:
+        case .sqlite, .http:
             path = folder.appendingPathComponent("fleet.db").path
             let store = try SQLiteStore(path: path)
             api = Engine(store: store, clock: clock)
@@ -80,9 +86,21 @@ final class SharedStoreTrip {
         let trip = Trip(tripType: .exclusive, pickupPoint: TerminalLocation(point: Self.point(Self.pickup)),
                         dropoffPoint: TerminalLocation(point: Self.point(Self.dropoff)))
         _ = try api.createTrip(CreateTripRequest(parent: "providers/\(Self.provider)", tripId: tripID, trip: trip))
+        if shared == .http { server = try ServerProcess(store: storeArgument) }
+    }
+
+    /// Stops the server (SIGKILL when `abruptly`) and starts it again on the same port.
+    func restartServer(abruptly: Bool, between: () throws -> Void) throws {
+        guard let old = server else { return }
+        let listen = old.url.replacingOccurrences(of: "http://", with: "")
+        if abruptly { old.kill() } else { old.stop() }
+        server = nil
+        try between()
+        server = try ServerProcess(store: storeArgument, listen: listen)
     }
 
     deinit {
+        server?.stop()
         close()
         try? FileManager.default.removeItem(at: folder)
     }

@@ -11,11 +11,11 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Starts the server and waits (up to `timeout` seconds) for it to print where it listens.
     public init(store: String = "memory", arguments: [String] = [], environment: [String: String]? = nil,
-                product: String = "fleet-admin", timeout: Double = 30) throws {
+                product: String = "fleet-admin", listen: String = "127.0.0.1:0", timeout: Double = 30) throws {
         let binary = try Products.locate(product)
         process = Process()
         process.executableURL = binary
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", store, "--no-access-log"] + arguments
+        process.arguments = ["serve", "--listen", listen, "--store", store, "--no-access-log"] + arguments
         var env = environment ?? ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTIFY_SOCKET")
         process.environment = env
