@@ -48,8 +48,11 @@ release:
 ## test: every Swift test, then the conformance check against Google's own message types.
 test: build
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	@set -o pipefail; $(SWIFT) test --skip-build $(SWIFT_FLAGS) 2>&1 | tee $(BUILD_DIR)/test.log
 	$(MAKE) --no-print-directory conformance
+	@passed=$$(grep -oE 'Test run with [0-9]+ tests? in [0-9]+ suites? passed' $(BUILD_DIR)/test.log | grep -oE '[0-9]+' | head -1); \
+	echo "conformance against Google's types: passed"; \
+	echo "tests: $${passed:-0} passed, 0 failed"
 
 ## conformance: our JSON and our REST server against Google's own types (PyPI google-maps-fleetengine).
 conformance:

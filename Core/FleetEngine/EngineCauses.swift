@@ -1,14 +1,6 @@
 import FleetErrors
 import FleetModel
 
-// TODO(lead): move into FleetErrors/Causes.swift once the catalogue work lands.
-extension ErrorCause {
-    /// A trip assigned to a vehicle that cannot take it (trip type, seats, other trips).
-    public static let vehicleCannotTakeTrip = ErrorCause(
-        id: "VEHICLE_CANNOT_TAKE_TRIP", code: .failedPrecondition,
-        summary: "The vehicle cannot take this trip",
-        remedy: "Pick a vehicle that supports the trip type and has the seats (SearchVehicles finds one), or enable backToBackEnabled on the vehicle for back-to-back trips.")
-}
 
 extension Viewport {
     /// Whether a point lies in the rectangle (a viewport whose low longitude exceeds its high one crosses the antimeridian).

@@ -20,6 +20,11 @@ public enum ErrorCatalogue {
         .serverUnavailable, .storeBusy,
         .storeCorrupted,
         .jwtMissing, .jwtExpired, .jwtWithoutTripID,
+    ] + moduleCauses
+
+    /// The causes the modules above FleetErrors report (Causes+Modules.swift).
+    static let moduleCauses: [ErrorCause] = [
+        .jwtMalformed, .jwtAlgorithmRejected, .jwtUnknownKey, .jwtBadSignature, .jwtWrongAudience, .jwtNotYetValid, .jwtIssuedInFuture, .jwtMissingClaim, .jwtLifetimeTooLong, .tokenUnavailable, .jwtWithoutRole, .jwtRoleExceedsIssuer, .authKeyInvalid, .vehicleCannotTakeTrip, .badProviderName, .badBillableTripName, .serverUnreachable, .tlsHandshakeFailed, .connectionLost, .serverStalled, .callDeadlineExceeded, .deadlineExceededWhileConnecting, .invalidHTTPRequest, .httpTransportFailure, .methodNotAllowed, .requestBodyTooLarge, .badListenAddress, .listenFailed, .transportJournalCorrupt, .journalFormatTooNew, .journalReplayDiverged, .journalIOFailure, .journalTransportClosed, .providerNotServed, .insecureListen, .storeSchemaTooNew, .journalCorrupt, .snapshotCorrupt, .unwritableOutput, .badExportLine,
     ]
 
     /// One entry per gRPC code, in code order (index = gRPC number).

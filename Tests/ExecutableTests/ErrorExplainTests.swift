@@ -72,7 +72,9 @@ struct ErrorExplainTests {
         #expect(object["httpStatus"] as? Int == 503)
         #expect(object["retryClass"] as? String == "retryable")
         #expect(object["retryable"] as? Bool == true)
-        #expect((object["causes"] as? [[String: Any]])?.map { $0["id"] as? String } == ["SERVER_UNAVAILABLE", "STORE_BUSY"])
+        #expect((object["causes"] as? [[String: Any]])?.map { $0["id"] as? String } ==
+                ["SERVER_UNAVAILABLE", "STORE_BUSY", "SERVER_UNREACHABLE", "TLS_HANDSHAKE_FAILED", "CONNECTION_LOST",
+                 "SERVER_STALLED", "LISTEN_FAILED"])
     }
 
     @Test(.enabled(if: python3 != nil, "python3 is not installed"))

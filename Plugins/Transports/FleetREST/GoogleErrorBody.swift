@@ -1,13 +1,6 @@
 import FleetErrors
 import FleetModel
 
-extension ErrorCause {
-    /// A known REST path called with a verb it does not take.
-    public static let methodNotAllowed = ErrorCause(
-        id: "METHOD_NOT_ALLOWED", code: .unimplemented,
-        summary: "The path does not take this HTTP method",
-        remedy: "Use the verb Fleet Engine's REST mapping gives the method (docs/http-api.md lists them).")
-}
 
 /// Google's JSON error body, `{"error":{"code":403,"message":"…","status":"PERMISSION_DENIED","details":[…]}}`,
 /// both ways.

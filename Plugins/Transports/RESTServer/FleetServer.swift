@@ -7,13 +7,6 @@ import FleetStore
 import Foundation
 import HTTPServer
 
-extension ErrorCause {
-    /// `serve` asked to listen beyond loopback with no way to check tokens.
-    public static let insecureListen = ErrorCause(
-        id: "INSECURE_LISTEN", code: .failedPrecondition,
-        summary: "Refusing to serve without authorization on a non-loopback address",
-        remedy: "Give --jwt-key FILE or --jwt-secret-file FILE so callers need tokens, listen on 127.0.0.1, or pass --insecure if the network is trusted.")
-}
 
 /// How `fleet-admin serve` runs.
 public struct ServeOptions: Sendable {

@@ -6,13 +6,6 @@ import FleetREST
 import Foundation
 import HTTPServer
 
-extension ErrorCause {
-    /// A request for a provider this server does not serve (`serve --provider`).
-    public static let providerNotServed = ErrorCause(
-        id: "PROVIDER_NOT_SERVED", code: .permissionDenied,
-        summary: "This server does not serve that provider",
-        remedy: "Use the provider the server was started with (fleet-admin serve --provider), or a server for this provider.")
-}
 
 /// Fleet Engine's REST API over an engine: routing, authorization, the Google error format,
 /// `/healthz`, `/metrics` and the `:watch` event stream.
