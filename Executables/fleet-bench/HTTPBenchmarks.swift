@@ -156,7 +156,9 @@ enum HTTPBenchmarks {
     }
 
     static func which(_ tool: String) -> String? {
-        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin:/usr/sbin:/sbin").split(separator: ":") + ["/usr/sbin"] {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let folders: [String] = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"]
+        for folder in folders {
             let path = "\(folder)/\(tool)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }

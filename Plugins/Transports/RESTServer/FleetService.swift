@@ -60,11 +60,14 @@ public final class FleetService: Sendable {
         }
     }
 
-    /// A body must be JSON: a form or text body is refused before it is parsed.
+    /// A body must be JSON. `curl -d` and browsers label bodies form-urlencoded or text/plain by
+    /// default, so those are parsed as JSON (and refused as malformed JSON if they are not);
+    /// any other media type (XML, multipart…) is refused before parsing.
     static func checkContentType(_ request: HTTPRequest) throws {
         guard !request.body.isEmpty, let type = request.headers["content-type"] else { return }
         let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        guard media == "application/json" || media.hasSuffix("+json") || media.isEmpty else {
+        let parsedAsJSON = ["application/json", "", "application/x-www-form-urlencoded", "text/plain"]
+        guard parsedAsJSON.contains(media) || media.hasSuffix("+json") else {
             throw FleetError.invalidArgument("Invalid JSON payload received. Content-Type '\(media)' is not supported; send application/json", field: nil)
         }
     }
