@@ -317,8 +317,17 @@ extension Engine {
                 throw FleetError(.badUpdateMaskPath, detail: "'\(path)' is not a field of Vehicle", field: "updateMask")
             }
         }
-        if progressInputsChanged && !clientNavigation {
+        if progressInputsChanged || clientNavigation {
+            // The engine derives progress and per-waypoint ETAs; figures the driver's navigation
+            // supplied in this update take precedence for the vehicle's next waypoint.
+            let supplied = (distance: record.vehicle.remainingDistanceMeters, eta: record.vehicle.etaToFirstWaypoint)
             refreshProgress(&record, now: now)
+            if clientNavigation {
+                if paths.contains("remainingDistanceMeters") { record.vehicle.remainingDistanceMeters = supplied.distance }
+                if paths.contains("etaToFirstWaypoint") || paths.contains("remainingTimeSeconds") {
+                    record.vehicle.etaToFirstWaypoint = supplied.eta
+                }
+            }
         }
     }
 

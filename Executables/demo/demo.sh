@@ -60,28 +60,32 @@ admin trips status ride-1 enroute-to-pickup
 say "the car drives its route at ${speedup}x (driver-report, simulated GPS)"
 "$bin/driver-report" "${connect[@]}" --provider "$provider" --vehicle car-1 \
     --source "simulate:$route" --route "$route" --speedup "$speedup" --interval 5s \
-    --stops 1396m:25s --log-format text 2>"$data/driver-report.log" &
+    --stops 1396m:60s --log-format text 2>"$data/driver-report.log" &
 driver=$!
 pids+=("$driver")
 
-# The driver app: arrive, pick up, drop off, as the car reaches each waypoint.
+# The driver app: arrive, pick up, drop off, as the car reaches each stop (within 40 m of it).
 driver_app() {
-    local status distance
+    local status near
     while true; do
-        read -r status distance < <(admin trips get ride-1 --json 2>/dev/null | python3 -c '
-import json, sys
+        read -r status near < <(admin trips get ride-1 --json 2>/dev/null | python3 -c '
+import json, math, sys
 t = json.load(sys.stdin)
-print(t.get("tripStatus", "?"), t.get("remainingDistanceMeters", -1))') || { sleep 0.2; continue; }
+def distance(a, b):
+    la1, lo1, la2, lo2 = map(math.radians, (a["latitude"], a["longitude"], b["latitude"], b["longitude"]))
+    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+    return 2 * 6371008.8 * math.asin(math.sqrt(h))
+status = t.get("tripStatus", "?")
+car = (t.get("lastLocation") or {}).get("location")
+stop = t.get("dropoffPoint" if status == "ENROUTE_TO_DROPOFF" else "pickupPoint", {}).get("point")
+print(status, "yes" if car and stop and distance(car, stop) <= 40 else "no")' 2>/dev/null) || { sleep 0.2; continue; }
         case "$status" in
-            ENROUTE_TO_PICKUP)
-                if [ "$distance" -ge 0 ] && [ "$distance" -le 40 ]; then admin trips status ride-1 arrived-at-pickup >/dev/null; fi ;;
-            ARRIVED_AT_PICKUP)
-                sleep 0.4; admin trips status ride-1 enroute-to-dropoff >/dev/null ;;
-            ENROUTE_TO_DROPOFF)
-                if [ "$distance" -ge 0 ] && [ "$distance" -le 40 ]; then admin trips complete ride-1 >/dev/null; return 0; fi ;;
+            ENROUTE_TO_PICKUP) [ "$near" = yes ] && admin trips status ride-1 arrived-at-pickup >/dev/null ;;
+            ARRIVED_AT_PICKUP) sleep 0.3; admin trips status ride-1 enroute-to-dropoff >/dev/null ;;
+            ENROUTE_TO_DROPOFF) [ "$near" = yes ] && { admin trips complete ride-1 >/dev/null; return 0; } ;;
             COMPLETE|CANCELED) return 0 ;;
         esac
-        sleep 0.2
+        sleep 0.15
     done
 }
 driver_app &
