@@ -322,13 +322,24 @@ extension Engine {
             // supplied in this update take precedence for the vehicle's next waypoint.
             let supplied = (distance: record.vehicle.remainingDistanceMeters, eta: record.vehicle.etaToFirstWaypoint)
             refreshProgress(&record, now: now)
-            if clientNavigation {
+            if clientNavigation && routeEndsAtNextWaypoint(record.vehicle) {
                 if paths.contains("remainingDistanceMeters") { record.vehicle.remainingDistanceMeters = supplied.distance }
                 if paths.contains("etaToFirstWaypoint") || paths.contains("remainingTimeSeconds") {
                     record.vehicle.etaToFirstWaypoint = supplied.eta
                 }
             }
         }
+    }
+
+    /// Whether the driver's route segment ends at the vehicle's next waypoint (within 50 m), so that its
+    /// navigation figures are about that waypoint. A route to somewhere else (a later stop, the end of
+    /// a planned drive) leaves the engine's own figures in place.
+    func routeEndsAtNextWaypoint(_ v: Vehicle) -> Bool {
+        guard let next = v.waypoints.first?.location?.point else { return true }
+        let end = v.currentRouteSegmentEndPoint?.location?.point
+            ?? v.currentRouteSegment.flatMap { try? RouteGeometry.decode($0) }?.last
+        guard let end else { return false }
+        return RouteGeometry.distance(end, next) <= 50
     }
 
     /// Stamps a new last location with the server's time and checks it.

@@ -264,4 +264,32 @@ extension ErrorCause {
         remedy: "Import files hold one JSON object per line, {\"kind\":\"vehicle\"|\"trip\",\"resource\":{…}}, as `fleet-admin export` writes them; fix or remove the line named in the message.",
         matchPhrases: ["import file", "line", "kind"])
 
+    // MARK: FleetLocation
+    /// A location or route file that cannot be read as its format: not GPX, not a polyline, not GeoJSON,
+    /// a CSV without latitude and longitude columns.
+    public static let malformedLocationFile = ErrorCause(
+        id: "MALFORMED_LOCATION_FILE", code: .invalidArgument,
+        summary: "The location or route file cannot be read",
+        remedy: "Give a GPX route or track, an encoded polyline, a GeoJSON LineString, NMEA 0183, CSV with a header naming latitude and longitude, or JSON Lines; the message names the line or element at fault.",
+        matchPhrases: ["location file", "route file", "not a gpx", "geojson"])
+    /// A `--source` that names no known kind of source, or a path that cannot be opened.
+    public static let unknownLocationSource = ErrorCause(
+        id: "UNKNOWN_LOCATION_SOURCE", code: .invalidArgument,
+        summary: "The location source is not one driver-report knows",
+        remedy: "Use gpsd://HOST:PORT, nmea:PATH, nmea:-, gpx:PATH, csv:PATH, jsonl:PATH, jsonl:- or simulate:ROUTE.",
+        matchPhrases: ["location source"])
+
+    // MARK: FleetDriver
+    /// The token source (`--token-file`, `--token-url`) could not give a token.
+    public static let tokenSourceFailed = ErrorCause(
+        id: "TOKEN_SOURCE_FAILED", code: .unauthenticated,
+        summary: "No access token could be obtained",
+        remedy: "Check --token, --token-file (the file exists, is readable and holds the JWT) or --token-url (the server answers 200 with JSON holding the token under --token-key); the message says which failed and why.",
+        matchPhrases: ["token file", "token url", "token source", "could not obtain a token"])
+    /// A source that worked and stopped: gpsd cannot be reached, a read failed.
+    public static let locationSourceFailed = ErrorCause(
+        id: "LOCATION_SOURCE_FAILED", code: .unavailable,
+        summary: "The location source is not delivering",
+        remedy: "Check that gpsd is running and listening (systemctl status gpsd; gpspipe -w), or that the device or file is readable; driver-report reconnects to gpsd by itself.",
+        matchPhrases: ["gpsd", "location source"])
 }

@@ -81,7 +81,7 @@ stop = t.get("dropoffPoint" if status == "ENROUTE_TO_DROPOFF" else "pickupPoint"
 print(status, "yes" if car and stop and distance(car, stop) <= 40 else "no")' 2>/dev/null) || { sleep 0.2; continue; }
         case "$status" in
             ENROUTE_TO_PICKUP) [ "$near" = yes ] && admin trips status ride-1 arrived-at-pickup >/dev/null ;;
-            ARRIVED_AT_PICKUP) sleep 0.3; admin trips status ride-1 enroute-to-dropoff >/dev/null ;;
+            ARRIVED_AT_PICKUP) sleep 1.2; admin trips status ride-1 enroute-to-dropoff >/dev/null ;;
             ENROUTE_TO_DROPOFF) [ "$near" = yes ] && { admin trips complete ride-1 >/dev/null; return 0; } ;;
             COMPLETE|CANCELED) return 0 ;;
         esac

@@ -48,16 +48,30 @@ guard let url, let writer, let count else {
     fail("usage: store-writer STORE_URL --writer N --count K (stores: \(registry.usage))", status: 2)
 }
 
+/// Runs `body`, retrying while the store is busy past its busy timeout (UNAVAILABLE: nothing was
+/// applied), as any client retries a retryable error; gives up after a minute.
+func retryingWhileBusy<T>(_ body: () throws -> T) throws -> T {
+    var waited = 0
+    while true {
+        do {
+            return try body()
+        } catch let error as FleetError where error.cause == ErrorCause.storeBusy.id && waited < 1200 {
+            waited += 1
+            usleep(50_000)
+        }
+    }
+}
+
 do {
-    let store = try registry.open(url)
+    let store = try retryingWhileBusy { try registry.open(url) }
     let counterKey = RecordKey(.vehicle, provider: provider, id: "counter")
     for index in 0..<count {
         while true {
-            let current = try store.get(counterKey)
+            let current = try retryingWhileBusy { try store.get(counterKey) }
             let value = current.map { Int(String(decoding: $0.payload, as: UTF8.self)) ?? 0 } ?? 0
             let next = StoreRecord(key: counterKey, version: 0, payload: Array("\(value + 1)".utf8))
             do {
-                try store.commit(.put(next, expectedVersion: current?.version ?? 0))
+                try retryingWhileBusy { try store.commit(.put(next, expectedVersion: current?.version ?? 0)) }
                 acknowledge("increment \(value + 1)")
                 break
             } catch is StoreConflict {
@@ -67,7 +81,7 @@ do {
         let id = "writer-\(writer)-\(index)"
         let trip = StoreRecord(key: RecordKey(.trip, provider: provider, id: id), version: 0,
                                payload: Array("written by \(writer)".utf8), owner: "writer-\(writer)")
-        try store.commit(.put(trip, expectedVersion: 0))
+        try retryingWhileBusy { try store.commit(.put(trip, expectedVersion: 0)) }
         acknowledge("create \(id)")
     }
     try store.close()

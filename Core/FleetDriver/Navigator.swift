@@ -1,0 +1,124 @@
+import FleetGeo
+import FleetLocation
+import FleetModel
+
+/// The driver's navigation, as the Driver SDK's navigator feeds the reporter: the route still to drive
+/// to the next waypoint, how far and how long it is, and which waypoint it ends at.
+///
+/// The route comes from `--route` (a file), or, without one, is the straight line from where the
+/// vehicle is to its next waypoint (road routing is out of scope). Either way it ends at the waypoint
+/// the engine has for the trip: the given route is cut where it passes closest to that waypoint, and
+/// the waypoint itself is appended when the route does not reach it. With a route but no waypoints,
+/// the vehicle navigates to the route's end.
+///
+/// Each location is matched onto the leg (FleetGeo's `RouteProgress`); the reported segment starts at
+/// the route point just behind the vehicle, so it changes only when the vehicle passes a route point.
+/// A vehicle off the leg gets a new leg planned from where it is.
+public struct Navigator: Sendable {
+    /// The whole route given with `--route`, if any.
+    public let route: [GeoPoint]?
+    /// The engine's waypoints for the vehicle, in order (as `setWaypoints` last gave them).
+    public private(set) var waypoints: [TripWaypoint] = []
+    /// How far a waypoint may lie from the route before it is appended to it, metres.
+    public var waypointToleranceMeters = 50.0
+
+    private var estimator: ETAEstimator
+    private var leg: Leg?
+
+    private struct Leg: Sendable {
+        var progress: RouteProgress
+        var endPoint: TripWaypoint
+    }
+
+    /// A navigator following `route` (nil: straight lines to the waypoints) for a vehicle of `category`.
+    public init(route: [GeoPoint]?, category: VehicleCategory = .unknown) {
+        self.route = route.flatMap { $0.count >= 2 ? $0 : nil }
+        self.estimator = ETAEstimator(category: category)
+    }
+
+    /// Installs the engine's waypoints; a different first waypoint plans a new leg.
+    public mutating func setWaypoints(_ newWaypoints: [TripWaypoint]) {
+        let essentials = newWaypoints.map { TripWaypoint(location: $0.location, tripId: $0.tripId, waypointType: $0.waypointType) }
+        if essentials.first != waypoints.first { leg = nil }
+        waypoints = essentials
+    }
+
+    /// Whether there is anything to navigate to: waypoints, or a route.
+    public var isNavigating: Bool { !waypoints.isEmpty || route != nil }
+
+    /// The points of the current leg, once planned (for tests and logs).
+    public var legPoints: [GeoPoint]? { leg?.progress.route.points }
+
+    /// The navigation fields at `sample`, or nil when there is nothing to navigate to.
+    public mutating func fields(at sample: LocationSample, now: Double) -> NavigationFields? {
+        guard isNavigating else { return nil }
+        let here = sample.point
+        let time = sample.time?.timeIntervalSince1970 ?? now
+        if let speed = sample.speed {
+            estimator.observe(metersPerSecond: speed, at: time)
+        } else {
+            estimator.observe(position: here, at: time)
+        }
+        if leg == nil { leg = planLeg(from: here) }
+        guard var current = leg else { return nil }
+        var match = current.progress.update(here, heading: sample.heading)
+        if match.isOffRoute, let replanned = planLeg(from: here) {
+            current = replanned
+            match = current.progress.update(here, heading: sample.heading)
+        }
+        leg = current
+        let points = current.progress.route.points
+        let ahead = Array(points[min(match.segmentIndex, points.count - 1)...])
+        let segment = Polyline.encode(ahead.count >= 2 ? ahead : [here] + ahead)
+        let remaining = max(0, match.remainingMeters)
+        let seconds = remaining / estimator.freeFlowMetersPerSecond(now: time)
+        return NavigationFields(routeSegment: segment, endPoint: current.endPoint,
+                                remainingDistanceMeters: Int32(clamping: Int(remaining.rounded())),
+                                remainingTimeSeconds: Int32(clamping: Int(seconds.rounded())),
+                                waypoints: waypoints)
+    }
+
+    /// Plans the leg from `here` to the next waypoint (or the route's end).
+    private func planLeg(from here: GeoPoint) -> Leg? {
+        let target: GeoPoint
+        let endPoint: TripWaypoint
+        if let first = waypoints.first, let point = first.location?.point {
+            target = GeoPoint(latitude: point.latitude, longitude: point.longitude)
+            endPoint = first
+        } else if let route {
+            target = route[route.count - 1]
+            endPoint = TripWaypoint(location: TerminalLocation(point: LatLng(latitude: target.latitude, longitude: target.longitude)))
+        } else {
+            return nil
+        }
+        let points = Self.legPoints(route: route, from: here, to: target, toleranceMeters: waypointToleranceMeters)
+        guard let legRoute = Route(points: points) else { return nil }
+        return Leg(progress: RouteProgress(route: legRoute), endPoint: endPoint)
+    }
+
+    /// The points from `here` to `target`: the part of `route` between the places nearest to each, ending
+    /// exactly at `target` (which replaces the route's nearest point when within `toleranceMeters` of the
+    /// route, and is appended after it otherwise), or the straight line when there is no route or the
+    /// target lies behind the vehicle.
+    public static func legPoints(route: [GeoPoint]?, from here: GeoPoint, to target: GeoPoint, toleranceMeters: Double) -> [GeoPoint] {
+        guard let route, let whole = Route(points: route),
+              let start = Geodesy.project(here, ontoPolyline: route),
+              let end = Geodesy.project(target, ontoPolyline: route) else {
+            return [here, target]
+        }
+        let startMeters = whole.meters(onSegment: start.segmentIndex, fraction: start.fraction)
+        let endMeters = whole.meters(onSegment: end.segmentIndex, fraction: end.fraction)
+        guard endMeters > startMeters else { return [here, target] }
+        var points = [start.point]
+        if end.segmentIndex >= start.segmentIndex + 1 {
+            points += route[(start.segmentIndex + 1)...end.segmentIndex]
+        }
+        points.append(end.point)
+        if end.distanceMeters > toleranceMeters {
+            points.append(target)
+        } else {
+            points[points.count - 1] = target
+        }
+        return points
+    }
+}

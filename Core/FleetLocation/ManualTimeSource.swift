@@ -1,0 +1,35 @@
+import Synchronization
+
+/// A clock that moves only when told to, or when something waits on it: `wait(until:)` jumps the time
+/// to the deadline at once (unless the wakeup was signalled). Tests drive reporters and feeds with it.
+public final class ManualTimeSource: TimeSource {
+    private let current: Mutex<Double>
+
+    /// Starts at `start` (default 2026-01-01T00:00:00Z).
+    public init(start: Double = 1_767_225_600) {
+        current = Mutex(start)
+    }
+
+    /// Always 1: the clock moves only when told to.
+    public var rate: Double { 1 }
+
+    /// The time set or reached so far.
+    public func now() -> Double { current.withLock { $0 } }
+
+    /// Waits until `deadline` or a wakeup signal; true when woken.
+    public func wait(until deadline: Double, wakeup: Wakeup) -> Bool {
+        if wakeup.consume() { return true }
+        current.withLock { $0 = max($0, deadline) }
+        return false
+    }
+
+    /// Moves the time forward by `seconds`.
+    public func advance(by seconds: Double) {
+        current.withLock { $0 += seconds }
+    }
+
+    /// Sets the time.
+    public func set(_ time: Double) {
+        current.withLock { $0 = time }
+    }
+}

@@ -1,0 +1,133 @@
+import FleetCLI
+import FleetDriver
+import FleetErrors
+import FleetLocation
+import FleetModel
+import Synchronization
+
+/// The daemon's ears on the reporter and the feed: a log line per event, the status file rewritten on
+/// every change of the counters, and systemd's STATUS line.
+final class DaemonListener: VehicleReporterListener, LocationSink {
+    let log: EventLog
+    private let statusFile: StatusFile?
+    private let vehicle: VehicleName
+    private let notifier: SystemdNotifier
+    private let reporter = Mutex<VehicleReporter?>(nil)
+    private let writeLock = Mutex(0)
+    private let badInputs = Mutex(0)
+
+    init(log: EventLog, statusFile: StatusFile?, vehicle: VehicleName, notifier: SystemdNotifier) {
+        self.log = log
+        self.statusFile = statusFile
+        self.vehicle = vehicle
+        self.notifier = notifier
+    }
+
+    /// The reporter whose counters are shown and to which the feed's samples go.
+    func attach(_ reporter: VehicleReporter) {
+        self.reporter.withLock { $0 = reporter }
+    }
+
+    private func statistics() -> ReporterStatistics {
+        reporter.withLock { $0 }?.statistics ?? ReporterStatistics()
+    }
+
+    // MARK: Reporter
+
+    func reporterDidSucceed(_ attempt: UpdateAttempt) {
+        var fields: [(String, JSON)] = [("vehicle", .string(vehicle.description)), ("fields", .string(attempt.mask.description))]
+        if let state = attempt.state { fields.append(("state", .string(state.name))) }
+        if let point = attempt.location?.location {
+            fields.append(("lat", .number(point.latitude)))
+            fields.append(("lng", .number(point.longitude)))
+        }
+        let message = attempt.isFinal ? "final update acknowledged" : "update acknowledged"
+        log.log(attempt.isFinal ? .notice : .info, "update-succeeded", message, fields)
+    }
+
+    func reporterDidFail(_ attempt: UpdateAttempt, error: FleetError, retryInSeconds: Double?) {
+        var fields: [(String, JSON)] = [
+            ("vehicle", .string(vehicle.description)), ("code", .string(error.code.name)),
+            ("retry_class", .string(error.retryClass.rawValue)), ("fields", .string(attempt.mask.description)),
+            ("consecutive_failures", .number(Double(attempt.previousFailures + 1))),
+        ]
+        if ErrorText.isEmptyUpdateMask(error) { fields.append(("empty_update_mask", .bool(true))) }
+        if let retryInSeconds { fields.append(("retry_in_s", .number((retryInSeconds * 10).rounded() / 10))) }
+        log.log(.warning, "update-failed", ErrorText.explained(error), fields)
+    }
+
+    func reporterDidDropJump(_ sample: LocationSample, metersPerSecond: Double, meters: Double) {
+        log.log(.warning, "location-dropped", "impossible jump of \(Int(meters)) m (\(Int(metersPerSecond * 3.6)) km/h)",
+                [("lat", .number(sample.point.latitude)), ("lng", .number(sample.point.longitude))])
+    }
+
+    func reporterDidRefreshWaypoints(_ waypoints: [TripWaypoint], error: FleetError?) {
+        if let error {
+            log.log(.warning, "waypoints-unavailable", "could not read the vehicle's waypoints: \(ErrorText.explained(error))")
+        }
+    }
+
+    func reporterStatisticsDidChange(_ statistics: ReporterStatistics) {
+        writeStatus()
+    }
+
+    /// Rewrites the status file from the reporter's current counters (serialised: one writer at a time).
+    func writeStatus() {
+        guard let statusFile else { return }
+        writeLock.withLock { _ in
+            do {
+                try statusFile.write(statistics().json(vehicle: vehicle, writtenAt: Timestamp(date: .now)))
+            } catch let error as FleetError {
+                log.log(.error, "status-file-failed", error.message)
+            } catch {
+                log.log(.error, "status-file-failed", "\(error)")
+            }
+        }
+    }
+
+    /// Logs every counter (SIGUSR1) and rewrites the status file.
+    func logStatus() {
+        let current = statistics()
+        log.log(.notice, "status", current.summary, [("vehicle", .string(vehicle.description))])
+        writeStatus()
+    }
+
+    /// Tells systemd the state in one line (`systemctl status`).
+    func notifyStatus() {
+        let current = statistics()
+        var text = "\(current.state.rawValue): \(current.updatesSucceeded)/\(current.updatesSent) updates acknowledged"
+        if let last = current.lastReportedLocation { text += ", last at \(last.latitude),\(last.longitude)" }
+        if current.consecutiveFailures > 0, let code = current.lastErrorCode { text += ", \(current.consecutiveFailures) failing (\(code))" }
+        notifier.status(text)
+    }
+
+    // MARK: Feed
+
+    func receive(_ sample: LocationSample) {
+        reporter.withLock { $0 }?.submit(sample)
+    }
+
+    func decoderStatistics(_ statistics: DecoderStatistics) {
+        reporter.withLock { $0 }?.recordSourceStatistics(statistics)
+    }
+
+    func feedEvent(_ event: FeedEvent) {
+        switch event {
+        case .connected(let what):
+            log.log(.notice, "source-connected", "connected to \(what)")
+        case .disconnected(let why, let retry):
+            log.log(.warning, "source-disconnected", why, [("retry_in_s", .number(retry))])
+        case .badInput(let problem):
+            // The first 10, then every 100th: a noisy serial line must not flood the journal.
+            let count = badInputs.withLock { count in
+                count += 1
+                return count
+            }
+            if count <= 10 || count % 100 == 0 {
+                log.log(.warning, "bad-input", problem, [("bad_so_far", .number(Double(count)))])
+            }
+        case .replaying(let samples, let seconds):
+            log.log(.info, "source-replaying", "\(samples) locations over \(Int(seconds.rounded())) s")
+        }
+    }
+}

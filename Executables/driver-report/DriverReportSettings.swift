@@ -1,0 +1,129 @@
+import FleetCLI
+import FleetDriver
+import FleetErrors
+import FleetLocation
+import FleetModel
+
+/// driver-report's command line, read and checked: every mistake is a usage error (exit 2) naming the option.
+struct DriverReportSettings: Sendable {
+    /// What the run does.
+    enum Mode: Sendable {
+        /// Track locations from a source until stopped.
+        case track(LocationSourceSpec)
+        /// Set the vehicle's state once and exit.
+        case oneShot(VehicleState)
+    }
+
+    /// Where the token comes from.
+    enum TokenOption: Sendable {
+        case none
+        case fixed(String)
+        case file(String)
+        case url(String, tokenKey: String, expiryKey: String)
+    }
+
+    let vehicle: VehicleName
+    let transport: String
+    let store: String?
+    let mode: Mode
+    let interval: ReportingInterval
+    let statusFile: String?
+    let duration: Double?
+    let route: RouteReference?
+    let speedup: Double
+    let cruiseKilometersPerHour: Double?
+    let stops: [SimulatedStop]
+    let maximumMetersPerSecond: Double?
+    let token: TokenOption
+    let stopTimeoutSeconds: Double
+    let logFormat: LogFormat
+
+    init(_ arguments: ParsedArguments, context: Context) throws {
+        func usage(_ message: String) -> UsageError { context.usageError(message) }
+        func seconds(_ name: String) throws -> Double? {
+            try arguments.duration(name).map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        }
+        func positive(_ name: String) throws -> Double? {
+            guard let value = try arguments.double(name) else { return nil }
+            guard value > 0 else { throw usage("--\(name) must be above 0, got \(value)") }
+            return value
+        }
+
+        do {
+            vehicle = try VehicleName(provider: try arguments.require("provider"), vehicleID: try arguments.require("vehicle"))
+        } catch let error as FleetError {
+            throw usage("--provider/--vehicle: \(error.message)")
+        }
+        transport = arguments.string("transport") ?? "memory"
+        store = arguments.string("store")
+
+        let state = arguments.string("state")
+        let source = arguments.string("source")
+        switch (state, source) {
+        case (let state?, nil):
+            mode = .oneShot(state == "online" ? .online : .offline)
+        case (nil, let source?):
+            do {
+                mode = .track(try LocationSourceSpec(parsing: source))
+            } catch let error as FleetError {
+                throw usage("--source: \(error.message)")
+            }
+        case (.some, .some):
+            throw usage("--state changes the state once and --source tracks: give one of them, not both")
+        case (nil, nil):
+            throw usage("give --source SOURCE to track the vehicle, or --state online|offline to change its state once")
+        }
+
+        interval = ReportingInterval(requestedSeconds: try seconds("interval"))
+        statusFile = arguments.string("status-file")
+        duration = try seconds("duration")
+        if let duration, duration <= 0 { throw usage("--duration must be above 0") }
+        do {
+            route = try arguments.string("route").map { try RouteReference(parsing: $0) }
+            stops = try arguments.string("stops").map(SimulatedStop.parseList) ?? []
+        } catch let error as FleetError {
+            throw usage(error.message)
+        }
+        speedup = try positive("speedup") ?? 1
+        cruiseKilometersPerHour = try positive("speed")
+        maximumMetersPerSecond = try positive("max-speed").map { $0 / 3.6 }
+        stopTimeoutSeconds = try seconds("stop-timeout") ?? 30
+        logFormat = LogFormat(rawValue: arguments.string("log-format") ?? "text") ?? .text
+
+        let tokenOptions = ["token", "token-file", "token-url"].filter { arguments.string($0) != nil }
+        guard tokenOptions.count <= 1 else {
+            throw usage("give only one of --token, --token-file and --token-url (got \(tokenOptions.map { "--\($0)" }.joined(separator: ", ")))")
+        }
+        if let fixed = arguments.string("token") {
+            guard !fixed.isEmpty else { throw usage("--token is empty") }
+            token = .fixed(fixed)
+        } else if let path = arguments.string("token-file") {
+            token = .file(path)
+        } else if let url = arguments.string("token-url") {
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw usage("--token-url must be an http:// or https:// URL, got '\(url)'")
+            }
+            token = .url(url, tokenKey: arguments.string("token-key") ?? "token",
+                         expiryKey: arguments.string("token-expiry-key") ?? "expiration_timestamp_ms")
+        } else {
+            token = .none
+        }
+
+        if case .oneShot = mode {
+            for name in ["route", "duration", "speed", "stops"] where arguments.isGiven(name) {
+                throw usage("--\(name) is for tracking (--source); --state only changes the state")
+            }
+        }
+        if case .track(let spec) = mode, !(spec.isSimulation), cruiseKilometersPerHour != nil || !stops.isEmpty {
+            throw usage("--speed and --stops shape a simulated drive: use them with --source simulate:ROUTE")
+        }
+    }
+}
+
+extension LocationSourceSpec {
+    /// Whether this is a `simulate:` source.
+    var isSimulation: Bool {
+        if case .simulate = self { return true }
+        return false
+    }
+}

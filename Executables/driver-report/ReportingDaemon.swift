@@ -1,0 +1,192 @@
+import Dispatch
+import FleetCLI
+import FleetDriver
+import FleetErrors
+import FleetGeo
+import FleetKit
+import FleetLocation
+import FleetModel
+import Foundation
+import Glibc
+import Synchronization
+
+/// One run of driver-report: checks what start-up needs (token, engine, vehicle, source), then either
+/// changes the state once or tracks until stopped, and returns the exit status.
+struct ReportingDaemon {
+    let settings: DriverReportSettings
+    let context: Context
+
+    func run() async throws -> Int32 {
+        let environment = context.environment
+        let time = SystemTimeSource(rate: settings.speedup)
+        let standardError = context.standardError
+        let log = EventLog(format: settings.logFormat, forJournal: environment["JOURNAL_STREAM"] != nil,
+                           now: { Date().timeIntervalSince1970 }, write: { standardError.write($0) })
+        if let warning = settings.interval.warning { log.log(.warning, "interval-clamped", warning) }
+
+        // Start-up checks: each failure is fatal, with its own exit code.
+        let tokens = try TokenWiring.source(for: settings)
+        if tokens.hasToken { _ = try tokens.token(forceRefresh: false) }
+        let connection: Connection
+        do {
+            connection = try Wiring.connect(transport: settings.transport,
+                                            options: ConnectionOptions(store: settings.store, token: tokens.closure))
+        } catch let error as FleetError where error.field == "transport" {
+            throw context.usageError("--transport: \(error.message)")
+        }
+        defer { try? connection.close() }
+        let vehicle = try connection.api.getVehicle(GetVehicleRequest(name: settings.vehicle.description))
+        let category = VehicleCategory(rawValue: vehicle.vehicleType?.category?.name ?? "") ?? .unknown
+
+        let notifier = SystemdNotifier(socketPath: environment["NOTIFY_SOCKET"])
+        let listener = DaemonListener(log: log, statusFile: settings.statusFile.map(StatusFile.init(path:)),
+                                      vehicle: settings.vehicle, notifier: notifier)
+        var policy = ReporterPolicy(interval: settings.interval,
+                                    finalBackoff: Backoff(initialSeconds: 1 * settings.speedup, maximumSeconds: 8 * settings.speedup))
+        if let maximum = settings.maximumMetersPerSecond { policy.maximumMetersPerSecond = maximum }
+        let stopDeadline: @Sendable () -> Double = { [settings] in time.now() + settings.stopTimeoutSeconds * settings.speedup }
+
+        switch settings.mode {
+        case .oneShot(let state):
+            let reporter = VehicleReporter(api: connection.api, vehicle: settings.vehicle, policy: policy, time: time,
+                                           listener: listener, onUnauthenticated: { tokens.invalidate() })
+            listener.attach(reporter)
+            let outcome = await onThread { reporter.sendState(state, deadline: stopDeadline()) }
+            switch outcome {
+            case .acknowledged:
+                return ExitCode.success.rawValue
+            case .notAcknowledged(_, let error?):
+                throw error
+            case .notAcknowledged(_, nil):
+                log.log(.error, "state-not-acknowledged", "the state change was not acknowledged before --stop-timeout")
+                return ExitCode.offlineNotAcknowledged.rawValue
+            }
+        case .track(let spec):
+            return try await track(spec, api: connection.api, category: category, policy: policy, time: time, log: log,
+                                   listener: listener, tokens: tokens, notifier: notifier, stopDeadline: stopDeadline)
+        }
+    }
+
+    private func track(_ spec: LocationSourceSpec, api: any FleetAPI, category: VehicleCategory, policy: ReporterPolicy,
+                       time: SystemTimeSource, log: EventLog, listener: DaemonListener, tokens: DriverTokenSource, notifier: SystemdNotifier,
+                       stopDeadline: @escaping @Sendable () -> Double) async throws -> Int32 {
+        var style = DrivingStyle.standard(for: category)
+        if let speed = settings.cruiseKilometersPerHour { style = style.cruising(atKilometersPerHour: speed) }
+        let feed: any LocationFeed
+        let routePoints: [GeoPoint]?
+        do {
+            feed = try LocationFeeds.feed(for: spec, simulation: LocationFeeds.Simulation(style: style, stops: settings.stops))
+        } catch let error as FleetError {
+            throw context.usageError("--source: \(error.message)")
+        }
+        do {
+            routePoints = try settings.route?.points()
+        } catch let error as FleetError {
+            throw context.usageError("--route: \(error.message)")
+        }
+
+        let reporter = VehicleReporter(api: api, vehicle: settings.vehicle, policy: policy, time: time,
+                                       navigator: Navigator(route: routePoints, category: category), listener: listener,
+                                       onUnauthenticated: { tokens.invalidate() })
+        listener.attach(reporter)
+        let loop = ReporterLoop(reporter: reporter, time: time)
+
+        var fields: [(String, JSON)] = [
+            ("vehicle", .string(settings.vehicle.description)), ("transport", .string(settings.transport)),
+            ("source", .string(feed.description)), ("interval_s", .number(policy.interval.seconds)),
+        ]
+        if settings.speedup != 1 {
+            fields.append(("speedup", .number(settings.speedup)))
+            fields.append(("real_interval_s", .number(policy.interval.seconds / settings.speedup)))
+        }
+        if let routePoints { fields.append(("route_points", .number(Double(routePoints.count)))) }
+        log.log(.notice, "started", "reporting \(settings.vehicle.vehicleID) every \(Int(policy.interval.seconds))s"
+                + (settings.speedup != 1 ? " of simulated time (\(ReportingDaemon.number(settings.speedup))x faster than real time)" : ""), fields)
+        if let replay = feed as? ReplayFeed, replay.statistics.bad > 0 {
+            log.log(.warning, "bad-input", "\(replay.statistics.bad) bad lines in \(feed.description) were skipped; the last: \(replay.statistics.lastProblem ?? "")",
+                    [("bad_lines", .number(Double(replay.statistics.bad)))])
+        }
+        listener.writeStatus()
+
+        // Signals: the first SIGTERM/SIGINT stops tracking, a second one gives up on the final update.
+        let abandon = Cancellation()
+        let signals = SignalWatcher(signals: [SIGTERM, SIGINT, SIGUSR1], queue: DispatchQueue(label: "driver-report.signals")) { number in
+            if number == SIGUSR1 {
+                listener.logStatus()
+            } else if loop.isStopRequested {
+                log.log(.warning, "stop-forced", "\(SignalWatcher.name(number)) again: giving up on the final OFFLINE update")
+                abandon.cancel()
+            } else {
+                loop.requestStop(reason: SignalWatcher.name(number))
+            }
+        }
+
+        // The source runs on its own thread; a finite one ending stops tracking.
+        let feedCancellation = Cancellation()
+        let feedEnd = Mutex<FeedEnd?>(nil)
+        let feedThread = Thread {
+            let end = feed.run(into: listener, time: time, cancellation: feedCancellation)
+            feedEnd.withLock { $0 = end }
+            switch end {
+            case .finished:
+                log.log(.notice, "source-ended", "\(feed.description) ended")
+                loop.requestStop(reason: "end of source")
+            case .failed(let error):
+                log.log(.error, "source-failed", error.message)
+                loop.requestStop(reason: "source failed")
+            case .cancelled:
+                break
+            }
+        }
+        feedThread.start()
+
+        notifier.ready()
+        listener.notifyStatus()
+        let watchdog = SystemdNotifier.watchdogInterval(environment: context.environment)
+        let heartbeatSeconds: Double? = watchdog.map { Double($0.components.seconds) / 2 + Double($0.components.attoseconds) / 2e18 }
+            ?? (notifier.socketPath != nil ? 30 : nil)
+        let until = settings.duration.map { time.now() + $0 }
+        let end = await onThread {
+            loop.run(until: until, heartbeatSeconds: heartbeatSeconds) {
+                if watchdog != nil { notifier.watchdog() }
+                listener.notifyStatus()
+            }
+        }
+
+        let reason: String
+        switch end {
+        case .requested(let why): reason = why
+        case .durationElapsed: reason = "--duration elapsed"
+        }
+        notifier.stopping()
+        log.log(.notice, "stopping", "stopping (\(reason)): setting the vehicle OFFLINE", [("reason", .string(reason))])
+        feedCancellation.cancel()
+        let outcome = await onThread { reporter.stop(deadline: stopDeadline(), abandon: abandon) }
+        withExtendedLifetime(signals) {}
+        listener.writeStatus()
+        switch outcome {
+        case .acknowledged(let attempts):
+            log.log(.notice, "offline", "the vehicle is OFFLINE", [("attempts", .number(Double(attempts)))])
+        case .notAcknowledged(let attempts, let error):
+            let why = error.map(ErrorText.explained) ?? "no attempt could be made"
+            log.log(.error, "offline-not-acknowledged",
+                    "the final OFFLINE update was not acknowledged before --stop-timeout: \(why)",
+                    [("attempts", .number(Double(attempts)))])
+            return ExitCode.offlineNotAcknowledged.rawValue
+        }
+        if case .failed? = feedEnd.withLock({ $0 }) { return ExitCode.locationSourceFailed.rawValue }
+        return ExitCode.success.rawValue
+    }
+
+    /// A number without a useless `.0`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// Runs blocking work on a thread of its own, off Swift's cooperative pool.
+    private func onThread<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Dispatch
+import Glibc
+
+/// Delivers SIGTERM, SIGINT and SIGUSR1 as calls on a dispatch queue (DispatchSourceSignal): the raw
+/// signal handlers are ignored, so no code runs inside a signal handler.
+final class SignalWatcher {
+    private let sources: [any DispatchSourceSignal]
+
+    /// Watches `signals`, calling `handler` with the signal number on `queue`.
+    init(signals: [Int32], queue: DispatchQueue, handler: @escaping @Sendable (Int32) -> Void) {
+        // A parent may have started us with these signals blocked (the mask is inherited): unblock them.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in signals { sigaddset(&set, number) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { handler(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// The name of a signal (`SIGTERM`).
+    static func name(_ number: Int32) -> String {
+        switch number {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGUSR1: "SIGUSR1"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(number)"
+        }
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
+    }
+}

@@ -1,0 +1,90 @@
+// driver-report: the Driver SDK's vehicle reporter as a Linux daemon.
+// Thin by design: the declaration below; DriverReportSettings reads it, ReportingDaemon wires the
+// core (FleetLocation's feeds, FleetDriver's VehicleReporter) to a transport, signals and systemd.
+import FleetCLI
+import FleetDriver
+import FleetErrors
+import FleetKit
+
+let driverReport = Command(
+    "driver-report",
+    abstract: "Report a vehicle's location to Fleet Engine, as the Driver SDK does, from gpsd, NMEA, GPX, CSV, JSON Lines or a simulated drive.",
+    discussion: """
+        Tracking (--source): the vehicle goes ONLINE and an update with its last location (and, while \
+        navigating, its route segment, end point, remaining distance and time, and waypoints) is sent \
+        every --interval: 10s by default, clamped to 5s-60s. Only what changed is sent. A failed update \
+        never stops tracking: retryable errors back off, the newest location goes next. SIGTERM, SIGINT, \
+        --duration or the end of a finite source stop tracking: a final update sets the vehicle OFFLINE, \
+        retried until acknowledged or --stop-timeout passes.
+
+        One-shot (--state online|offline): set the vehicle's state and exit.
+
+        Sources: gpsd://HOST:PORT, nmea:PATH, nmea:-, gpx:PATH, csv:PATH, jsonl:PATH, jsonl:-, \
+        simulate:ROUTE (a route file or polyline:ENCODED). Files replay at their recorded pace; \
+        --speedup N runs the reporter's clock N times faster, so --interval, --duration and the \
+        simulated drive are in simulated seconds (--stop-timeout stays in real seconds).
+
+        Logs: one line per event on standard error (--log-format json for machines); SIGUSR1 logs the \
+        counters and rewrites --status-file. Under systemd (Type=notify) it sends READY, WATCHDOG, \
+        STATUS and STOPPING.
+
+        Exit status: 0 stopped and the vehicle set OFFLINE (or --state done); 2 usage error; 3 the final \
+        OFFLINE was not acknowledged before --stop-timeout; 4 the location source failed (vehicle set \
+        OFFLINE); 10 + gRPC number for a fatal start-up error (15 the vehicle does not exist, 26 no token \
+        could be obtained).
+        """,
+    options: [
+        .value("provider", valueName: "id", help: "The provider (Cloud project) ID.", environment: "FLEET_PROVIDER", required: true),
+        .value("vehicle", valueName: "id", help: "The vehicle ID (it must exist).", environment: "FLEET_VEHICLE", required: true),
+        .value("transport", valueName: "url", help: "Where the engine is: \(Wiring.transportUsage).",
+               default: "memory", environment: "FLEET_TRANSPORT"),
+        .value("store", valueName: "url", help: "The store of the memory transport: memory, file:PATH, sqlite:PATH (default: the embedded SQLite store).",
+               environment: "FLEET_STORE"),
+        .value("source", valueName: "source", help: "Where locations come from: gpsd://HOST:PORT, nmea:PATH|-, gpx:PATH, csv:PATH, jsonl:PATH|-, simulate:ROUTE.",
+               environment: "FLEET_SOURCE"),
+        .value("interval", valueName: "duration", help: "Time between updates: default 10s, clamped to 5s-60s (simulated seconds under --speedup).",
+               environment: "FLEET_INTERVAL"),
+        .value("status-file", valueName: "path", help: "Keep the counters in this JSON file (rewritten atomically on each change and on SIGUSR1).",
+               environment: "FLEET_STATUS_FILE", completion: .files),
+        .value("duration", valueName: "duration", help: "Stop after this long (simulated seconds under --speedup).",
+               environment: "FLEET_DURATION"),
+        .value("state", valueName: "state", help: "One-shot: set the vehicle ONLINE or OFFLINE and exit, without tracking.",
+               environment: "FLEET_STATE", allowedValues: ["online", "offline"]),
+        .value("route", valueName: "file", help: "Navigate along this route (GPX, encoded polyline or GeoJSON LineString), cut to end at the engine's next waypoint.",
+               environment: "FLEET_ROUTE", completion: .files),
+        .value("speedup", valueName: "n", help: "Run the reporter's clock N times faster (demos and tests).",
+               default: "1", environment: "FLEET_SPEEDUP"),
+        .value("speed", valueName: "km/h", help: "simulate: cruise speed (default by the vehicle's category: AUTO 50 km/h).",
+               environment: "FLEET_SPEED"),
+        .value("stops", valueName: "list", help: "simulate: stops as DISTANCE[:WAIT],… (800m:30s,1.5km:2m); the wait defaults to 30s.",
+               environment: "FLEET_STOPS"),
+        .value("max-speed", valueName: "km/h", help: "Drop locations implying a faster jump than this (default 252 km/h).",
+               environment: "FLEET_MAX_SPEED"),
+        .value("token", valueName: "jwt", help: "A fixed bearer token.", environment: "FLEET_TOKEN"),
+        .value("token-file", valueName: "path", help: "Read the bearer token from this file, again whenever it changes.",
+               environment: "FLEET_TOKEN_FILE", completion: .files),
+        .value("token-url", valueName: "url", help: "GET tokens from this URL ({vehicle} and {provider} are filled in); cached per vehicle and refreshed before expiry.",
+               environment: "FLEET_TOKEN_URL"),
+        .value("token-key", valueName: "key", help: "--token-url: the JSON key of the token.", default: "token", environment: "FLEET_TOKEN_KEY"),
+        .value("token-expiry-key", valueName: "key", help: "--token-url: the JSON key of the expiry (epoch ms or s, seconds from now, or RFC 3339).",
+               default: "expiration_timestamp_ms", environment: "FLEET_TOKEN_EXPIRY_KEY"),
+        .value("stop-timeout", valueName: "duration", help: "How long (real time) the final OFFLINE update is retried.",
+               default: "30s", environment: "FLEET_STOP_TIMEOUT"),
+        .value("log-format", valueName: "format", help: "Log lines as text or json.", default: "text",
+               environment: "FLEET_LOG_FORMAT", allowedValues: ["text", "json"]),
+    ],
+    examples: [
+        Example("driver-report --provider acme --vehicle cab-7 --source gpsd://localhost:2947",
+                "Track cab-7 from the local gpsd until SIGTERM."),
+        Example("driver-report --provider acme --vehicle cab-7 --source simulate:route.gpx --speedup 20 --status-file /tmp/cab-7.json",
+                "Drive cab-7 along route.gpx twenty times faster than real time."),
+        Example("gpspipe -r | driver-report --provider acme --vehicle cab-7 --source nmea:-",
+                "Report NMEA sentences from standard input."),
+        Example("driver-report --provider acme --vehicle cab-7 --state offline", "Set cab-7 OFFLINE and exit."),
+    ]
+) { arguments, context in
+    let settings = try DriverReportSettings(arguments, context: context)
+    return try await ReportingDaemon(settings: settings, context: context).run()
+}
+
+await CommandLineTool.main(driverReport)

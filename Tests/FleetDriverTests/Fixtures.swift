@@ -1,0 +1,94 @@
+import FleetDriver
+import FleetEngine
+import FleetErrors
+import FleetGeo
+import FleetLocation
+import FleetModel
+import MemoryStore
+import Synchronization
+import Testing
+
+/// The real engine over a memory store, with failures injected into UpdateVehicle and every request
+/// recorded: the server the reporter talks to in these tests.
+final class FaultyEngine: FleetAPI {
+    let engine: Engine
+    private let script = Mutex<[FleetError]>([])
+    private let recorded = Mutex<[UpdateVehicleRequest]>([])
+    private let failing = Mutex<FleetError?>(nil)
+
+    init(clock: ManualClock = ManualClock()) {
+        engine = Engine(store: MemoryStore(), clock: clock)
+    }
+
+    /// The next UpdateVehicle calls fail with these errors, in order.
+    func failNext(_ errors: FleetError...) { script.withLock { $0 += errors } }
+    /// Every UpdateVehicle call fails with `error` until this is called with nil (a server that is down).
+    func failAll(with error: FleetError?) { failing.withLock { $0 = error } }
+    /// The UpdateVehicle requests that reached this server (failed ones included).
+    var requests: [UpdateVehicleRequest] { recorded.withLock { $0 } }
+    /// The masks of those requests.
+    var masks: [String] { requests.map { $0.updateMask?.description ?? "" } }
+
+    func updateVehicle(_ request: UpdateVehicleRequest) throws -> Vehicle {
+        recorded.withLock { $0.append(request) }
+        if let error = failing.withLock({ $0 }) { throw error }
+        if let error = script.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { throw error }
+        return try engine.updateVehicle(request)
+    }
+
+    func createVehicle(_ request: CreateVehicleRequest) throws -> Vehicle { try engine.createVehicle(request) }
+    func getVehicle(_ request: GetVehicleRequest) throws -> Vehicle { try engine.getVehicle(request) }
+    func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest) throws -> UpdateVehicleAttributesResponse { try engine.updateVehicleAttributes(request) }
+    func listVehicles(_ request: ListVehiclesRequest) throws -> ListVehiclesResponse { try engine.listVehicles(request) }
+    func searchVehicles(_ request: SearchVehiclesRequest) throws -> SearchVehiclesResponse { try engine.searchVehicles(request) }
+    func deleteVehicle(_ request: DeleteVehicleRequest) throws { try engine.deleteVehicle(request) }
+    func createTrip(_ request: CreateTripRequest) throws -> Trip { try engine.createTrip(request) }
+    func getTrip(_ request: GetTripRequest) throws -> Trip { try engine.getTrip(request) }
+    func updateTrip(_ request: UpdateTripRequest) throws -> Trip { try engine.updateTrip(request) }
+    func searchTrips(_ request: SearchTripsRequest) throws -> SearchTripsResponse { try engine.searchTrips(request) }
+    func deleteTrip(_ request: DeleteTripRequest) throws { try engine.deleteTrip(request) }
+    func reportBillableTrip(_ request: ReportBillableTripRequest) throws { try engine.reportBillableTrip(request) }
+
+    /// Creates an OFFLINE car `vehicleID` of provider `demo`.
+    @discardableResult
+    func createVehicle(_ vehicleID: String = "cab-1") throws -> VehicleName {
+        _ = try engine.createVehicle(CreateVehicleRequest(
+            parent: "providers/demo", vehicleId: vehicleID,
+            vehicle: Vehicle(vehicleState: .offline, supportedTripTypes: [.exclusive], maximumCapacity: 4,
+                             vehicleType: VehicleType(category: .auto))))
+        return try VehicleName(provider: "demo", vehicleID: vehicleID)
+    }
+
+    /// The vehicle as the engine has it.
+    func vehicle(_ name: VehicleName) throws -> Vehicle {
+        try engine.getVehicle(GetVehicleRequest(name: name.description))
+    }
+}
+
+/// Records what the reporter tells its listener.
+final class RecordingListener: VehicleReporterListener {
+    private let state = Mutex<(successes: [UpdateAttempt], failures: [(UpdateAttempt, FleetError, Double?)], drops: Int)>(([], [], 0))
+
+    func reporterDidSucceed(_ attempt: UpdateAttempt) { state.withLock { $0.successes.append(attempt) } }
+    func reporterDidFail(_ attempt: UpdateAttempt, error: FleetError, retryInSeconds: Double?) {
+        state.withLock { $0.failures.append((attempt, error, retryInSeconds)) }
+    }
+    func reporterDidDropJump(_ sample: LocationSample, metersPerSecond: Double, meters: Double) { state.withLock { $0.drops += 1 } }
+
+    var successes: [UpdateAttempt] { state.withLock { $0.successes } }
+    var failures: [(UpdateAttempt, FleetError, Double?)] { state.withLock { $0.failures } }
+    var drops: Int { state.withLock { $0.drops } }
+}
+
+/// A place in Amsterdam and points around it.
+enum Places {
+    static let dam = GeoPoint(latitude: 52.3731, longitude: 4.8926)
+
+    static func east(_ meters: Double, of point: GeoPoint = dam) -> GeoPoint {
+        Geodesy.destination(from: point, bearing: 90, meters: meters)
+    }
+
+    static func sample(_ point: GeoPoint, at seconds: Double) -> LocationSample {
+        LocationSample(point: point, time: Timestamp(timeIntervalSince1970: seconds), speed: 10, heading: 90)
+    }
+}

@@ -1,0 +1,71 @@
+import FleetDriver
+import FleetGeo
+import FleetLocation
+import FleetModel
+import Testing
+
+@Suite("Navigation: the route sent ends at the engine's waypoint")
+struct NavigationTests {
+    static let route = [Places.dam, Places.east(500), Geodesy.destination(from: Places.east(500), bearing: 0, meters: 500),
+                        Geodesy.destination(from: Places.east(500), bearing: 0, meters: 1000)]
+
+    @Test("The given route is cut where it passes the waypoint, which becomes its last point")
+    func cutsAtWaypoint() throws {
+        let waypoint = Geodesy.destination(from: Geodesy.destination(from: Places.east(500), bearing: 0, meters: 300), bearing: 90, meters: 20)
+        let leg = Navigator.legPoints(route: Self.route, from: Places.east(100), to: waypoint, toleranceMeters: 50)
+        #expect(leg.last == waypoint)
+        #expect(Geodesy.distance(leg[0], Places.east(100)) < 0.5)
+        #expect(leg.contains(Places.east(500)))
+        #expect(!leg.contains(Self.route[3]), "the route beyond the waypoint is dropped")
+    }
+
+    @Test("A waypoint far from the route is appended after the nearest point; one behind the vehicle gets a straight line")
+    func farAndBehind() {
+        let far = Geodesy.destination(from: Self.route[3], bearing: 90, meters: 400)
+        let leg = Navigator.legPoints(route: Self.route, from: Places.dam, to: far, toleranceMeters: 50)
+        #expect(leg.last == far)
+        #expect(leg.count >= 3)
+        let behind = Navigator.legPoints(route: Self.route, from: Self.route[3], to: Places.east(100), toleranceMeters: 50)
+        #expect(behind == [Self.route[3], Places.east(100)])
+        #expect(Navigator.legPoints(route: nil, from: Places.dam, to: far, toleranceMeters: 50) == [Places.dam, far])
+    }
+
+    @Test("The reporter sends route segment, end point, remaining distance and time, and the engine's waypoints")
+    func reporterNavigates() throws {
+        let server = FaultyEngine()
+        let vehicle = try server.createVehicle()
+        let time = ManualTimeSource(start: 1_800_000_000)
+        let pickup = Geodesy.destination(from: Places.east(500), bearing: 0, meters: 300)
+        let dropoff = Self.route[3]
+        _ = try server.createTrip(CreateTripRequest(parent: "providers/demo", tripId: "trip-1", trip: Trip(
+            vehicleId: vehicle.vehicleID, tripType: .exclusive,
+            pickupPoint: TerminalLocation(point: LatLng(latitude: pickup.latitude, longitude: pickup.longitude)),
+            dropoffPoint: TerminalLocation(point: LatLng(latitude: dropoff.latitude, longitude: dropoff.longitude)))))
+        let engineWaypoints = try server.vehicle(vehicle).waypoints
+        try #require(engineWaypoints.count == 2)
+
+        let reporter = VehicleReporter(api: server, vehicle: vehicle, policy: ReporterPolicy(jitterSeed: 1), time: time,
+                                       navigator: Navigator(route: Self.route, category: .auto))
+        reporter.submit(Places.sample(Places.east(100), at: time.now()))
+        #expect(reporter.tick() == .succeeded)
+        let request = try #require(server.requests.last)
+        #expect(request.updateMask?.paths == ["vehicleState", "lastLocation", "currentRouteSegment", "currentRouteSegmentEndPoint",
+                                              "remainingDistanceMeters", "remainingTimeSeconds", "waypoints"])
+        let body = try #require(request.vehicle)
+        let segment = try Polyline.decode(try #require(body.currentRouteSegment))
+        #expect(Geodesy.distance(try #require(segment.last), pickup) < 1, "the route ends at the engine's pickup waypoint")
+        #expect(body.currentRouteSegmentEndPoint?.tripId == "trip-1")
+        #expect(body.currentRouteSegmentEndPoint?.waypointType == .pickupWaypointType)
+        let remaining = Double(try #require(body.remainingDistanceMeters))
+        #expect(abs(remaining - 700) < 5, "400 m east then 300 m north, got \(remaining)")
+        #expect((body.remainingTimeSeconds ?? 0) > 0)
+        #expect(body.waypoints.map(\.tripId) == engineWaypoints.map(\.tripId))
+        #expect(try server.vehicle(vehicle).currentRouteSegment != nil)
+
+        // Moving along the same leg: only the location and the remaining figures change.
+        time.advance(by: 10)
+        reporter.submit(Places.sample(Places.east(200), at: time.now()))
+        #expect(reporter.tick() == .succeeded)
+        #expect(server.requests.last?.updateMask?.paths == ["lastLocation", "remainingDistanceMeters", "remainingTimeSeconds"])
+    }
+}
