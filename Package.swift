@@ -112,7 +112,7 @@ let package = Package(
                     path: "Tests/JournalTransportTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "FleetErrors"], path: "Tests/HTTPServerTests"),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FleetErrors"], path: "Tests/HTTPClientTests"),
-        .testTarget(name: "FleetAdminTests", dependencies: ["fleet-admin", "FleetCLI", "FleetErrors", "FleetModel", "FleetEngine",
+        .testTarget(name: "FleetAdminTests", dependencies: ["fleet-admin", "FleetTestSupport", "FleetCLI", "FleetErrors", "FleetModel", "FleetEngine",
                                                             "FleetAuth", "JournalTransport", "MemoryStore"],
                     path: "Tests/FleetAdminTests"),
         .testTarget(name: "FleetLocationTests", dependencies: ["FleetLocation", "FleetModel", "FleetGeo", "FleetErrors"],
@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "ConsumerFollowTests", dependencies: ["FleetEngine", "FleetModel", "FleetGeo", "SQLiteStore", "JournalTransport",
                                                                 "FleetTestSupport"],
                     path: "Tests/ConsumerFollowTests"),
-        .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors"], path: "Tests/ExecutableTests"),
+        .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors", "FleetTestSupport"], path: "Tests/ExecutableTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import FleetTestSupport
 import FleetErrors
 import Foundation
 import Testing

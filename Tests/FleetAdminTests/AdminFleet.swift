@@ -1,3 +1,4 @@
+import FleetTestSupport
 import FleetModel
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 @testable import fleet_admin
+import FleetTestSupport
 import FleetCLI
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import FleetTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import FleetTestSupport
 import FleetAuth
 import FleetModel
 import Foundation

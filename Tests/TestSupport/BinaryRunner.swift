@@ -1,5 +1,4 @@
 import Foundation
-// A copy of Tests/ExecutableTests/BinaryRunner.swift (test targets cannot depend on each other).
 
 /// Runs a built executable of this package (`error-explain`, `fleet-admin`, …) with arguments
 /// and standard input, and captures its standard output, standard error and exit status.
@@ -7,9 +6,9 @@ import Foundation
 /// The executables must be built before the tests run: `swift build` (or `swift build
 /// --build-tests`, which `swift test` does) puts them next to the test bundle, in the products
 /// folder (`.build/debug`). Set `FLEET_PRODUCTS_DIR` to look elsewhere.
-struct BinaryRunner: Sendable {
+public struct BinaryRunner: Sendable {
     /// What the program reads on standard input.
-    enum Input: Sendable {
+    public enum Input: Sendable {
         /// An empty pipe (end of input at once).
         case none
         /// This text.
@@ -23,27 +22,31 @@ struct BinaryRunner: Sendable {
     }
 
     /// What a run produced.
-    struct Result: Sendable, CustomStringConvertible {
+    public struct Result: Sendable, CustomStringConvertible {
         /// The exit status (128 + signal number when a signal ended it).
-        let status: Int32
+        public let status: Int32
         /// Standard output, decoded as UTF-8.
-        let output: String
+        public let output: String
         /// Standard error, decoded as UTF-8.
-        let error: String
+        public let error: String
 
-        var description: String { "status \(status)\n--- stdout\n\(output)--- stderr\n\(error)" }
+        public var description: String { "status \(status)\n--- stdout\n\(output)--- stderr\n\(error)" }
     }
 
     /// Why a run could not be made.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// The executable.
-    let executable: URL
+    public let executable: URL
 
     /// A runner for the product named `product`; fails when it has not been built.
-    init(product: String) throws {
+    public init(product: String) throws {
         executable = try Self.locate(product)
         _ = Self.ignoreBrokenPipes
     }
@@ -55,7 +58,7 @@ struct BinaryRunner: Sendable {
     /// Programs start through `env --default-signal=PIPE` (GNU coreutils 8.31+), so they get
     /// SIGPIPE at its default as from a shell, not the test runner's "ignore". Empty when `env`
     /// cannot do it.
-    static let launcher: [String] = {
+    public static let launcher: [String] = {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         probe.arguments = ["--default-signal=PIPE", "true"]
@@ -75,7 +78,7 @@ struct BinaryRunner: Sendable {
 
     /// The built product's path: in `FLEET_PRODUCTS_DIR`, next to the running test bundle, or
     /// in `.build/debug` above this source file.
-    static func locate(_ product: String, file: String = #filePath) throws -> URL {
+    public static func locate(_ product: String, file: String = #filePath) throws -> URL {
         var folders: [URL] = []
         if let folder = ProcessInfo.processInfo.environment["FLEET_PRODUCTS_DIR"] {
             folders.append(URL(fileURLWithPath: folder))
@@ -103,12 +106,12 @@ struct BinaryRunner: Sendable {
 
     /// The environment runs get unless told otherwise: PATH and a UTF-8 locale only, so colour
     /// variables and FLEET_* settings of the developer's shell do not leak in.
-    static var quietEnvironment: [String: String] {
+    public static var quietEnvironment: [String: String] {
         ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
     }
 
     /// Runs the program and waits for it (at most `timeout`, then it is killed and the run fails).
-    func run(_ arguments: [String], input: Input = .none, environment: [String: String] = BinaryRunner.quietEnvironment,
+    public func run(_ arguments: [String], input: Input = .none, environment: [String: String] = BinaryRunner.quietEnvironment,
              timeout: TimeInterval = 60) throws -> Result {
         let process = Process()
         var environment = environment
@@ -164,7 +167,7 @@ struct BinaryRunner: Sendable {
     /// Runs the program with standard output connected to a pipe nobody reads (its read end is
     /// closed before the program starts), so every write fails with EPIPE and, unless the program
     /// ignores it, SIGPIPE ends it. Returns the exit status (141 for SIGPIPE).
-    func runWithClosedOutput(_ arguments: [String], environment: [String: String] = BinaryRunner.quietEnvironment) throws -> Int32 {
+    public func runWithClosedOutput(_ arguments: [String], environment: [String: String] = BinaryRunner.quietEnvironment) throws -> Int32 {
         let process = Process()
         Self.configure(process, command: [executable.path] + arguments)
         process.environment = environment
