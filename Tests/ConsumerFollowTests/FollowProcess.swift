@@ -1,3 +1,4 @@
+import FleetTestSupport
 import Foundation
 import Synchronization
 
@@ -12,9 +13,9 @@ final class FollowProcess: Sendable {
     /// Starts the built `consumer-follow` with `arguments` and only `environment` (plus PATH and a UTF-8 locale).
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
-        process.executableURL = try Product.locate("consumer-follow")
+        process.executableURL = try Products.locate("consumer-follow")
         process.arguments = arguments
-        process.environment = Product.quietEnvironment.merging(environment) { $1 }
+        process.environment = BinaryRunner.quietEnvironment.merging(environment) { $1 }
         let outputPipe = Pipe(), errorPipe = Pipe()
         process.standardOutput = outputPipe
         process.standardError = errorPipe

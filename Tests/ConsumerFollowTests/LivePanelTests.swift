@@ -1,3 +1,4 @@
+import FleetTestSupport
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
     func thePanelUpdatesInPlaceAndCtrlCRestoresTheTerminal() throws {
         let trip = try SharedStoreTrip()
         let tmux = try Tmux(width: 100, height: 30)
-        let binary = try Product.locate("consumer-follow").path
+        let binary = try Products.locate("consumer-follow").path
         #expect(try tmux.waitForScreen { $0.contains { $0.hasPrefix("ready$") } }.matched)
         try tmux.type("\(binary) \(trip.tripName) --transport memory --store \(trip.storeArgument); echo \"exit=$?\"")
 

@@ -1,3 +1,4 @@
+import FleetTestSupport
 import FleetEngine
 import FleetErrors
 import FleetModel
@@ -19,7 +20,7 @@ struct MultiProcessTests {
 
     @Test(arguments: [2, 3])
     func processesAgreeOnEveryCallAndEveryAckIsJournaled(processes: Int) throws {
-        let binary = try BinaryLocator.executable(named: "journal-writer")
+        let binary = try Products.locate("journal-writer").path
         let fixture = try JournalFixture()
         let count = 25
         let local = try JournalTransport(path: fixture.path, durable: true)
@@ -122,7 +123,7 @@ struct MultiProcessTests {
     }
 
     @Test func aWriterKilledMidSessionLosesNoAcknowledgedCallAndReleasesTheLock() throws {
-        let binary = try BinaryLocator.executable(named: "journal-writer")
+        let binary = try Products.locate("journal-writer").path
         let fixture = try JournalFixture()
         let setup = try fixture.open(durable: true)
         _ = try setup.createVehicle(fixture.createVehicleRequest("writer-0", at: (10, 20)))

@@ -1,3 +1,4 @@
+import FleetTestSupport
 import FleetErrors
 import FleetStore
 import Foundation
@@ -17,7 +18,7 @@ struct MultiProcessTests {
 
     @Test(arguments: [2, 4])
     func concurrentProcessesLoseNoWriteAndNeverSeeALock(processes: Int) throws {
-        let binary = try BinaryLocator.executable(named: "store-writer")
+        let binary = try Products.locate("store-writer").path
         let directory = try StoreFixture.makeTemporaryDirectory(prefix: "multi-process")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/shared.db"
