@@ -209,12 +209,12 @@ extension Engine {
         let cutoff = request.minimumStaleness.map { now.adding(seconds: -$0.timeInterval) }
         var candidates: [TripRecord]
         if let vehicleID {
-            candidates = try store.owned(by: vehicleID, provider: parent.provider).map(TripRecord.init)
+            candidates = try store.owned(by: vehicleID, provider: parent.provider).map(records.trip)
                 .filter { $0.vehicleID == vehicleID }
                 .sorted { $0.key.id < $1.key.id }
         } else {
             candidates = []
-            try forEachRecord(.trip, provider: parent.provider) { candidates.append(try TripRecord($0)) }
+            try forEachRecord(.trip, provider: parent.provider) { candidates.append(try records.trip($0)) }
         }
         candidates = candidates.filter { record in
             if let after, record.key.id <= after { return false }

@@ -207,7 +207,7 @@ extension Engine {
 
     func activeTrips(of record: VehicleRecord) throws -> [TripRecord] {
         try store.owned(by: record.key.id, provider: record.key.provider)
-            .map(TripRecord.init)
+            .map(records.trip)
             .filter { $0.isActive && $0.vehicleID == record.key.id }
     }
 

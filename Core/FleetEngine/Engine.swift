@@ -58,7 +58,7 @@ public final class Engine: FleetAPI {
     }
 
     func loadTrip(_ key: RecordKey) throws -> TripRecord? {
-        try store.get(key).map(TripRecord.init)
+        try store.get(key).map(records.trip)
     }
 
     func requireTrip(_ key: RecordKey) throws -> TripRecord {
@@ -90,9 +90,17 @@ public final class Engine: FleetAPI {
     /// whoever watches the records they touch.
     func commit(_ writes: [EngineWrite]) throws {
         try store.commit(writes.map(\.storeWrite))
-        for case .vehicle(var record) in writes {
-            record.version += 1
-            records.remember(record)
+        for write in writes {
+            switch write {
+            case .vehicle(var record):
+                record.version += 1
+                records.remember(record)
+            case .trip(var record):
+                record.version += 1
+                records.remember(record)
+            case .delete:
+                break
+            }
         }
         changes.signal(writes.map(\.storeWrite.key))
     }

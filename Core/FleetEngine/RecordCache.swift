@@ -8,6 +8,7 @@ final class RecordCache: @unchecked Sendable {
     private final class Shard {
         let lock = NSLock()
         var vehicles: [RecordKey: DecodedVehicle] = [:]
+        var trips: [RecordKey: TripRecord] = [:]
     }
 
     private let shards: [Shard]
@@ -43,6 +44,24 @@ final class RecordCache: @unchecked Sendable {
         return shard.lock.withLock {
             guard let hit = shard.vehicles[key], hit.record.version == version else { return nil }
             return hit
+        }
+    }
+
+    /// The trip in `stored`, decoded once per version.
+    func trip(_ stored: StoreRecord) throws -> TripRecord {
+        let shard = shards[shard(stored.key)]
+        if let hit = shard.lock.withLock({ shard.trips[stored.key] }), hit.version == stored.version { return hit }
+        let record = try TripRecord(stored)
+        remember(record)
+        return record
+    }
+
+    /// Remembers a decoded trip.
+    func remember(_ record: TripRecord) {
+        let shard = shards[shard(record.key)]
+        shard.lock.withLock {
+            if shard.trips.count >= capacityPerShard { shard.trips.removeAll(keepingCapacity: true) }
+            shard.trips[record.key] = record
         }
     }
 
