@@ -7,6 +7,15 @@ import Darwin
 /// Facts about the terminal a command writes to.
 public enum Terminal {
     /// Whether the file descriptor is a terminal.
+    /// The columns of the terminal on `fileDescriptor`: `COLUMNS` when set to a number (so users and
+    /// tests can force a width), else the terminal's size (TIOCGWINSZ), else nil.
+    public static func columns(of fileDescriptor: Int32, environment: [String: String]) -> Int? {
+        if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        var size = winsize()
+        if ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return nil
+    }
+
     public static func isTTY(_ fileDescriptor: Int32) -> Bool {
         isatty(fileDescriptor) == 1
     }

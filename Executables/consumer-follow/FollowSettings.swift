@@ -53,7 +53,7 @@ struct FollowSettings {
         let panel = LivePanelPresenter(
             tripName: tripName, output: context.standardOutput,
             panel: TripPanel(style: Style(enabled: color)),
-            width: { TerminalWidth.columns(of: 1, environment: context.environment) - 1 },
+            width: { (Terminal.columns(of: 1, environment: context.environment) ?? 80) - 1 },
             now: { clock.now() })
         return (panel, panel)
     }

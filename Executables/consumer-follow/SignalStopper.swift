@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
+import FleetCLI
 import FleetConsumer
 import FleetErrors
 import Synchronization
@@ -18,18 +19,12 @@ final class SignalStopper: @unchecked Sendable {
     let stop = StopSignal()
     private let received = Mutex<Int32?>(nil)
     private let presenter: any FollowPresenter
-    private var sources: [any DispatchSourceSignal] = []
+    private var watcher: SignalWatcher?
 
     /// Handles SIGINT and SIGTERM from now on.
     init(presenter: any FollowPresenter) {
         self.presenter = presenter
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in handle(number) }
-            source.resume()
-            sources.append(source)
-        }
+        watcher = SignalWatcher(signals: [SIGINT, SIGTERM], queue: .global()) { [self] number in handle(number) }
     }
 
     /// 130 after SIGINT, 143 after SIGTERM (128 + the signal's number, as shells report it).

@@ -33,15 +33,13 @@ struct AdminSession: Sendable {
     /// Prints results in the chosen format.
     var printer: ResourcePrinter {
         ResourcePrinter(output: context.standardOutput, format: format, style: style,
-                        width: TerminalWidth.columns(fileDescriptor: 1, isTerminal: context.standardOutput.isTerminal,
-                                                     environment: context.environment))
+                        width: (context.standardOutput.isTerminal ? Terminal.columns(of: 1, environment: context.environment) : nil))
     }
 
     /// A progress line on standard error (drawn only on a terminal).
     func progress(_ label: String) -> ProgressReporter {
         ProgressReporter(label: label, output: context.standardError,
-                         width: TerminalWidth.columns(fileDescriptor: 2, isTerminal: context.standardError.isTerminal,
-                                                      environment: context.environment) ?? 80)
+                         width: (context.standardError.isTerminal ? Terminal.columns(of: 2, environment: context.environment) : nil) ?? 80)
     }
 
     // MARK: Names

@@ -108,18 +108,11 @@ public enum FleetServer {
         let server = HTTPServer(configuration: configuration, handler: handler)
 
         // Signals arrive on a queue, not in a raw handler.
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
         let stop = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "fleet-admin.serve.signals")
-        let sources = [SIGTERM, SIGINT].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            return source
-        }
-        defer { sources.forEach { $0.cancel() } }
+        let signals = SignalWatcher(signals: [SIGTERM, SIGINT], queue: queue) { _ in stop.signal() }
+        defer { withExtendedLifetime(signals) {} }
 
         let bound = try server.start()
         let notifier = SystemdNotifier()

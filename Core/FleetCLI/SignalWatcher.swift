@@ -2,12 +2,13 @@ import Dispatch
 import Glibc
 
 /// Delivers SIGTERM, SIGINT and SIGUSR1 as calls on a dispatch queue (DispatchSourceSignal): the raw
-/// signal handlers are ignored, so no code runs inside a signal handler.
-final class SignalWatcher {
+/// signal handlers are ignored, so no code runs inside a signal handler. Used by every daemon and
+/// long-running command; `@unchecked Sendable`: the sources are only kept alive, never touched.
+public final class SignalWatcher: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
 
     /// Watches `signals`, calling `handler` with the signal number on `queue`.
-    init(signals: [Int32], queue: DispatchQueue, handler: @escaping @Sendable (Int32) -> Void) {
+    public init(signals: [Int32], queue: DispatchQueue, handler: @escaping @Sendable (Int32) -> Void) {
         // A parent may have started us with these signals blocked (the mask is inherited): unblock them.
         var set = sigset_t()
         sigemptyset(&set)
@@ -23,7 +24,7 @@ final class SignalWatcher {
     }
 
     /// The name of a signal (`SIGTERM`).
-    static func name(_ number: Int32) -> String {
+    public static func name(_ number: Int32) -> String {
         switch number {
         case SIGTERM: "SIGTERM"
         case SIGINT: "SIGINT"
