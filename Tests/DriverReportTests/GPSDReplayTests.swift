@@ -77,10 +77,10 @@ enum Gpsfake {
 
 @Suite("driver-report against a real gpsd fed by gpsfake", .serialized)
 struct GPSDReplayTests {
-    @Test("The vehicle's last location in the engine matches the log gpsd was fed",
+    @Test("The vehicle's last location in the engine matches the log gpsd was fed, reported to fleet-admin serve",
           .enabled(if: Gpsfake.isAvailable, "gpsfake is not installed (Debian package gpsd-clients, with gpsd): `make setup` installs them"))
     func reportsWhatGpsdSees() async throws {
-        let fleet = try SharedFleet()
+        let fleet = try SharedFleet(overHTTP: true)
         try fleet.createVehicle("boat-1")
         let log = try Gpsfake.log("haicom-305N.log")
         let fixes = Gpsfake.fixes(in: try String(contentsOf: log, encoding: .isoLatin1))

@@ -3,32 +3,39 @@ import FleetEngine
 import FleetErrors
 import FleetKit
 import FleetModel
+import FleetTestSupport
 import Foundation
 import Testing
 
 /// A fleet in a SQLite file that driver-report (over the memory transport, `--store sqlite:PATH`) and
 /// the test (through its own engine) share, as two processes share one store.
 ///
-/// To run these tests over HTTP instead, start `fleet-admin serve --store sqlite:PATH --listen
-/// 127.0.0.1:0` in `init` and make `transportArguments` `["--transport", "http://…"]`: every check
-/// reads the same SQLite file, so nothing else changes.
+/// With `overHTTP`, a real `fleet-admin serve` serves the same SQLite file and driver-report reports
+/// to it over HTTP; every check still reads the file, so nothing else changes.
 final class SharedFleet: @unchecked Sendable {
     let folder: URL
     let storeURL: String
     let provider = "demo"
+    /// The server driver-report reports to, when over HTTP.
+    let server: ServerProcess?
 
-    init() throws {
+    init(overHTTP: Bool = false) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("driver-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         storeURL = "sqlite:" + folder.appendingPathComponent("fleet.db").path
+        server = overHTTP ? try ServerProcess(store: storeURL) : nil
     }
 
     deinit {
+        server?.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// The arguments that point driver-report at this fleet.
-    var transportArguments: [String] { ["--transport", "memory", "--store", storeURL, "--provider", provider] }
+    var transportArguments: [String] {
+        if let server { return ["--transport", server.url, "--provider", provider] }
+        return ["--transport", "memory", "--store", storeURL, "--provider", provider]
+    }
 
     /// Runs `body` with an engine over the shared store, then closes the store.
     func withEngine<T>(_ body: (Engine) throws -> T) throws -> T {
