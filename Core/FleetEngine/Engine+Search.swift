@@ -42,7 +42,7 @@ struct SearchQuery {
     let currentTrips: SearchVehiclesRequest.CurrentTripsPresent
     let includeBackToBack: Bool
 
-    var pickupIndexPoint: IndexPoint { IndexPoint(latitude: pickup.latitude ?? 0, longitude: pickup.longitude ?? 0) }
+    var pickupIndexPoint: IndexPoint { IndexPoint(latitude: pickup.latitude, longitude: pickup.longitude) }
 
     /// Checks every range before any work, naming the field at fault.
     init(_ r: SearchVehiclesRequest, defaultStaleness: Double) throws {

@@ -156,7 +156,7 @@ extension Engine {
                     throw FleetError.failedPrecondition("trip is \(from.name): its vehicle can no longer change", field: "trip.vehicleId")
                 }
                 trip.tripStatus = to
-                stampTimes(&trip, from: from, to: to, vehicle: try trip.vehicleId.flatMap { try vehicles[$0] ?? loadVehicle(RecordKey(.vehicle, provider: name.provider, id: $0)) }, now: now)
+                stampTimes(&trip, from: from, to: to, now: now)
             }
             record.trip = trip
             record.updatedAt = now
@@ -327,12 +327,11 @@ extension Engine {
     static func riders(_ trip: Trip) -> Int { max(1, Int(trip.numberOfPassengers ?? 1)) }
 
     /// Records when riders were picked up and dropped off.
-    func stampTimes(_ trip: inout Trip, from: TripStatus, to: TripStatus, vehicle: VehicleRecord?, now: Timestamp) {
+    func stampTimes(_ trip: inout Trip, from: TripStatus, to: TripStatus, now: Timestamp) {
         let leftPickup = (from == .new || from == .enrouteToPickup || from == .arrivedAtPickup)
             && (to == .enrouteToDropoff || to == .enrouteToIntermediateDestination || to == .arrivedAtIntermediateDestination)
         if leftPickup { trip.pickupTime = now }
         if to == .complete { trip.dropoffTime = now }
-        _ = vehicle
     }
 
     // MARK: Checks
@@ -398,15 +397,17 @@ extension Engine {
         trip.remainingWaypointsVersion = v.waypointsVersion
         trip.remainingWaypointsRouteVersion = vehicle.tracking.waypointsRouteVersion
         if let segment = v.currentRouteSegment {
+            // The route as decoded once per route change (RouteCache), not on every read.
+            let cached = routeCache.entry(for: vehicle)
             if encodedRoute {
                 trip.currentRouteSegment = segment
-            } else if let points = try? RouteGeometry.decode(segment) {
-                trip.route = points
+            } else if let cached {
+                trip.route = cached.route.points.map { LatLng(latitude: $0.latitude, longitude: $0.longitude) }
             }
             trip.currentRouteSegmentVersion = v.currentRouteSegmentVersion
             trip.currentRouteSegmentEndPoint = v.currentRouteSegmentEndPoint ?? v.waypoints.first
-            if let traffic = v.currentRouteSegmentTraffic {
-                trip.currentRouteSegmentTraffic = RouteGeometry.consumableTraffic(traffic, segment: segment)
+            if let traffic = v.currentRouteSegmentTraffic, let cached {
+                trip.currentRouteSegmentTraffic = RouteGeometry.consumableTraffic(traffic, route: cached.route, segment: segment)
                 trip.currentRouteSegmentTrafficVersion = vehicle.tracking.trafficVersion
             }
         }

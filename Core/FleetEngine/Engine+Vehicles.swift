@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetGeo
 import FleetModel
 import FleetStore
 
@@ -12,7 +13,6 @@ extension Engine {
         guard let state = vehicle.vehicleState, state != .unknownVehicleState else {
             throw FleetError.invalidArgument("vehicle.vehicleState is required (ONLINE or OFFLINE)", field: "vehicle.vehicleState")
         }
-        _ = state
         try checkTripTypes(vehicle.supportedTripTypes, field: "vehicle.supportedTripTypes")
         guard let capacity = vehicle.maximumCapacity else {
             throw FleetError.invalidArgument("vehicle.maximumCapacity is required", field: "vehicle.maximumCapacity")
@@ -322,7 +322,7 @@ extension Engine {
             // supplied in this update take precedence for the vehicle's next waypoint.
             let supplied = (distance: record.vehicle.remainingDistanceMeters, eta: record.vehicle.etaToFirstWaypoint)
             refreshProgress(&record, now: now)
-            if clientNavigation && routeEndsAtNextWaypoint(record.vehicle) {
+            if clientNavigation && routeEndsAtNextWaypoint(record) {
                 if paths.contains("remainingDistanceMeters") { record.vehicle.remainingDistanceMeters = supplied.distance }
                 if paths.contains("etaToFirstWaypoint") || paths.contains("remainingTimeSeconds") {
                     record.vehicle.etaToFirstWaypoint = supplied.eta
@@ -334,12 +334,13 @@ extension Engine {
     /// Whether the driver's route segment ends at the vehicle's next waypoint (within 50 m), so that its
     /// navigation figures are about that waypoint. A route to somewhere else (a later stop, the end of
     /// a planned drive) leaves the engine's own figures in place.
-    func routeEndsAtNextWaypoint(_ v: Vehicle) -> Bool {
+    func routeEndsAtNextWaypoint(_ record: VehicleRecord) -> Bool {
+        let v = record.vehicle
         guard let next = v.waypoints.first?.location?.point else { return true }
-        let end = v.currentRouteSegmentEndPoint?.location?.point
-            ?? v.currentRouteSegment.flatMap { try? RouteGeometry.decode($0) }?.last
+        let end = v.currentRouteSegmentEndPoint?.location?.point.map(GeoPoint.init)
+            ?? routeCache.entry(for: record)?.route.end
         guard let end else { return false }
-        return RouteGeometry.distance(end, next) <= 50
+        return Geodesy.distance(end, GeoPoint(next)) <= 50
     }
 
     /// Stamps a new last location with the server's time and checks it.

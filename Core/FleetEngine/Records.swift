@@ -95,7 +95,7 @@ struct VehicleRecord: Sendable {
         var o = JSONObject()
         o["vehicle"] = vehicle.toJSON()
         o["tracking"] = tracking.toJSON()
-        let point = vehicle.lastLocation?.location.map { IndexPoint(latitude: $0.latitude ?? 0, longitude: $0.longitude ?? 0) }
+        let point = vehicle.lastLocation?.location.map { IndexPoint(latitude: $0.latitude, longitude: $0.longitude) }
         return StoreRecord(key: key, version: version, payload: JSON.object(o).serializedBytes(), point: point)
     }
 }

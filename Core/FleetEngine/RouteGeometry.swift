@@ -45,8 +45,9 @@ enum RouteGeometry {
 
     /// The traffic a trip shows its rider: speed intervals over the whole route segment, NORMAL where the
     /// driver reported nothing.
-    static func consumableTraffic(_ traffic: TrafficPolylineData, segment: String) -> ConsumableTrafficPolyline? {
-        guard let points = try? Polyline.decode(segment), let route = Route(points: points), points.count > 1 else { return nil }
+    static func consumableTraffic(_ traffic: TrafficPolylineData, route: Route, segment: String) -> ConsumableTrafficPolyline? {
+        let points = route.points
+        guard points.count > 1 else { return nil }
         var result: [SpeedReadingInterval] = []
         var cursor = 0
         func add(_ from: Int, _ to: Int, _ speed: SpeedReadingInterval.Speed) {
@@ -66,7 +67,7 @@ enum RouteGeometry {
 
 extension GeoPoint {
     init(_ point: LatLng) {
-        self.init(latitude: point.latitude ?? 0, longitude: point.longitude ?? 0)
+        self.init(latitude: point.latitude, longitude: point.longitude)
     }
 }
 

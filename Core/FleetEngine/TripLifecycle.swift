@@ -42,7 +42,6 @@ public enum TripLifecycle {
                     "trip.intermediateDestinationIndex must be between 0 and \(intermediateCount - 1) for \(to.name)",
                     field: "trip.intermediateDestinationIndex")
             }
-            _ = index
         }
         let allowed: Bool
         switch from {

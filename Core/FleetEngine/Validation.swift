@@ -5,7 +5,7 @@ import FleetModel
 enum Validate {
     static func latLng(_ point: LatLng?, field: String) throws {
         guard let point else { throw FleetError.invalidArgument("\(field) is required", field: field) }
-        let lat = point.latitude ?? 0, lng = point.longitude ?? 0
+        let lat = point.latitude, lng = point.longitude
         guard lat.isFinite, (-90...90).contains(lat) else {
             throw FleetError.invalidArgument("\(field).latitude must be between -90 and 90, got \(lat)", field: "\(field).latitude")
         }

@@ -103,7 +103,7 @@ enum HTTPBenchmarks {
         var arguments = ["-t2", "-c\(connections)", "-d\(duration)", "--latency"]
         if let script {
             let path = "\(folder)/script-\(UUID().uuidString).lua"
-            FileManager.default.createFile(atPath: path, contents: Data(script.utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(script.utf8))
             arguments += ["-s", path]
         }
         guard let text = capture(wrk, arguments + [url]) else { return nil }
@@ -132,7 +132,7 @@ enum HTTPBenchmarks {
           }
         }
         """
-        FileManager.default.createFile(atPath: "\(folder)/nginx.conf", contents: Data(config.utf8))
+        _ = FileManager.default.createFile(atPath: "\(folder)/nginx.conf", contents: Data(config.utf8))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: nginx)
         process.arguments = ["-p", folder, "-c", "\(folder)/nginx.conf", "-g", "daemon off;"]

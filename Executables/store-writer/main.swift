@@ -71,7 +71,7 @@ do {
             let value = current.map { Int(String(decoding: $0.payload, as: UTF8.self)) ?? 0 } ?? 0
             let next = StoreRecord(key: counterKey, version: 0, payload: Array("\(value + 1)".utf8))
             do {
-                try retryingWhileBusy { try store.commit(.put(next, expectedVersion: current?.version ?? 0)) }
+                _ = try retryingWhileBusy { try store.commit(.put(next, expectedVersion: current?.version ?? 0)) }
                 acknowledge("increment \(value + 1)")
                 break
             } catch is StoreConflict {
@@ -81,7 +81,7 @@ do {
         let id = "writer-\(writer)-\(index)"
         let trip = StoreRecord(key: RecordKey(.trip, provider: provider, id: id), version: 0,
                                payload: Array("written by \(writer)".utf8), owner: "writer-\(writer)")
-        try retryingWhileBusy { try store.commit(.put(trip, expectedVersion: 0)) }
+        _ = try retryingWhileBusy { try store.commit(.put(trip, expectedVersion: 0)) }
         acknowledge("create \(id)")
     }
     try store.close()
