@@ -1,42 +1,41 @@
 import FleetStore
-import Foundation
 import Synchronization
 
-/// Wakes threads waiting for a record to change: the engine signals every key it commits.
+/// Something told when a record it observes is committed.
+protocol ChangeObserver: AnyObject, Sendable {
+    /// A record this observer follows changed. Called on the committing thread: return quickly.
+    func recordChanged()
+}
+
+/// Tells observers when the records they follow change: the engine signals every key it commits, and
+/// only the observers of those keys hear of it (no waking of everyone on every commit).
 final class ChangeNotifier: Sendable {
-    private let generations = Mutex<[RecordKey: UInt64]>([:])
-    private let condition = NSCondition()
+    private let observers = Mutex<[RecordKey: [ObjectIdentifier: any ChangeObserver]]>([:])
 
-    /// The change count of a key (0 before any change in this process).
-    func generation(of key: RecordKey) -> UInt64 {
-        generations.withLock { $0[key] ?? 0 }
+    /// Starts telling `observer` of changes to `key`.
+    func observe(_ key: RecordKey, by observer: any ChangeObserver) {
+        observers.withLock { $0[key, default: [:]][ObjectIdentifier(observer)] = observer }
     }
 
-    /// Marks keys changed and wakes every waiter.
+    /// Stops telling `observer` of changes to `key`.
+    func stopObserving(_ key: RecordKey, by observer: any ChangeObserver) {
+        observers.withLock { observers in
+            observers[key]?[ObjectIdentifier(observer)] = nil
+            if observers[key]?.isEmpty == true { observers[key] = nil }
+        }
+    }
+
+    /// Tells the observers of `keys` that they changed (each observer once).
     func signal(_ keys: some Sequence<RecordKey>) {
-        generations.withLock { g in
-            for key in keys { g[key, default: 0] &+= 1 }
+        let told: [any ChangeObserver] = observers.withLock { observers in
+            guard !observers.isEmpty else { return [] }
+            var found: [ObjectIdentifier: any ChangeObserver] = [:]
+            for key in keys {
+                guard let watching = observers[key] else { continue }
+                found.merge(watching) { first, _ in first }
+            }
+            return Array(found.values)
         }
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Wakes every waiter without a change (cancellation).
-    func wakeAll() {
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits until one of `keys` moves past the generation given with it, `timeout` seconds pass,
-    /// or `stop` says so.
-    func wait(for keys: [(key: RecordKey, generation: UInt64)], timeout: Double, stop: () -> Bool) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while keys.allSatisfy({ generation(of: $0.key) == $0.generation }) && !stop() {
-            if !condition.wait(until: deadline) { return }
-        }
+        for observer in told { observer.recordChanged() }
     }
 }

@@ -1,44 +1,100 @@
+import Foundation
 import FleetErrors
 import FleetModel
 import FleetStore
+import Synchronization
 
 extension Engine: TripWatching {
-    /// How often a watcher re-reads the store when nothing in this process signalled: other processes
-    /// sharing the store (SQLite) cannot wake it.
+    /// How often feeds re-read the store when nothing in this process signalled: other processes
+    /// sharing the store (SQLite) cannot wake them.
     static let watchPollSeconds = 1.0
 
-    public func watchTrip(_ request: GetTripRequest, cancellation: WatchCancellation, onUpdate: (Trip) throws -> Void) throws {
+    /// Starts watching a trip without holding a thread: `onUpdate` gets the trip (as `GetTrip` with
+    /// `request` returns it) once soon after the call and then after every change, on a shared queue,
+    /// in order, until it returns false or the observation is cancelled. If the trip can no longer be
+    /// read (deleted, store failure) `onEnd` gets the error and the deliveries stop.
+    ///
+    /// Watches of the same request share one feed: one read and one snapshot per change for all.
+    /// - Throws: what `GetTrip` would (a bad name, NOT_FOUND), before anything is delivered.
+    public func observeTrip(_ request: GetTripRequest,
+                            onUpdate: @escaping @Sendable (TripSnapshot) -> Bool,
+                            onEnd: @escaping @Sendable (FleetError) -> Void) throws -> TripObservation {
         let name = try TripName(parsing: request.name ?? "", field: "name")
-        let tripKey = self.tripKey(name)
-        cancellation.onCancel { [changes] in changes.wakeAll() }
-        var vehicleKey: RecordKey?
-        var last: Trip?
-        while !cancellation.isCancelled {
-            var watched = [(key: tripKey, generation: changes.generation(of: tripKey))]
-            if let vehicleKey { watched.append((vehicleKey, changes.generation(of: vehicleKey))) }
-            let trip = try getTrip(request)
-            if last.map({ !$0.sameState(as: trip) }) ?? true {
-                try onUpdate(trip)
-                last = trip
+        _ = try requireTrip(tripKey(name))
+        let observation = TripObservation(onUpdate: onUpdate, onEnd: onEnd)
+        feeds.attach(observation, request: request, tripKey: tripKey(name), engine: self)
+        return observation
+    }
+
+    /// Blocks, calling `onUpdate` with each new state of the trip, until `cancellation` is cancelled
+    /// or the trip can no longer be read (thrown). Built on `observeTrip`.
+    public func watchTrip(_ request: GetTripRequest, cancellation: WatchCancellation, onUpdate: (Trip) throws -> Void) throws {
+        let mailbox = TripMailbox()
+        let observation = try observeTrip(request,
+                                          onUpdate: { snapshot in mailbox.put(.trip(snapshot.trip)) },
+                                          onEnd: { error in _ = mailbox.put(.end(error)) })
+        defer { observation.cancel() }
+        cancellation.onCancel { mailbox.close() }
+        while let item = mailbox.take() {
+            switch item {
+            case .trip(let trip): try onUpdate(trip)
+            case .end(let error): throw error
             }
-            if let id = trip.vehicleId, !id.isEmpty {
-                let key = RecordKey(.vehicle, provider: name.provider, id: id)
-                if key != vehicleKey {
-                    vehicleKey = key
-                    continue
-                }
-            }
-            changes.wait(for: watched, timeout: Self.watchPollSeconds, stop: { cancellation.isCancelled })
         }
     }
 }
 
-extension Trip {
-    /// Equal but for the time left to the next waypoint, which changes with the clock alone.
-    func sameState(as other: Trip) -> Bool {
-        var a = self, b = other
-        a.remainingTimeToFirstWaypoint = nil
-        b.remainingTimeToFirstWaypoint = nil
-        return a == b
+/// Hands a blocking watcher what its feed delivers, in order. Bounded: a watcher that falls more
+/// than `capacity` states behind skips to the newest (each delivery is a whole trip, so nothing but
+/// intermediate states is lost).
+final class TripMailbox: Sendable {
+    enum Item: Sendable {
+        case trip(Trip)
+        case end(FleetError)
+    }
+
+    private let condition = NSCondition()
+    private let state = Mutex<(items: [Item], isClosed: Bool)>(([], false))
+    private let capacity: Int
+
+    init(capacity: Int = 256) {
+        self.capacity = capacity
+    }
+
+    /// Queues an item; false once closed.
+    func put(_ item: Item) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let open = state.withLock { state -> Bool in
+            guard !state.isClosed else { return false }
+            if state.items.count >= capacity { state.items.removeFirst(state.items.count - capacity + 1) }
+            state.items.append(item)
+            return true
+        }
+        condition.signal()
+        return open
+    }
+
+    /// Wakes `take` for good.
+    func close() {
+        condition.lock()
+        state.withLock { $0.isClosed = true }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next item, waiting for one; nil once closed.
+    func take() -> Item? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            let next = state.withLock { state -> (Item?, Bool) in
+                if state.isClosed { return (nil, true) }
+                return state.items.isEmpty ? (nil, false) : (state.items.removeFirst(), false)
+            }
+            if let item = next.0 { return item }
+            if next.1 { return nil }
+            condition.wait()
+        }
     }
 }

@@ -27,6 +27,7 @@ public final class Engine: FleetAPI {
     let configuration: EngineConfiguration
     let routeCache = RouteCache()
     let changes = ChangeNotifier()
+    let feeds = TripFeeds(pollSeconds: Engine.watchPollSeconds)
     let records = RecordCache()
 
     /// An engine over `store`, reading time from `clock`.

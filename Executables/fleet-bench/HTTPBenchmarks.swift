@@ -34,20 +34,12 @@ enum HTTPBenchmarks {
             rows.append(BenchmarkRow(name: "nginx, fixed body (ceiling)", value: "skipped", comparison: "nginx is not installed (make bench installs it)"))
         }
 
-        let admin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fleet-admin").path
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: admin)
-        server.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", "sqlite:\(folder)/serve.db", "--no-access-log"]
-        let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        do { try server.run() } catch {
+        let server: BenchServer
+        do { server = try BenchServer(folder: folder) } catch {
             return rows + [BenchmarkRow(name: "fleet-admin serve", value: "failed", comparison: "\(error)")]
         }
-        defer { server.terminate(); server.waitUntilExit() }
-        guard let url = readURL(output) else {
-            return rows + [BenchmarkRow(name: "fleet-admin serve", value: "failed", comparison: "it did not start")]
-        }
+        defer { server.stop() }
+        let url = server.url
         do {
             let client = try RESTClient(baseURL: url)
             for v in 0..<100 {
@@ -141,18 +133,6 @@ enum HTTPBenchmarks {
         guard (try? process.run()) != nil else { return nil }
         Thread.sleep(forTimeInterval: 0.5)
         return process.isRunning ? (process, "http://127.0.0.1:\(port)") : nil
-    }
-
-    static func readURL(_ pipe: Pipe) -> String? {
-        var line: [UInt8] = []
-        while true {
-            let byte = pipe.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte[0] == UInt8(ascii: "\n") { break }
-            line.append(byte[0])
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let start = text.range(of: "http://") else { return nil }
-        return String(text[start.lowerBound...].prefix { $0 != " " })
     }
 
     static func which(_ tool: String) -> String? {

@@ -39,6 +39,7 @@ if only == "search" {
     }
 }
 if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }
+if wanted("watch") { section("watch streams", { WatchBenchmarks.run() }) }
 
 let nameWidth = max(10, rows.map(\.name.count).max() ?? 0)
 let valueWidth = max(8, rows.map(\.value.count).max() ?? 0)

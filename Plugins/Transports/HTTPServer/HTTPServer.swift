@@ -52,6 +52,13 @@ public final class HTTPServer: Sendable {
     @discardableResult
     public func start() throws(FleetError) -> BoundAddress {
         let address = try ListenAddress(host: configuration.host, port: configuration.port)
+        // Each connection is a descriptor; leave room for the store, logs and the listening socket.
+        let wanted = configuration.maxConnections + 64
+        let limit = OpenFileLimit.raise(toAtLeast: wanted)
+        if limit < wanted {
+            diagnostics.receive("the open-file limit is \(limit) (hard limit), below the \(configuration.maxConnections) connections allowed: "
+                        + "connections past it will be refused; raise LimitNOFILE")
+        }
         return try lifecycle.withLock { state throws(FleetError) -> BoundAddress in
             guard case .idle = state else {
                 throw FleetError(.listenFailed, detail: "the server was already started")

@@ -19,12 +19,13 @@ public struct ServerSentEvent: Sendable, Hashable {
 
     /// The event as sent: `event:`, `id:` and `data:` lines, then a blank line.
     public var encoded: [UInt8] {
-        var text = ""
-        if let event { text += "event: \(Self.singleLine(event))\n" }
-        if let id { text += "id: \(Self.singleLine(id))\n" }
-        for line in Self.lines(of: data) { text += "data: \(line)\n" }
-        text += "\n"
-        return Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(data.utf8.count + 64)
+        if let event { bytes += Array("event: \(Self.singleLine(event))\n".utf8) }
+        if let id { bytes += Array("id: \(Self.singleLine(id))\n".utf8) }
+        Self.appendDataLines(of: data, to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
     }
 
     /// A comment line (`: text`), which clients ignore; used as a heartbeat.
@@ -38,21 +39,29 @@ public struct ServerSentEvent: Sendable, Hashable {
         return Array("retry: \(milliseconds)\n\n".utf8)
     }
 
-    /// The lines of `text`, split at CRLF, CR or LF as the event-stream format does.
-    private static func lines(of text: String) -> [Substring] {
-        var lines: [Substring] = []
-        var start = text.startIndex
-        var index = text.startIndex
-        while index != text.endIndex {
-            // "\r\n" is one Character in Swift, so one comparison covers the three kinds of break.
-            if text[index] == "\n" || text[index] == "\r" || text[index] == "\r\n" {
-                lines.append(text[start..<index])
-                start = text.index(after: index)
+    /// Appends a `data:` line for each line of `text`, split at CRLF, CR or LF as the event-stream
+    /// format does. Works on the UTF-8 bytes: a payload (a trip's JSON) may be large.
+    private static func appendDataLines(of text: String, to bytes: inout [UInt8]) {
+        let prefix: [UInt8] = Array("data: ".utf8)
+        let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+        let source = Array(text.utf8)
+        var start = 0
+        var index = 0
+        bytes += prefix
+        while index < source.count {
+            let byte = source[index]
+            if byte == lf || byte == cr {
+                bytes += source[start..<index]
+                bytes.append(lf)
+                bytes += prefix
+                index += (byte == cr && index + 1 < source.count && source[index + 1] == lf) ? 2 : 1
+                start = index
+            } else {
+                index += 1
             }
-            index = text.index(after: index)
         }
-        lines.append(text[start...])
-        return lines
+        bytes += source[start..<source.count]
+        bytes.append(lf)
     }
 
     /// The text without CR and LF (they would end the field early); NUL is dropped too.

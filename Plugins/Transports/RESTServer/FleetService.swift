@@ -49,7 +49,7 @@ public final class FleetService: Sendable {
             method = call.method.rawValue
             try authorize(call, request: request)
             if case .watchTrip(let r) = call {
-                return finish(watch(r), code: .ok)
+                return finish(try watch(r), code: .ok)
             }
             return finish(.response(.json(try dispatch(call).serializedBytes())), code: .ok)
         } catch let error as FleetError {
@@ -101,28 +101,21 @@ public final class FleetService: Sendable {
     }
 
     /// One `trip` event per change of the trip, the first at once; an `error` event (Google's error
-    /// body) if the watch fails. Each watch has its own thread, woken by the engine's commits.
-    func watch(_ request: GetTripRequest) -> HTTPReply {
+    /// body) if the watch fails. No thread waits for a watch: the engine's feed for the trip sends to
+    /// every stream watching it, and a stream holds no server thread between events.
+    func watch(_ request: GetTripRequest) throws -> HTTPReply {
         let stream = EventStream(headers: ["Cache-Control": "no-store"])
-        let cancellation = WatchCancellation()
-        stream.onClose { _ in cancellation.cancel() }
-        metrics.watches(1)
-        let engine = self.engine, metrics = self.metrics
-        let thread = Thread {
-            do {
-                try engine.watchTrip(request, cancellation: cancellation) { trip in
-                    if !stream.send(event: "trip", data: trip.jsonString()) { cancellation.cancel() }
-                }
-            } catch let error as FleetError {
-                _ = stream.send(event: "error", data: GoogleErrorBody.encode(error).serialized())
-            } catch {
-                _ = stream.send(event: "error", data: GoogleErrorBody.encode(FleetError(.internalFault, detail: "\(error)")).serialized())
-            }
+        let observation = try engine.observeTrip(request, onUpdate: { snapshot in
+            stream.send(event: "trip", data: snapshot.json)
+        }, onEnd: { error in
+            stream.send(event: "error", data: GoogleErrorBody.encode(error).serialized())
             stream.close()
+        })
+        metrics.watches(1)
+        stream.onClose { [metrics] _ in
+            observation.cancel()
             metrics.watches(-1)
         }
-        thread.stackSize = 256 << 10
-        thread.start()
         return .eventStream(stream)
     }
 

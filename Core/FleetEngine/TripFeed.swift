@@ -1,0 +1,248 @@
+import Dispatch
+import FleetErrors
+import FleetModel
+import FleetStore
+import Synchronization
+
+/// A trip as a watch delivers it. One snapshot goes to every watcher of the same request, so its
+/// JSON is encoded once however many watch.
+public final class TripSnapshot: Sendable {
+    /// The trip, as `GetTrip` with the watch's request returns it.
+    public let trip: Trip
+    private let encoded = Mutex<String?>(nil)
+
+    init(_ trip: Trip) { self.trip = trip }
+
+    /// The trip's proto3 JSON, encoded on first use.
+    public var json: String {
+        encoded.withLock { text in
+            if let text { return text }
+            let made = trip.jsonString()
+            text = made
+            return made
+        }
+    }
+}
+
+/// A watch started by `Engine.observeTrip`: cancel it to stop the deliveries.
+public final class TripObservation: Sendable {
+    let onUpdate: @Sendable (TripSnapshot) -> Bool
+    let onEnd: @Sendable (FleetError) -> Void
+    /// Whether the first snapshot (sent whatever changed) has gone out.
+    let hasInitial = Atomic(false)
+    let isCancelled = Atomic(false)
+    private let detach = Mutex<(@Sendable () -> Void)?>(nil)
+
+    init(onUpdate: @escaping @Sendable (TripSnapshot) -> Bool, onEnd: @escaping @Sendable (FleetError) -> Void) {
+        self.onUpdate = onUpdate
+        self.onEnd = onEnd
+    }
+
+    /// Stops the deliveries (one already under way may still arrive). Safe to call more than once.
+    public func cancel() {
+        guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        detach.withLock { $0.take() }?()
+    }
+
+    func setDetach(_ body: @escaping @Sendable () -> Void) {
+        detach.withLock { $0 = body }
+        if isCancelled.load(ordering: .acquiring) { detach.withLock { $0.take() }?() }
+    }
+}
+
+/// Every watch of one request (same trip, same view and versions): the trip is read and compared
+/// once per change, and the same snapshot handed to each watcher, in order.
+///
+/// A feed observes its trip and the trip's vehicle. On a change it schedules one refresh on the
+/// shared queue; changes arriving meanwhile are folded into a single further refresh, so a busy trip
+/// costs one read per refresh however many watch it and however often it changes.
+final class TripFeed: ChangeObserver {
+    let request: GetTripRequest
+    let tripKey: RecordKey
+    private let engine: Engine
+    private let state = Mutex(State())
+
+    private struct State {
+        var observations: [ObjectIdentifier: TripObservation] = [:]
+        var vehicleKey: RecordKey?
+        var last: Trip?
+        var isRefreshing = false
+        var isDirty = false
+    }
+
+    init(request: GetTripRequest, tripKey: RecordKey, engine: Engine) {
+        self.request = request
+        self.tripKey = tripKey
+        self.engine = engine
+    }
+
+    var isEmpty: Bool { state.withLock { $0.observations.isEmpty } }
+
+    func add(_ observation: TripObservation) {
+        state.withLock { $0.observations[ObjectIdentifier(observation)] = observation }
+    }
+
+    /// Removes a watcher; true when none are left.
+    func remove(_ observation: TripObservation) -> Bool {
+        state.withLock { state in
+            state.observations[ObjectIdentifier(observation)] = nil
+            return state.observations.isEmpty
+        }
+    }
+
+    /// The keys the feed observes now.
+    var observedKeys: [RecordKey] {
+        state.withLock { state in [tripKey] + (state.vehicleKey.map { [$0] } ?? []) }
+    }
+
+    func recordChanged() {
+        let start = state.withLock { state -> Bool in
+            if state.isRefreshing {
+                state.isDirty = true
+                return false
+            }
+            state.isRefreshing = true
+            return true
+        }
+        if start { engine.feeds.queue.async { self.refreshUntilClean() } }
+    }
+
+    private func refreshUntilClean() {
+        while true {
+            state.withLock { $0.isDirty = false }
+            refresh()
+            let again = state.withLock { state -> Bool in
+                if state.isDirty { return true }
+                state.isRefreshing = false
+                return false
+            }
+            if !again { return }
+        }
+    }
+
+    /// Reads the trip once and hands it to the watchers that have not seen this state.
+    private func refresh() {
+        let observations = state.withLock { Array($0.observations.values) }
+        guard !observations.isEmpty else { return }
+        let trip: Trip
+        do {
+            trip = try engine.getTrip(request)
+        } catch {
+            let failure = error as? FleetError ?? FleetError(.internalFault, detail: "\(error)")
+            for observation in observations { engine.feeds.end(observation, in: self, with: failure) }
+            return
+        }
+        let (changed, vehicleMove) = state.withLock { state -> (Bool, (old: RecordKey?, new: RecordKey?)) in
+            let changed = state.last.map { !$0.sameState(as: trip) } ?? true
+            state.last = trip
+            let vehicleKey = trip.vehicleId.flatMap { id in
+                id.isEmpty ? nil : RecordKey(.vehicle, provider: tripKey.provider, id: id)
+            }
+            defer { state.vehicleKey = vehicleKey }
+            return (changed, (state.vehicleKey, vehicleKey))
+        }
+        if vehicleMove.old != vehicleMove.new {
+            if let old = vehicleMove.old { engine.changes.stopObserving(old, by: self) }
+            if let new = vehicleMove.new { engine.changes.observe(new, by: self) }
+        }
+        let snapshot = TripSnapshot(trip)
+        for observation in observations where !observation.isCancelled.load(ordering: .acquiring) {
+            let first = !observation.hasInitial.exchange(true, ordering: .acquiringAndReleasing)
+            guard changed || first else { continue }
+            if !observation.onUpdate(snapshot) { observation.cancel() }
+        }
+    }
+}
+
+extension Trip {
+    /// Equal but for the time left to the next waypoint, which changes with the clock alone.
+    func sameState(as other: Trip) -> Bool {
+        var a = self, b = other
+        a.remainingTimeToFirstWaypoint = nil
+        b.remainingTimeToFirstWaypoint = nil
+        return a == b
+    }
+}
+
+/// The engine's open feeds, one per watched request, and the timer that re-reads them so changes
+/// made by other processes sharing the store are seen too.
+final class TripFeeds: Sendable {
+    /// Where refreshes run: a concurrent queue, so feeds refresh in parallel (each one in order).
+    let queue = DispatchQueue(label: "fleet.trip-feeds", attributes: .concurrent)
+    /// How often every feed is re-read when nothing in this process signalled.
+    let pollSeconds: Double
+    private let state = Mutex(State())
+
+    private struct State {
+        var feeds: [GetTripRequest: TripFeed] = [:]
+        var poller: (any DispatchSourceTimer)?
+    }
+
+    init(pollSeconds: Double) {
+        self.pollSeconds = pollSeconds
+    }
+
+    deinit {
+        state.withLock { $0.poller?.cancel() }
+    }
+
+    /// Adds a watcher to the feed of `request` (opening it if needed) and schedules a read, which
+    /// brings the watcher its first snapshot.
+    func attach(_ observation: TripObservation, request: GetTripRequest, tripKey: RecordKey, engine: Engine) {
+        var key = request
+        key.header = nil
+        let feed = state.withLock { state -> TripFeed in
+            let feed = state.feeds[key] ?? {
+                let feed = TripFeed(request: key, tripKey: tripKey, engine: engine)
+                state.feeds[key] = feed
+                engine.changes.observe(tripKey, by: feed)
+                return feed
+            }()
+            feed.add(observation)
+            if state.poller == nil { state.poller = startPoller() }
+            return feed
+        }
+        observation.setDetach { [weak self, weak feed, weak observation] in
+            guard let self, let feed, let observation else { return }
+            self.detach(observation, from: feed, engine: engine)
+        }
+        feed.recordChanged()
+    }
+
+    /// Ends a watcher's watch with an error (its feed failed to read the trip).
+    func end(_ observation: TripObservation, in feed: TripFeed, with error: FleetError) {
+        guard !observation.isCancelled.load(ordering: .acquiring) else { return }
+        observation.cancel()
+        observation.onEnd(error)
+    }
+
+    private func detach(_ observation: TripObservation, from feed: TripFeed, engine: Engine) {
+        let closed = state.withLock { state -> Bool in
+            guard feed.remove(observation), state.feeds[feed.request] === feed else { return false }
+            state.feeds[feed.request] = nil
+            if state.feeds.isEmpty {
+                state.poller?.cancel()
+                state.poller = nil
+            }
+            return true
+        }
+        if closed {
+            for key in feed.observedKeys { engine.changes.stopObserving(key, by: feed) }
+        }
+    }
+
+    /// Number of open feeds (for tests and metrics).
+    var count: Int { state.withLock { $0.feeds.count } }
+
+    private func startPoller() -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let interval = DispatchTimeInterval.milliseconds(Int(pollSeconds * 1000))
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            for feed in self.state.withLock({ Array($0.feeds.values) }) { feed.recordChanged() }
+        }
+        timer.resume()
+        return timer
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// `fleet-admin serve` (next to this binary) over a durable SQLite file in `folder`, on a free
+/// loopback port, for the HTTP benchmarks.
+final class BenchServer: Sendable {
+    let process = Process()
+    /// `http://127.0.0.1:PORT`.
+    let url: String
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(folder: String, extraArguments: [String] = []) throws {
+        let admin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fleet-admin").path
+        process.executableURL = URL(fileURLWithPath: admin)
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", "sqlite:\(folder)/serve-\(UUID().uuidString).db",
+                             "--no-access-log"] + extraArguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard let url = Self.readURL(output) else {
+            process.terminate()
+            throw StartFailure(description: "it did not start")
+        }
+        self.url = url
+    }
+
+    /// The port of `url`.
+    var port: UInt16 { UInt16(url.split(separator: ":").last.flatMap { Int($0) } ?? 0) }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// The URL from the first line the server prints.
+    private static func readURL(_ pipe: Pipe) -> String? {
+        var line: [UInt8] = []
+        while true {
+            let byte = pipe.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte[0] == UInt8(ascii: "\n") { break }
+            line.append(byte[0])
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let start = text.range(of: "http://") else { return nil }
+        return String(text[start.lowerBound...].prefix { $0 != " " })
+    }
+}
