@@ -99,11 +99,47 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = CivilTime.date(days: days)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let yearText = String(year)
-        let paddedYear = String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
-        return "\(paddedYear)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
-            + protobufFraction(nanos) + "Z"
+        guard (0...9999).contains(year), (0..<1_000_000_000).contains(nanos) else {
+            // Out of RFC 3339's range (never sent: `isValid` guards output); written as well as can be.
+            func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+                + protobufFraction(nanos) + "Z"
+        }
+        // Written digit by digit: timestamps are in every trip and vehicle a server sends.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(30)
+        func append(_ value: Int64, width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        append(year, width: 4)
+        bytes.append(UInt8(ascii: "-"))
+        append(month, width: 2)
+        bytes.append(UInt8(ascii: "-"))
+        append(day, width: 2)
+        bytes.append(UInt8(ascii: "T"))
+        append(secondOfDay / 3600, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        append(secondOfDay / 60 % 60, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        append(secondOfDay % 60, width: 2)
+        if nanos != 0 {
+            bytes.append(UInt8(ascii: "."))
+            let nanos = Int64(nanos)
+            if nanos % 1_000_000 == 0 {
+                append(nanos / 1_000_000, width: 3)
+            } else if nanos % 1_000 == 0 {
+                append(nanos / 1_000, width: 6)
+            } else {
+                append(nanos, width: 9)
+            }
+        }
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether the timestamp lies within 0001-01-01 … 9999-12-31 (what RFC 3339 JSON can carry).

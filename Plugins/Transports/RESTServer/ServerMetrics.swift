@@ -1,74 +1,117 @@
+import FleetAuth
+import FleetErrors
 import Foundation
 import Synchronization
 
 /// The server's Prometheus metrics: requests by method and code, request latency, open watches,
 /// and store commit latency.
+///
+/// Every request of every server thread counts itself, so the counters are sharded: a thread adds
+/// to the shard its ID picks (no lock is contended in the common case), and `render()` adds the
+/// shards up. Methods and codes are indices into flat arrays, not strings.
 public final class ServerMetrics: Sendable {
     /// Histogram bucket bounds in seconds.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    /// The methods counted: Fleet Engine's, then "unknown" (a request that never named one).
+    static let methodNames: [String] = FleetMethod.allCases.map(\.rawValue) + ["unknown"]
+    static let codeCount = GRPCCode.allCases.count
+    static let shardCount = 16
 
+    /// Per-bucket counts (not cumulative: `render()` accumulates), their sum and number.
     struct Histogram {
-        var counts = [UInt64](repeating: 0, count: ServerMetrics.buckets.count)
+        var counts = [UInt64](repeating: 0, count: ServerMetrics.buckets.count + 1)  // last: +Inf
         var sum = 0.0
         var total: UInt64 = 0
 
         mutating func observe(_ seconds: Double) {
-            for (i, bound) in ServerMetrics.buckets.enumerated() where seconds <= bound { counts[i] += 1 }
+            let bucket = ServerMetrics.buckets.firstIndex { seconds <= $0 } ?? ServerMetrics.buckets.count
+            counts[bucket] += 1
             sum += seconds
             total += 1
         }
+
+        mutating func add(_ other: Histogram) {
+            for i in counts.indices { counts[i] += other.counts[i] }
+            sum += other.sum
+            total += other.total
+        }
     }
 
-    struct State {
-        var requests: [String: UInt64] = [:]     // "method\u{0}code"
-        var latency: [String: Histogram] = [:]   // by method
+    struct Counters {
+        /// Requests by `method * codeCount + code`.
+        var requests = [UInt64](repeating: 0, count: ServerMetrics.methodNames.count * ServerMetrics.codeCount)
+        /// Latency by method index.
+        var latency = [Histogram](repeating: Histogram(), count: ServerMetrics.methodNames.count)
         var commits = Histogram()
-        var openWatches = 0
+
+        mutating func add(_ other: Counters) {
+            for i in requests.indices { requests[i] += other.requests[i] }
+            for i in latency.indices { latency[i].add(other.latency[i]) }
+            commits.add(other.commits)
+        }
     }
 
-    private let state = Mutex(State())
+    final class Shard: Sendable {
+        let counters = Mutex(Counters())
+    }
+
+    private let shards = (0..<ServerMetrics.shardCount).map { _ in Shard() }
+    private let watchCount = Atomic<Int>(0)
 
     public init() {}
 
-    /// Counts one finished request.
-    public func request(method: String, code: String, seconds: Double) {
-        state.withLock { s in
-            s.requests[method + "\u{0}" + code, default: 0] += 1
-            s.latency[method, default: Histogram()].observe(seconds)
+    /// Counts one finished request; `method` nil for a request that named none.
+    public func request(method: FleetMethod?, code: GRPCCode, seconds: Double) {
+        let index = method.flatMap { FleetMethod.allCases.firstIndex(of: $0) } ?? Self.methodNames.count - 1
+        let slot = index * Self.codeCount + Int(code.rawValue)
+        shard.counters.withLock { counters in
+            counters.requests[slot] += 1
+            counters.latency[index].observe(seconds)
         }
     }
 
     /// Times one store commit.
     public func commit(seconds: Double) {
-        state.withLock { $0.commits.observe(seconds) }
+        shard.counters.withLock { $0.commits.observe(seconds) }
     }
 
     /// Adjusts the number of open `:watch` streams.
     public func watches(_ delta: Int) {
-        state.withLock { $0.openWatches += delta }
+        watchCount.add(delta, ordering: .relaxed)
     }
 
-    public var openWatches: Int { state.withLock { $0.openWatches } }
+    public var openWatches: Int { watchCount.load(ordering: .relaxed) }
+
+    /// The shard of the calling thread.
+    private var shard: Shard {
+        let id = UInt64(UInt(pthread_self()))
+        return shards[Int((id &* 0x9E37_79B9_7F4A_7C15) >> 60) % Self.shardCount]
+    }
 
     /// The exposition text (Prometheus text format 0.0.4).
     public func render() -> String {
-        let s = state.withLock { $0 }
+        var s = Counters()
+        for shard in shards { s.add(shard.counters.withLock { $0 }) }
+        let codes = GRPCCode.allCases.sorted()
         var out = """
         # HELP fleet_requests_total Fleet Engine calls served, by method and gRPC code.
         # TYPE fleet_requests_total counter
 
         """
-        for key in s.requests.keys.sorted() {
-            let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false)
-            out += "fleet_requests_total{method=\"\(parts[0])\",code=\"\(parts[1])\"} \(s.requests[key]!)\n"
+        for method in Self.methodNames.indices.sorted(by: { Self.methodNames[$0] < Self.methodNames[$1] }) {
+            for code in codes.sorted(by: { $0.name < $1.name }) {
+                let count = s.requests[method * Self.codeCount + Int(code.rawValue)]
+                guard count > 0 else { continue }
+                out += "fleet_requests_total{method=\"\(Self.methodNames[method])\",code=\"\(code.name)\"} \(count)\n"
+            }
         }
         out += """
         # HELP fleet_request_duration_seconds Time to serve a call, by method.
         # TYPE fleet_request_duration_seconds histogram
 
         """
-        for method in s.latency.keys.sorted() {
-            out += Self.histogram("fleet_request_duration_seconds", labels: "method=\"\(method)\",", s.latency[method]!)
+        for method in Self.methodNames.indices.sorted(by: { Self.methodNames[$0] < Self.methodNames[$1] }) where s.latency[method].total > 0 {
+            out += Self.histogram("fleet_request_duration_seconds", labels: "method=\"\(Self.methodNames[method])\",", s.latency[method])
         }
         out += """
         # HELP fleet_store_commit_duration_seconds Time for the store to commit (and sync) a write.
@@ -79,7 +122,7 @@ public final class ServerMetrics: Sendable {
         out += """
         # HELP fleet_open_watches Open :watch event streams.
         # TYPE fleet_open_watches gauge
-        fleet_open_watches \(s.openWatches)
+        fleet_open_watches \(openWatches)
 
         """
         return out
@@ -87,8 +130,10 @@ public final class ServerMetrics: Sendable {
 
     static func histogram(_ name: String, labels: String, _ h: Histogram) -> String {
         var out = ""
+        var cumulative: UInt64 = 0
         for (i, bound) in buckets.enumerated() {
-            out += "\(name)_bucket{\(labels)le=\"\(bound)\"} \(h.counts[i])\n"
+            cumulative += h.counts[i]
+            out += "\(name)_bucket{\(labels)le=\"\(bound)\"} \(cumulative)\n"
         }
         out += "\(name)_bucket{\(labels)le=\"+Inf\"} \(h.total)\n"
         let bare = labels.isEmpty ? "" : "{\(labels.dropLast())}"
