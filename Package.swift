@@ -70,7 +70,7 @@ let package = Package(
 
         // MARK: Wiring: URLs to stores and transports.
         .target(name: "FleetKit", dependencies: ["FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
-                                                 "RESTClient", "JournalTransport"],
+                                                 "RESTClient", "JournalTransport", "FleetAuth", "HTTPClient"],
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
         // MARK: Executables.
@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore"],
                           path: "Executables/store-crasher", swiftSettings: strict),
         .executableTarget(name: "driver-report", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetCLI", "FleetLocation",
-                                                              "FleetDriver", "FleetKit", "HTTPClient"],
+                                                              "FleetDriver", "FleetKit", "FleetAuth"],
                           path: "Executables/driver-report", swiftSettings: strict),
         .executableTarget(name: "consumer-follow", dependencies: ["FleetConsumer", "FleetKit", "FleetCLI", "FleetErrors", "FleetModel"],
                           path: "Executables/consumer-follow", swiftSettings: strict),

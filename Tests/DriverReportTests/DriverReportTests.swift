@@ -106,7 +106,7 @@ struct DriverReportTests {
         #expect(run.status == 26, "\(run.log)")
         #expect(run.log.contains("UNAUTHENTICATED"))
         #expect(run.log.contains(arguments[0]), "the message names the option: \(run.log)")
-        #expect(run.log.contains("TOKEN_SOURCE_FAILED") || run.log.contains("access token"))
+        #expect(run.log.contains("TOKEN_UNAVAILABLE"), "\(run.log)")
     }
 
     @Test("SIGTERM mid-flight leaves the vehicle OFFLINE at its newest location; SIGUSR1 logs the counters")

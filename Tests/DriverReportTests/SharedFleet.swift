@@ -19,11 +19,13 @@ final class SharedFleet: @unchecked Sendable {
     /// The server driver-report reports to, when over HTTP.
     let server: ServerProcess?
 
-    init(overHTTP: Bool = false) throws {
+    /// A fresh fleet; with `overHTTP`, served by `fleet-admin serve` started with `serverArguments`
+    /// (`--jwt-secret-file`) besides its store.
+    init(overHTTP: Bool = false, serverArguments: [String] = []) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("driver-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         storeURL = "sqlite:" + folder.appendingPathComponent("fleet.db").path
-        server = overHTTP ? try ServerProcess(store: storeURL) : nil
+        server = overHTTP ? try ServerProcess(store: storeURL, arguments: serverArguments) : nil
     }
 
     deinit {
