@@ -70,7 +70,7 @@ let package = Package(
 
         // MARK: Wiring: URLs to stores and transports.
         .target(name: "FleetKit", dependencies: ["FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
-                                                 "RESTClient", "JournalTransport"],
+                                                 "RESTClient", "JournalTransport", "FleetAuth", "HTTPClient"],
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
         // MARK: Executables.
@@ -84,9 +84,10 @@ let package = Package(
         .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore"],
                           path: "Executables/store-crasher", swiftSettings: strict),
         .executableTarget(name: "driver-report", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetCLI", "FleetLocation",
-                                                              "FleetDriver", "FleetKit", "HTTPClient"],
+                                                              "FleetDriver", "FleetKit", "FleetAuth"],
                           path: "Executables/driver-report", swiftSettings: strict),
-        .executableTarget(name: "consumer-follow", dependencies: ["FleetConsumer", "FleetKit", "FleetCLI", "FleetErrors", "FleetModel"],
+        .executableTarget(name: "consumer-follow", dependencies: ["FleetConsumer", "FleetKit", "FleetAuth", "FleetCLI", "FleetErrors",
+                                                                "FleetModel"],
                           path: "Executables/consumer-follow", swiftSettings: strict),
         .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetEngine", "FleetKit",
                                                             "FleetAuth", "JournalTransport", "RESTServer"],
@@ -123,8 +124,8 @@ let package = Package(
                                                               "CSQLite", "FleetTestSupport"], path: "Tests/DriverReportTests"),
         .testTarget(name: "FleetConsumerTests", dependencies: ["FleetConsumer", "FleetEngine", "FleetModel", "FleetErrors", "FleetGeo",
                                                                "FleetCLI", "FleetKit", "MemoryStore"], path: "Tests/FleetConsumerTests"),
-        .testTarget(name: "ConsumerFollowTests", dependencies: ["FleetEngine", "FleetModel", "FleetGeo", "SQLiteStore", "JournalTransport",
-                                                                "FleetTestSupport"],
+        .testTarget(name: "ConsumerFollowTests", dependencies: ["FleetEngine", "FleetModel", "FleetErrors", "FleetGeo", "SQLiteStore",
+                                                                "JournalTransport", "FleetTestSupport"],
                     path: "Tests/ConsumerFollowTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors", "FleetTestSupport"], path: "Tests/ExecutableTests"),
     ],

@@ -5,22 +5,25 @@ import Synchronization
 /// A provider that reads the token from a file (`--token-file`), again whenever the file changes.
 ///
 /// Before each answer it `stat`s the file; when its device, inode, size or modification time
-/// (nanoseconds) differ from the last read — or on `forceRefresh` — it reads the file again. Another
-/// program can so rotate the token by rewriting or renaming over the file. Surrounding white space
-/// (the trailing newline) is trimmed.
+/// (nanoseconds) differ from the last read — or on `forceRefresh`, or after `invalidate()` — it reads
+/// the file again. Another program can so rotate the token by rewriting or renaming over the file.
+/// Surrounding white space (the trailing newline) and a `Bearer ` prefix are removed.
 public final class FileTokenProvider: TokenProvider {
     /// The file's path.
     public let path: String
+    /// How messages name the file: `the token file PATH`, or what the caller gave (`--token-file PATH`).
+    public let label: String
     private let cache = Mutex<(signature: FileSignature, token: String)?>(nil)
 
-    /// A provider reading `path`.
-    public init(path: String) {
+    /// A provider reading `path`; `label` names it in messages (default `the token file PATH`).
+    public init(path: String, label: String? = nil) {
         self.path = path
+        self.label = label ?? "the token file \(path)"
     }
 
     /// The file's token: cached while the file is unchanged, read again when it changed or on `forceRefresh`.
     public func token(forceRefresh: Bool) throws -> String {
-        let signature = try FileSignature(path: path)
+        let signature = try FileSignature(path: path, label: label)
         return try cache.withLock { cached throws -> String in
             if !forceRefresh, let cached, cached.signature == signature { return cached.token }
             let token = try readToken()
@@ -29,18 +32,26 @@ public final class FileTokenProvider: TokenProvider {
         }
     }
 
+    /// Makes the next `token` call read the file again even if it did not change.
+    public func invalidate() {
+        cache.withLock { $0 = nil }
+    }
+
     private func readToken() throws -> String {
         let contents: Data
         do {
             contents = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw FleetError(.tokenUnavailable, detail: "the token file \(path) cannot be read: \(error.localizedDescription)")
+            throw FleetError(.tokenUnavailable, detail: "\(label) cannot be read: \(error.localizedDescription)")
         }
         guard let text = String(data: contents, encoding: .utf8) else {
-            throw FleetError(.tokenUnavailable, detail: "the token file \(path) is not UTF-8 text")
+            throw FleetError(.tokenUnavailable, detail: "\(label) is not UTF-8 text")
         }
-        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !token.isEmpty else { throw FleetError(.tokenUnavailable, detail: "the token file \(path) is empty") }
+        var token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if token.lowercased().hasPrefix("bearer ") {
+            token = token.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
+        }
+        guard !token.isEmpty else { throw FleetError(.tokenUnavailable, detail: "\(label) is empty") }
         return token
     }
 }
@@ -53,13 +64,13 @@ struct FileSignature: Hashable, Sendable {
     let modifiedSeconds: Int64
     let modifiedNanoseconds: Int64
 
-    /// The signature of the file at `path` now.
+    /// The signature of the file at `path` now; `label` names it in messages.
     /// - Throws: UNAUTHENTICATED `.tokenUnavailable` when the file cannot be `stat`ed.
-    init(path: String) throws {
+    init(path: String, label: String) throws {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let reason = String(cString: strerror(errno))
-            throw FleetError(.tokenUnavailable, detail: "the token file \(path) cannot be read: \(reason)")
+            throw FleetError(.tokenUnavailable, detail: "\(label) cannot be read: \(reason)")
         }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)

@@ -7,9 +7,16 @@ public protocol TokenProvider: Sendable {
     /// A token to send now; `forceRefresh` skips any cache.
     /// - Throws: a `FleetError` (UNAUTHENTICATED `.tokenUnavailable` when no token can be had).
     func token(forceRefresh: Bool) throws -> String
+
+    /// Drops any cached token, so that the next `token` call fetches a fresh one (after the server
+    /// answered UNAUTHENTICATED). Providers without a cache do nothing.
+    func invalidate()
 }
 
 extension TokenProvider {
     /// A token, from the cache when there is one.
     public func token() throws -> String { try token(forceRefresh: false) }
+
+    /// Nothing to drop.
+    public func invalidate() {}
 }

@@ -9,7 +9,8 @@ import FleetModel
 /// vehicle is to its next waypoint (road routing is out of scope). Either way it ends at the waypoint
 /// the engine has for the trip: the given route is cut where it passes closest to that waypoint, and
 /// the waypoint itself is appended when the route does not reach it. With a route but no waypoints,
-/// the vehicle navigates to the route's end.
+/// the vehicle navigates to the route's end — so `VehicleReporter` asks for fields only once it has
+/// installed the engine's waypoints (`setWaypoints`).
 ///
 /// Each location is matched onto the leg (FleetGeo's `RouteProgress`); the reported segment starts at
 /// the route point just behind the vehicle, so it changes only when the vehicle passes a route point.

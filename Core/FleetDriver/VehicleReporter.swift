@@ -15,6 +15,9 @@ import Synchronization
 ///   jitter from the interval up to `policy.maximumBackoffSeconds`; client errors keep the interval;
 ///   UNAUTHENTICATED asks for a fresh token (`onUnauthenticated`) before the next try. The newest
 ///   location goes out next, not the one that failed.
+/// - While navigating, the vehicle's waypoints are read from the engine (GetVehicle) before any route is
+///   planned or sent, so the first route ends at the trip's next waypoint; until a read succeeds,
+///   updates carry the location only. They are read again every `policy.waypointRefreshSeconds`.
 /// - `stop(deadline:)` sends the final update that sets the vehicle OFFLINE, retried until acknowledged
 ///   or the deadline passes.
 ///
@@ -53,6 +56,8 @@ public final class VehicleReporter: Sendable {
         var attemptedFirstUpdate = false
         var lastWaypointRefresh: Double?
         var waypointsStale = true
+        /// Whether the engine's waypoints have been read once: no route is planned or sent before.
+        var waypointsRead = false
         var jumpFilter: JumpFilter
         var random: SeededRandom
         var statistics = ReporterStatistics()
@@ -152,7 +157,9 @@ public final class VehicleReporter: Sendable {
 
         let planned = inner.withLock { state -> (UpdateVehicleRequest, VehicleReport, Pending?, UpdateAttempt)? in
             let current = state.pending ?? state.latest
-            if let current, state.navigator != nil {
+            // Plan only once the engine's waypoints are known, so the first route sent ends at the
+            // trip's next waypoint rather than at the end of --route.
+            if let current, state.navigator != nil, state.waypointsRead {
                 state.navigation = state.navigator?.fields(at: current.sample, now: now)
             }
             let desired = VehicleReport(state: .online, location: state.pending?.location, navigation: state.navigation)
@@ -299,13 +306,19 @@ public final class VehicleReporter: Sendable {
         }
     }
 
+    /// When the waypoints should next be read: at once the first time, again each interval until a
+    /// read succeeds, at once after an update the server refused for its waypoints, then every
+    /// `policy.waypointRefreshSeconds` (0: never again).
     private func waypointRefreshDue(_ state: Inner) -> Double? {
-        guard state.navigator != nil, policy.waypointRefreshSeconds > 0 else { return nil }
-        guard let last = state.lastWaypointRefresh, !state.waypointsStale else { return time.now() }
+        guard state.navigator != nil else { return nil }
+        guard let last = state.lastWaypointRefresh else { return time.now() }
+        if !state.waypointsRead { return last + policy.interval.seconds }
+        if state.waypointsStale { return time.now() }
+        guard policy.waypointRefreshSeconds > 0 else { return nil }
         return last + policy.waypointRefreshSeconds
     }
 
-    /// Reads the vehicle's waypoints for the navigator when a refresh is due.
+    /// Reads the vehicle's waypoints for the navigator when a read is due.
     private func refreshWaypointsIfDue(now: Double) {
         let due = inner.withLock { state -> Bool in
             guard let when = waypointRefreshDue(state), now >= when else { return false }
@@ -316,7 +329,10 @@ public final class VehicleReporter: Sendable {
         guard due else { return }
         do {
             let vehicle = try api.getVehicle(GetVehicleRequest(name: self.vehicle.description))
-            inner.withLock { $0.navigator?.setWaypoints(vehicle.waypoints) }
+            inner.withLock { state in
+                state.navigator?.setWaypoints(vehicle.waypoints)
+                state.waypointsRead = true
+            }
             listener?.reporterDidRefreshWaypoints(vehicle.waypoints, error: nil)
         } catch {
             let fleetError = error as? FleetError ?? FleetError(code: .unknown, message: "\(error)")

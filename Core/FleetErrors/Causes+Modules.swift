@@ -59,12 +59,12 @@ extension ErrorCause {
         summary: "The JWT lives longer than the server allows (exp more than one hour after iat)",
         remedy: "Mint tokens that expire at most one hour after iat (Fleet Engine's limit), or raise the server's maximum token lifetime.",
         matchPhrases: ["lifetime", "one hour", "too long"])
-    /// A client whose token provider could not produce a token.
+    /// A client whose token provider (`--token-file`, `--token-url`) could not produce a token.
     public static let tokenUnavailable = ErrorCause(
         id: "TOKEN_UNAVAILABLE", code: .unauthenticated,
         summary: "No token could be obtained from the token provider",
-        remedy: "Check the token source: the token file exists and holds a JWT, or the token URL answers with one.",
-        matchPhrases: ["token file", "token provider", "token url", "no token could be"])
+        remedy: "Check --token, --token-file (the file exists, is readable and holds the JWT) or --token-url (the server answers 200 with JSON holding the token under --token-key); the message says which failed and why.",
+        matchPhrases: ["token file", "token provider", "token url", "token source", "no token could be", "could not obtain a token"])
 
     // MARK: PERMISSION_DENIED: the token is genuine but may not do this.
 
@@ -280,12 +280,6 @@ extension ErrorCause {
         matchPhrases: ["location source"])
 
     // MARK: FleetDriver
-    /// The token source (`--token-file`, `--token-url`) could not give a token.
-    public static let tokenSourceFailed = ErrorCause(
-        id: "TOKEN_SOURCE_FAILED", code: .unauthenticated,
-        summary: "No access token could be obtained",
-        remedy: "Check --token, --token-file (the file exists, is readable and holds the JWT) or --token-url (the server answers 200 with JSON holding the token under --token-key); the message says which failed and why.",
-        matchPhrases: ["token file", "token url", "token source", "could not obtain a token"])
     /// A source that worked and stopped: gpsd cannot be reached, a read failed.
     public static let locationSourceFailed = ErrorCause(
         id: "LOCATION_SOURCE_FAILED", code: .unavailable,

@@ -1,5 +1,6 @@
 import FleetCLI
 import FleetConsumer
+import FleetErrors
 import FleetKit
 import FleetModel
 
@@ -8,7 +9,8 @@ import FleetModel
 struct FollowSettings {
     let tripName: String
     let transport: String
-    let connectionOptions: ConnectionOptions
+    let store: String
+    let token: TokenOption
     let configuration: FollowConfiguration
     let poll: Bool
     let json: Bool
@@ -18,13 +20,14 @@ struct FollowSettings {
     init(_ arguments: ParsedArguments, context: Context) throws {
         tripName = try Self.tripName(arguments)
         transport = arguments.string("transport") ?? "memory"
-        if arguments.isGiven("token-url"), transport.hasPrefix("http") {
-            throw arguments.usageError("--token-url is not available yet in this build; give the token itself with --token (or FLEET_TOKEN)")
+        store = arguments.string("store") ?? Wiring.defaultStoreURL(environment: context.environment)
+        do {
+            token = try TokenOption(token: arguments.string("token"), tokenFile: arguments.string("token-file"),
+                                    tokenURL: arguments.string("token-url"), tokenKey: arguments.string("token-key"),
+                                    expiryKey: arguments.string("token-expiry-key"))
+        } catch let error as FleetError {
+            throw arguments.usageError(error.message)
         }
-        let token = arguments.string("token")
-        connectionOptions = ConnectionOptions(
-            store: arguments.string("store") ?? Wiring.defaultStoreURL(environment: context.environment),
-            token: token.map { fixed in { @Sendable _ in fixed } })
 
         let interval = try arguments.duration("interval") ?? .seconds(FollowConfiguration.defaultRefreshSeconds)
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
@@ -39,6 +42,18 @@ struct FollowSettings {
         poll = arguments.flag("poll")
         json = arguments.flag("json")
         color = !arguments.flag("no-color") && context.outputStyle.isEnabled
+    }
+
+    /// Where to connect, with the bearer token over http: a `--token-url` token is cached for the
+    /// trip (its ID fills `{trip}`, its provider `{provider}`) and fetched here once, so that a token
+    /// server that cannot give one ends the run at once (UNAUTHENTICATED, exit 26). The in-process
+    /// transports check no token: none is fetched for them.
+    func connectionOptions() throws -> ConnectionOptions {
+        guard transport.hasPrefix("http://") || transport.hasPrefix("https://") else { return ConnectionOptions(store: store) }
+        let name = try? TripName(parsing: tripName)
+        let tokens = try token.provider(placeholder: "trip", cacheKey: name?.tripID ?? tripName, provider: name?.provider ?? "")
+        _ = try tokens?.token()
+        return ConnectionOptions(store: store, tokens: tokens)
     }
 
     /// How events are shown: JSON lines with --json, the live panel on a terminal, plain lines

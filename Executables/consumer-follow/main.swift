@@ -22,7 +22,12 @@ let consumerFollow = Command(
         backoff and reported as error events with recovering: true. Client errors (INVALID_ARGUMENT, \
         NOT_FOUND, PERMISSION_DENIED, RESOURCE_EXHAUSTED, UNAUTHENTICATED, …) are reported with the \
         catalogue's cause and remedy and retried every --interval until stopped; with --fail-fast the \
-        first one ends following with exit 10 + its gRPC number (INVALID_ARGUMENT 13, NOT_FOUND 15).
+        first one ends following with exit 10 + its gRPC number (INVALID_ARGUMENT 13, NOT_FOUND 15, \
+        PERMISSION_DENIED 17 for a token scoped to another trip).
+
+        Tokens (http only): --token, --token-file, or --token-url, asked with GET for the trip's token \
+        and cached until shortly before it expires; a 401 fetches a fresh one once. A token URL that \
+        cannot give a token at start ends the run with exit 26 (UNAUTHENTICATED).
 
         The trip is watched where the transport pushes changes (memory, file; http when the server has \
         the :watch stream), otherwise polled every --interval with GetTrip, sending the versions of what is \
@@ -46,8 +51,13 @@ let consumerFollow = Command(
         .flag("fail-fast", help: "Exit at the first client error with 10 + its gRPC number instead of retrying."),
         .value("token", valueName: "jwt", help: "A consumer token (JWT) scoped to the trip, sent over http (the memory transport does not check tokens).",
                environment: "FLEET_TOKEN"),
-        .value("token-url", valueName: "url", help: "Where to fetch a consumer token, for http (not available yet: use --token; unused by memory).",
+        .value("token-file", valueName: "path", help: "Read the consumer token from this file, again whenever it changes.",
+               environment: "FLEET_TOKEN_FILE", completion: .files),
+        .value("token-url", valueName: "url", help: "GET consumer tokens from this URL ({trip} and {provider} are filled in); cached for the trip and refreshed before expiry.",
                environment: "FLEET_TOKEN_URL"),
+        .value("token-key", valueName: "key", help: "--token-url: the JSON key of the token.", default: "token", environment: "FLEET_TOKEN_KEY"),
+        .value("token-expiry-key", valueName: "key", help: "--token-url: the JSON key of the expiry (epoch ms or s, seconds from now, or RFC 3339).",
+               default: "expiration_timestamp_ms", environment: "FLEET_TOKEN_EXPIRY_KEY"),
         .flag("no-color", help: "No colours (also when NO_COLOR is set)."),
     ],
     arguments: [
@@ -64,7 +74,7 @@ let consumerFollow = Command(
     ]
 ) { arguments, context in
     let settings = try FollowSettings(arguments, context: context)
-    let connection = try Wiring.connect(transport: settings.transport, options: settings.connectionOptions)
+    let connection = try Wiring.connect(transport: settings.transport, options: try settings.connectionOptions())
     defer { try? connection.close() }
     let source: any TripSnapshotSource
     if !settings.poll, let watcher = connection.watcher {

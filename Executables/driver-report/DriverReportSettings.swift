@@ -1,6 +1,7 @@
 import FleetCLI
 import FleetDriver
 import FleetErrors
+import FleetKit
 import FleetLocation
 import FleetModel
 
@@ -12,14 +13,6 @@ struct DriverReportSettings: Sendable {
         case track(LocationSourceSpec)
         /// Set the vehicle's state once and exit.
         case oneShot(VehicleState)
-    }
-
-    /// Where the token comes from.
-    enum TokenOption: Sendable {
-        case none
-        case fixed(String)
-        case file(String)
-        case url(String, tokenKey: String, expiryKey: String)
     }
 
     let vehicle: VehicleName
@@ -90,23 +83,12 @@ struct DriverReportSettings: Sendable {
         stopTimeoutSeconds = try seconds("stop-timeout") ?? 30
         logFormat = LogFormat(rawValue: arguments.string("log-format") ?? "text") ?? .text
 
-        let tokenOptions = ["token", "token-file", "token-url"].filter { arguments.string($0) != nil }
-        guard tokenOptions.count <= 1 else {
-            throw usage("give only one of --token, --token-file and --token-url (got \(tokenOptions.map { "--\($0)" }.joined(separator: ", ")))")
-        }
-        if let fixed = arguments.string("token") {
-            guard !fixed.isEmpty else { throw usage("--token is empty") }
-            token = .fixed(fixed)
-        } else if let path = arguments.string("token-file") {
-            token = .file(path)
-        } else if let url = arguments.string("token-url") {
-            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-                throw usage("--token-url must be an http:// or https:// URL, got '\(url)'")
-            }
-            token = .url(url, tokenKey: arguments.string("token-key") ?? "token",
-                         expiryKey: arguments.string("token-expiry-key") ?? "expiration_timestamp_ms")
-        } else {
-            token = .none
+        do {
+            token = try TokenOption(token: arguments.string("token"), tokenFile: arguments.string("token-file"),
+                                    tokenURL: arguments.string("token-url"), tokenKey: arguments.string("token-key"),
+                                    expiryKey: arguments.string("token-expiry-key"))
+        } catch let error as FleetError {
+            throw usage(error.message)
         }
 
         if case .oneShot = mode {

@@ -1,4 +1,5 @@
 import Dispatch
+import FleetAuth
 import FleetCLI
 import FleetDriver
 import FleetErrors
@@ -25,12 +26,13 @@ struct ReportingDaemon {
         if let warning = settings.interval.warning { log.log(.warning, "interval-clamped", warning) }
 
         // Start-up checks: each failure is fatal, with its own exit code.
-        let tokens = try TokenWiring.source(for: settings)
-        if tokens.hasToken { _ = try tokens.token(forceRefresh: false) }
+        let tokens = try settings.token.provider(placeholder: "vehicle", cacheKey: settings.vehicle.vehicleID,
+                                                 provider: settings.vehicle.provider)
+        _ = try tokens?.token()
         let connection: Connection
         do {
             connection = try Wiring.connect(transport: settings.transport,
-                                            options: ConnectionOptions(store: settings.store, token: tokens.closure))
+                                            options: ConnectionOptions(store: settings.store, tokens: tokens))
         } catch let error as FleetError where error.field == "transport" {
             throw context.usageError("--transport: \(error.message)")
         }
@@ -49,7 +51,7 @@ struct ReportingDaemon {
         switch settings.mode {
         case .oneShot(let state):
             let reporter = VehicleReporter(api: connection.api, vehicle: settings.vehicle, policy: policy, time: time,
-                                           listener: listener, onUnauthenticated: { tokens.invalidate() })
+                                           listener: listener, onUnauthenticated: { tokens?.invalidate() })
             listener.attach(reporter)
             let outcome = await onThread { reporter.sendState(state, deadline: stopDeadline()) }
             switch outcome {
@@ -68,7 +70,7 @@ struct ReportingDaemon {
     }
 
     private func track(_ spec: LocationSourceSpec, api: any FleetAPI, category: VehicleCategory, policy: ReporterPolicy,
-                       time: SystemTimeSource, log: EventLog, listener: DaemonListener, tokens: DriverTokenSource, notifier: SystemdNotifier,
+                       time: SystemTimeSource, log: EventLog, listener: DaemonListener, tokens: (any TokenProvider)?, notifier: SystemdNotifier,
                        stopDeadline: @escaping @Sendable () -> Double) async throws -> Int32 {
         var style = DrivingStyle.standard(for: category)
         if let speed = settings.cruiseKilometersPerHour { style = style.cruising(atKilometersPerHour: speed) }
@@ -87,7 +89,7 @@ struct ReportingDaemon {
 
         let reporter = VehicleReporter(api: api, vehicle: settings.vehicle, policy: policy, time: time,
                                        navigator: Navigator(route: routePoints, category: category), listener: listener,
-                                       onUnauthenticated: { tokens.invalidate() })
+                                       onUnauthenticated: { tokens?.invalidate() })
         listener.attach(reporter)
         let loop = ReporterLoop(reporter: reporter, time: time)
 

@@ -96,8 +96,8 @@ import Testing
         let result = try FollowProcess.run(["--help"])
         #expect(result.status == 0)
         for flag in ["--provider", "--transport", "--store", "--json", "--events", "--until", "--interval", "--poll",
-                     "--fail-fast", "--token", "--token-url", "--no-color", "FLEET_TRANSPORT", "FLEET_STORE",
-                     "FLEET_PROVIDER", "FLEET_TOKEN"] {
+                     "--fail-fast", "--token", "--token-file", "--token-url", "--token-key", "--token-expiry-key", "--no-color",
+                     "FLEET_TRANSPORT", "FLEET_STORE", "FLEET_PROVIDER", "FLEET_TOKEN", "FLEET_TOKEN_URL", "{trip}"] {
             #expect(result.output.contains(flag), "\(flag)")
         }
         for event in ["tripStatus", "activeRouteRemainingDistance", "pickupETA", "intermediateDestinations", "activeRouteTraffic"] {

@@ -36,6 +36,8 @@ final class SharedStoreTrip {
     private let close: () -> Void
     /// The server, for `.http`.
     private(set) var server: ServerProcess?
+    /// What the server is started with besides its store (`--jwt-secret-file`).
+    let serverArguments: [String]
     private(set) var clockAtStep: [Timestamp] = []
 
     var tripName: String { "providers/\(Self.provider)/trips/\(tripID)" }
@@ -58,9 +60,11 @@ final class SharedStoreTrip {
     static let toPickup = [13.385, 13.39, 13.395, 13.40]
     static let toDropoff = [13.4075, 13.415, 13.4225, 13.43]
 
-    /// A fresh store file in a folder of its own, with the vehicle and the NEW trip in it.
-    init(_ shared: Shared = .sqlite, tripID: String = "ride-1", vehicleID: String = "car-1") throws {
+    /// A fresh store file in a folder of its own, with the vehicle and the NEW trip in it; for `.http`,
+    /// a server started with `serverArguments` besides its store.
+    init(_ shared: Shared = .sqlite, tripID: String = "ride-1", vehicleID: String = "car-1", serverArguments: [String] = []) throws {
         self.shared = shared
+        self.serverArguments = serverArguments
         self.tripID = tripID
         self.vehicleID = vehicleID
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("consumer-follow-\(UUID().uuidString)")
@@ -86,7 +90,7 @@ final class SharedStoreTrip {
         let trip = Trip(tripType: .exclusive, pickupPoint: TerminalLocation(point: Self.point(Self.pickup)),
                         dropoffPoint: TerminalLocation(point: Self.point(Self.dropoff)))
         _ = try api.createTrip(CreateTripRequest(parent: "providers/\(Self.provider)", tripId: tripID, trip: trip))
-        if shared == .http { server = try ServerProcess(store: storeArgument) }
+        if shared == .http { server = try ServerProcess(store: storeArgument, arguments: serverArguments) }
     }
 
     /// Stops the server (SIGKILL when `abruptly`) and starts it again on the same port.
@@ -96,7 +100,7 @@ final class SharedStoreTrip {
         if abruptly { old.kill() } else { old.stop() }
         server = nil
         try between()
-        server = try ServerProcess(store: storeArgument, listen: listen)
+        server = try ServerProcess(store: storeArgument, arguments: serverArguments, listen: listen)
     }
 
     deinit {

@@ -16,14 +16,32 @@ final class SharedFleet: @unchecked Sendable {
     let folder: URL
     let storeURL: String
     let provider = "demo"
-    /// The server driver-report reports to, when over HTTP.
-    let server: ServerProcess?
+    /// The server driver-report reports to, when over HTTP (the last one started).
+    private(set) var server: ServerProcess?
+    /// Its URL, the same across restarts.
+    let serverURL: String?
+    private let serverArguments: [String]
 
-    init(overHTTP: Bool = false) throws {
+    /// A fresh fleet; with `overHTTP`, served by `fleet-admin serve` started with `serverArguments`
+    /// (`--jwt-secret-file`) besides its store.
+    init(overHTTP: Bool = false, serverArguments: [String] = []) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("driver-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         storeURL = "sqlite:" + folder.appendingPathComponent("fleet.db").path
-        server = overHTTP ? try ServerProcess(store: storeURL) : nil
+        server = overHTTP ? try ServerProcess(store: storeURL, arguments: serverArguments) : nil
+        serverURL = server?.url
+        self.serverArguments = serverArguments
+    }
+
+    /// Stops the server: SIGKILL when `abruptly` (it dies without cleaning up), else SIGTERM.
+    func stopServer(abruptly: Bool) {
+        if abruptly { server?.kill() } else { server?.stop() }
+    }
+
+    /// Starts the server again, on the same port and store.
+    func restartServer() throws {
+        guard let serverURL else { return }
+        server = try ServerProcess(store: storeURL, arguments: serverArguments, listen: serverURL.replacingOccurrences(of: "http://", with: ""))
     }
 
     deinit {
@@ -33,7 +51,7 @@ final class SharedFleet: @unchecked Sendable {
 
     /// The arguments that point driver-report at this fleet.
     var transportArguments: [String] {
-        if let server { return ["--transport", server.url, "--provider", provider] }
+        if let serverURL { return ["--transport", serverURL, "--provider", provider] }
         return ["--transport", "memory", "--store", storeURL, "--provider", provider]
     }
 

@@ -162,6 +162,34 @@ private final class CountingSource: Sendable {
         #expect(try provider.token(forceRefresh: true) == "token-bbb")
     }
 
+    @Test func aBearerPrefixIsDroppedAndARenamedFileIsReadAgain() throws {
+        let path = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "Bearer first.token\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let provider = FileTokenProvider(path: path, label: "--token-file \(path)")
+        #expect(try provider.token() == "first.token")
+        // Written to a new file renamed over the old one (a new inode), as a rotating agent does.
+        try "second.token".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try provider.token() == "second.token")
+        expectFleetError(.tokenUnavailable, containing: "--token-file \(path).none cannot be read") {
+            _ = try FileTokenProvider(path: path + ".none", label: "--token-file \(path).none").token()
+        }
+    }
+
+    @Test func invalidateMakesTheNextCallReadTheFileAgain() throws {
+        let path = temporaryFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let modified = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        try write("token-aaa", to: path, modified: modified)
+        let provider = FileTokenProvider(path: path)
+        #expect(try provider.token() == "token-aaa")
+        try write("token-bbb", to: path, modified: modified)
+        #expect(try provider.token() == "token-aaa", "unchanged signature: cached")
+        provider.invalidate()
+        #expect(try provider.token() == "token-bbb")
+    }
+
     @Test func missingAndEmptyFilesAreUnavailable() throws {
         let path = temporaryFile()
         expectFleetError(.tokenUnavailable, containing: "cannot be read: No such file or directory") {

@@ -8,13 +8,14 @@ import MemoryStore
 import Synchronization
 import Testing
 
-/// The real engine over a memory store, with failures injected into UpdateVehicle and every request
-/// recorded: the server the reporter talks to in these tests.
+/// The real engine over a memory store, with failures injected into UpdateVehicle (and GetVehicle) and
+/// every UpdateVehicle request recorded: the server the reporter talks to in these tests.
 final class FaultyEngine: FleetAPI {
     let engine: Engine
     private let script = Mutex<[FleetError]>([])
     private let recorded = Mutex<[UpdateVehicleRequest]>([])
     private let failing = Mutex<FleetError?>(nil)
+    private let getVehicleScript = Mutex<[FleetError]>([])
 
     init(clock: ManualClock = ManualClock()) {
         engine = Engine(store: MemoryStore(), clock: clock)
@@ -24,6 +25,8 @@ final class FaultyEngine: FleetAPI {
     func failNext(_ errors: FleetError...) { script.withLock { $0 += errors } }
     /// Every UpdateVehicle call fails with `error` until this is called with nil (a server that is down).
     func failAll(with error: FleetError?) { failing.withLock { $0 = error } }
+    /// The next GetVehicle calls fail with these errors, in order.
+    func failNextGetVehicle(_ errors: FleetError...) { getVehicleScript.withLock { $0 += errors } }
     /// The UpdateVehicle requests that reached this server (failed ones included).
     var requests: [UpdateVehicleRequest] { recorded.withLock { $0 } }
     /// The masks of those requests.
@@ -37,7 +40,10 @@ final class FaultyEngine: FleetAPI {
     }
 
     func createVehicle(_ request: CreateVehicleRequest) throws -> Vehicle { try engine.createVehicle(request) }
-    func getVehicle(_ request: GetVehicleRequest) throws -> Vehicle { try engine.getVehicle(request) }
+    func getVehicle(_ request: GetVehicleRequest) throws -> Vehicle {
+        if let error = getVehicleScript.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { throw error }
+        return try engine.getVehicle(request)
+    }
     func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest) throws -> UpdateVehicleAttributesResponse { try engine.updateVehicleAttributes(request) }
     func listVehicles(_ request: ListVehiclesRequest) throws -> ListVehiclesResponse { try engine.listVehicles(request) }
     func searchVehicles(_ request: SearchVehiclesRequest) throws -> SearchVehiclesResponse { try engine.searchVehicles(request) }

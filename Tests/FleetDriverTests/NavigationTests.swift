@@ -1,4 +1,5 @@
 import FleetDriver
+import FleetErrors
 import FleetGeo
 import FleetLocation
 import FleetModel
@@ -30,17 +31,25 @@ struct NavigationTests {
         #expect(Navigator.legPoints(route: nil, from: Places.dam, to: far, toleranceMeters: 50) == [Places.dam, far])
     }
 
-    @Test("The reporter sends route segment, end point, remaining distance and time, and the engine's waypoints")
-    func reporterNavigates() throws {
-        let server = FaultyEngine()
+    static let pickup = Geodesy.destination(from: Places.east(500), bearing: 0, meters: 300)
+
+    /// A vehicle with a trip whose pickup lies on `route` and whose drop-off is the route's end.
+    static func vehicleWithTrip(on server: FaultyEngine) throws -> VehicleName {
         let vehicle = try server.createVehicle()
-        let time = ManualTimeSource(start: 1_800_000_000)
-        let pickup = Geodesy.destination(from: Places.east(500), bearing: 0, meters: 300)
         let dropoff = Self.route[3]
         _ = try server.createTrip(CreateTripRequest(parent: "providers/demo", tripId: "trip-1", trip: Trip(
             vehicleId: vehicle.vehicleID, tripType: .exclusive,
             pickupPoint: TerminalLocation(point: LatLng(latitude: pickup.latitude, longitude: pickup.longitude)),
             dropoffPoint: TerminalLocation(point: LatLng(latitude: dropoff.latitude, longitude: dropoff.longitude)))))
+        return vehicle
+    }
+
+    @Test("The reporter sends route segment, end point, remaining distance and time, and the engine's waypoints")
+    func reporterNavigates() throws {
+        let server = FaultyEngine()
+        let vehicle = try Self.vehicleWithTrip(on: server)
+        let time = ManualTimeSource(start: 1_800_000_000)
+        let pickup = Self.pickup
         let engineWaypoints = try server.vehicle(vehicle).waypoints
         try #require(engineWaypoints.count == 2)
 
@@ -67,5 +76,36 @@ struct NavigationTests {
         reporter.submit(Places.sample(Places.east(200), at: time.now()))
         #expect(reporter.tick() == .succeeded)
         #expect(server.requests.last?.updateMask?.paths == ["lastLocation", "remainingDistanceMeters", "remainingTimeSeconds"])
+    }
+
+    @Test("No route is sent before the engine's waypoints are read: the first update carrying one ends at the next waypoint",
+          arguments: [
+              (failedReads: 1, refreshSeconds: 30.0),  // the first read fails: a location-only update, the route after the next read
+              (failedReads: 2, refreshSeconds: 30.0),
+              (failedReads: 0, refreshSeconds: 0.0),   // no periodic refresh: still read once before planning
+          ])
+    func firstRouteEndsAtTheEnginesWaypoint(failedReads: Int, refreshSeconds: Double) throws {
+        let server = FaultyEngine()
+        let vehicle = try Self.vehicleWithTrip(on: server)
+        for _ in 0..<failedReads { server.failNextGetVehicle(FleetError(.serverUnavailable)) }
+        let time = ManualTimeSource(start: 1_800_000_000)
+        let reporter = VehicleReporter(api: server, vehicle: vehicle, policy: ReporterPolicy(waypointRefreshSeconds: refreshSeconds, jitterSeed: 1),
+                                       time: time, navigator: Navigator(route: Self.route, category: .auto))
+        reporter.submit(Places.sample(Places.east(100), at: time.now()))
+        #expect(reporter.tick() == .succeeded)
+        for _ in 0..<failedReads {
+            let request = try #require(server.requests.last)
+            #expect(request.updateMask?.paths.contains("currentRouteSegment") == false, "no route before the waypoints are read")
+            time.set(try #require(reporter.nextWakeTime, "the waypoints are read again at the next interval"))
+            reporter.tick()
+        }
+        #expect(server.requests.count == (failedReads > 0 ? 2 : 1), "one location-only update, then the one with the route")
+        let first = try #require(server.requests.first { $0.updateMask?.paths.contains("currentRouteSegment") == true })
+        let segment = try Polyline.decode(try #require(first.vehicle?.currentRouteSegment))
+        #expect(Geodesy.distance(try #require(segment.last), Self.pickup) < 1,
+                "the route ends at the engine's pickup waypoint, not at the end of --route")
+        #expect(first.vehicle?.currentRouteSegmentEndPoint?.tripId == "trip-1")
+        #expect(first.vehicle?.currentRouteSegmentEndPoint?.waypointType == .pickupWaypointType)
+        #expect(try server.vehicle(vehicle).currentRouteSegmentEndPoint?.waypointType == .pickupWaypointType)
     }
 }

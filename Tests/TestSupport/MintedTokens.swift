@@ -1,0 +1,25 @@
+import Foundation
+
+/// HS256 tokens signed by the built `fleet-admin token mint`, for a `fleet-admin serve` started with
+/// `serverArguments` (`--jwt-secret-file`).
+public struct MintedTokens: Sendable {
+    /// The file holding the shared secret.
+    public let secretFile: String
+
+    /// Writes `secret` to a file in `folder`.
+    public init(folder: URL, secret: String = "a-secret-of-at-least-thirty-two-bytes-for-hs256") throws {
+        let url = folder.appendingPathComponent("jwt-\(UUID().uuidString.prefix(8)).secret")
+        try (secret + "\n").write(to: url, atomically: true, encoding: .utf8)
+        secretFile = url.path
+    }
+
+    /// The arguments that make `fleet-admin serve` check tokens signed with this secret.
+    public var serverArguments: [String] { ["--jwt-secret-file", secretFile] }
+
+    /// A token for `role` (`consumer`, `driver`, `server`…), scoped by `--trip`/`--vehicle` in `scope`.
+    public func mint(role: String, _ scope: [String] = []) throws -> String {
+        let run = try BinaryRunner(product: "fleet-admin").run(["token", "mint", "--role", role] + scope + ["--secret-file", secretFile])
+        guard run.status == 0 else { throw BinaryRunner.Failure(description: "token mint failed: \(run)") }
+        return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
