@@ -124,20 +124,19 @@ struct SearchQuery {
 
     /// The candidate for one vehicle, or nil when it does not qualify.
     func qualify(_ decoded: DecodedVehicle, engine: Engine, now: Timestamp) throws -> Candidate? {
-        let record = decoded.record
-        let v = record.vehicle
-        guard v.vehicleState == .online,
-              let here = v.lastLocation?.location,
-              engine.isFresh(v, now: now, maximumStaleness: staleness),
-              v.supportedTripTypes.contains(tripType),
-              let category = v.vehicleType?.category, categories.contains(category),
-              filter.matches(v.attributes) else { return nil }
+        let facts = decoded.facts
+        guard facts.isOnline,
+              let here = facts.location,
+              let located = facts.locationSeconds, now.timeIntervalSince1970 - located <= staleness,
+              facts.takes(tripType),
+              let category = facts.category, categories.contains(category),
+              filter.isEmpty || filter.matches(decoded.record.vehicle.attributes) else { return nil }
         let straight = RouteGeometry.distance(here, pickup)
         guard straight <= radius else { return nil }
 
         // Which of the vehicle's trips it would carry on with, and how the new trip would fit.
-        let trips = v.currentTrips.isEmpty ? [] : try engine.activeTrips(of: record)
-        let capacity = Int(v.maximumCapacity ?? 1)
+        let trips = facts.hasCurrentTrips ? try engine.activeTrips(of: decoded.record) : []
+        let capacity = facts.capacity
         let matchType: VehicleMatch.VehicleMatchType
         var before: [TripWaypoint] = []
         if trips.isEmpty {
@@ -148,7 +147,7 @@ struct SearchQuery {
             case .noTrips:
                 return nil
             case .any:
-                guard trips.count <= 5, v.waypoints.count <= 10 else { return nil }
+                guard trips.count <= 5, decoded.record.vehicle.waypoints.count <= 10 else { return nil }
                 if tripType == .shared && trips.allSatisfy({ $0.trip.tripType == .shared }) {
                     let onBoard = trips.map { Engine.riders($0.trip) }.reduce(0, +)
                     guard capacity - onBoard >= minimumCapacity else { return nil }
@@ -156,13 +155,13 @@ struct SearchQuery {
                 } else {
                     guard capacity >= minimumCapacity else { return nil }
                     matchType = tripType == .shared ? .carpoolBackToBack : .backToBack
-                    before = v.waypoints
+                    before = decoded.record.vehicle.waypoints
                 }
             default:
-                guard includeBackToBack, v.backToBackEnabled == true, trips.count == 1,
+                guard includeBackToBack, decoded.record.vehicle.backToBackEnabled == true, trips.count == 1,
                       trips[0].trip.tripStatus == .enrouteToDropoff, capacity >= minimumCapacity else { return nil }
                 matchType = .backToBack
-                before = v.waypoints
+                before = decoded.record.vehicle.waypoints
             }
         }
 

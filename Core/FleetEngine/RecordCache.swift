@@ -1,3 +1,4 @@
+import FleetModel
 import FleetStore
 import Foundation
 
@@ -82,5 +83,40 @@ final class RecordCache: @unchecked Sendable {
 /// A decoded vehicle shared by reference, so a search handles thousands without copying them.
 final class DecodedVehicle: Sendable {
     let record: VehicleRecord
-    init(_ record: VehicleRecord) { self.record = record }
+    /// What SearchVehicles checks of every candidate, read once per version.
+    let facts: SearchFacts
+
+    init(_ record: VehicleRecord) {
+        self.record = record
+        facts = SearchFacts(record.vehicle)
+    }
+}
+
+/// The few fields SearchVehicles checks of every candidate, kept apart from the `Vehicle` (a large
+/// value, costly to copy once per candidate of every search).
+struct SearchFacts: Sendable {
+    let isOnline: Bool
+    let location: LatLng?
+    /// When the location was recorded (server time, else the device's), in seconds since 1970.
+    let locationSeconds: Double?
+    let takesExclusive: Bool
+    let takesShared: Bool
+    let category: VehicleType.Category?
+    let capacity: Int
+    let hasCurrentTrips: Bool
+
+    init(_ v: Vehicle) {
+        isOnline = v.vehicleState == .online
+        location = v.lastLocation?.location
+        locationSeconds = (v.lastLocation?.serverTime ?? v.lastLocation?.updateTime)?.timeIntervalSince1970
+        takesExclusive = v.supportedTripTypes.contains(.exclusive)
+        takesShared = v.supportedTripTypes.contains(.shared)
+        category = v.vehicleType?.category
+        capacity = Int(v.maximumCapacity ?? 1)
+        hasCurrentTrips = !v.currentTrips.isEmpty
+    }
+
+    func takes(_ type: TripType) -> Bool {
+        type == .exclusive ? takesExclusive : type == .shared ? takesShared : false
+    }
 }

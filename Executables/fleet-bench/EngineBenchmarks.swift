@@ -14,8 +14,10 @@ enum EngineBenchmarks {
     static let vehiclesPerWriter = 32
     static let provider = "bench"
 
-    static func run(tempDirectory: String, baseline: Double?) -> [BenchmarkRow] {
+    /// Every row; with `only`, just the update rows whose store name contains it (no search rows).
+    static func run(tempDirectory: String, baseline: Double?, only: String? = nil) -> [BenchmarkRow] {
         var rows: [BenchmarkRow] = []
+        try? FileManager.default.createDirectory(atPath: tempDirectory, withIntermediateDirectories: true)
         let stores: [(name: String, writers: Int, open: () throws -> any Store)] = [
             ("memory", 1, { MemoryStore() }),
             ("memory", 8, { MemoryStore() }),
@@ -24,9 +26,10 @@ enum EngineBenchmarks {
             ("file, not durable", 8, { try FileStore(directory: "\(tempDirectory)/eng-fn", options: .init(durable: false), log: { _ in }) }),
             ("sqlite, durable", 1, { try SQLiteStore(path: "\(tempDirectory)/eng-s1.db", options: .init(durable: true)) }),
             ("sqlite, durable", 8, { try SQLiteStore(path: "\(tempDirectory)/eng-s8.db", options: .init(durable: true)) }),
+            ("sqlite, durable", 64, { try SQLiteStore(path: "\(tempDirectory)/eng-s64.db", options: .init(durable: true)) }),
             ("sqlite, not durable", 8, { try SQLiteStore(path: "\(tempDirectory)/eng-sn.db", options: .init(durable: false)) }),
         ]
-        for run in stores {
+        for run in stores where only.map({ run.name.contains($0) }) ?? true {
             let name = "engine location updates, \(run.name), \(run.writers) writer\(run.writers == 1 ? "" : "s")"
             do {
                 let store = try run.open()
@@ -38,7 +41,7 @@ enum EngineBenchmarks {
                 rows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
             }
         }
-        for count in [10_000, 100_000] {
+        for count in [10_000, 100_000] where only == nil {
             do {
                 let store = try SQLiteStore(path: "\(tempDirectory)/search-\(count).db", options: .init(durable: false))
                 defer { try? store.close() }
@@ -68,21 +71,30 @@ enum EngineBenchmarks {
         let failures = Mutex(0)
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(secondsPerRun * 1e9)
         let start = DispatchTime.now().uptimeNanoseconds
-        DispatchQueue.concurrentPerform(iterations: writers) { w in
-            var i = 0
-            while DispatchTime.now().uptimeNanoseconds < deadline {
-                let location = VehicleLocation(location: LatLng(latitude: 52.5 + Double(i % 1000) * 1e-5, longitude: 13.4))
-                do {
-                    _ = try engine.updateVehicle(UpdateVehicleRequest(
-                        name: "providers/\(provider)/vehicles/w\(w)v\(i % vehiclesPerWriter)",
-                        vehicle: Vehicle(lastLocation: location), updateMask: ["lastLocation"]))
-                    done.withLock { $0 += 1 }
-                } catch {
-                    failures.withLock { $0 += 1 }
+        // One thread per writer (concurrentPerform would run only as many at once as there are cores,
+        // and writers that wait for fsync are exactly what group commit needs more of than cores).
+        let group = DispatchGroup()
+        for w in 0..<writers {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                var i = 0
+                while DispatchTime.now().uptimeNanoseconds < deadline {
+                    let location = VehicleLocation(location: LatLng(latitude: 52.5 + Double(i % 1000) * 1e-5, longitude: 13.4))
+                    do {
+                        _ = try engine.updateVehicle(UpdateVehicleRequest(
+                            name: "providers/\(provider)/vehicles/w\(w)v\(i % vehiclesPerWriter)",
+                            vehicle: Vehicle(lastLocation: location), updateMask: ["lastLocation"]))
+                        done.withLock { $0 += 1 }
+                    } catch {
+                        failures.withLock { $0 += 1 }
+                    }
+                    i += 1
                 }
-                i += 1
             }
+            thread.start()
         }
+        group.wait()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if failures.withLock({ $0 }) > 0 { throw BenchmarkFailure(message: "\(failures.withLock { $0 }) updates failed") }
         return Double(done.withLock { $0 }) / elapsed

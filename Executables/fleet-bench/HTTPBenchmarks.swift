@@ -42,11 +42,14 @@ enum HTTPBenchmarks {
         let url = server.url
         do {
             let client = try RESTClient(baseURL: url)
-            for v in 0..<100 {
-                _ = try client.createVehicle(CreateVehicleRequest(parent: "providers/\(provider)", vehicleId: "v\(v)", vehicle: Vehicle(
-                    vehicleState: .online, supportedTripTypes: [.exclusive],
-                    lastLocation: VehicleLocation(location: LatLng(latitude: 52.5 + Double(v) * 1e-4, longitude: 13.4)),
-                    maximumCapacity: 4, vehicleType: VehicleType(category: .auto))))
+            // v0…v99 take the updates; s0…s99 stay where they are, all within the search's radius.
+            for prefix in ["v", "s"] {
+                for v in 0..<100 {
+                    _ = try client.createVehicle(CreateVehicleRequest(parent: "providers/\(provider)", vehicleId: "\(prefix)\(v)", vehicle: Vehicle(
+                        vehicleState: .online, supportedTripTypes: [.exclusive],
+                        lastLocation: VehicleLocation(location: LatLng(latitude: (prefix == "v" ? 53.5 : 52.5) + Double(v) * 1e-4, longitude: 13.4)),
+                        maximumCapacity: 4, vehicleType: VehicleType(category: .auto))))
+                }
             }
             _ = try client.createTrip(CreateTripRequest(parent: "providers/\(provider)", tripId: "t1", trip: Trip(
                 vehicleId: "v1", tripType: .exclusive, pickupPoint: TerminalLocation(point: LatLng(latitude: 52.51, longitude: 13.41)),
@@ -58,7 +61,7 @@ enum HTTPBenchmarks {
         counter = 0
         request = function()
           counter = counter + 1
-          local body = '{"lastLocation":{"location":{"latitude":52.5' .. (counter % 1000) .. ',"longitude":13.4}}}'
+          local body = '{"lastLocation":{"location":{"latitude":53.5' .. (counter % 1000) .. ',"longitude":13.4}}}'
           return wrk.format("PUT", "/v1/providers/\(provider)/vehicles/v" .. (counter % 100) .. "?updateMask=lastLocation",
                             {["Content-Type"] = "application/json"}, body)
         end

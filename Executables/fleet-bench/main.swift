@@ -8,6 +8,8 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
+// `fleet-bench [GROUP [STORE]]`: one group (geo, store, engine, search, http, watch); for engine, the
+// update rows of the stores whose name contains STORE ("sqlite, durable").
 let only = CommandLine.arguments.dropFirst().first
 func wanted(_ group: String) -> Bool { only == nil || only == group }
 
@@ -30,7 +32,7 @@ if wanted("engine") {
     section("engine") {
         let base = try? StoreBenchmarks.rawBatchedUpserts(path: "\(temporary)/engine-baseline.sqlite")
         return [BenchmarkRow(name: "raw SQLite upserts + R*Tree, one transaction (baseline)", value: base.map(StoreBenchmarks.rate) ?? "failed", comparison: "100%")]
-            + EngineBenchmarks.run(tempDirectory: "\(temporary)/engine", baseline: base)
+            + EngineBenchmarks.run(tempDirectory: "\(temporary)/engine", baseline: base, only: CommandLine.arguments.dropFirst(2).first)
     }
 }
 if only == "search" {

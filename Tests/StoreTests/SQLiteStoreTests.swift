@@ -43,6 +43,73 @@ struct SQLiteStoreTests {
         }
     }
 
+    /// Points are filed in the R*Tree by grid cell: a move within the cell leaves the R*Tree row as it
+    /// was, a move across a cell edge refiles it, and a search finds the vehicle after every move (the
+    /// exact point comes from the record). Steps straddle edges at negative and positive coordinates
+    /// and at the antimeridian.
+    @Test(arguments: [(52.5, 13.4), (-33.87, -151.21), (0.0, 0.0), (-0.001, 179.999)])
+    func movesWithinACellLeaveTheRTreeAloneAndSearchesStillFindTheVehicle(start: (Double, Double)) throws {
+        try withDirectory { directory in
+            let path = "\(directory)/fleet.db"
+            let store = try SQLiteStore(path: path)
+            defer { try? store.close() }
+            var record = try Sample.create(Sample.vehicle("v1", at: IndexPoint(latitude: start.0, longitude: start.1)), in: store)
+            let raw = try RawSQLite(path: path)
+            func filed() throws -> String {
+                try raw.text("SELECT minLat || ',' || maxLat || ',' || minLng || ',' || maxLng FROM points")
+            }
+            var refiled = 0, kept = 0
+            for step in 1...400 {
+                // Steps of 3 m north and 1-2 m east: about ten of them cross a cell edge.
+                let point = IndexPoint(latitude: start.0 + Double(step) * 2.7e-5, longitude: start.1 + Double(step) * 1.9e-5)
+                let before = try filed()
+                var moved = record
+                moved.point = point
+                moved.version = try store.commit(.put(moved, expectedVersion: record.version))
+                let crossed = GeoBox.cell(of: point) != GeoBox.cell(of: record.point!)
+                record = moved
+                if crossed { refiled += 1 } else { kept += 1 }
+                #expect((try filed() == before) == !crossed, "step \(step)")
+                let found = try store.nearbyIndex(provider: "p", center: point, radiusMeters: 1)
+                #expect(found.map(\.key.id) == ["v1"], "step \(step) at \(point)")
+                #expect(found.first?.point == IndexPoint(latitude: point.latitude, longitude: GeoBox.normalizedLongitude(point.longitude))
+                        || found.first?.point == point)
+            }
+            #expect(refiled >= 5 && kept > 300, "\(refiled) refiled, \(kept) kept")
+        }
+    }
+
+    /// A file written before points were filed by cell (schema 1: exact points) is migrated: every
+    /// point refiled under its cell, and searches find the vehicles as before.
+    @Test func aSchemaOneFileIsMigratedToCells() throws {
+        try withDirectory { directory in
+            let path = "\(directory)/fleet.db"
+            do {
+                let raw = try RawSQLite(path: path)
+                try raw.run("PRAGMA journal_mode = WAL")
+                for statement in Schema.migrations[0].statements { try raw.run(statement) }
+                try raw.run("INSERT INTO schema_migrations (version, name) VALUES (1, 'records')")
+                for (i, point) in [(52.5, 13.4), (-33.87, -151.21), (52.5001, 13.4001)].enumerated() {
+                    try raw.run("INSERT INTO records (rowid, kind, provider, id, version, payload, lat, lng) VALUES (\(i + 1), 'vehicle', 'p', 'v\(i)', 1, x'00', \(point.0), \(point.1))")
+                    try raw.run("INSERT INTO points VALUES (\(i + 1), \(point.0), \(point.0), \(point.1), \(point.1))")
+                }
+                try raw.run("PRAGMA user_version = 1")
+            }
+            let store = try SQLiteStore(path: path)
+            defer { try? store.close() }
+            let raw = try RawSQLite(path: path)
+            #expect(try raw.integer("PRAGMA user_version") == Int64(Schema.migrations.count))
+            #expect(try raw.integer("SELECT count(*) FROM points") == 3)
+            let cell = GeoBox.cell(of: IndexPoint(latitude: 52.5, longitude: 13.4))
+            #expect(try raw.integer("SELECT count(*) FROM points WHERE minLat <= 52.5 AND maxLat >= 52.5 AND maxLat - minLat > 0.001") == 2)
+            #expect(cell.north - cell.south == GeoBox.cellDegrees)
+            let near = try store.nearbyIndex(provider: "p", center: IndexPoint(latitude: 52.5, longitude: 13.4), radiusMeters: 50)
+            #expect(Set(near.map(\.key.id)) == ["v0", "v2"])
+            let south = try store.nearbyIndex(provider: "p", center: IndexPoint(latitude: -33.87, longitude: -151.21), radiusMeters: 5)
+            #expect(south.map(\.key.id) == ["v1"])
+        }
+    }
+
     @Test func aFileFromANewerVersionIsRefused() throws {
         try withDirectory { directory in
             let path = "\(directory)/fleet.db"

@@ -56,6 +56,22 @@ struct GeoBox: Equatable, Sendable {
     }
 
     /// `longitude` brought into [-180, 180].
+    /// The side of the grid cells points are filed under in the R*Tree: 1/512 of a degree (about
+    /// 217 m of latitude). A power of two, so cell edges are exact in binary floating point.
+    static let cellDegrees = 1.0 / 512
+
+    /// The grid cell a point is filed under in the R*Tree: the R*Tree holds a vehicle's cell, not its
+    /// exact point, so a vehicle moving within its cell (most location updates) leaves the R*Tree
+    /// untouched. Searches find every vehicle whose cell meets the search box and filter by the exact
+    /// point kept in the record row.
+    static func cell(of point: IndexPoint) -> GeoBox {
+        let latitude = min(90, max(-90, point.latitude))
+        let longitude = normalizedLongitude(point.longitude)
+        let south = (latitude / cellDegrees).rounded(.down) * cellDegrees
+        let west = (longitude / cellDegrees).rounded(.down) * cellDegrees
+        return GeoBox(south: south, north: south + cellDegrees, west: west, east: west + cellDegrees)
+    }
+
     static func normalizedLongitude(_ longitude: Double) -> Double {
         if (-180...180).contains(longitude) { return longitude }
         let shifted = (longitude + 180).truncatingRemainder(dividingBy: 360)

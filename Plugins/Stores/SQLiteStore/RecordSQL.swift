@@ -19,7 +19,8 @@ enum RecordSQL {
         SELECT \(columns) FROM records r WHERE r.kind = ?1 AND r.provider = ?2 AND r.id > ?4 ORDER BY r.id LIMIT ?3
         """
 
-    /// The R*Tree drives the join (CROSS JOIN keeps it the outer loop): only points in the box are visited.
+    /// The R*Tree drives the join (CROSS JOIN keeps it the outer loop): only the rows filed under cells
+    /// meeting the box are visited. The caller filters them by their exact point.
     static let nearby = """
         SELECT r.rowid, \(columns) FROM points p CROSS JOIN records r ON r.rowid = p.id
         WHERE p.maxLat >= ?1 AND p.minLat <= ?2 AND p.maxLng >= ?3 AND p.minLng <= ?4
@@ -49,7 +50,19 @@ enum RecordSQL {
 
     static let delete = "DELETE FROM records WHERE rowid = ?1"
 
-    static let indexPoint = "INSERT OR REPLACE INTO points (id, minLat, maxLat, minLng, maxLng) VALUES (?1, ?2, ?2, ?3, ?3)"
+    static let indexPoint = "INSERT OR REPLACE INTO points (id, minLat, maxLat, minLng, maxLng) VALUES (?1, ?2, ?3, ?4, ?5)"
+
+    /// Files the row under the grid cell of `point` in the R*Tree (see `GeoBox.cell(of:)`).
+    static func index(row: Int64, at point: IndexPoint, on connection: SQLiteConnection, doing: String) throws {
+        let cell = GeoBox.cell(of: point)
+        try connection.execute(indexPoint, doing: doing) {
+            $0.bind(1, row)
+            $0.bind(2, cell.south)
+            $0.bind(3, cell.north)
+            $0.bind(4, cell.west)
+            $0.bind(5, cell.east)
+        }
+    }
 
     static let unindexPoint = "DELETE FROM points WHERE id = ?1"
 

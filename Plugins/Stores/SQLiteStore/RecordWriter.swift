@@ -135,14 +135,10 @@ final class RecordWriter: @unchecked Sendable {
             }
             row = connection.lastInsertRowID
         }
-        if point == current?.point {
-            // Unchanged (or still absent): the R*Tree already says so.
+        if point.map(GeoBox.cell(of:)) == current?.point.map(GeoBox.cell(of:)) {
+            // Still in the same grid cell (or still without a point): the R*Tree already says so.
         } else if let point {
-            try connection.execute(RecordSQL.indexPoint, doing: "indexing the point of \(key)") {
-                $0.bind(1, row)
-                $0.bind(2, point.latitude)
-                $0.bind(3, GeoBox.normalizedLongitude(point.longitude))
-            }
+            try RecordSQL.index(row: row, at: point, on: connection, doing: "indexing the point of \(key)")
         } else {
             try connection.execute(RecordSQL.unindexPoint, doing: "unindexing the point of \(key)") { $0.bind(1, row) }
         }

@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetStore
 
 /// The store's schema: an ordered list of migrations; the file's `PRAGMA user_version` says how many
 /// of them it has had.
@@ -31,6 +32,16 @@ enum Schema {
             "CREATE INDEX records_by_owner ON records (provider, owner) WHERE owner IS NOT NULL",
             "CREATE VIRTUAL TABLE points USING rtree (id, minLat, maxLat, minLng, maxLng)",
         ]),
+        SchemaMigration(name: "points filed by grid cell, so that moves within a cell leave the R*Tree alone",
+                        statements: ["DELETE FROM points"]) { connection in
+            let located = try connection.rows("SELECT rowid, lat, lng FROM records WHERE lat IS NOT NULL AND lng IS NOT NULL",
+                                              doing: "reading the points to file by cell") { row in
+                (row: row.int64(0), point: IndexPoint(latitude: row.double(1) ?? 0, longitude: row.double(2) ?? 0))
+            }
+            for entry in located {
+                try RecordSQL.index(row: entry.row, at: entry.point, on: connection, doing: "filing a point by its cell")
+            }
+        },
     ]
 
     /// The version this code writes and understands.
@@ -52,6 +63,7 @@ enum Schema {
                 for statement in migration.statements {
                     try connection.executeOnce(statement, doing: doing)
                 }
+                try migration.transform?(connection)
                 try connection.execute("INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)", doing: doing) {
                     $0.bind(1, Int64(index + 1))
                     $0.bind(2, migration.name)

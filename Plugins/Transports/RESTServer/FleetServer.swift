@@ -21,9 +21,11 @@ public struct ServeOptions: Sendable {
     /// Allow a non-loopback address without keys.
     public var insecure = false
     public var maxBodyBytes = 1 << 20
-    /// Threads serving requests. Durable writes wait for an fsync, and writers waiting together share
-    /// one (group commit): 8 threads double durable updates over one per core, for ~10% of read rate.
-    public var threads = max(8, ProcessInfo.processInfo.activeProcessorCount)
+    /// Threads serving requests. A durable write holds its thread until its fsync, and writers waiting
+    /// together share one (group commit), so write throughput grows with threads: on 2 cores, 64
+    /// threads serve twice the durable updates of 8 at the same read rate (idle threads cost nothing).
+    public static let defaultThreads = max(64, ProcessInfo.processInfo.activeProcessorCount * 8)
+    public var threads = ServeOptions.defaultThreads
     public var maxConnections = 4096
     public var connectionTimeout: Duration? = .seconds(60)
     /// Write an access log line per request to standard error.

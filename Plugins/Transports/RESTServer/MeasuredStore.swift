@@ -1,7 +1,7 @@
 import FleetStore
 import Foundation
 
-/// A store that reports how long each commit takes.
+/// A store that reports how long each commit takes, and passes every other call on unchanged.
 final class MeasuredStore: Store {
     let base: any Store
     let metrics: ServerMetrics
@@ -25,6 +25,11 @@ final class MeasuredStore: Store {
 
     func nearby(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [StoreRecord] {
         try base.nearby(provider: provider, center: center, radiusMeters: radiusMeters)
+    }
+
+    // Forwarded explicitly: the protocol's default would read every payload through `nearby`.
+    func nearbyIndex(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [IndexEntry] {
+        try base.nearbyIndex(provider: provider, center: center, radiusMeters: radiusMeters)
     }
 
     func owned(by owner: String, provider: String) throws -> [StoreRecord] {
