@@ -107,7 +107,7 @@ let package = Package(
                     path: "Tests/StoreTests"),
         .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth", "FleetModel", "FleetErrors"],
                     path: "Tests/FleetAuthTests", exclude: ["Fixtures"]),
-        .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "MemoryStore"], path: "Tests/FleetEngineTests"),
+        .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "MemoryStore", "SQLiteStore"], path: "Tests/FleetEngineTests"),
         .testTarget(name: "JournalTransportTests",
                     dependencies: ["JournalTransport", "FleetEngine", "FleetModel", "FleetErrors", "MemoryStore", "FleetTestSupport"],
                     path: "Tests/JournalTransportTests"),

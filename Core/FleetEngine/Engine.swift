@@ -58,6 +58,14 @@ public final class Engine: FleetAPI {
         return record
     }
 
+    /// For a read-modify-write: on the first attempt this process's latest copy of the vehicle, if it
+    /// has one (no store read: the hot path of location updates), else the store's. A copy another
+    /// process made stale fails the commit's version check, and the retry reads the store.
+    func requireVehicle(_ key: RecordKey, firstAttempt: Bool) throws -> VehicleRecord {
+        if firstAttempt, let latest = records.latestVehicle(key) { return latest }
+        return try requireVehicle(key)
+    }
+
     func loadTrip(_ key: RecordKey) throws -> TripRecord? {
         try store.get(key).map(records.trip)
     }
@@ -90,17 +98,17 @@ public final class Engine: FleetAPI {
     /// Commits writes, remembers the vehicles written (decoded, at their new versions) and wakes
     /// whoever watches the records they touch.
     func commit(_ writes: [EngineWrite]) throws {
-        try store.commit(writes.map(\.storeWrite))
-        for write in writes {
+        let versions = try store.commit(writes.map(\.storeWrite))
+        for (write, version) in zip(writes, versions) {
             switch write {
             case .vehicle(var record):
-                record.version += 1
+                record.version = version
                 records.remember(record)
             case .trip(var record):
-                record.version += 1
+                record.version = version
                 records.remember(record)
-            case .delete:
-                break
+            case .delete(let key, _):
+                records.forget(key)
             }
         }
         changes.signal(writes.map(\.storeWrite.key))

@@ -48,6 +48,23 @@ final class RecordCache: @unchecked Sendable {
         }
     }
 
+    /// The newest copy of a vehicle this process has read or written, at whatever version; nil if
+    /// none is remembered. Writers may start from it and let the store's version check catch a copy
+    /// that another process has since made stale.
+    func latestVehicle(_ key: RecordKey) -> VehicleRecord? {
+        let shard = shards[shard(key)]
+        return shard.lock.withLock { shard.vehicles[key]?.record }
+    }
+
+    /// Forgets a deleted record.
+    func forget(_ key: RecordKey) {
+        let shard = shards[shard(key)]
+        shard.lock.withLock {
+            shard.vehicles[key] = nil
+            shard.trips[key] = nil
+        }
+    }
+
     /// The trip in `stored`, decoded once per version.
     func trip(_ stored: StoreRecord) throws -> TripRecord {
         let shard = shards[shard(stored.key)]

@@ -74,7 +74,10 @@ public struct IndexEntry: Sendable, Hashable {
 /// One change in an atomic commit.
 public enum StoreWrite: Sendable, Hashable {
     /// Creates or replaces a record. `expectedVersion` 0 means "must not exist yet".
-    /// The record's own `version` is ignored: the store assigns `expectedVersion + 1`.
+    /// The record's own `version` is ignored: the store assigns `expectedVersion + 1`, except that a
+    /// store shared by several processes continues a record created again after a delete from the
+    /// version it was deleted at, so that a version another process remembers from before the delete
+    /// can never match the new record.
     case put(StoreRecord, expectedVersion: UInt64)
     /// Removes a record, which must be at `expectedVersion`.
     case delete(RecordKey, expectedVersion: UInt64)

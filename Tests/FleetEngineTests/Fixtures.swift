@@ -1,6 +1,7 @@
 import FleetEngine
 import FleetErrors
 import FleetModel
+import FleetStore
 import MemoryStore
 import Testing
 
@@ -12,6 +13,11 @@ struct Fixture {
 
     init() {
         engine = Engine(store: MemoryStore(), clock: clock)
+    }
+
+    /// An engine over `store` (a file another engine may share).
+    init(store: any Store) {
+        engine = Engine(store: store, clock: clock)
     }
 
     var parent: String { "providers/\(provider)" }

@@ -50,6 +50,12 @@ enum RecordSQL {
 
     static let delete = "DELETE FROM records WHERE rowid = ?1"
 
+    /// Remembers the version a record was deleted at (parameters 1–3 the key, 4 the version).
+    static let bury = "INSERT OR REPLACE INTO tombstones (kind, provider, id, version) VALUES (?1, ?2, ?3, ?4)"
+
+    /// The version a record was deleted at, forgotten as it is created again.
+    static let exhume = "DELETE FROM tombstones WHERE kind = ?1 AND provider = ?2 AND id = ?3 RETURNING version"
+
     static let indexPoint = "INSERT OR REPLACE INTO points (id, minLat, maxLat, minLng, maxLng) VALUES (?1, ?2, ?3, ?4, ?5)"
 
     /// Files the row under the grid cell of `point` in the R*Tree (see `GeoBox.cell(of:)`).

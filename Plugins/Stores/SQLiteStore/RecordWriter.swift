@@ -91,7 +91,9 @@ final class RecordWriter: @unchecked Sendable {
                 guard actual == expected else {
                     throw StoreConflict(key: key, expectedVersion: expected, actualVersion: actual)
                 }
-                let version = expected + 1
+                // A record created again continues from the version it was deleted at: a version
+                // another process remembers from before the delete can never match it.
+                let version = current == nil ? try buriedVersion(of: key) + 1 : expected + 1
                 try put(record, version: version, replacing: current)
                 versions.append(version)
             case .delete(_, let expected):
@@ -100,10 +102,21 @@ final class RecordWriter: @unchecked Sendable {
                 }
                 try connection.execute(RecordSQL.delete, doing: "deleting \(key)") { $0.bind(1, current.rowid) }
                 try connection.execute(RecordSQL.unindexPoint, doing: "unindexing the point of \(key)") { $0.bind(1, current.rowid) }
+                try connection.execute(RecordSQL.bury, doing: "remembering the version of deleted \(key)") {
+                    RecordSQL.bind(key, to: $0)
+                    $0.bind(4, Int64(bitPattern: current.version))
+                }
                 versions.append(0)
             }
         }
         return versions
+    }
+
+    /// The version `key` was deleted at (0 if never), forgetting it.
+    private func buriedVersion(of key: RecordKey) throws -> UInt64 {
+        try connection.firstRow(RecordSQL.exhume, doing: "looking up an earlier \(key)") {
+            RecordSQL.bind(key, to: $0)
+        } read: { UInt64(bitPattern: $0.int64(0)) } ?? 0
     }
 
     /// Inserts or updates the row of `record` and keeps its point in the R*Tree in step.

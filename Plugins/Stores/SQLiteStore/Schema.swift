@@ -42,6 +42,17 @@ enum Schema {
                 try RecordSQL.index(row: entry.row, at: entry.point, on: connection, doing: "filing a point by its cell")
             }
         },
+        SchemaMigration(name: "tombstones: a record created again continues from the version it was deleted at", statements: [
+            """
+            CREATE TABLE tombstones (
+                kind TEXT NOT NULL,
+                provider TEXT NOT NULL,
+                id TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                PRIMARY KEY (kind, provider, id)
+            ) WITHOUT ROWID
+            """,
+        ]),
     ]
 
     /// The version this code writes and understands.

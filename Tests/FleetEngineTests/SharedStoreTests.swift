@@ -1,0 +1,66 @@
+import FleetEngine
+import FleetModel
+import Foundation
+import SQLiteStore
+import Testing
+
+/// Two engines over one SQLite file, as two processes sharing it: an engine writes a vehicle from
+/// its own latest copy when it has one, and must still never overwrite what the other wrote.
+@Suite struct SharedStoreTests {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString).db").path
+
+    func engines() throws -> (Fixture, Engine) {
+        let a = Fixture(store: try SQLiteStore(path: path))
+        let b = Engine(store: try SQLiteStore(path: path), clock: a.clock)
+        return (a, b)
+    }
+
+    func setAttribute(_ engine: Engine, _ f: Fixture, _ vehicle: String, _ value: String) throws {
+        _ = try engine.updateVehicleAttributes(UpdateVehicleAttributesRequest(
+            name: f.vehicleName(vehicle), attributes: [VehicleAttribute(key: "shift", value: value)]))
+    }
+
+    @Test func anUpdateFromAStaleCopyIsRedoneOnTheStoresRecord() throws {
+        defer { removeFiles() }
+        let (a, b) = try engines()
+        try a.createVehicle("v1")
+        try a.move("v1", to: 52.51, 13.41)                 // a now holds v1 at its latest version
+        try setAttribute(b, a, "v1", "night")              // b writes behind a's back
+        try a.move("v1", to: 52.52, 13.42)                 // a's copy is stale: the store's check catches it
+        let stored = try b.getVehicle(GetVehicleRequest(name: a.vehicleName("v1")))
+        #expect(stored.attributes.first?.value == "night")
+        #expect(stored.lastLocation?.location?.latitude == 52.52)
+    }
+
+    @Test func aVehicleDeletedAndCreatedAgainElsewhereIsNeverOverwrittenFromTheOldCopy() throws {
+        defer { removeFiles() }
+        let (a, b) = try engines()
+        try a.createVehicle("v1")
+        try setAttribute(a.engine, a, "v1", "old")         // a holds the first v1 at version 2
+        _ = try b.deleteVehicle(DeleteVehicleRequest(name: a.vehicleName("v1")))
+        let fresh = Vehicle(vehicleState: .online, supportedTripTypes: [.exclusive], maximumCapacity: 2,
+                            vehicleType: VehicleType(category: .taxi))
+        _ = try b.createVehicle(CreateVehicleRequest(parent: a.parent, vehicleId: "v1", vehicle: fresh))
+        try setAttribute(b, a, "v1", "new")
+        // Counting from 1 again, the new v1 would now be at version 2 too, and a's old copy would match it.
+        try a.move("v1", to: 52.53, 13.43)
+        let stored = try b.getVehicle(GetVehicleRequest(name: a.vehicleName("v1")))
+        #expect(stored.attributes.first?.value == "new")
+        #expect(stored.vehicleType?.category == .taxi)
+        #expect(stored.lastLocation?.location?.latitude == 52.53)
+    }
+
+    @Test func aVehicleDeletedElsewhereIsNotFoundNotResurrected() throws {
+        defer { removeFiles() }
+        let (a, b) = try engines()
+        try a.createVehicle("v1")
+        try a.move("v1", to: 52.51, 13.41)
+        _ = try b.deleteVehicle(DeleteVehicleRequest(name: a.vehicleName("v1")))
+        expectFleetError(.notFound) { try a.move("v1", to: 52.52, 13.42) }
+        expectFleetError(.notFound) { _ = try b.getVehicle(GetVehicleRequest(name: a.vehicleName("v1"))) }
+    }
+
+    func removeFiles() {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
