@@ -65,6 +65,7 @@ public final class FleetService: Sendable {
     /// any other media type (XML, multipart…) is refused before parsing.
     static func checkContentType(_ request: HTTPRequest) throws {
         guard !request.body.isEmpty, let type = request.headers["content-type"] else { return }
+        if type == "application/json" { return }  // the usual case, without the parsing below
         let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         let parsedAsJSON = ["application/json", "", "application/x-www-form-urlencoded", "text/plain"]
         guard parsedAsJSON.contains(media) || media.hasSuffix("+json") else {
