@@ -92,11 +92,9 @@ struct VehicleRecord: Sendable {
 
     /// The store record for this vehicle, indexed by its last location.
     func storeRecord() -> StoreRecord {
-        var o = JSONObject()
-        o["vehicle"] = vehicle.toJSON()
-        o["tracking"] = tracking.toJSON()
+        let payload = recordPayload([("vehicle", vehicle.jsonBytes()), ("tracking", tracking.toJSON().serializedBytes())])
         let point = vehicle.lastLocation?.location.map { IndexPoint(latitude: $0.latitude, longitude: $0.longitude) }
-        return StoreRecord(key: key, version: version, payload: JSON.object(o).serializedBytes(), point: point)
+        return StoreRecord(key: key, version: version, payload: payload, point: point)
     }
 }
 
@@ -134,10 +132,24 @@ struct TripRecord: Sendable {
     }
 
     func storeRecord() -> StoreRecord {
-        var o = JSONObject()
-        o["trip"] = trip.toJSON()
-        if let updatedAt { o["updatedAt"] = .string(updatedAt.description) }
-        return StoreRecord(key: key, version: version, payload: JSON.object(o).serializedBytes(),
-                           owner: vehicleID)
+        var members = [("trip", trip.jsonBytes())]
+        if let updatedAt { members.append(("updatedAt", JSON.string(updatedAt.description).serializedBytes())) }
+        return StoreRecord(key: key, version: version, payload: recordPayload(members), owner: vehicleID)
     }
+}
+
+/// A record's payload, `{"key":value,…}`, from values already written as JSON text (the resource's
+/// JSON is written directly, with no tree in between). Keys are the engine's own ASCII names.
+func recordPayload(_ members: [(key: String, json: [UInt8])]) -> [UInt8] {
+    var bytes: [UInt8] = [UInt8(ascii: "{")]
+    bytes.reserveCapacity(members.reduce(16) { $0 + $1.key.utf8.count + $1.json.count + 4 })
+    for (offset, member) in members.enumerated() {
+        if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes += member.key.utf8
+        bytes += [UInt8(ascii: "\""), UInt8(ascii: ":")]
+        bytes += member.json
+    }
+    bytes.append(UInt8(ascii: "}"))
+    return bytes
 }

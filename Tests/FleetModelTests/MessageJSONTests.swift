@@ -12,6 +12,16 @@ struct MessageJSONTests {
         }
     }
 
+    /// Responses and payloads are written as text directly, without the JSON tree: byte for byte what
+    /// serializing the tree gives, for every field of every message.
+    @Test(arguments: SampleCase.all)
+    func textWrittenDirectlyIsTheTreesText(sample: SampleCase) {
+        for variant in 0..<SampleCase.variantCount {
+            let (direct, viaTree) = sample.bothTexts(variant)
+            #expect(direct == viaTree, "variant \(variant): \(String(decoding: direct, as: UTF8.self))")
+        }
+    }
+
     @Test(arguments: SampleCase.all)
     func samplesSetEveryField(sample: SampleCase) {
         var seen = Set<String>()

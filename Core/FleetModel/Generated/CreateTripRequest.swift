@@ -88,13 +88,11 @@ extension CreateTripRequest {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("header", header)
         writer.write("parent", parent)
         writer.write("tripId", tripId)
         writer.write("trip", trip)
-        return writer.json
     }
 }

@@ -51,13 +51,11 @@ extension DeviceSettings {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("locationPowerSaveMode", locationPowerSaveMode)
         writer.write("isPowerSaveMode", isPowerSaveMode)
         writer.write("isInteractive", isInteractive)
         writer.write("batteryInfo", batteryInfo)
-        return writer.json
     }
 }

@@ -89,9 +89,8 @@ extension GetTripRequest {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("header", header)
         writer.write("name", name)
         writer.write("view", view)
@@ -100,6 +99,5 @@ extension GetTripRequest {
         writer.write("routeFormatType", routeFormatType)
         writer.write("currentRouteSegmentTrafficVersion", currentRouteSegmentTrafficVersion)
         writer.write("remainingWaypointsRouteVersion", remainingWaypointsRouteVersion)
-        return writer.json
     }
 }

@@ -177,9 +177,8 @@ extension ListVehiclesRequest {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("header", header)
         writer.write("parent", parent)
         writer.write("pageSize", pageSize)
@@ -195,6 +194,5 @@ extension ListVehiclesRequest {
         writer.write("onTripOnly", onTripOnly)
         writer.write("filter", filter)
         writer.write("viewport", viewport)
-        return writer.json
     }
 }

@@ -47,12 +47,10 @@ extension ListVehiclesResponse {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("vehicles", vehicles)
         writer.write("nextPageToken", nextPageToken)
         writer.write("totalSize", totalSize)
-        return writer.json
     }
 }

@@ -63,15 +63,13 @@ extension ReportBillableTripRequest {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("name", name)
         writer.write("countryCode", countryCode)
         writer.write("platform", platform)
         writer.write("relatedIds", relatedIds)
         writer.write("solutionType", solutionType)
-        return writer.json
     }
 }
 

@@ -109,9 +109,8 @@ extension RequestHeader {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("languageCode", languageCode)
         writer.write("regionCode", regionCode)
         writer.write("sdkVersion", sdkVersion)
@@ -124,7 +123,6 @@ extension RequestHeader {
         writer.write("manufacturer", manufacturer)
         writer.write("androidApiLevel", androidApiLevel)
         writer.write("traceId", traceId)
-        return writer.json
     }
 }
 

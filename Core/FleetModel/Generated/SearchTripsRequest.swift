@@ -79,9 +79,8 @@ extension SearchTripsRequest {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("header", header)
         writer.write("parent", parent)
         writer.write("vehicleId", vehicleId)
@@ -89,6 +88,5 @@ extension SearchTripsRequest {
         writer.write("pageSize", pageSize)
         writer.write("pageToken", pageToken)
         writer.write("minimumStaleness", minimumStaleness)
-        return writer.json
     }
 }

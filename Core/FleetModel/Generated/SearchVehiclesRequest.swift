@@ -202,9 +202,8 @@ extension SearchVehiclesRequest {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("header", header)
         writer.write("parent", parent)
         writer.write("pickupPoint", pickupPoint)
@@ -223,7 +222,6 @@ extension SearchVehiclesRequest {
         writer.write("tripId", tripId)
         writer.write("currentTripsPresent", currentTripsPresent)
         writer.write("filter", filter)
-        return writer.json
     }
 }
 

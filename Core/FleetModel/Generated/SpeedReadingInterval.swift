@@ -49,13 +49,11 @@ extension SpeedReadingInterval {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("startPolylinePointIndex", startPolylinePointIndex)
         writer.write("endPolylinePointIndex", endPolylinePointIndex)
         writer.write("speed", speed)
-        return writer.json
     }
 }
 

@@ -57,14 +57,12 @@ extension TerminalLocation {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("point", point)
         writer.write("terminalPointId", terminalPointId)
         writer.write("accessPointId", accessPointId)
         writer.write("tripId", tripId)
         writer.write("terminalLocationType", terminalLocationType)
-        return writer.json
     }
 }

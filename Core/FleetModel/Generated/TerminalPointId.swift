@@ -86,12 +86,10 @@ extension TerminalPointId {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("placeId", placeId)
         writer.write("generatedId", generatedId)
         writer.write("value", value)
-        return writer.json
     }
 }

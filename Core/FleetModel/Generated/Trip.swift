@@ -272,9 +272,8 @@ extension Trip {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("name", name)
         writer.write("vehicleId", vehicleId)
         writer.write("tripStatus", tripStatus)
@@ -309,6 +308,5 @@ extension Trip {
         writer.write("lastLocationSnappable", lastLocationSnappable)
         writer.write("view", view)
         writer.write("attributes", attributes)
-        return writer.json
     }
 }

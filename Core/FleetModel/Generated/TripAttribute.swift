@@ -107,13 +107,11 @@ extension TripAttribute {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("key", key)
         writer.write("stringValue", stringValue)
         writer.write("boolValue", boolValue)
         writer.write("numberValue", numberValue)
-        return writer.json
     }
 }

@@ -85,9 +85,8 @@ extension TripWaypoint {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("location", location)
         writer.write("tripId", tripId)
         writer.write("waypointType", waypointType)
@@ -97,6 +96,5 @@ extension TripWaypoint {
         writer.write("distanceMeters", distanceMeters)
         writer.write("eta", eta)
         writer.write("duration", duration)
-        return writer.json
     }
 }

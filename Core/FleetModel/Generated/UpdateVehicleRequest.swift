@@ -68,13 +68,11 @@ extension UpdateVehicleRequest {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("header", header)
         writer.write("name", name)
         writer.write("vehicle", vehicle)
         writer.write("updateMask", updateMask)
-        return writer.json
     }
 }

@@ -194,9 +194,8 @@ extension Vehicle {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("name", name)
         writer.write("vehicleState", vehicleState)
         writer.write("supportedTripTypes", supportedTripTypes)
@@ -220,6 +219,5 @@ extension Vehicle {
         writer.write("backToBackEnabled", backToBackEnabled)
         writer.write("navigationStatus", navigationStatus)
         writer.write("deviceSettings", deviceSettings)
-        return writer.json
     }
 }

@@ -118,14 +118,12 @@ extension VehicleAttribute {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("key", key)
         writer.write("value", value)
         writer.write("stringValue", stringValue)
         writer.write("boolValue", boolValue)
         writer.write("numberValue", numberValue)
-        return writer.json
     }
 }

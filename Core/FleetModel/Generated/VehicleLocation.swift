@@ -225,9 +225,8 @@ extension VehicleLocation {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("location", location)
         writer.write("horizontalAccuracy", horizontalAccuracy)
         writer.write("latlngAccuracy", latlngAccuracy)
@@ -260,6 +259,5 @@ extension VehicleLocation {
         writer.write("supplementalLocationSensor", supplementalLocationSensor)
         writer.write("supplementalLocationAccuracy", supplementalLocationAccuracy)
         writer.write("roadSnapped", roadSnapped)
-        return writer.json
     }
 }

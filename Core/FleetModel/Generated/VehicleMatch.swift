@@ -113,9 +113,8 @@ extension VehicleMatch {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("vehicle", vehicle)
         writer.write("vehiclePickupEta", vehiclePickupEta)
         writer.write("vehiclePickupDistanceMeters", vehiclePickupDistanceMeters)
@@ -127,7 +126,6 @@ extension VehicleMatch {
         writer.write("vehicleMatchType", vehicleMatchType)
         writer.write("requestedOrderedBy", requestedOrderedBy)
         writer.write("orderedBy", orderedBy)
-        return writer.json
     }
 }
 

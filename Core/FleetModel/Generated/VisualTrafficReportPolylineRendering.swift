@@ -36,11 +36,9 @@ extension VisualTrafficReportPolylineRendering {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("roadStretch", roadStretch)
-        return writer.json
     }
 }
 
@@ -89,13 +87,11 @@ extension VisualTrafficReportPolylineRendering.RoadStretch {
         try reader.finish()
     }
 
-    /// The proto3 JSON object: set fields only, camelCase names.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    /// Writes the set fields, in order (the proto3 JSON object: camelCase names).
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("style", style)
         writer.write("offsetMeters", offsetMeters)
         writer.write("lengthMeters", lengthMeters)
-        return writer.json
     }
 }
 

@@ -454,13 +454,10 @@ def swift_message(message: Message, nested_enums) -> tuple[str, list[str]]:
         out += ")\n"
     out += f"{i2}    try reader.finish()\n"
     out += f"{i2}}}\n\n"
-    out += f"{i2}/// The proto3 JSON object: set fields only, camelCase names.\n"
-    out += f"{i2}public func toJSON() -> JSON {{\n"
-    writer_var = "var writer" if message.fields else "let writer"
-    out += f"{i2}    {writer_var} = ProtoJSONWriter()\n"
+    out += f"{i2}/// Writes the set fields, in order (the proto3 JSON object: camelCase names).\n"
+    out += f"{i2}public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {{\n"
     for f in message.fields:
         out += f"{i2}    writer.write(\"{f.json_name}\", {f.swift_name})\n"
-    out += f"{i2}    return writer.json\n"
     out += f"{i2}}}\n"
     out += "}\n"
     extensions = [out]

@@ -73,6 +73,11 @@ struct JSONTextWriter {
         }
     }
 
+    @inline(__always)
+    mutating func appendByte(_ byte: UInt8) {
+        bytes.append(byte)
+    }
+
     private mutating func newline(depth: Int) {
         guard let indent else { return }
         bytes.append(0x0A)

@@ -11,9 +11,17 @@ public protocol ProtoJSONValue: Sendable, Hashable {
 
     /// The proto3 JSON form.
     var protoJSON: JSON { get }
+
+    /// Writes the proto3 JSON text (what `protoJSON` serializes to) straight to `writer`.
+    func writeJSONText(to writer: inout ProtoJSONTextWriter)
 }
 
 extension ProtoJSONValue {
+    /// Scalars and well-known types: their small JSON value, serialized.
+    public func writeJSONText(to writer: inout ProtoJSONTextWriter) {
+        writer.writeValue(protoJSON)
+    }
+
     /// Decodes with the default (strict) options.
     public init(protoJSON json: JSON, path: String) throws {
         try self.init(protoJSON: json, path: path, options: DecodingOptions())

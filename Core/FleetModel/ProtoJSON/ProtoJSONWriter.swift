@@ -1,3 +1,12 @@
+/// Where a message writes its set fields, in order: a JSON tree (`ProtoJSONWriter`) or JSON text
+/// (`ProtoJSONTextWriter`). Each generated message has one `writeFields(to:)` serving both.
+public protocol ProtoFieldWriter {
+    /// Writes a singular field when it is set.
+    mutating func write<Value: ProtoJSONValue>(_ jsonName: String, _ value: Value?)
+    /// Writes a repeated field when it has elements.
+    mutating func write<Value: ProtoJSONValue>(_ jsonName: String, _ values: [Value])
+}
+
 /// Builds the proto3 JSON object of a message, for its `toJSON()`: set fields only, in the order written.
 ///
 /// ```swift
@@ -6,7 +15,7 @@
 /// writer.write("waypoints", waypoints)    // skipped when empty
 /// return writer.json
 /// ```
-public struct ProtoJSONWriter {
+public struct ProtoJSONWriter: ProtoFieldWriter {
     /// The object built so far.
     public private(set) var object = JSONObject()
 
@@ -27,4 +36,56 @@ public struct ProtoJSONWriter {
 
     /// The finished object.
     public var json: JSON { .object(object) }
+}
+
+/// Writes a message's compact proto3 JSON text directly, without building the JSON tree first: the
+/// same bytes as `toJSON().serializedBytes()`, for the server's responses and the stores' payloads.
+public struct ProtoJSONTextWriter: ProtoFieldWriter {
+    private var text = JSONTextWriter(indent: nil)
+    /// Whether the object being written has no member yet.
+    private var isFirstMember = true
+
+    public init() {}
+
+    /// The text written so far.
+    public var bytes: [UInt8] { text.bytes }
+
+    /// Writes a message as an object.
+    public mutating func writeMessage<Message: ProtoMessage>(_ message: Message) {
+        text.appendByte(UInt8(ascii: "{"))
+        let outer = isFirstMember
+        isFirstMember = true
+        message.writeFields(to: &self)
+        isFirstMember = outer
+        text.appendByte(UInt8(ascii: "}"))
+    }
+
+    /// Writes a value given as JSON (scalars, well-known types).
+    public mutating func writeValue(_ json: JSON) {
+        text.write(json, depth: 0)
+    }
+
+    public mutating func write<Value: ProtoJSONValue>(_ jsonName: String, _ value: Value?) {
+        guard let value else { return }
+        writeKey(jsonName)
+        value.writeJSONText(to: &self)
+    }
+
+    public mutating func write<Value: ProtoJSONValue>(_ jsonName: String, _ values: [Value]) {
+        guard !values.isEmpty else { return }
+        writeKey(jsonName)
+        text.appendByte(UInt8(ascii: "["))
+        for (offset, value) in values.enumerated() {
+            if offset > 0 { text.appendByte(UInt8(ascii: ",")) }
+            value.writeJSONText(to: &self)
+        }
+        text.appendByte(UInt8(ascii: "]"))
+    }
+
+    private mutating func writeKey(_ name: String) {
+        if !isFirstMember { text.appendByte(UInt8(ascii: ",")) }
+        isFirstMember = false
+        text.writeString(name)
+        text.appendByte(UInt8(ascii: ":"))
+    }
 }

@@ -17,6 +17,9 @@ public protocol ProtoMessage: ProtoJSONValue {
 
     /// The proto3 JSON form: set fields only, camelCase names.
     func toJSON() -> JSON
+
+    /// Writes the set fields, in order, to `writer`: a JSON tree or JSON text.
+    func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer)
 }
 
 extension ProtoMessage {
@@ -27,6 +30,18 @@ extension ProtoMessage {
 
     /// `ProtoJSONValue` conformance: the same as `toJSON()`.
     public var protoJSON: JSON { toJSON() }
+
+    /// The proto3 JSON object, as a tree.
+    public func toJSON() -> JSON {
+        var writer = ProtoJSONWriter()
+        writeFields(to: &writer)
+        return writer.json
+    }
+
+    /// `ProtoJSONValue` conformance: the fields written as text, with no tree in between.
+    public func writeJSONText(to writer: inout ProtoJSONTextWriter) {
+        writer.writeMessage(self)
+    }
 
     /// Decodes a JSON value with the given path (default: the top level) and options (default: strict).
     public init(json: JSON, path: String = "", options: DecodingOptions = DecodingOptions()) throws {
@@ -45,11 +60,13 @@ extension ProtoMessage {
 
     /// The compact JSON text, or indented for people when `pretty`.
     public func jsonString(pretty: Bool = false) -> String {
-        pretty ? toJSON().prettyPrinted() : toJSON().serialized()
+        pretty ? toJSON().prettyPrinted() : String(decoding: jsonBytes(), as: UTF8.self)
     }
 
-    /// The compact JSON as UTF-8 bytes.
+    /// The compact JSON as UTF-8 bytes, written directly (no JSON tree is built).
     public func jsonBytes() -> [UInt8] {
-        toJSON().serializedBytes()
+        var writer = ProtoJSONTextWriter()
+        writeJSONText(to: &writer)
+        return writer.bytes
     }
 }

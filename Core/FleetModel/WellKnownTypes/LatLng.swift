@@ -29,10 +29,8 @@ public struct LatLng: ProtoMessage {
     }
 
     /// Both coordinates, always.
-    public func toJSON() -> JSON {
-        var writer = ProtoJSONWriter()
+    public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {
         writer.write("latitude", latitude)
         writer.write("longitude", longitude)
-        return writer.json
     }
 }

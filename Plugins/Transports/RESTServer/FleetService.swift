@@ -51,7 +51,7 @@ public final class FleetService: Sendable {
             if case .watchTrip(let r) = call {
                 return finish(try watch(r), code: .ok)
             }
-            return finish(.response(.json(try dispatch(call).serializedBytes())), code: .ok)
+            return finish(.response(.json(try dispatch(call))), code: .ok)
         } catch let error as FleetError {
             return finish(.response(Self.errorResponse(error)), code: error.code)
         } catch {
@@ -82,22 +82,24 @@ public final class FleetService: Sendable {
 
     // MARK: Calls
 
-    func dispatch(_ call: RESTCall) throws -> JSON {
+    /// Runs the call; the response's JSON, written directly as text.
+    func dispatch(_ call: RESTCall) throws -> [UInt8] {
+        let empty = Array("{}".utf8)
         switch call {
-        case .createVehicle(let r): return try engine.createVehicle(r).toJSON()
-        case .getVehicle(let r): return try engine.getVehicle(r).toJSON()
-        case .updateVehicle(let r): return try engine.updateVehicle(r).toJSON()
-        case .updateVehicleAttributes(let r): return try engine.updateVehicleAttributes(r).toJSON()
-        case .listVehicles(let r): return try engine.listVehicles(r).toJSON()
-        case .searchVehicles(let r): return try engine.searchVehicles(r).toJSON()
-        case .deleteVehicle(let r): try engine.deleteVehicle(r); return .object([:])
-        case .createTrip(let r): return try engine.createTrip(r).toJSON()
-        case .getTrip(let r): return try engine.getTrip(r).toJSON()
-        case .updateTrip(let r): return try engine.updateTrip(r).toJSON()
-        case .searchTrips(let r): return try engine.searchTrips(r).toJSON()
-        case .deleteTrip(let r): try engine.deleteTrip(r); return .object([:])
-        case .reportBillableTrip(let r): try engine.reportBillableTrip(r); return .object([:])
-        case .watchTrip(let r): return try engine.getTrip(r).toJSON()
+        case .createVehicle(let r): return try engine.createVehicle(r).jsonBytes()
+        case .getVehicle(let r): return try engine.getVehicle(r).jsonBytes()
+        case .updateVehicle(let r): return try engine.updateVehicle(r).jsonBytes()
+        case .updateVehicleAttributes(let r): return try engine.updateVehicleAttributes(r).jsonBytes()
+        case .listVehicles(let r): return try engine.listVehicles(r).jsonBytes()
+        case .searchVehicles(let r): return try engine.searchVehicles(r).jsonBytes()
+        case .deleteVehicle(let r): try engine.deleteVehicle(r); return empty
+        case .createTrip(let r): return try engine.createTrip(r).jsonBytes()
+        case .getTrip(let r): return try engine.getTrip(r).jsonBytes()
+        case .updateTrip(let r): return try engine.updateTrip(r).jsonBytes()
+        case .searchTrips(let r): return try engine.searchTrips(r).jsonBytes()
+        case .deleteTrip(let r): try engine.deleteTrip(r); return empty
+        case .reportBillableTrip(let r): try engine.reportBillableTrip(r); return empty
+        case .watchTrip(let r): return try engine.getTrip(r).jsonBytes()
         }
     }
 

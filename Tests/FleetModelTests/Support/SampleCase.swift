@@ -15,6 +15,8 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
     let roundTrips: @Sendable (Int) throws -> Bool
     /// Decodes JSON as this message and encodes it again.
     let reencode: @Sendable (JSON, DecodingOptions) throws -> JSON
+    /// The sample's JSON text as written directly (`jsonBytes()`) and through the tree.
+    let bothTexts: @Sendable (Int) -> (direct: [UInt8], viaTree: [UInt8])
 
     var testDescription: String { swiftName }
 
@@ -32,6 +34,10 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
                 let viaPrettyBytes = try Message(jsonBytes: Array(original.jsonString(pretty: true).utf8))
                 return viaValue == original && viaText == original && viaPrettyBytes == original
             },
-            reencode: { json, options in try Message(json: json, path: "", options: options).toJSON() })
+            reencode: { json, options in try Message(json: json, path: "", options: options).toJSON() },
+            bothTexts: { variant in
+                let message = sample(variant)
+                return (message.jsonBytes(), message.toJSON().serializedBytes())
+            })
     }
 }
