@@ -60,10 +60,11 @@ final class ReaderPool: @unchecked Sendable {
         if isClosed {
             opened -= 1
             connection.close()
+            condition.broadcast()  // `close()` waits for every connection
         } else {
             idle.append(connection)
+            condition.signal()     // one connection back: one waiting borrower
         }
-        condition.broadcast()
         condition.unlock()
     }
 
