@@ -164,8 +164,9 @@ extension Trip {
     }
 }
 
-/// The engine's open feeds, one per watched request, and the timer that re-reads them so changes
-/// made by other processes sharing the store are seen too.
+/// The engine's open feeds, one per watched request, and — over a store other processes share — the
+/// timer that re-reads them so that those processes' changes are seen too. (Every change made in this
+/// process, the journal transport's replays included, wakes its feeds at once.)
 final class TripFeeds: Sendable {
     /// Where refreshes run: a concurrent queue, so feeds refresh in parallel (each one in order).
     let queue = DispatchQueue(label: "fleet.trip-feeds", attributes: .concurrent)
@@ -199,7 +200,7 @@ final class TripFeeds: Sendable {
                 return feed
             }()
             feed.add(observation)
-            if state.poller == nil { state.poller = startPoller() }
+            if state.poller == nil && engine.store.isSharedWithOtherProcesses { state.poller = startPoller() }
             return feed
         }
         observation.setDetach { [weak self, weak feed, weak observation] in
@@ -233,6 +234,9 @@ final class TripFeeds: Sendable {
 
     /// Number of open feeds (for tests and metrics).
     var count: Int { state.withLock { $0.feeds.count } }
+
+    /// Whether the feeds are being re-read on a timer (only over a store other processes share).
+    var isPolling: Bool { state.withLock { $0.poller != nil } }
 
     private func startPoller() -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: queue)

@@ -140,9 +140,17 @@ public protocol Store: AnyObject, Sendable {
 
     /// Flushes and releases the store. Further calls fail.
     func close() throws
+
+    /// Whether other processes may change the records (an SQLite file several processes open).
+    /// Their writes do not pass through this process, so whoever waits for changes must also look
+    /// again now and then.
+    var isSharedWithOtherProcesses: Bool { get }
 }
 
 extension Store {
+    /// Stores are private to their process unless they say otherwise.
+    public var isSharedWithOtherProcesses: Bool { false }
+
     public func nearbyIndex(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [IndexEntry] {
         try nearby(provider: provider, center: center, radiusMeters: radiusMeters).compactMap { record in
             record.point.map { IndexEntry(key: record.key, version: record.version, point: $0) }

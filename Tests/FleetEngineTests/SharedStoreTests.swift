@@ -1,4 +1,4 @@
-import FleetEngine
+@testable import FleetEngine
 import FleetModel
 import Foundation
 import SQLiteStore
@@ -58,6 +58,29 @@ import Testing
         _ = try b.deleteVehicle(DeleteVehicleRequest(name: a.vehicleName("v1")))
         expectFleetError(.notFound) { try a.move("v1", to: 52.52, 13.42) }
         expectFleetError(.notFound) { _ = try b.getVehicle(GetVehicleRequest(name: a.vehicleName("v1"))) }
+    }
+
+    /// Changes by another process do not pass through this one: over a shared file, a watch also looks
+    /// again every second and sees them. Over a private store nothing polls.
+    @Test func aWatchSeesAChangeMadeByAnotherEngineOnTheFile() throws {
+        defer { removeFiles() }
+        let (a, b) = try engines()
+        try a.createVehicle("v1")
+        try a.createTrip("t1", vehicle: "v1")
+        let watcher = Deliveries()
+        let observation = try watcher.observe(a.engine, a.tripName("t1"))
+        defer { observation.cancel() }
+        #expect(watcher.wait { $0.snapshots.count == 1 })
+        _ = try b.updateTrip(UpdateTripRequest(name: a.tripName("t1"), trip: Trip(tripStatus: .enrouteToPickup),
+                                               updateMask: FieldMask(["tripStatus"])))
+        #expect(watcher.wait { $0.snapshots.last?.trip.tripStatus == .enrouteToPickup })
+
+        let alone = Fixture()
+        try alone.createTrip("t1")
+        let quiet = try Deliveries().observe(alone.engine, alone.tripName("t1"))
+        defer { quiet.cancel() }
+        #expect(!alone.engine.feeds.isPolling)
+        #expect(a.engine.feeds.isPolling)
     }
 
     func removeFiles() {

@@ -86,6 +86,9 @@ public final class SQLiteStore: Store {
         try connection.execute(synchronous, doing: "setting the sync mode")
     }
 
+    /// Other processes may open the same file.
+    public var isSharedWithOtherProcesses: Bool { true }
+
     /// The record under `key`, read on a pooled read connection (never waits for writers).
     public func get(_ key: RecordKey) throws -> StoreRecord? {
         try readers.withConnection { connection in

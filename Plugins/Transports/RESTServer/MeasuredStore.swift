@@ -36,5 +36,7 @@ final class MeasuredStore: Store {
         try base.owned(by: owner, provider: provider)
     }
 
+    var isSharedWithOtherProcesses: Bool { base.isSharedWithOtherProcesses }
+
     func close() throws { try base.close() }
 }
