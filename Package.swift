@@ -45,7 +45,8 @@ let package = Package(
 
         // MARK: Plugins: stores.
         .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
-        .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
+        .target(name: "FileIO", dependencies: ["FleetErrors"], path: "Plugins/FileIO", swiftSettings: strict),
+        .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore", "FileIO"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
         .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
 
         // MARK: Plugins: transports.
@@ -65,7 +66,7 @@ let package = Package(
                                                    "FleetStore", "FleetCLI", "HTTPServer"],
                 path: "Plugins/Transports/RESTServer", swiftSettings: strict),
 
-        .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetEngine", "MemoryStore"],
+        .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetEngine", "MemoryStore", "FileIO"],
                 path: "Plugins/Transports/JournalTransport", swiftSettings: strict),
 
         // MARK: Wiring: URLs to stores and transports.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileIO
 import FleetErrors
 
 /// The exclusive `flock` that makes one process the only writer of a store directory.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileIO
 import FleetErrors
 
 /// Path-level operations of the store (directories, renames), each durable when it says so.

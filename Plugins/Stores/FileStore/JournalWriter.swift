@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileIO
 import FleetErrors
 
 /// Appends framed records to the journal file and syncs them.

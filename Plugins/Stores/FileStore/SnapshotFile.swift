@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileIO
 import FleetErrors
 
 /// The snapshot file: every record as of one journal sequence.

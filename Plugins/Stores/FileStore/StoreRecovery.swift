@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileIO
 import FleetErrors
 
 /// Opens a store directory: removes a compaction's leftovers, loads the snapshot, replays the
