@@ -76,7 +76,7 @@ let package = Package(
 
         // MARK: Executables.
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
-                                                            "CSQLite", "FleetEngine", "FleetModel", "RESTClient"],
+                                                            "CSQLite", "FleetEngine", "FleetModel", "RESTClient", "HTTPServer"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors"],
                           path: "Executables/journal-writer", swiftSettings: strict),

@@ -74,10 +74,8 @@ extension Engine {
                                          serverOwned: UpdateMask.vehicleServerOwned, resource: "Vehicle")
         let update = request.vehicle ?? Vehicle()
         try checkVehicleUpdate(update, paths: paths)
-        var firstAttempt = true
-        return try transact {
-            defer { firstAttempt = false }
-            var record = try requireVehicle(vehicleKey(name), firstAttempt: firstAttempt)
+        return try transact { isFirstAttempt in
+            var record = try requireVehicle(vehicleKey(name), firstAttempt: isFirstAttempt)
             let now = clock.now()
             try apply(update, paths: paths, to: &record, now: now)
             record.tracking.updatedAt = now
@@ -91,10 +89,8 @@ extension Engine {
             throw FleetError.invalidArgument("attributes is required: name at least one attribute to set", field: "attributes")
         }
         try Validate.attributes(request.attributes, field: "attributes")
-        var firstAttempt = true
-        return try transact {
-            defer { firstAttempt = false }
-            var record = try requireVehicle(vehicleKey(name), firstAttempt: firstAttempt)
+        return try transact { isFirstAttempt in
+            var record = try requireVehicle(vehicleKey(name), firstAttempt: isFirstAttempt)
             var merged = record.vehicle.attributes
             for attribute in request.attributes {
                 if let i = merged.firstIndex(where: { $0.key == attribute.key }) {

@@ -2,7 +2,6 @@ import Foundation
 import FleetErrors
 import FleetModel
 import FleetStore
-import Synchronization
 
 extension Engine: TripWatching {
     /// How often feeds re-read the store when nothing in this process signalled: other processes
@@ -47,14 +46,16 @@ extension Engine: TripWatching {
 /// Hands a blocking watcher what its feed delivers, in order. Bounded: a watcher that falls more
 /// than `capacity` states behind skips to the newest (each delivery is a whole trip, so nothing but
 /// intermediate states is lost).
-final class TripMailbox: Sendable {
+final class TripMailbox: @unchecked Sendable {
     enum Item: Sendable {
         case trip(Trip)
         case end(FleetError)
     }
 
+    // Guarded by `condition`'s lock.
     private let condition = NSCondition()
-    private let state = Mutex<(items: [Item], isClosed: Bool)>(([], false))
+    private var items: [Item] = []
+    private var isClosed = false
     private let capacity: Int
 
     init(capacity: Int = 256) {
@@ -65,20 +66,17 @@ final class TripMailbox: Sendable {
     func put(_ item: Item) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        let open = state.withLock { state -> Bool in
-            guard !state.isClosed else { return false }
-            if state.items.count >= capacity { state.items.removeFirst(state.items.count - capacity + 1) }
-            state.items.append(item)
-            return true
-        }
+        guard !isClosed else { return false }
+        if items.count >= capacity { items.removeFirst(items.count - capacity + 1) }
+        items.append(item)
         condition.signal()
-        return open
+        return true
     }
 
     /// Wakes `take` for good.
     func close() {
         condition.lock()
-        state.withLock { $0.isClosed = true }
+        isClosed = true
         condition.broadcast()
         condition.unlock()
     }
@@ -87,14 +85,10 @@ final class TripMailbox: Sendable {
     func take() -> Item? {
         condition.lock()
         defer { condition.unlock() }
-        while true {
-            let next = state.withLock { state -> (Item?, Bool) in
-                if state.isClosed { return (nil, true) }
-                return state.items.isEmpty ? (nil, false) : (state.items.removeFirst(), false)
-            }
-            if let item = next.0 { return item }
-            if next.1 { return nil }
+        while !isClosed {
+            if !items.isEmpty { return items.removeFirst() }
             condition.wait()
         }
+        return nil
     }
 }

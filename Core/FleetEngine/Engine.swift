@@ -82,8 +82,14 @@ public final class Engine: FleetAPI {
     /// Runs `body` (read, decide, return the writes and the result) until its writes commit
     /// without a version conflict. `body` must read everything it bases its writes on afresh.
     func transact<Result>(_ body: () throws -> (writes: [EngineWrite], result: Result)) throws -> Result {
-        for _ in 0..<configuration.maximumCommitAttempts {
-            let (writes, result) = try body()
+        try transact { (_: Bool) in try body() }
+    }
+
+    /// `transact`, telling `body` whether this is the first attempt (which may start from this
+    /// process's latest copy of a record; a retry must read the store).
+    func transact<Result>(_ body: (_ isFirstAttempt: Bool) throws -> (writes: [EngineWrite], result: Result)) throws -> Result {
+        for attempt in 0..<configuration.maximumCommitAttempts {
+            let (writes, result) = try body(attempt == 0)
             if writes.isEmpty { return result }
             do {
                 try commit(writes)

@@ -44,6 +44,13 @@ public final class TripObservation: Sendable {
         detach.withLock { $0.take() }?()
     }
 
+    /// Ends the watch with an error (its feed failed to read the trip): stops it, then tells the watcher.
+    func end(with error: FleetError) {
+        guard !isCancelled.load(ordering: .acquiring) else { return }
+        cancel()
+        onEnd(error)
+    }
+
     func setDetach(_ body: @escaping @Sendable () -> Void) {
         detach.withLock { $0 = body }
         if isCancelled.load(ordering: .acquiring) { detach.withLock { $0.take() }?() }
@@ -129,7 +136,7 @@ final class TripFeed: ChangeObserver {
             trip = try engine.getTrip(request)
         } catch {
             let failure = error as? FleetError ?? FleetError(.internalFault, detail: "\(error)")
-            for observation in observations { engine.feeds.end(observation, in: self, with: failure) }
+            for observation in observations { observation.end(with: failure) }
             return
         }
         let (changed, vehicleMove) = state.withLock { state -> (Bool, (old: RecordKey?, new: RecordKey?)) in
@@ -208,13 +215,6 @@ final class TripFeeds: Sendable {
             self.detach(observation, from: feed, engine: engine)
         }
         feed.recordChanged()
-    }
-
-    /// Ends a watcher's watch with an error (its feed failed to read the trip).
-    func end(_ observation: TripObservation, in feed: TripFeed, with error: FleetError) {
-        guard !observation.isCancelled.load(ordering: .acquiring) else { return }
-        observation.cancel()
-        observation.onEnd(error)
     }
 
     private func detach(_ observation: TripObservation, from feed: TripFeed, engine: Engine) {

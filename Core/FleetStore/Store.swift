@@ -132,7 +132,9 @@ public protocol Store: AnyObject, Sendable {
     /// May return a few more (a bounding box); the caller filters exactly.
     func nearby(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [StoreRecord]
 
-    /// Like `nearby`, without the payloads. Stores that can skip reading payloads override it.
+    /// Like `nearby`, without the payloads. A store that cannot skip them answers with
+    /// `indexEntries(nearbyProvider:center:radiusMeters:)`. (No default: a store wrapping another
+    /// must forward this, or searches through it would read every payload.)
     func nearbyIndex(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [IndexEntry]
 
     /// Trips of the provider whose owner is `owner`.
@@ -143,15 +145,13 @@ public protocol Store: AnyObject, Sendable {
 
     /// Whether other processes may change the records (an SQLite file several processes open).
     /// Their writes do not pass through this process, so whoever waits for changes must also look
-    /// again now and then.
+    /// again now and then. (No default, for the same reason as `nearbyIndex`.)
     var isSharedWithOtherProcesses: Bool { get }
 }
 
 extension Store {
-    /// Stores are private to their process unless they say otherwise.
-    public var isSharedWithOtherProcesses: Bool { false }
-
-    public func nearbyIndex(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [IndexEntry] {
+    /// `nearbyIndex` answered from `nearby`, for stores that read payloads anyway.
+    public func indexEntries(nearbyProvider provider: String, center: IndexPoint, radiusMeters: Double) throws -> [IndexEntry] {
         try nearby(provider: provider, center: center, radiusMeters: radiusMeters).compactMap { record in
             record.point.map { IndexEntry(key: record.key, version: record.version, point: $0) }
         }

@@ -22,9 +22,7 @@ struct FollowSettings {
         transport = arguments.string("transport") ?? "memory"
         store = arguments.string("store") ?? Wiring.defaultStoreURL(environment: context.environment)
         do {
-            token = try TokenOption(token: arguments.string("token"), tokenFile: arguments.string("token-file"),
-                                    tokenURL: arguments.string("token-url"), tokenKey: arguments.string("token-key"),
-                                    expiryKey: arguments.string("token-expiry-key"))
+            token = try TokenOption(options: arguments.string)
         } catch let error as FleetError {
             throw arguments.usageError(error.message)
         }

@@ -84,9 +84,7 @@ struct DriverReportSettings: Sendable {
         logFormat = LogFormat(rawValue: arguments.string("log-format") ?? "text") ?? .text
 
         do {
-            token = try TokenOption(token: arguments.string("token"), tokenFile: arguments.string("token-file"),
-                                    tokenURL: arguments.string("token-url"), tokenKey: arguments.string("token-key"),
-                                    expiryKey: arguments.string("token-expiry-key"))
+            token = try TokenOption(options: arguments.string)
         } catch let error as FleetError {
             throw usage(error.message)
         }

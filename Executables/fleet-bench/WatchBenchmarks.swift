@@ -1,6 +1,7 @@
 import FleetModel
 import Foundation
 import Glibc
+import HTTPServer
 import RESTClient
 import Synchronization
 
@@ -14,7 +15,7 @@ enum WatchBenchmarks {
     static let seconds = 5.0
 
     static func run() -> [BenchmarkRow] {
-        raiseOpenFileLimit()
+        OpenFileLimit.raise(toAtLeast: 2 * watches + 256)  // both ends of every stream, here and in the server
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-watch-bench-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -146,13 +147,6 @@ enum WatchBenchmarks {
 
     static func percentile(_ sorted: [Double], _ p: Double) -> Double {
         sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
-    }
-
-    static func raiseOpenFileLimit() {
-        var limits = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0, limits.rlim_cur < limits.rlim_max else { return }
-        limits.rlim_cur = limits.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits)
     }
 }
 

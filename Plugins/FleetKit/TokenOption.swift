@@ -41,6 +41,13 @@ public enum TokenOption: Sendable {
         }
     }
 
+    /// The option the command line gives: `value` returns what was given for an option name
+    /// (`token`, `token-file`, `token-url`, `token-key`, `token-expiry-key`), or nil.
+    public init(options value: (String) -> String?) throws {
+        try self.init(token: value("token"), tokenFile: value("token-file"), tokenURL: value("token-url"),
+                      tokenKey: value("token-key"), expiryKey: value("token-expiry-key"))
+    }
+
     /// The provider, nil for `.none`.
     ///
     /// A `--token-url` provider caches its token per `cacheKey` (the vehicle ID of driver-report, the

@@ -148,16 +148,23 @@ private final class CountingSource: Sendable {
         #expect(try provider.token() == "token-three")
     }
 
-    @Test func anUnchangedFileIsNotReadAgainUnlessForced() throws {
+    /// A provider that read "token-aaa", over a file then rewritten to "token-bbb" keeping inode, size
+    /// and modification time (so it looks unchanged). The caller removes the file.
+    func providerOverSilentlyRewrittenFile() throws -> (provider: FileTokenProvider, path: String) {
         let path = temporaryFile()
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let modified = Date(timeIntervalSince1970: 1_700_000_000)
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         try write("token-aaa", to: path, modified: modified)
         let provider = FileTokenProvider(path: path)
         #expect(try provider.token() == "token-aaa")
-        // Change the bytes but keep inode, size and modification time: the cache still answers.
         try write("token-bbb", to: path, modified: modified)
+        return (provider, path)
+    }
+
+    @Test func anUnchangedFileIsNotReadAgainUnlessForced() throws {
+        let (provider, path) = try providerOverSilentlyRewrittenFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Changed bytes, but the same inode, size and modification time: the cache still answers.
         #expect(try provider.token() == "token-aaa")
         #expect(try provider.token(forceRefresh: true) == "token-bbb")
     }
@@ -177,14 +184,8 @@ private final class CountingSource: Sendable {
     }
 
     @Test func invalidateMakesTheNextCallReadTheFileAgain() throws {
-        let path = temporaryFile()
+        let (provider, path) = try providerOverSilentlyRewrittenFile()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let modified = Date(timeIntervalSince1970: 1_700_000_000)
-        #expect(FileManager.default.createFile(atPath: path, contents: nil))
-        try write("token-aaa", to: path, modified: modified)
-        let provider = FileTokenProvider(path: path)
-        #expect(try provider.token() == "token-aaa")
-        try write("token-bbb", to: path, modified: modified)
         #expect(try provider.token() == "token-aaa", "unchanged signature: cached")
         provider.invalidate()
         #expect(try provider.token() == "token-bbb")

@@ -15,22 +15,8 @@ public enum RawHTTP {
     /// Connects to `url`'s host and port, writes `request`, optionally half-closes, reads until the
     /// server closes or `timeout` seconds pass.
     public static func exchange(_ url: String, _ request: [UInt8], halfClose: Bool = true, timeout: Double = 10) throws -> Answer {
-        let hostPort = url.replacingOccurrences(of: "http://", with: "")
-        let parts = hostPort.split(separator: ":")
-        guard parts.count == 2, let port = UInt16(parts[1]) else { throw POSIXError(.EINVAL) }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
+        let fd = try connect(url, timeout: timeout)
         defer { close(fd) }
-        var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr(String(parts[0]))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         var sent = 0
         while sent < request.count {
             let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -49,6 +35,30 @@ public enum RawHTTP {
         let status = text.hasPrefix("HTTP/1.") ? Int(text.dropFirst(9).prefix(3)) : nil
         let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
         return Answer(status: status, body: body)
+    }
+
+    /// A TCP socket connected to `url`'s host and port (IPv4), whose reads give up after `timeout`
+    /// seconds. The caller closes it.
+    public static func connect(_ url: String, timeout: Double = 10) throws -> Int32 {
+        let hostPort = url.replacingOccurrences(of: "http://", with: "")
+        let parts = hostPort.split(separator: ":")
+        guard parts.count == 2, let port = UInt16(parts[1]) else { throw POSIXError(.EINVAL) }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr(String(parts[0]))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return fd
     }
 
     /// A request with a body and the given headers (Content-Length computed unless given).

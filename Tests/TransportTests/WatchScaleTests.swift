@@ -25,8 +25,7 @@ import Testing
             pickupPoint: TerminalLocation(point: LatLng(latitude: 52.51, longitude: 13.41)))))
         let threadsBefore = try Self.threadCount(server.process.processIdentifier)
 
-        let port = UInt16(server.url.split(separator: ":").last.flatMap { Int($0) } ?? 0)
-        let sockets = try (0..<Self.streams).map { _ in try WatchSocket(port: port, target: "/v1/\(parent)/trips/t1:watch") }
+        let sockets = try (0..<Self.streams).map { _ in try WatchSocket(url: server.url, target: "/v1/\(parent)/trips/t1:watch") }
         defer { sockets.forEach { $0.close() } }
         for socket in sockets { #expect(try socket.readEvents(until: 1) == 1) }
 
@@ -60,21 +59,12 @@ final class WatchSocket {
     let fd: Int32
     private(set) var received = ""
 
-    init(port: UInt16, target: String) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    init(url: String, target: String) throws {
+        fd = try RawHTTP.connect(url)
         let request = Array("GET \(target) HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".utf8)
-        guard connected == 0, request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
+        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
             Glibc.close(fd)
-            throw POSIXError(.ECONNREFUSED)
+            throw POSIXError(.EPIPE)
         }
     }
 

@@ -15,20 +15,14 @@ public enum ResourceID {
     /// Why `id` breaks the rules (a phrase such as "is empty"), or nil when it is valid.
     public static func problem(with id: String) -> String? {
         if id.isEmpty { return "is empty" }
-        // ASCII, the common case, is decided on the bytes: it is its own NFC, one scalar a byte.
-        if id.utf8.allSatisfy({ $0 < 0x80 }) {
-            if id.utf8.count > maxLength { return "is \(id.utf8.count) characters long; at most \(maxLength) are allowed" }
-            if let bad = id.unicodeScalars.first(where: { forbiddenCharacters.contains($0) }) {
-                return "contains '\(bad)'; none of / : ? , # are allowed"
-            }
-            return nil
-        }
         let length = id.unicodeScalars.count
         if length > maxLength { return "is \(length) characters long; at most \(maxLength) are allowed" }
         if let bad = id.unicodeScalars.first(where: { forbiddenCharacters.contains($0) }) {
             return "contains '\(bad)'; none of / : ? , # are allowed"
         }
-        if id.unicodeScalars.elementsEqual(id.precomposedStringWithCanonicalMapping.unicodeScalars) == false {
+        // ASCII (the usual ID) is its own NFC: normalizing, which is costly, is only for the rest.
+        if !id.utf8.allSatisfy({ $0 < 0x80 }),
+           !id.unicodeScalars.elementsEqual(id.precomposedStringWithCanonicalMapping.unicodeScalars) {
             return "is not in Unicode Normalization Form C (NFC)"
         }
         return nil

@@ -57,6 +57,6 @@ enum FileSystem {
 
     /// A `storeFailure` for the last system call, naming what failed and the system's reason.
     static func failure(_ what: String, _ path: String, errorNumber: Int32 = errno) -> FleetError {
-        FleetError(.storeFailure, detail: "\(what) \(path): \(String(cString: strerror(errorNumber))) (errno \(errorNumber))")
+        PosixFile.failure(what, path, cause: .storeFailure, errorNumber: errorNumber)
     }
 }

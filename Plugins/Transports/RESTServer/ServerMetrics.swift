@@ -92,14 +92,15 @@ public final class ServerMetrics: Sendable {
     public func render() -> String {
         var s = Counters()
         for shard in shards { s.add(shard.counters.withLock { $0 }) }
-        let codes = GRPCCode.allCases.sorted()
+        let methods = Self.methodNames.indices.sorted { Self.methodNames[$0] < Self.methodNames[$1] }
+        let codes = GRPCCode.allCases.sorted { $0.name < $1.name }
         var out = """
         # HELP fleet_requests_total Fleet Engine calls served, by method and gRPC code.
         # TYPE fleet_requests_total counter
 
         """
-        for method in Self.methodNames.indices.sorted(by: { Self.methodNames[$0] < Self.methodNames[$1] }) {
-            for code in codes.sorted(by: { $0.name < $1.name }) {
+        for method in methods {
+            for code in codes {
                 let count = s.requests[method * Self.codeCount + Int(code.rawValue)]
                 guard count > 0 else { continue }
                 out += "fleet_requests_total{method=\"\(Self.methodNames[method])\",code=\"\(code.name)\"} \(count)\n"
@@ -110,7 +111,7 @@ public final class ServerMetrics: Sendable {
         # TYPE fleet_request_duration_seconds histogram
 
         """
-        for method in Self.methodNames.indices.sorted(by: { Self.methodNames[$0] < Self.methodNames[$1] }) where s.latency[method].total > 0 {
+        for method in methods where s.latency[method].total > 0 {
             out += Self.histogram("fleet_request_duration_seconds", labels: "method=\"\(Self.methodNames[method])\",", s.latency[method])
         }
         out += """
