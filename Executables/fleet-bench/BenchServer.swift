@@ -11,10 +11,11 @@ final class BenchServer: Sendable {
         var description: String
     }
 
-    init(folder: String, extraArguments: [String] = []) throws {
+    /// A server over `store` (default: a new durable SQLite file in `folder`).
+    init(folder: String, store: String? = nil, extraArguments: [String] = []) throws {
         let admin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fleet-admin").path
         process.executableURL = URL(fileURLWithPath: admin)
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", "sqlite:\(folder)/serve-\(UUID().uuidString).db",
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", store ?? "sqlite:\(folder)/serve-\(UUID().uuidString).db",
                              "--no-access-log"] + extraArguments
         let output = Pipe()
         process.standardOutput = output

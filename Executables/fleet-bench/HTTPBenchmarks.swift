@@ -19,7 +19,7 @@ enum HTTPBenchmarks {
         var rows: [BenchmarkRow] = []
 
         var ceiling: Double?
-        if let nginx = which("nginx") ?? (FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") ? "/usr/sbin/nginx" : nil) {
+        if let nginx = which("nginx") {
             if let (process, url) = startNginx(nginx, folder: folder) {
                 if let result = runWrk(wrk, url: url + "/", script: nil, folder: folder) {
                     ceiling = result.rate
@@ -35,29 +35,54 @@ enum HTTPBenchmarks {
         }
 
         let server: BenchServer
-        do { server = try BenchServer(folder: folder) } catch {
+        do {
+            server = try BenchServer(folder: folder)
+            try setUp(try RESTClient(baseURL: server.url))
+        } catch {
             return rows + [BenchmarkRow(name: "fleet-admin serve", value: "failed", comparison: "\(error)")]
         }
         defer { server.stop() }
-        let url = server.url
-        do {
-            let client = try RESTClient(baseURL: url)
-            // v0…v99 take the updates; s0…s99 stay where they are, all within the search's radius.
-            for prefix in ["v", "s"] {
-                for v in 0..<100 {
-                    _ = try client.createVehicle(CreateVehicleRequest(parent: "providers/\(provider)", vehicleId: "\(prefix)\(v)", vehicle: Vehicle(
-                        vehicleState: .online, supportedTripTypes: [.exclusive],
-                        lastLocation: VehicleLocation(location: LatLng(latitude: (prefix == "v" ? 53.5 : 52.5) + Double(v) * 1e-4, longitude: 13.4)),
-                        maximumCapacity: 4, vehicleType: VehicleType(category: .auto))))
-                }
-            }
-            _ = try client.createTrip(CreateTripRequest(parent: "providers/\(provider)", tripId: "t1", trip: Trip(
-                vehicleId: "v1", tripType: .exclusive, pickupPoint: TerminalLocation(point: LatLng(latitude: 52.51, longitude: 13.41)),
-                dropoffPoint: TerminalLocation(point: LatLng(latitude: 52.52, longitude: 13.43)))))
-        } catch {
-            return rows + [BenchmarkRow(name: "fleet-admin serve setup", value: "failed", comparison: "\(error)")]
+        let cases: [(name: String, path: String, script: String?, aim: Double?)] = [
+            ("UpdateVehicle (location), durable sqlite", "/", updateScript, 0.30),
+            ("GetTrip", "/v1/providers/\(provider)/trips/t1", nil, 0.50),
+            ("SearchVehicles, 100 vehicles in range", "/v1/providers/\(provider)/vehicles:search", searchScript, nil),
+        ]
+        for c in cases {
+            rows.append(row("fleet-admin serve: \(c.name)", wrk: wrk, url: server.url + c.path, script: c.script,
+                            folder: folder, ceiling: ceiling, aim: c.aim))
         }
-        let update = """
+        // Where UpdateVehicle's time goes: the same load on stores that do less per write.
+        for (name, store) in [("sqlite, not durable", "sqlite:\(folder)/fast.db?durable=false"), ("memory store", "memory")] {
+            do {
+                let other = try BenchServer(folder: folder, store: store)
+                defer { other.stop() }
+                try setUp(try RESTClient(baseURL: other.url))
+                rows.append(row("  UpdateVehicle, \(name) (for comparison)", wrk: wrk, url: other.url + "/", script: updateScript,
+                                folder: folder, ceiling: ceiling, aim: nil))
+            } catch {
+                rows.append(BenchmarkRow(name: "  UpdateVehicle, \(name)", value: "failed", comparison: "\(error)"))
+            }
+        }
+        return rows
+    }
+
+    /// v0…v99 take the updates; s0…s99 stay where they are, all within the search's radius; trip t1
+    /// is on v1.
+    static func setUp(_ client: RESTClient) throws {
+        for prefix in ["v", "s"] {
+            for v in 0..<100 {
+                _ = try client.createVehicle(CreateVehicleRequest(parent: "providers/\(provider)", vehicleId: "\(prefix)\(v)", vehicle: Vehicle(
+                    vehicleState: .online, supportedTripTypes: [.exclusive],
+                    lastLocation: VehicleLocation(location: LatLng(latitude: (prefix == "v" ? 53.5 : 52.5) + Double(v) * 1e-4, longitude: 13.4)),
+                    maximumCapacity: 4, vehicleType: VehicleType(category: .auto))))
+            }
+        }
+        _ = try client.createTrip(CreateTripRequest(parent: "providers/\(provider)", tripId: "t1", trip: Trip(
+            vehicleId: "v1", tripType: .exclusive, pickupPoint: TerminalLocation(point: LatLng(latitude: 52.51, longitude: 13.41)),
+            dropoffPoint: TerminalLocation(point: LatLng(latitude: 52.52, longitude: 13.43)))))
+    }
+
+    static let updateScript = """
         counter = 0
         request = function()
           counter = counter + 1
@@ -66,35 +91,68 @@ enum HTTPBenchmarks {
                             {["Content-Type"] = "application/json"}, body)
         end
         """
-        let search = """
+
+    static let searchScript = """
         wrk.method = "POST"
         wrk.headers["Content-Type"] = "application/json"
         wrk.body = '{"pickupPoint":{"point":{"latitude":52.505,"longitude":13.4}},"pickupRadiusMeters":2000,"count":10,"minimumCapacity":1,"tripTypes":["EXCLUSIVE"],"vehicleTypes":[{"category":"AUTO"}],"orderBy":"PICKUP_POINT_ETA"}'
         """
-        let cases: [(name: String, path: String, script: String?, aim: Double?)] = [
-            ("UpdateVehicle (location), durable sqlite", "/", update, 0.30),
-            ("GetTrip", "/v1/providers/\(provider)/trips/t1", nil, 0.50),
-            ("SearchVehicles, 100 vehicles in range", "/v1/providers/\(provider)/vehicles:search", search, nil),
-        ]
-        for c in cases {
-            guard let result = runWrk(wrk, url: url + c.path, script: c.script, folder: folder) else {
-                rows.append(BenchmarkRow(name: "fleet-admin serve: \(c.name)", value: "failed", comparison: "wrk did not report"))
-                continue
-            }
-            var comparison = "p99 \(result.p99)"
-            if let ceiling {
-                comparison += String(format: "; %.0f%% of nginx", result.rate / ceiling * 100)
-                if let aim = c.aim { comparison += String(format: " (aim >= %.0f%%)", aim * 100) }
-            }
-            if result.errors > 0 { comparison += "; \(result.errors) non-2xx" }
-            rows.append(BenchmarkRow(name: "fleet-admin serve: \(c.name)", value: StoreBenchmarks.rate(result.rate), comparison: comparison))
+
+    /// One wrk run as a table row: rate, p99 and the share of nginx's rate.
+    static func row(_ name: String, wrk: String, url: String, script: String?, folder: String, ceiling: Double?, aim: Double?) -> BenchmarkRow {
+        guard let result = runWrk(wrk, url: url, script: script, folder: folder) else {
+            return BenchmarkRow(name: name, value: "failed", comparison: "wrk did not report")
+        }
+        var comparison = "p99 \(result.p99)"
+        if let ceiling {
+            comparison += String(format: "; %.0f%% of nginx", result.rate / ceiling * 100)
+            if let aim { comparison += String(format: " (aim >= %.0f%%)", aim * 100) }
+        }
+        if result.errors > 0 { comparison += "; \(result.errors) non-2xx" }
+        return BenchmarkRow(name: name, value: StoreBenchmarks.rate(result.rate), comparison: comparison)
+    }
+
+    /// `fleet-bench http-pairs`: GetTrip against nginx in `count` alternating pairs of 3 s runs, each
+    /// pair's ratio and their median — a steadier ratio than one run on a noisy machine.
+    static func pairs(count: Int = 9) -> [BenchmarkRow] {
+        guard let wrk = which("wrk"), let nginx = which("nginx") else {
+            return [BenchmarkRow(name: "GetTrip pairs", value: "skipped", comparison: "wrk and nginx are needed (make bench installs them)")]
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-http-pairs-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard let (process, nginxURL) = startNginx(nginx, folder: folder) else {
+            return [BenchmarkRow(name: "GetTrip pairs", value: "failed", comparison: "nginx did not start")]
+        }
+        defer { process.terminate(); process.waitUntilExit() }
+        let server: BenchServer
+        do {
+            server = try BenchServer(folder: folder)
+            try setUp(try RESTClient(baseURL: server.url))
+        } catch {
+            return [BenchmarkRow(name: "fleet-admin serve", value: "failed", comparison: "\(error)")]
+        }
+        defer { server.stop() }
+        var rows: [BenchmarkRow] = [], ratios: [Double] = []
+        for pair in 1...count {
+            guard let ceiling = runWrk(wrk, url: nginxURL + "/", script: nil, folder: folder, duration: "3s"),
+                  let trip = runWrk(wrk, url: server.url + "/v1/providers/\(provider)/trips/t1", script: nil, folder: folder, duration: "3s")
+            else { continue }
+            ratios.append(trip.rate / ceiling.rate)
+            rows.append(BenchmarkRow(name: "pair \(pair): GetTrip / nginx", value: String(format: "%.0f%%", trip.rate / ceiling.rate * 100),
+                                     comparison: "\(StoreBenchmarks.rate(trip.rate)) / \(StoreBenchmarks.rate(ceiling.rate))"))
+        }
+        ratios.sort()
+        if !ratios.isEmpty {
+            rows.append(BenchmarkRow(name: "GetTrip / nginx, median of \(ratios.count) pairs", value: String(format: "%.0f%%", ratios[ratios.count / 2] * 100),
+                                     comparison: String(format: "range %.0f–%.0f%%; aim >= 50%%", ratios[0] * 100, ratios[ratios.count - 1] * 100)))
         }
         return rows
     }
 
     struct WrkResult { var rate: Double; var p99: String; var errors: Int }
 
-    static func runWrk(_ wrk: String, url: String, script: String?, folder: String) -> WrkResult? {
+    static func runWrk(_ wrk: String, url: String, script: String?, folder: String, duration: String = duration) -> WrkResult? {
         var arguments = ["-t2", "-c\(connections)", "-d\(duration)", "--latency"]
         if let script {
             let path = "\(folder)/script-\(UUID().uuidString).lua"

@@ -8,7 +8,8 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-// `fleet-bench [GROUP [STORE]]`: one group (geo, store, engine, search, http, watch); for engine, the
+// `fleet-bench [GROUP [STORE]]`: one group (geo, store, engine, search, http, watch, and http-pairs,
+// which only runs when named); for engine, the
 // update rows of the stores whose name contains STORE ("sqlite, durable").
 let only = CommandLine.arguments.dropFirst().first
 func wanted(_ group: String) -> Bool { only == nil || only == group }
@@ -41,6 +42,7 @@ if only == "search" {
     }
 }
 if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }
+if only == "http-pairs" { section("GetTrip against nginx, in pairs", { HTTPBenchmarks.pairs() }) }
 if wanted("watch") { section("watch streams", { WatchBenchmarks.run() }) }
 
 let nameWidth = max(10, rows.map(\.name.count).max() ?? 0)
