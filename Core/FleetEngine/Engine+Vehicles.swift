@@ -69,12 +69,30 @@ extension Engine {
     }
 
     public func updateVehicle(_ request: UpdateVehicleRequest) throws -> Vehicle {
+        try transact(try vehicleUpdate(request))
+    }
+
+    /// UpdateVehicle without waiting for the store: returns at once, and `completion` gets the
+    /// vehicle or the error on this thread or on the store's writer thread. The server answers
+    /// location reports, the bulk of all writes, this way, so that its threads never wait for a
+    /// group commit. Keep `completion` short.
+    public func updateVehicle(_ request: UpdateVehicleRequest,
+                              completion: @escaping @Sendable (Result<Vehicle, any Error>) -> Void) {
+        do {
+            transact(try vehicleUpdate(request), completion: completion)
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    /// The checked request as the body of a read-modify-write.
+    private func vehicleUpdate(_ request: UpdateVehicleRequest) throws -> @Sendable (Bool) throws -> (writes: [EngineWrite], result: Vehicle) {
         let name = try VehicleName(parsing: request.name ?? "", field: "name")
         let paths = try UpdateMask.paths(request.updateMask, updatable: UpdateMask.vehicleUpdatable,
                                          serverOwned: UpdateMask.vehicleServerOwned, resource: "Vehicle")
         let update = request.vehicle ?? Vehicle()
         try checkVehicleUpdate(update, paths: paths)
-        return try transact { isFirstAttempt in
+        return { [self] isFirstAttempt in
             var record = try requireVehicle(vehicleKey(name), firstAttempt: isFirstAttempt)
             let now = clock.now()
             try apply(update, paths: paths, to: &record, now: now)
@@ -84,12 +102,28 @@ extension Engine {
     }
 
     public func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest) throws -> UpdateVehicleAttributesResponse {
+        try transact(try attributesUpdate(request))
+    }
+
+    /// UpdateVehicleAttributes without waiting for the store, as `updateVehicle(_:completion:)`.
+    public func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest,
+                                        completion: @escaping @Sendable (Result<UpdateVehicleAttributesResponse, any Error>) -> Void) {
+        do {
+            transact(try attributesUpdate(request), completion: completion)
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    /// The checked request as the body of a read-modify-write.
+    private func attributesUpdate(_ request: UpdateVehicleAttributesRequest) throws
+        -> @Sendable (Bool) throws -> (writes: [EngineWrite], result: UpdateVehicleAttributesResponse) {
         let name = try VehicleName(parsing: request.name ?? "", field: "name")
         guard !request.attributes.isEmpty else {
             throw FleetError.invalidArgument("attributes is required: name at least one attribute to set", field: "attributes")
         }
         try Validate.attributes(request.attributes, field: "attributes")
-        return try transact { isFirstAttempt in
+        return { [self] isFirstAttempt in
             var record = try requireVehicle(vehicleKey(name), firstAttempt: isFirstAttempt)
             var merged = record.vehicle.attributes
             for attribute in request.attributes {

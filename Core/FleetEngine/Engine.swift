@@ -101,10 +101,58 @@ public final class Engine: FleetAPI {
         throw FleetError(.concurrentModification)
     }
 
+    /// `transact` without waiting for the commit: returns at once and gives the outcome to
+    /// `completion`, on this thread or on the store's writer thread (which also runs any retry).
+    /// Keep `completion` short; it delays the store's next group.
+    func transact<Result: Sendable>(
+        _ body: @escaping @Sendable (_ isFirstAttempt: Bool) throws -> (writes: [EngineWrite], result: Result),
+        completion: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void
+    ) {
+        transact(attempt: 0, body, completion: completion)
+    }
+
+    private func transact<Result: Sendable>(
+        attempt: Int,
+        _ body: @escaping @Sendable (_ isFirstAttempt: Bool) throws -> (writes: [EngineWrite], result: Result),
+        completion: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void
+    ) {
+        guard attempt < configuration.maximumCommitAttempts else {
+            completion(.failure(FleetError(.concurrentModification)))
+            return
+        }
+        let writes: [EngineWrite]
+        let result: Result
+        do {
+            (writes, result) = try body(attempt == 0)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        if writes.isEmpty {
+            completion(.success(result))
+            return
+        }
+        store.commit(writes.map(\.storeWrite)) { [self] outcome in
+            switch outcome {
+            case .success(let versions):
+                committed(writes, versions: versions)
+                completion(.success(result))
+            case .failure(is StoreConflict):
+                transact(attempt: attempt + 1, body, completion: completion)
+            case .failure(let error):
+                completion(.failure(error))
+            }
+        }
+    }
+
     /// Commits writes, remembers the vehicles written (decoded, at their new versions) and wakes
     /// whoever watches the records they touch.
     func commit(_ writes: [EngineWrite]) throws {
-        let versions = try store.commit(writes.map(\.storeWrite))
+        committed(writes, versions: try store.commit(writes.map(\.storeWrite)))
+    }
+
+    /// After a commit: remembers the records written at their new versions and wakes their watchers.
+    private func committed(_ writes: [EngineWrite], versions: [UInt64]) {
         for (write, version) in zip(writes, versions) {
             switch write {
             case .vehicle(var record):
@@ -117,13 +165,13 @@ public final class Engine: FleetAPI {
                 records.forget(key)
             }
         }
-        changes.signal(writes.map(\.storeWrite.key))
+        changes.signal(writes.map(\.key))
     }
 }
 
 /// A write the engine commits: the store's write, plus the decoded vehicle so it need not be decoded
 /// again when next read.
-enum EngineWrite {
+enum EngineWrite: Sendable {
     case vehicle(VehicleRecord)
     case trip(TripRecord)
     case delete(RecordKey, expectedVersion: UInt64)
@@ -133,6 +181,15 @@ enum EngineWrite {
 
     /// Writes a trip back at the version it was read.
     static func save(_ record: TripRecord) -> EngineWrite { .trip(record) }
+
+    /// The record written (without encoding it, as `storeWrite` does).
+    var key: RecordKey {
+        switch self {
+        case .vehicle(let record): record.key
+        case .trip(let record): record.key
+        case .delete(let key, _): key
+        }
+    }
 
     var storeWrite: StoreWrite {
         switch self {

@@ -125,6 +125,12 @@ public protocol Store: AnyObject, Sendable {
     @discardableResult
     func commit(_ writes: [StoreWrite]) throws -> [UInt64]
 
+    /// `commit` without waiting: returns at once, and `completion` gets what `commit` would have
+    /// returned or thrown, on any thread, once the writes are durable and visible (or failed).
+    /// A store that has nothing to wait for answers with `commitAtOnce(_:completion:)`. (No default,
+    /// for the same reason as `nearbyIndex`: a wrapping store that forgot it would block its callers.)
+    func commit(_ writes: [StoreWrite], completion: @escaping @Sendable (Result<[UInt64], any Error>) -> Void)
+
     /// Up to `limit` records of one kind and provider, ordered by ID, with IDs after `afterID`.
     func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord]
 
@@ -155,6 +161,12 @@ extension Store {
         try nearby(provider: provider, center: center, radiusMeters: radiusMeters).compactMap { record in
             record.point.map { IndexEntry(key: record.key, version: record.version, point: $0) }
         }
+    }
+
+    /// `commit(_:completion:)` answered by `commit` on the calling thread, for stores whose commits
+    /// do not wait for other writers.
+    public func commitAtOnce(_ writes: [StoreWrite], completion: @escaping @Sendable (Result<[UInt64], any Error>) -> Void) {
+        completion(Result { try commit(writes) })
     }
 
     /// Convenience for a single write.

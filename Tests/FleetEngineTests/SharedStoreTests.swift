@@ -2,6 +2,7 @@
 import FleetModel
 import Foundation
 import SQLiteStore
+import Synchronization
 import Testing
 
 /// Two engines over one SQLite file, as two processes sharing it: an engine writes a vehicle from
@@ -30,6 +31,69 @@ import Testing
         let stored = try b.getVehicle(GetVehicleRequest(name: a.vehicleName("v1")))
         #expect(stored.attributes.first?.value == "night")
         #expect(stored.lastLocation?.location?.latitude == 52.52)
+    }
+
+    /// The server's way: UpdateVehicle without waiting. A stale first attempt conflicts in the
+    /// store's writer thread, which redoes it from the store's record.
+    @Test func anUpdateThatDoesNotWaitIsAlsoRedoneOnTheStoresRecord() throws {
+        defer { removeFiles() }
+        let (a, b) = try engines()
+        try a.createVehicle("v1")
+        try a.move("v1", to: 52.51, 13.41)
+        try setAttribute(b, a, "v1", "night")
+        let moved = try awaitUpdate(a.engine, UpdateVehicleRequest(
+            name: a.vehicleName("v1"), vehicle: Vehicle(lastLocation: VehicleLocation(location: Fixture.point(52.52, 13.42))),
+            updateMask: FieldMask(["lastLocation"])))
+        #expect(moved.attributes.first?.value == "night")
+        let stored = try b.getVehicle(GetVehicleRequest(name: a.vehicleName("v1")))
+        #expect(stored.attributes.first?.value == "night")
+        #expect(stored.lastLocation?.location?.latitude == 52.52)
+    }
+
+    @Test func manyUpdatesThatDoNotWaitOnOneVehicleFromTwoEnginesLoseNothing() throws {
+        defer { removeFiles() }
+        let (a, b) = try engines()
+        try a.createVehicle("v1")
+        let each = 10  // one vehicle updated from everywhere at once: each commit wins over the rest in turn
+        let finished = DispatchSemaphore(value: 0)
+        let failures = Mutex<[String]>([])
+        for n in 0..<each {
+            for (engine, side) in [(a.engine, "a"), (b, "b")] {
+                engine.updateVehicleAttributes(UpdateVehicleAttributesRequest(
+                    name: a.vehicleName("v1"), attributes: [VehicleAttribute(key: "\(side)\(n)", value: "x")])) { outcome in
+                    if case .failure(let error) = outcome { failures.withLock { $0.append("\(side)\(n): \(error)") } }
+                    finished.signal()
+                }
+            }
+        }
+        for _ in 0..<(2 * each) { #expect(finished.wait(timeout: .now() + 60) == .success) }
+        #expect(failures.withLock { $0 } == [])
+        let stored = try a.engine.getVehicle(GetVehicleRequest(name: a.vehicleName("v1")))
+        #expect(Set(stored.attributes.compactMap(\.key)) == Set((0..<each).flatMap { ["a\($0)", "b\($0)"] }))
+    }
+
+    @Test func anUpdateThatDoesNotWaitReportsBadInputAndMissingVehiclesThroughItsCompletion() throws {
+        defer { removeFiles() }
+        let (a, _) = try engines()
+        expectFleetError(.invalidArgument, field: "name") {
+            _ = try awaitUpdate(a.engine, UpdateVehicleRequest(name: "vehicles/v1", vehicle: Vehicle(), updateMask: FieldMask(["lastLocation"])))
+        }
+        expectFleetError(.notFound) {
+            _ = try awaitUpdate(a.engine, UpdateVehicleRequest(
+                name: a.vehicleName("nobody"), vehicle: Vehicle(vehicleState: .offline), updateMask: FieldMask(["vehicleState"])))
+        }
+    }
+
+    /// Runs UpdateVehicle without waiting, then waits for its completion.
+    func awaitUpdate(_ engine: Engine, _ request: UpdateVehicleRequest) throws -> Vehicle {
+        let outcome = Mutex<Result<Vehicle, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        engine.updateVehicle(request) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 20) == .success else { throw CancellationError() }
+        return try #require(outcome.withLock { $0 }).get()
     }
 
     @Test func aVehicleDeletedAndCreatedAgainElsewhereIsNeverOverwrittenFromTheOldCopy() throws {

@@ -98,4 +98,53 @@ struct GroupCommitterTests {
         #expect(groups.reduce(0) { $0 + $1.count } == 8 * 300)
         #expect(Set(groups.joined()).count == 8 * 300)
     }
+
+    @Test func submissionsWithACompletionAreGroupedAndEachCompletionGetsItsOwnResult() throws {
+        let executor = Executor(holdFirst: true)
+        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }) { executor.run($0) }
+        let results = Mutex<[Int: Result<Int, FleetError>]>([:])
+        let done = DispatchSemaphore(value: 0)
+        @Sendable func record(_ batch: Int) -> @Sendable (Result<Int, any Error>) -> Void {
+            { outcome in
+                results.withLock { $0[batch] = outcome.mapError { $0 as? FleetError ?? FleetError.internal("\($0)") } }
+                done.signal()
+            }
+        }
+        committer.submit(1, completion: record(1))  // runs alone and is held inside `execute`
+        executor.entered.wait()
+        for batch in [2, -3, 4] {
+            committer.submit(batch, completion: record(batch))  // returns at once though a group is running
+        }
+        committer.waitUntilPending(3)
+        executor.release.signal()
+        for _ in 0..<4 { #expect(done.wait(timeout: .now() + 20) == .success) }
+        let groups = executor.groups.withLock { $0 }
+        #expect(groups == [[1], [2, -3, 4]])
+        let outcomes = results.withLock { $0 }
+        #expect(try outcomes[1]?.get() == 10)
+        #expect(try outcomes[2]?.get() == 20)
+        #expect(try outcomes[4]?.get() == 40)
+        #expect(throws: FleetError.self) { try outcomes[-3]?.get() }
+    }
+
+    @Test func aCompletionMaySubmitAgainWithoutDeadlockAndCloseFailsLaterSubmissions() throws {
+        let executor = Executor(holdFirst: false)
+        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }) { executor.run($0) }
+        let finished = DispatchSemaphore(value: 0)
+        // Like an engine retrying after a conflict: each completion submits the next batch.
+        @Sendable func chain(_ remaining: Int) {
+            committer.submit(remaining) { outcome in
+                if remaining > 0 { chain(remaining - 1) } else { finished.signal() }
+            }
+        }
+        chain(20)
+        #expect(finished.wait(timeout: .now() + 20) == .success)
+        #expect(executor.groups.withLock { $0 }.reduce(0) { $0 + $1.count } == 21)
+        #expect(committer.close {})
+        let refused = DispatchSemaphore(value: 0)
+        committer.submit(5) { outcome in
+            if case .failure = outcome { refused.signal() }
+        }
+        #expect(refused.wait(timeout: .now() + 1) == .success)
+    }
 }

@@ -144,6 +144,11 @@ public final class FileStore: Store, @unchecked Sendable {
     // MARK: Commits
 
     /// Validates every write against the newest versions, appends them as one journal record and,
+    /// Commits on the calling thread (which, when durable, waits for the journal's sync).
+    public func commit(_ writes: [StoreWrite], completion: @escaping @Sendable (Result<[UInt64], any Error>) -> Void) {
+        commitAtOnce(writes, completion: completion)
+    }
+
     /// when durable, returns once a sync covers it (shared with concurrent committers).
     @discardableResult
     public func commit(_ writes: [StoreWrite]) throws -> [UInt64] {

@@ -36,6 +36,11 @@ public final class MemoryStore: Store {
         }
     }
 
+    /// Commits on the calling thread: there is nothing to wait for.
+    public func commit(_ writes: [StoreWrite], completion: @escaping @Sendable (Result<[UInt64], any Error>) -> Void) {
+        commitAtOnce(writes, completion: completion)
+    }
+
     /// Up to `limit` records of one kind and provider ordered by ID (byte order), after `afterID`.
     public func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord] {
         try state.withLock { tables in

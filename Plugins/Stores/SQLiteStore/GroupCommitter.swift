@@ -2,9 +2,17 @@ import Foundation
 
 /// Group commit: many writer threads, one transaction (and so one fsync) for all of them.
 ///
-/// A writer queues its batch and waits. Whenever no leader is running, one waiting writer becomes the
-/// leader: it takes every queued batch, runs them through `execute` together, hands each writer its
-/// own result and steps down. While a leader is at work, new batches queue up for the next group.
+/// A writer that finds nothing running and nothing queued runs its batch itself, at once. Otherwise it
+/// queues its batch and sleeps on its own ticket: one dedicated thread, the committer's writer, takes
+/// every queued batch, runs them through `execute` together and wakes each writer with its own
+/// result. While a group runs, new batches queue up for the next one. A writer that cannot wait
+/// (a server thread serving many connections) submits with a completion instead, which the writer
+/// thread calls.
+///
+/// Each queued writer is woken exactly once, when its result is ready: with dozens of server threads
+/// waiting, waking them all after every group (and letting one of them lead the next) cost more than
+/// the transactions themselves. A lone writer pays no thread switch at all. The writer thread exits
+/// after `idleSeconds` without work and is started again when needed, so an idle store holds no thread.
 ///
 /// `execute` is only ever called by one thread at a time, which is what makes it safe for it to use a
 /// single connection.
@@ -12,19 +20,41 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     /// Runs one group; returns one result per batch, in order.
     typealias Execute = ([Batch]) -> [Result<Output, any Error>]
 
+    typealias Completion = @Sendable (Result<Output, any Error>) -> Void
+
     private final class Ticket {
         let batch: Batch
+        /// Set by the writer thread before it signals `done` (tickets without a completion).
         var result: Result<Output, any Error>?
+        let done: DispatchSemaphore?
+        let completion: Completion?
 
-        init(_ batch: Batch) {
+        init(_ batch: Batch, completion: Completion?) {
             self.batch = batch
+            self.completion = completion
+            done = completion == nil ? DispatchSemaphore(value: 0) : nil
+        }
+
+        func finish(_ outcome: Result<Output, any Error>) {
+            if let completion {
+                completion(outcome)
+            } else {
+                result = outcome
+                done?.signal()
+            }
         }
     }
+
+    /// How long the writer thread waits for work before it exits.
+    static var idleSeconds: Double { 2 }
 
     // Everything below is guarded by `condition`'s lock.
     private let condition = NSCondition()
     private var pending: [Ticket] = []
-    private var leaderActive = false
+    /// A group (or a lone batch) is in `execute`.
+    private var executing = false
+    private var writerRunning = false
+    private var writerWaiting = false
     private var isClosed = false
     private var observers = 0
     private var statistics = GroupCommitStatistics()
@@ -32,7 +62,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     private let closedError: () -> any Error
 
     /// - Parameters:
-    ///   - execute: runs a group of batches (on the calling leader's thread).
+    ///   - execute: runs a group of batches (on the committer's writer thread).
     ///   - closedError: the error for batches submitted after `close()`.
     init(closedError: @escaping () -> any Error, execute: @escaping Execute) {
         self.execute = execute
@@ -41,26 +71,68 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
 
     /// Queues `batch`, waits until a group holding it has run, and returns its result.
     func submit(_ batch: Batch) throws -> Output {
-        let ticket = Ticket(batch)
+        let ticket = Ticket(batch, completion: nil)
         condition.lock()
         guard !isClosed else {
             condition.unlock()
             throw closedError()
         }
+        if !executing && pending.isEmpty {
+            executing = true
+            condition.unlock()
+            let results = execute([batch])
+            precondition(results.count == 1, "a group commit returned \(results.count) results for 1 batch")
+            condition.lock()
+            finishGroup(count: 1)
+            condition.unlock()
+            return try results[0].get()
+        }
+        enqueue(ticket)
+        condition.unlock()
+        ticket.done?.wait()
+        return try ticket.result!.get()
+    }
+
+    /// Queues `batch` and returns at once; `completion` runs on the writer thread with its result
+    /// (or at once, on this thread, with the closed error after `close()`).
+    func submit(_ batch: Batch, completion: @escaping Completion) {
+        condition.lock()
+        guard !isClosed else {
+            condition.unlock()
+            completion(.failure(closedError()))
+            return
+        }
+        enqueue(Ticket(batch, completion: completion))
+        condition.unlock()
+    }
+
+    /// Queues a ticket for the writer thread. Called with the lock held.
+    private func enqueue(_ ticket: Ticket) {
         pending.append(ticket)
         if observers > 0 { condition.broadcast() }
-        while ticket.result == nil {
-            if leaderActive {
-                condition.wait()
-            } else if isClosed {
-                failPending()
-            } else {
-                lead()
-            }
+        wakeWriter()
+    }
+
+    /// Counts a group that has run and hands what queued meanwhile to the writer thread. Called with
+    /// the lock held.
+    private func finishGroup(count: Int) {
+        executing = false
+        statistics.transactions += 1
+        statistics.batches += count
+        if !pending.isEmpty { wakeWriter() }
+        if isClosed { condition.broadcast() }
+    }
+
+    /// Wakes the writer thread, starting it if it is not running. Called with the lock held.
+    private func wakeWriter() {
+        if writerWaiting {
+            condition.broadcast()
+        } else if !writerRunning {
+            writerRunning = true
+            let thread = Thread { [self] in writerLoop() }
+            thread.name = "sqlite-group-commit"
+            thread.start()
         }
-        let result = ticket.result!
-        condition.unlock()
-        return try result.get()
     }
 
     /// Throws the closed error once `close()` has begun.
@@ -70,22 +142,34 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
         if isClosed { throw closedError() }
     }
 
-    /// Runs every pending batch as one group. Called and returns with the lock held.
-    private func lead() {
-        leaderActive = true
-        let group = pending
-        pending = []
-        condition.unlock()
-        let results = execute(group.map(\.batch))
-        precondition(results.count == group.count, "a group commit returned \(results.count) results for \(group.count) batches")
+    /// The writer thread: runs every queued batch as one group, again and again, until the queue has
+    /// stayed empty for `idleSeconds` or the committer is closed and drained.
+    private func writerLoop() {
         condition.lock()
-        for (ticket, result) in zip(group, results) {
-            ticket.result = result
+        while true {
+            if pending.isEmpty || executing {
+                if isClosed && !executing { break }
+                writerWaiting = true
+                let woken = condition.wait(until: Date(timeIntervalSinceNow: Self.idleSeconds))
+                writerWaiting = false
+                if !woken && pending.isEmpty && !executing { break }
+                continue
+            }
+            let group = pending
+            pending = []
+            executing = true
+            condition.unlock()
+            let results = execute(group.map(\.batch))
+            precondition(results.count == group.count, "a group commit returned \(results.count) results for \(group.count) batches")
+            for (ticket, result) in zip(group, results) {
+                ticket.finish(result)
+            }
+            condition.lock()
+            finishGroup(count: group.count)
         }
-        statistics.transactions += 1
-        statistics.batches += group.count
-        leaderActive = false
+        writerRunning = false
         condition.broadcast()
+        condition.unlock()
     }
 
     /// Counters of the groups run so far.
@@ -95,16 +179,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
         return statistics
     }
 
-    /// Fails every queued batch with the closed error. Called with the lock held.
-    private func failPending() {
-        for ticket in pending {
-            ticket.result = .failure(closedError())
-        }
-        pending = []
-        condition.broadcast()
-    }
-
-    /// Refuses new batches, waits for the running group, fails the queued ones, then calls `finally`
+    /// Refuses new batches, lets the writer thread run those already queued, then calls `finally`
     /// (where the owner closes the connection `execute` uses). Returns false if already closed.
     @discardableResult
     func close(finally: () -> Void) -> Bool {
@@ -114,16 +189,16 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
             return false
         }
         isClosed = true
-        while leaderActive {
+        condition.broadcast()
+        while writerRunning || executing {
             condition.wait()
         }
-        failPending()
         condition.unlock()
         finally()
         return true
     }
 
-    /// For tests: waits until at least `count` batches are queued behind the running leader.
+    /// For tests: waits until at least `count` batches are queued behind the running group.
     func waitUntilPending(_ count: Int) {
         condition.lock()
         observers += 1

@@ -110,6 +110,16 @@ public final class SQLiteStore: Store {
         return try committer.submit(writes)
     }
 
+    /// Queues `writes` for the next group commit and returns at once; `completion` runs on the
+    /// store's writer thread once the group is durable (keep it short: the next group waits for it).
+    public func commit(_ writes: [StoreWrite], completion: @escaping @Sendable (Result<[UInt64], any Error>) -> Void) {
+        guard !writes.isEmpty else {
+            completion(Result { try committer.checkOpen(); return [] })
+            return
+        }
+        committer.submit(writes, completion: completion)
+    }
+
     /// Up to `limit` records of one kind and provider ordered by ID (byte order), after `afterID`.
     public func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord] {
         try readers.withConnection { connection in

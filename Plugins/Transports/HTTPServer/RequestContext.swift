@@ -20,6 +20,8 @@ final class RequestContext {
     var status = 0
     /// The body size of the queued response.
     var responseBytes = 0
+    /// The answer being waited for, for a deferred reply (its connection is parked meanwhile).
+    var deferred: DeferredReply?
     /// The stream being sent, for an event-stream reply.
     var stream: EventStream?
 

@@ -51,6 +51,12 @@ final class RequestDispatcher: Sendable {
             }
             return .YES
         }
+        if let deferred = context.deferred {
+            // Called again after the deferred reply resumed the connection (or spuriously: then park again).
+            guard let response = deferred.responseOrSuspend(connection) else { return .YES }
+            context.deferred = nil
+            return queue(response, for: context, on: connection, closingConnection: false)
+        }
         if context.responded { return .YES }
         if context.bodyOverLimit {
             return rejectBody(of: context, on: connection, size: "\(context.discardedBytes)")
@@ -104,6 +110,12 @@ final class RequestDispatcher: Sendable {
         context.body = []
         switch handler(request) {
         case .response(let response):
+            return queue(response, for: context, on: connection, closingConnection: false)
+        case .deferred(let deferred):
+            guard let response = deferred.responseOrSuspend(connection) else {
+                context.deferred = deferred
+                return .YES
+            }
             return queue(response, for: context, on: connection, closingConnection: false)
         case .eventStream(let stream):
             return queue(stream, for: context, on: connection)

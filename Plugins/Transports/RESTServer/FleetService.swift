@@ -48,16 +48,49 @@ public final class FleetService: Sendable {
                                             query: request.query.map { ($0.name, $0.value) }, body: request.body)
             method = call.method
             try authorize(call, request: request)
-            if case .watchTrip(let r) = call {
+            switch call {
+            case .watchTrip(let r):
                 return finish(try watch(r), code: .ok)
+            case .updateVehicle(let r):
+                return answerLater(method: call.method, start: start) { engine.updateVehicle(r, completion: $0) }
+            case .updateVehicleAttributes(let r):
+                return answerLater(method: call.method, start: start) { engine.updateVehicleAttributes(r, completion: $0) }
+            default:
+                return finish(.response(.json(try dispatch(call))), code: .ok)
             }
-            return finish(.response(.json(try dispatch(call))), code: .ok)
         } catch let error as FleetError {
             return finish(.response(Self.errorResponse(error)), code: error.code)
         } catch {
             let fault = FleetError(.internalFault, detail: String(describing: error))
             return finish(.response(Self.errorResponse(fault)), code: fault.code)
         }
+    }
+
+    /// A reply given once `run`'s engine call completes (vehicle updates, which wait for the store's
+    /// group commit): the connection waits parked, not the server thread. The JSON is written on the
+    /// connection's thread, not on the store's writer thread that completes the call.
+    func answerLater<Response: ProtoMessage & Sendable>(
+        method: FleetMethod, start: UInt64,
+        _ run: (@escaping @Sendable (Result<Response, any Error>) -> Void) -> Void
+    ) -> HTTPReply {
+        let reply = DeferredReply()
+        run { [metrics] outcome in
+            let answer = outcome.mapError { error in
+                error as? FleetError ?? FleetError(.internalFault, detail: String(describing: error))
+            }
+            let code: GRPCCode = switch answer {
+            case .success: .ok
+            case .failure(let error): error.code
+            }
+            metrics.request(method: method, code: code, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            reply.complete {
+                switch answer {
+                case .success(let response): .json(response.jsonBytes())
+                case .failure(let error): Self.errorResponse(error)
+                }
+            }
+        }
+        return .deferred(reply)
     }
 
     /// A body must be JSON. `curl -d` and browsers label bodies form-urlencoded or text/plain by

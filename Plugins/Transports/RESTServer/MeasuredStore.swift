@@ -19,6 +19,14 @@ final class MeasuredStore: Store {
         return try base.commit(writes)
     }
 
+    func commit(_ writes: [StoreWrite], completion: @escaping @Sendable (Result<[UInt64], any Error>) -> Void) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        base.commit(writes) { [metrics] result in
+            metrics.commit(seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            completion(result)
+        }
+    }
+
     func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord] {
         try base.list(kind, provider: provider, afterID: afterID, limit: limit)
     }

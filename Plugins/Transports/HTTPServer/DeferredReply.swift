@@ -1,0 +1,56 @@
+import CMicroHTTPD
+import Synchronization
+
+/// A response the application gives later, from any thread: the handler returns
+/// `.deferred(reply)` at once and calls `complete(_:)` when the answer is ready (a write that waits
+/// for a group commit, say). Meanwhile the connection is parked (suspended in libmicrohttpd), so the
+/// server thread goes on serving its other connections instead of waiting.
+///
+/// The response is built by the closure given to `complete(_:)`, which runs on the connection's
+/// server thread: whoever completes the reply (a store's writer thread) only hands it over.
+public final class DeferredReply: Sendable {
+    public typealias Produce = @Sendable () -> HTTPResponse
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Gives the answer. Only the first call counts.
+    public func complete(_ produce: @escaping Produce) {
+        state.withLock { state in
+            guard state.produce == nil else { return }
+            state.produce = produce
+            // Resume under the lock: it was suspended under the same lock.
+            if state.isSuspended, let connection = state.connection {
+                state.isSuspended = false
+                MHD_resume_connection(connection.pointer)
+            }
+        }
+    }
+
+    // MARK: Connection side (server threads only)
+
+    /// The answer if it has been given; otherwise parks `connection` until it is (libmicrohttpd then
+    /// calls the access handler again) and returns nil.
+    func responseOrSuspend(_ connection: OpaquePointer) -> HTTPResponse? {
+        let produce: Produce? = state.withLock { state in
+            if let produce = state.produce { return produce }
+            state.connection = ConnectionHandle(pointer: connection)
+            state.isSuspended = true
+            MHD_suspend_connection(connection)
+            return nil
+        }
+        return produce?()
+    }
+
+    private struct State: ~Copyable {
+        var produce: Produce?
+        var connection: ConnectionHandle?
+        var isSuspended = false
+    }
+
+    /// A libmicrohttpd connection, used only under the lock while its request is waiting.
+    private struct ConnectionHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+}
