@@ -78,6 +78,19 @@ struct JSONTextWriter {
         bytes.append(byte)
     }
 
+    /// Appends bytes that need no escaping (ASCII the caller knows is plain).
+    mutating func appendPlain(_ body: (inout [UInt8]) -> Bool) -> Bool {
+        body(&bytes)
+    }
+
+    /// Appends `"name":` for a name known to be plain ASCII (a proto field's JSON name).
+    mutating func writePlainKey(_ name: String) {
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
     private mutating func newline(depth: Int) {
         guard let indent else { return }
         bytes.append(0x0A)

@@ -82,10 +82,23 @@ public struct ProtoJSONTextWriter: ProtoFieldWriter {
         text.appendByte(UInt8(ascii: "]"))
     }
 
+    /// Field names are the generated messages' JSON names, plain ASCII: written without escaping.
     private mutating func writeKey(_ name: String) {
         if !isFirstMember { text.appendByte(UInt8(ascii: ",")) }
         isFirstMember = false
-        text.writeString(name)
-        text.appendByte(UInt8(ascii: ":"))
+        text.writePlainKey(name)
+    }
+
+    /// Writes a string value that `body` appends as plain ASCII (no escaping needed), quoted. When
+    /// `body` returns false (it appended nothing), writes nothing and returns false.
+    mutating func writeASCIIString(_ body: (inout [UInt8]) -> Bool) -> Bool {
+        text.appendByte(UInt8(ascii: "\""))
+        let written = text.appendPlain { bytes in
+            if body(&bytes) { return true }
+            bytes.removeLast()
+            return false
+        }
+        if written { text.appendByte(UInt8(ascii: "\"")) }
+        return written
     }
 }

@@ -105,9 +105,23 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
                 + protobufFraction(nanos) + "Z"
         }
-        // Written digit by digit: timestamps are in every trip and vehicle a server sends.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(30)
+        appendRFC3339(to: &bytes, days: days, secondOfDay: secondOfDay, date: (year, month, day))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the RFC 3339 form of a timestamp within range, digit by digit (timestamps are in every
+    /// trip and vehicle a server sends); false, appending nothing, when it is out of range.
+    func appendRFC3339(to bytes: inout [UInt8]) -> Bool {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let date = CivilTime.date(days: days)
+        guard (0...9999).contains(date.0), (0..<1_000_000_000).contains(nanos) else { return false }
+        appendRFC3339(to: &bytes, days: days, secondOfDay: seconds - days * 86_400, date: date)
+        return true
+    }
+
+    private func appendRFC3339(to bytes: inout [UInt8], days: Int64, secondOfDay: Int64, date: (Int64, Int64, Int64)) {
         func append(_ value: Int64, width: Int) {
             var divisor: Int64 = 1
             for _ in 1..<width { divisor *= 10 }
@@ -116,11 +130,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
                 divisor /= 10
             }
         }
-        append(year, width: 4)
+        append(date.0, width: 4)
         bytes.append(UInt8(ascii: "-"))
-        append(month, width: 2)
+        append(date.1, width: 2)
         bytes.append(UInt8(ascii: "-"))
-        append(day, width: 2)
+        append(date.2, width: 2)
         bytes.append(UInt8(ascii: "T"))
         append(secondOfDay / 3600, width: 2)
         bytes.append(UInt8(ascii: ":"))
@@ -139,7 +153,6 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             }
         }
         bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether the timestamp lies within 0001-01-01 … 9999-12-31 (what RFC 3339 JSON can carry).
@@ -199,4 +212,11 @@ extension Timestamp: ProtoJSONValue {
 
     /// The RFC 3339 string.
     public var protoJSON: JSON { .string(rfc3339String) }
+
+    /// The RFC 3339 string, written without making a `String` first.
+    public func writeJSONText(to writer: inout ProtoJSONTextWriter) {
+        if !writer.writeASCIIString({ appendRFC3339(to: &$0) }) {
+            writer.writeValue(protoJSON)
+        }
+    }
 }
