@@ -6,6 +6,10 @@ import RESTClient
 /// serving a fixed small body on the same machine in the same run (the machine's ceiling).
 enum HTTPBenchmarks {
     static let duration = "5s"
+    /// Each measured run follows a discarded run this long on the same server: a new process (page
+    /// faults, allocator arenas, a new SQLite file's log growing) is slower than one that has been
+    /// serving for a while, and a server is measured as it runs, not as it starts.
+    static let warmUp = "2s"
     static let connections = "50"
     static let provider = "bench"
 
@@ -21,6 +25,7 @@ enum HTTPBenchmarks {
         var ceiling: Double?
         if let nginx = which("nginx") {
             if let (process, url) = startNginx(nginx, folder: folder) {
+                _ = runWrk(wrk, url: url + "/", script: nil, folder: folder, duration: warmUp)
                 if let result = runWrk(wrk, url: url + "/", script: nil, folder: folder) {
                     ceiling = result.rate
                     rows.append(BenchmarkRow(name: "nginx, fixed body (ceiling)", value: StoreBenchmarks.rate(result.rate),
@@ -100,6 +105,7 @@ enum HTTPBenchmarks {
 
     /// One wrk run as a table row: rate, p99 and the share of nginx's rate.
     static func row(_ name: String, wrk: String, url: String, script: String?, folder: String, ceiling: Double?, aim: Double?) -> BenchmarkRow {
+        _ = runWrk(wrk, url: url, script: script, folder: folder, duration: warmUp)
         guard let result = runWrk(wrk, url: url, script: script, folder: folder) else {
             return BenchmarkRow(name: name, value: "failed", comparison: "wrk did not report")
         }
@@ -134,6 +140,8 @@ enum HTTPBenchmarks {
         }
         defer { server.stop() }
         var rows: [BenchmarkRow] = [], ratios: [Double] = []
+        _ = runWrk(wrk, url: nginxURL + "/", script: nil, folder: folder, duration: warmUp)
+        _ = runWrk(wrk, url: server.url + "/v1/providers/\(provider)/trips/t1", script: nil, folder: folder, duration: warmUp)
         for pair in 1...count {
             guard let ceiling = runWrk(wrk, url: nginxURL + "/", script: nil, folder: folder, duration: "3s"),
                   let trip = runWrk(wrk, url: server.url + "/v1/providers/\(provider)/trips/t1", script: nil, folder: folder, duration: "3s")
