@@ -118,17 +118,18 @@ enum HTTPBenchmarks {
         return BenchmarkRow(name: name, value: StoreBenchmarks.rate(result.rate), comparison: comparison)
     }
 
-    /// `fleet-bench http-pairs`: GetTrip against nginx in `count` alternating pairs of 3 s runs, each
-    /// pair's ratio and their median — a steadier ratio than one run on a noisy machine.
+    /// `fleet-bench http-pairs`: `count` rounds of 3 s runs, each of nginx, then GetTrip, then
+    /// UpdateVehicle (durable SQLite), each call's ratio taken against its own round's nginx, and the
+    /// median ratios: steadier than single runs on a machine whose speed drifts from minute to minute.
     static func pairs(count: Int = 9) -> [BenchmarkRow] {
         guard let wrk = which("wrk"), let nginx = which("nginx") else {
-            return [BenchmarkRow(name: "GetTrip pairs", value: "skipped", comparison: "wrk and nginx are needed (make bench installs them)")]
+            return [BenchmarkRow(name: "HTTP rounds", value: "skipped", comparison: "wrk and nginx are needed (make bench installs them)")]
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-http-pairs-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         guard let (process, nginxURL) = startNginx(nginx, folder: folder) else {
-            return [BenchmarkRow(name: "GetTrip pairs", value: "failed", comparison: "nginx did not start")]
+            return [BenchmarkRow(name: "HTTP rounds", value: "failed", comparison: "nginx did not start")]
         }
         defer { process.terminate(); process.waitUntilExit() }
         let server: BenchServer
@@ -139,21 +140,34 @@ enum HTTPBenchmarks {
             return [BenchmarkRow(name: "fleet-admin serve", value: "failed", comparison: "\(error)")]
         }
         defer { server.stop() }
-        var rows: [BenchmarkRow] = [], ratios: [Double] = []
+        let calls: [(name: String, path: String, script: String?, aim: Double)] = [
+            ("GetTrip", "/v1/providers/\(provider)/trips/t1", nil, 0.50),
+            ("UpdateVehicle (location), durable sqlite", "/", updateScript, 0.30),
+        ]
         _ = runWrk(wrk, url: nginxURL + "/", script: nil, folder: folder, duration: warmUp)
-        _ = runWrk(wrk, url: server.url + "/v1/providers/\(provider)/trips/t1", script: nil, folder: folder, duration: warmUp)
-        for pair in 1...count {
-            guard let ceiling = runWrk(wrk, url: nginxURL + "/", script: nil, folder: folder, duration: "3s"),
-                  let trip = runWrk(wrk, url: server.url + "/v1/providers/\(provider)/trips/t1", script: nil, folder: folder, duration: "3s")
-            else { continue }
-            ratios.append(trip.rate / ceiling.rate)
-            rows.append(BenchmarkRow(name: "pair \(pair): GetTrip / nginx", value: String(format: "%.0f%%", trip.rate / ceiling.rate * 100),
-                                     comparison: "\(StoreBenchmarks.rate(trip.rate)) / \(StoreBenchmarks.rate(ceiling.rate))"))
+        for call in calls {
+            _ = runWrk(wrk, url: server.url + call.path, script: call.script, folder: folder, duration: warmUp)
         }
-        ratios.sort()
-        if !ratios.isEmpty {
-            rows.append(BenchmarkRow(name: "GetTrip / nginx, median of \(ratios.count) pairs", value: String(format: "%.0f%%", ratios[ratios.count / 2] * 100),
-                                     comparison: String(format: "range %.0f–%.0f%%; aim >= 50%%", ratios[0] * 100, ratios[ratios.count - 1] * 100)))
+        var rows: [BenchmarkRow] = []
+        var ratios = [[Double]](repeating: [], count: calls.count)
+        for round in 1...count {
+            guard let ceiling = runWrk(wrk, url: nginxURL + "/", script: nil, folder: folder, duration: "3s") else { continue }
+            var cells: [String] = []
+            for (index, call) in calls.enumerated() {
+                guard let result = runWrk(wrk, url: server.url + call.path, script: call.script, folder: folder, duration: "3s") else { continue }
+                ratios[index].append(result.rate / ceiling.rate)
+                cells.append(String(format: "%@ %.0f%% (%@)", call.name.split(separator: " ").first.map(String.init) ?? call.name,
+                                    result.rate / ceiling.rate * 100, StoreBenchmarks.rate(result.rate)))
+            }
+            rows.append(BenchmarkRow(name: "round \(round): against nginx \(StoreBenchmarks.rate(ceiling.rate))", value: "",
+                                     comparison: cells.joined(separator: "; ")))
+        }
+        for (index, call) in calls.enumerated() where !ratios[index].isEmpty {
+            let sorted = ratios[index].sorted()
+            rows.append(BenchmarkRow(name: "\(call.name) / nginx, median of \(sorted.count) rounds",
+                                     value: String(format: "%.0f%%", sorted[sorted.count / 2] * 100),
+                                     comparison: String(format: "range %.0f–%.0f%%; aim >= %.0f%%", sorted[0] * 100,
+                                                        sorted[sorted.count - 1] * 100, call.aim * 100)))
         }
         return rows
     }

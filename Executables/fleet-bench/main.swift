@@ -42,7 +42,7 @@ if only == "search" {
     }
 }
 if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }
-if only == "http-pairs" { section("GetTrip against nginx, in pairs", { HTTPBenchmarks.pairs() }) }
+if only == "http-pairs" { section("GetTrip and UpdateVehicle against nginx, in rounds", { HTTPBenchmarks.pairs() }) }
 if wanted("watch") { section("watch streams", { WatchBenchmarks.run() }) }
 
 let nameWidth = max(10, rows.map(\.name.count).max() ?? 0)
