@@ -147,4 +147,35 @@ struct GroupCommitterTests {
         }
         #expect(refused.wait(timeout: .now() + 1) == .success)
     }
+
+    /// Waiting and non-waiting writers, groups that take a while, and pauses long enough for the
+    /// writer thread to exit and be started again: every batch gets its own result, none is lost.
+    @Test func mixedWritersAcrossWriterThreadRestartsAllGetTheirResults() throws {
+        let executor = Executor(holdFirst: false)
+        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }, idleSeconds: 0.001) { group in
+            if group.count % 3 == 0 { usleep(50) }
+            return executor.run(group)
+        }
+        let mismatches = Mutex(0)
+        let answered = DispatchSemaphore(value: 0)
+        let threads = 8, perThread = 300
+        try ThreadGroup.run(threads) { thread in
+            for n in 0..<perThread {
+                let batch = thread * 10_000 + n
+                if n % 2 == 0 {
+                    if try committer.submit(batch) != batch * 10 { mismatches.withLock { $0 += 1 } }
+                } else {
+                    committer.submit(batch) { outcome in
+                        if (try? outcome.get()) != batch * 10 { mismatches.withLock { $0 += 1 } }
+                        answered.signal()
+                    }
+                }
+                if n % 50 == 0 { usleep(3_000) }  // long enough for the writer thread to exit
+            }
+        }
+        for _ in 0..<(threads * perThread / 2) { #expect(answered.wait(timeout: .now() + 20) == .success) }
+        #expect(mismatches.withLock { $0 } == 0)
+        #expect(executor.groups.withLock { $0 }.reduce(0) { $0 + $1.count } == threads * perThread)
+        #expect(committer.close {})
+    }
 }

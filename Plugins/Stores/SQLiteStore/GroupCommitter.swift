@@ -46,7 +46,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     }
 
     /// How long the writer thread waits for work before it exits.
-    static var idleSeconds: Double { 2 }
+    let idleSeconds: Double
 
     // Everything below is guarded by `condition`'s lock.
     private let condition = NSCondition()
@@ -64,7 +64,8 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     /// - Parameters:
     ///   - execute: runs a group of batches (on the committer's writer thread).
     ///   - closedError: the error for batches submitted after `close()`.
-    init(closedError: @escaping () -> any Error, execute: @escaping Execute) {
+    init(closedError: @escaping () -> any Error, idleSeconds: Double = 2, execute: @escaping Execute) {
+        self.idleSeconds = idleSeconds
         self.execute = execute
         self.closedError = closedError
     }
@@ -150,7 +151,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
             if pending.isEmpty || executing {
                 if isClosed && !executing { break }
                 writerWaiting = true
-                let woken = condition.wait(until: Date(timeIntervalSinceNow: Self.idleSeconds))
+                let woken = condition.wait(until: Date(timeIntervalSinceNow: idleSeconds))
                 writerWaiting = false
                 if !woken && pending.isEmpty && !executing { break }
                 continue
