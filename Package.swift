@@ -47,7 +47,8 @@ let package = Package(
         .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
         .target(name: "FileIO", dependencies: ["FleetErrors"], path: "Plugins/FileIO", swiftSettings: strict),
         .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore", "FileIO"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
-        .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
+        .target(name: "CSQLiteShim", dependencies: ["CSQLite"], path: "Plugins/System/CSQLiteShim"),
+        .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite", "CSQLiteShim"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
 
         // MARK: Plugins: transports.
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Plugins/System/CMicroHTTPDShim"),

@@ -57,8 +57,16 @@ extension Engine {
 
     public func getTrip(_ request: GetTripRequest) throws -> Trip {
         let name = try TripName(parsing: request.name ?? "", field: "name")
-        let record = try requireTrip(tripKey(name))
-        let vehicle = try record.vehicleID.flatMap { try loadVehicle(RecordKey(.vehicle, provider: name.provider, id: $0)) }
+        // The trip and its vehicle as of one moment, in one read of the store.
+        let (record, vehicle) = try store.withSnapshot { snapshot in
+            let key = tripKey(name)
+            guard let stored = try snapshot.get(key) else { throw tripNotFound(key) }
+            let record = try records.trip(stored)
+            let vehicle = try record.vehicleID.flatMap { id in
+                try snapshot.get(RecordKey(.vehicle, provider: name.provider, id: id)).map(records.vehicle)
+            }
+            return (record, vehicle)
+        }
         var trip = tripView(record, vehicle: vehicle, now: clock.now(), encodedRoute: request.routeFormatType == .encodedPolylineType)
         trip.view = request.view
         if request.view == .journeySharingV1s {

@@ -71,10 +71,12 @@ public final class Engine: FleetAPI {
     }
 
     func requireTrip(_ key: RecordKey) throws -> TripRecord {
-        guard let record = try loadTrip(key) else {
-            throw FleetError(.tripNotFound, detail: "providers/\(key.provider)/trips/\(key.id)")
-        }
+        guard let record = try loadTrip(key) else { throw tripNotFound(key) }
         return record
+    }
+
+    func tripNotFound(_ key: RecordKey) -> FleetError {
+        FleetError(.tripNotFound, detail: "providers/\(key.provider)/trips/\(key.id)")
     }
 
     // MARK: Writing

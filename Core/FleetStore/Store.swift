@@ -110,6 +110,13 @@ public struct StoreConflict: Error, Sendable, Hashable {
     }
 }
 
+/// Reads within `Store.withSnapshot`: every read sees the same committed state. Valid only inside
+/// the body it was given to.
+public protocol StoreSnapshot {
+    /// The record under `key`, or nil.
+    func get(_ key: RecordKey) throws -> StoreRecord?
+}
+
 /// Where the engine keeps vehicles and trips: a versioned record store with two indexes.
 ///
 /// Every implementation passes the same contract suite (`StoreContract` in the tests).
@@ -124,6 +131,11 @@ public protocol Store: AnyObject, Sendable {
     /// Throws `StoreConflict` when a record is not at its expected version.
     @discardableResult
     func commit(_ writes: [StoreWrite]) throws -> [UInt64]
+
+    /// Runs `body` with reads that all see one committed state (a trip and its vehicle as of the same
+    /// moment), at the cost of one read transaction instead of one per record. (No default, for the
+    /// same reason as `nearbyIndex`.)
+    func withSnapshot<Value>(_ body: (any StoreSnapshot) throws -> Value) throws -> Value
 
     /// `commit` without waiting: returns at once, and `completion` gets what `commit` would have
     /// returned or thrown, on any thread, once the writes are durable and visible (or failed).

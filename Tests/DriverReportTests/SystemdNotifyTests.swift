@@ -51,8 +51,14 @@ struct SystemdNotifyTests {
         let daemon = try DaemonProcess(fleet.transportArguments + ["--vehicle", "cab-9", "--source", "jsonl:-"], folder: fleet.folder,
                                        environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000", "JOURNAL_STREAM": "8:1"])
         daemon.write(#"{"lat": 52.37, "lng": 4.89}"#)
-        try await daemon.waitForStatus("READY and two WATCHDOG pings") { _ in
-            notify.received.contains("READY=1") && notify.received.filter { $0 == "WATCHDOG=1" }.count >= 2
+        do {
+            try await daemon.waitForStatus("READY and two WATCHDOG pings") { _ in
+                notify.received.contains("READY=1") && notify.received.filter { $0 == "WATCHDOG=1" }.count >= 2
+            }
+        } catch {
+            let received = notify.received
+            Issue.record("notify socket received \(received.count) messages, READY: \(received.contains("READY=1")), WATCHDOG: \(received.filter { $0 == "WATCHDOG=1" }.count)")
+            throw error
         }
         #expect(notify.received.contains { $0.hasPrefix("STATUS=") })
         daemon.signal(SIGTERM)

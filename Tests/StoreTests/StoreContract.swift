@@ -1,6 +1,7 @@
 import FleetErrors
 import FleetStore
 import Foundation
+import Synchronization
 import Testing
 
 /// What every `Store` must do, run against each store in `StoreFactories.all`.
@@ -432,6 +433,66 @@ struct StoreContract {
         }
     }
 
+    @Test(arguments: StoreFactories.all)
+    func readsInOneSnapshotSeeOneCommittedState(_ factory: StoreFactory) throws {
+        try StoreFixture.with(factory) { fixture in
+            let store = fixture.store
+            @Sendable func pair(_ n: Int) -> [StoreRecord] {
+                ["a", "b"].map { StoreRecord(key: RecordKey(.vehicle, provider: "p", id: $0), version: 0, payload: Array("\(n)".utf8)) }
+            }
+            try store.commit(pair(0).map { .put($0, expectedVersion: 0) })
+            // One writer moves both records forward together until the readers are done; readers read
+            // them one after the other, pausing in between, and must always find them equal (outside
+            // a snapshot, the writer's commits would land in the pauses).
+            let readersDone = Atomic<Int>(0)
+            let commits = Atomic<Int>(0)
+            try ThreadGroup.run(3) { index in
+                if index == 0 {
+                    var n = 0
+                    while readersDone.load(ordering: .relaxed) < 2 {
+                        try store.commit(pair(n + 1).map { .put($0, expectedVersion: UInt64(n + 1)) })
+                        n += 1
+                        commits.store(n, ordering: .relaxed)
+                    }
+                    return
+                }
+                defer { readersDone.add(1, ordering: .relaxed) }
+                for _ in 0..<40 {
+                    let (a, b) = try store.withSnapshot { snapshot in
+                        let a = try snapshot.get(RecordKey(.vehicle, provider: "p", id: "a"))
+                        usleep(500)
+                        return (a, try snapshot.get(RecordKey(.vehicle, provider: "p", id: "b")))
+                    }
+                    if a?.payload != b?.payload || a?.version != b?.version {
+                        throw TornCommit(id: "a at \(a?.version ?? 0), b at \(b?.version ?? 0)")
+                    }
+                }
+            }
+            #expect(commits.load(ordering: .relaxed) > 0, "the writer wrote while the readers read")
+        }
+    }
+
+    @Test(arguments: StoreFactories.all)
+    func aCommitWithACompletionAppliesOrConflictsAsAWaitingOneWould(_ factory: StoreFactory) throws {
+        try StoreFixture.with(factory) { fixture throws in
+            let store = fixture.store
+            let outcomes = Mutex<[Result<[UInt64], StoreConflict>]>([])
+            let done = DispatchSemaphore(value: 0)
+            let record = Sample.vehicle("v1", at: IndexPoint(latitude: 1, longitude: 2))
+            for expected: UInt64 in [0, 0] {  // the second create conflicts with the first
+                store.commit([.put(record, expectedVersion: expected)]) { result in
+                    outcomes.withLock { $0.append(result.mapError { $0 as? StoreConflict ?? StoreConflict(key: record.key, expectedVersion: 99, actualVersion: 99) }) }
+                    done.signal()
+                }
+                #expect(done.wait(timeout: .now() + 20) == .success)
+            }
+            let seen = outcomes.withLock { $0 }
+            #expect(try seen.first?.get() == [1])
+            #expect(throws: StoreConflict(key: record.key, expectedVersion: 0, actualVersion: 1)) { _ = try seen.last?.get() }
+            #expect(try store.get(record.key)?.point == record.point)
+        }
+    }
+
     // MARK: Closing
 
     @Test(arguments: StoreFactories.all)
@@ -449,6 +510,12 @@ struct StoreContract {
                 try store.nearby(provider: "p", center: IndexPoint(latitude: 0, longitude: 0), radiusMeters: 10)
             }
             #expect(throws: FleetError.self) { try store.owned(by: "v1", provider: "p") }
+            #expect(throws: FleetError.self) { try store.withSnapshot { try $0.get(key) } }
+            let refused = Mutex<(any Error)?>(nil)
+            store.commit([.put(Sample.vehicle("v3"), expectedVersion: 0)]) { result in
+                if case .failure(let error) = result { refused.withLock { $0 = error } }
+            }
+            #expect(refused.withLock { $0 } is FleetError)
         }
     }
 }

@@ -106,6 +106,14 @@ public final class FileStore: Store, @unchecked Sendable {
         try reading { $0.record(key) }
     }
 
+    /// Runs `body` under the store's lock: no write lands between its reads.
+    public func withSnapshot<Value>(_ body: (any StoreSnapshot) throws -> Value) throws -> Value {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !isClosed else { throw closedError }
+        return try body(FileSnapshot(table: table))
+    }
+
     /// Up to `limit` records of one kind and provider after `afterID`, ordered by the IDs' UTF-8 bytes.
     public func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord] {
         try reading { $0.list(kind, provider: provider, afterID: afterID, limit: limit) }
@@ -143,12 +151,12 @@ public final class FileStore: Store, @unchecked Sendable {
 
     // MARK: Commits
 
-    /// Validates every write against the newest versions, appends them as one journal record and,
     /// Commits on the calling thread (which, when durable, waits for the journal's sync).
     public func commit(_ writes: [StoreWrite], completion: @escaping @Sendable (Result<[UInt64], any Error>) -> Void) {
         commitAtOnce(writes, completion: completion)
     }
 
+    /// Validates every write against the newest versions, appends them as one journal record and,
     /// when durable, returns once a sync covers it (shared with concurrent committers).
     @discardableResult
     public func commit(_ writes: [StoreWrite]) throws -> [UInt64] {
@@ -377,4 +385,11 @@ public final class FileStore: Store, @unchecked Sendable {
         condition.broadcast()
         if let syncError { throw syncError }
     }
+}
+
+/// The table as it is while `FileStore.withSnapshot` holds the lock.
+private struct FileSnapshot: StoreSnapshot {
+    let table: RecordTable
+
+    func get(_ key: RecordKey) throws -> StoreRecord? { table.record(key) }
 }

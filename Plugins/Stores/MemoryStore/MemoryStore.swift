@@ -27,6 +27,14 @@ public final class MemoryStore: Store {
         }
     }
 
+    /// Runs `body` under the store's lock: no write lands between its reads.
+    public func withSnapshot<Value>(_ body: (any StoreSnapshot) throws -> Value) throws -> Value {
+        try state.withLock { tables in
+            try tables.checkOpen()
+            return try body(MemorySnapshot(tables: tables))
+        }
+    }
+
     /// Applies every write or none (each write sees the ones before it); returns the new versions.
     @discardableResult
     public func commit(_ writes: [StoreWrite]) throws -> [UInt64] {
@@ -88,4 +96,11 @@ public final class MemoryStore: Store {
     public func close() throws {
         state.withLock { $0.close() }
     }
+}
+
+/// The tables as they are while `MemoryStore.withSnapshot` holds the lock.
+private struct MemorySnapshot: StoreSnapshot {
+    let tables: MemoryTables
+
+    func get(_ key: RecordKey) throws -> StoreRecord? { tables.record(key) }
 }

@@ -162,11 +162,13 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
             condition.unlock()
             let results = execute(group.map(\.batch))
             precondition(results.count == group.count, "a group commit returned \(results.count) results for \(group.count) batches")
+            condition.lock()
+            finishGroup(count: group.count)  // counted before anyone hears of it
+            condition.unlock()
             for (ticket, result) in zip(group, results) {
                 ticket.finish(result)
             }
             condition.lock()
-            finishGroup(count: group.count)
         }
         writerRunning = false
         condition.broadcast()

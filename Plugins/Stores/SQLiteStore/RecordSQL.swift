@@ -11,6 +11,15 @@ enum RecordSQL {
 
     static let get = "SELECT \(columns) FROM records r WHERE r.kind = ?1 AND r.provider = ?2 AND r.id = ?3"
 
+    /// The record under `key`, or nil.
+    static func get(_ key: RecordKey, on connection: SQLiteConnection, path: String) throws -> StoreRecord? {
+        try connection.firstRow(get, doing: "reading \(key)") {
+            bind(key, to: $0)
+        } read: {
+            try record(from: $0, path: path)
+        }
+    }
+
     static let listFirst = """
         SELECT \(columns) FROM records r WHERE r.kind = ?1 AND r.provider = ?2 ORDER BY r.id LIMIT ?3
         """

@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteShim
 import FleetErrors
 
 /// One connection to the database file, with its busy handler and its cache of prepared statements.
@@ -13,8 +14,16 @@ final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     private var isClosed = false
 
+    /// SQLite's process-wide settings, made once before the first connection opens: no memory
+    /// statistics (they take one global mutex on every allocation, which readers on many threads
+    /// then queue for).
+    private static let configured: Void = {
+        _ = csqlite_disable_memory_statistics()  // SQLITE_MISUSE if SQLite is already in use: harmless
+    }()
+
     /// Opens (creating if needed) the database at `path`.
     init(path: String, busyTimeoutMilliseconds: Int) throws {
+        _ = Self.configured
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)

@@ -92,11 +92,16 @@ public final class SQLiteStore: Store {
     /// The record under `key`, read on a pooled read connection (never waits for writers).
     public func get(_ key: RecordKey) throws -> StoreRecord? {
         try readers.withConnection { connection in
-            try connection.firstRow(RecordSQL.get, doing: "reading \(key)") {
-                RecordSQL.bind(key, to: $0)
-            } read: {
-                try RecordSQL.record(from: $0, path: path)
-            }
+            try RecordSQL.get(key, on: connection, path: path)
+        }
+    }
+
+    /// Runs `body` in one read transaction on a pooled read connection.
+    public func withSnapshot<Value>(_ body: (any StoreSnapshot) throws -> Value) throws -> Value {
+        try readers.withConnection { connection in
+            try connection.execute("BEGIN", doing: "starting a read transaction")
+            defer { try? connection.execute("COMMIT", doing: "ending a read transaction") }
+            return try body(SQLiteSnapshot(connection: connection, path: path))
         }
     }
 
@@ -226,5 +231,15 @@ public final class SQLiteStore: Store {
             writer.connection.close()
         }
         readers.close()
+    }
+}
+
+/// Reads on the connection `SQLiteStore.withSnapshot` holds in a read transaction.
+private struct SQLiteSnapshot: StoreSnapshot {
+    let connection: SQLiteConnection
+    let path: String
+
+    func get(_ key: RecordKey) throws -> StoreRecord? {
+        try RecordSQL.get(key, on: connection, path: path)
     }
 }

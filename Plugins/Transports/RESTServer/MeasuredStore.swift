@@ -13,6 +13,10 @@ final class MeasuredStore: Store {
 
     func get(_ key: RecordKey) throws -> StoreRecord? { try base.get(key) }
 
+    func withSnapshot<Value>(_ body: (any StoreSnapshot) throws -> Value) throws -> Value {
+        try base.withSnapshot(body)
+    }
+
     func commit(_ writes: [StoreWrite]) throws -> [UInt64] {
         let start = DispatchTime.now().uptimeNanoseconds
         defer { metrics.commit(seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
