@@ -78,15 +78,11 @@ extension Engine {
     /// group commit. Keep `completion` short.
     public func updateVehicle(_ request: UpdateVehicleRequest,
                               completion: @escaping @Sendable (Result<Vehicle, any Error>) -> Void) {
-        do {
-            transact(try vehicleUpdate(request), completion: completion)
-        } catch {
-            completion(.failure(error))
-        }
+        transact(preparing: { try vehicleUpdate(request) }, completion: completion)
     }
 
     /// The checked request as the body of a read-modify-write.
-    private func vehicleUpdate(_ request: UpdateVehicleRequest) throws -> @Sendable (Bool) throws -> (writes: [EngineWrite], result: Vehicle) {
+    private func vehicleUpdate(_ request: UpdateVehicleRequest) throws -> TransactionBody<Vehicle> {
         let name = try VehicleName(parsing: request.name ?? "", field: "name")
         let paths = try UpdateMask.paths(request.updateMask, updatable: UpdateMask.vehicleUpdatable,
                                          serverOwned: UpdateMask.vehicleServerOwned, resource: "Vehicle")
@@ -108,16 +104,11 @@ extension Engine {
     /// UpdateVehicleAttributes without waiting for the store, as `updateVehicle(_:completion:)`.
     public func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest,
                                         completion: @escaping @Sendable (Result<UpdateVehicleAttributesResponse, any Error>) -> Void) {
-        do {
-            transact(try attributesUpdate(request), completion: completion)
-        } catch {
-            completion(.failure(error))
-        }
+        transact(preparing: { try attributesUpdate(request) }, completion: completion)
     }
 
     /// The checked request as the body of a read-modify-write.
-    private func attributesUpdate(_ request: UpdateVehicleAttributesRequest) throws
-        -> @Sendable (Bool) throws -> (writes: [EngineWrite], result: UpdateVehicleAttributesResponse) {
+    private func attributesUpdate(_ request: UpdateVehicleAttributesRequest) throws -> TransactionBody<UpdateVehicleAttributesResponse> {
         let name = try VehicleName(parsing: request.name ?? "", field: "name")
         guard !request.attributes.isEmpty else {
             throw FleetError.invalidArgument("attributes is required: name at least one attribute to set", field: "attributes")

@@ -106,18 +106,24 @@ public final class Engine: FleetAPI {
     /// `transact` without waiting for the commit: returns at once and gives the outcome to
     /// `completion`, on this thread or on the store's writer thread (which also runs any retry).
     /// Keep `completion` short; it delays the store's next group.
-    func transact<Result: Sendable>(
-        _ body: @escaping @Sendable (_ isFirstAttempt: Bool) throws -> (writes: [EngineWrite], result: Result),
-        completion: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void
-    ) {
+    func transact<Result: Sendable>(_ body: @escaping TransactionBody<Result>,
+                                    completion: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void) {
         transact(attempt: 0, body, completion: completion)
     }
 
-    private func transact<Result: Sendable>(
-        attempt: Int,
-        _ body: @escaping @Sendable (_ isFirstAttempt: Bool) throws -> (writes: [EngineWrite], result: Result),
-        completion: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void
-    ) {
+    /// `transact(_:completion:)` with a body that `prepare` makes after checking the request; a
+    /// request that fails its checks goes to `completion` like any other error.
+    func transact<Result: Sendable>(preparing prepare: () throws -> TransactionBody<Result>,
+                                    completion: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void) {
+        do {
+            transact(try prepare(), completion: completion)
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
+    private func transact<Result: Sendable>(attempt: Int, _ body: @escaping TransactionBody<Result>,
+                                            completion: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void) {
         guard attempt < configuration.maximumCommitAttempts else {
             completion(.failure(FleetError(.concurrentModification)))
             return
@@ -170,6 +176,10 @@ public final class Engine: FleetAPI {
         changes.signal(writes.map(\.key))
     }
 }
+
+/// A read-modify-write that may run again, told whether this is its first attempt: the writes to
+/// commit and the result to return once they are.
+typealias TransactionBody<Result> = @Sendable (_ isFirstAttempt: Bool) throws -> (writes: [EngineWrite], result: Result)
 
 /// A write the engine commits: the store's write, plus the decoded vehicle so it need not be decoded
 /// again when next read.

@@ -91,4 +91,19 @@ struct DeferredReplyTests {
         }
         #expect(answers == Set((0..<count).map { "answer \($0)" }))
     }
+
+    @Test func aReplyStillAwaitedWhenTheGracePeriodEndsIsAnswered503AndTheServerStops() throws {
+        let waiting = Box<[DeferredReply]>([]), arrived = Signal()
+        let server = try deferringServer(waiting: waiting, arrived: arrived)
+        let connection = try server.connect()
+        try connection.send("GET /later HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(arrived.wait())
+        // libmicrohttpd aborts if stopped with a connection parked: the stop must answer it first.
+        server.server.stop(gracePeriod: .milliseconds(200))
+        let response = try connection.readResponse()
+        #expect(response.status == 503)
+        #expect(response.text.contains("stopped before the call finished"))
+        // The application's answer, too late, is ignored.
+        waiting.value.first?.complete { .text("too late") }
+    }
 }

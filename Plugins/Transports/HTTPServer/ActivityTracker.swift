@@ -1,13 +1,14 @@
 import Foundation
 
-/// Counts the requests in flight and holds the open event streams, so that a graceful stop can
-/// wait for the first and close the second.
+/// Counts the requests in flight and holds the open event streams and the parked deferred replies,
+/// so that a graceful stop can wait for the first, close the second and answer the third.
 final class ActivityTracker: @unchecked Sendable {
     // All state below is guarded by `condition`.
     private let condition = NSCondition()
     private var requestsInFlight = 0
     private var streams: [ObjectIdentifier: EventStream] = [:]
     private var refusesStreams = false
+    private var parked: [ObjectIdentifier: DeferredReply] = [:]
 
     /// A request's headers arrived.
     func requestStarted() {
@@ -39,6 +40,27 @@ final class ActivityTracker: @unchecked Sendable {
         streams[ObjectIdentifier(stream)] = nil
         if streams.isEmpty { condition.broadcast() }
         condition.unlock()
+    }
+
+    /// A deferred reply's connection was parked to wait for its answer.
+    func park(_ reply: DeferredReply) {
+        condition.lock()
+        parked[ObjectIdentifier(reply)] = reply
+        condition.unlock()
+    }
+
+    /// A parked reply's answer is being sent.
+    func unpark(_ reply: DeferredReply) {
+        condition.lock()
+        parked[ObjectIdentifier(reply)] = nil
+        condition.unlock()
+    }
+
+    /// The replies whose connections are parked now.
+    var parkedReplies: [DeferredReply] {
+        condition.lock()
+        defer { condition.unlock() }
+        return Array(parked.values)
     }
 
     /// The streams open now.

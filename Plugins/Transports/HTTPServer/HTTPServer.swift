@@ -118,7 +118,14 @@ public final class HTTPServer: Sendable {
             return daemon
         }
         guard let daemon = taken else { return }
-        _ = dispatcher.activity.waitForRequests(until: deadline)
+        if !dispatcher.activity.waitForRequests(until: deadline) {
+            // Answers still awaited after the grace period: 503 instead (libmicrohttpd must not be
+            // stopped with their connections parked; an answer given later is ignored).
+            for reply in dispatcher.activity.parkedReplies {
+                reply.complete { [configuration] in configuration.errorBody(503, "The server stopped before the call finished; it may or may not have been applied") }
+            }
+            _ = dispatcher.activity.waitForRequests(until: .now.advanced(by: .seconds(2)))
+        }
         // Waking every parked stream before the daemon stops is required: libmicrohttpd aborts
         // when stopped with a connection still suspended.
         for stream in dispatcher.activity.refuseNewStreams() { stream.requestClose(.serverStopping) }

@@ -55,6 +55,7 @@ final class RequestDispatcher: Sendable {
             // Called again after the deferred reply resumed the connection (or spuriously: then park again).
             guard let response = deferred.responseOrSuspend(connection) else { return .YES }
             context.deferred = nil
+            activity.unpark(deferred)
             return queue(response, for: context, on: connection, closingConnection: false)
         }
         if context.responded { return .YES }
@@ -114,6 +115,7 @@ final class RequestDispatcher: Sendable {
         case .deferred(let deferred):
             guard let response = deferred.responseOrSuspend(connection) else {
                 context.deferred = deferred
+                activity.park(deferred)
                 return .YES
             }
             return queue(response, for: context, on: connection, closingConnection: false)
