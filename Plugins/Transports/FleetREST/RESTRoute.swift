@@ -19,9 +19,10 @@ struct RESTRoute {
     /// or ':' inside an ID stays in the ID (where the engine's ID rules refuse it), and "." or ".."
     /// segments never match.
     init(path: String) throws {
-        let notFound = FleetError(.unknownPath, detail: path)
+        // Made only when needed: an error is far costlier than parsing a good path.
+        func notFound() -> FleetError { FleetError(.unknownPath, detail: path) }
         var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard segments.first == "", segments.count >= 4, segments[1] == "v1", segments[2] == "providers" else { throw notFound }
+        guard segments.first == "", segments.count >= 4, segments[1] == "v1", segments[2] == "providers" else { throw notFound() }
         segments.removeFirst(3)
         // The custom verb hangs off the last segment.
         var verb: String?
@@ -31,17 +32,17 @@ struct RESTRoute {
             segments[segments.count - 1] = String(last[..<colon])
         }
         guard let provider = PercentEncoding.decode(segments[0]), !provider.isEmpty, segments.count >= 2,
-              let collection = Collection(rawValue: segments[1]) else { throw notFound }
+              let collection = Collection(rawValue: segments[1]) else { throw notFound() }
         switch segments.count {
         case 2:
             id = nil
         case 3:
-            guard let decoded = PercentEncoding.decode(segments[2]), !decoded.isEmpty else { throw notFound }
+            guard let decoded = PercentEncoding.decode(segments[2]), !decoded.isEmpty else { throw notFound() }
             id = decoded
         default:
-            throw notFound
+            throw notFound()
         }
-        if [".", ".."].contains(provider) || [".", ".."].contains(id ?? "") { throw notFound }
+        if provider == "." || provider == ".." || id == "." || id == ".." { throw notFound() }
         self.provider = provider
         self.collection = collection
         self.verb = verb
