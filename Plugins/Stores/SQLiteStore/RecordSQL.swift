@@ -68,9 +68,9 @@ enum RecordSQL {
     static let indexPoint = "INSERT OR REPLACE INTO points (id, minLat, maxLat, minLng, maxLng) VALUES (?1, ?2, ?3, ?4, ?5)"
 
     /// Files the row under the grid cell of `point` in the R*Tree (see `GeoBox.cell(of:)`).
-    static func index(row: Int64, at point: IndexPoint, on connection: SQLiteConnection, doing: String) throws {
+    static func index(row: Int64, at point: IndexPoint, on connection: SQLiteConnection, doing: @autoclosure () -> String) throws {
         let cell = GeoBox.cell(of: point)
-        try connection.execute(indexPoint, doing: doing) {
+        try connection.execute(indexPoint, doing: doing()) {
             $0.bind(1, row)
             $0.bind(2, cell.south)
             $0.bind(3, cell.north)

@@ -71,19 +71,19 @@ final class SQLiteConnection {
     }
 
     /// Runs `sql` to completion, ignoring any rows it returns.
-    func execute(_ sql: String, doing: String, bind: (SQLiteStatement) -> Void = { _ in }) throws {
+    func execute(_ sql: String, doing: @autoclosure () -> String, bind: (SQLiteStatement) -> Void = { _ in }) throws {
         let statement = try self.statement(sql)
         defer { statement.reset() }
         bind(statement)
         while true {
             let code = statement.step()
             if code == SQLITE_DONE { return }
-            if code != SQLITE_ROW { throw failure(code, doing: doing) }
+            if code != SQLITE_ROW { throw failure(code, doing: doing()) }
         }
     }
 
     /// Runs `sql` and reads every row it returns.
-    func rows<Row>(_ sql: String, doing: String, bind: (SQLiteStatement) -> Void = { _ in },
+    func rows<Row>(_ sql: String, doing: @autoclosure () -> String, bind: (SQLiteStatement) -> Void = { _ in },
                    read: (SQLiteStatement) throws -> Row) throws -> [Row] {
         let statement = try self.statement(sql)
         defer { statement.reset() }
@@ -92,20 +92,20 @@ final class SQLiteConnection {
         while true {
             let code = statement.step()
             if code == SQLITE_DONE { return rows }
-            guard code == SQLITE_ROW else { throw failure(code, doing: doing) }
+            guard code == SQLITE_ROW else { throw failure(code, doing: doing()) }
             rows.append(try read(statement))
         }
     }
 
     /// Runs `sql` and reads its first row, if any.
-    func firstRow<Row>(_ sql: String, doing: String, bind: (SQLiteStatement) -> Void = { _ in },
+    func firstRow<Row>(_ sql: String, doing: @autoclosure () -> String, bind: (SQLiteStatement) -> Void = { _ in },
                        read: (SQLiteStatement) throws -> Row) throws -> Row? {
         let statement = try self.statement(sql)
         defer { statement.reset() }
         bind(statement)
         let code = statement.step()
         if code == SQLITE_DONE { return nil }
-        guard code == SQLITE_ROW else { throw failure(code, doing: doing) }
+        guard code == SQLITE_ROW else { throw failure(code, doing: doing()) }
         return try read(statement)
     }
 
