@@ -100,7 +100,7 @@ let package = Package(
         // MARK: Tests.
         .target(name: "FleetTestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["FleetTestSupport", "FleetEngine", "FleetModel", "FleetErrors",
-                                                           "FleetAuth", "MemoryStore", "RESTClient", "HTTPClient", "JournalTransport"], path: "Tests/TransportTests"),
+                                                           "FleetAuth", "MemoryStore", "RESTClient", "RESTServer", "HTTPClient", "JournalTransport"], path: "Tests/TransportTests"),
         .testTarget(name: "FleetErrorsTests", dependencies: ["FleetErrors"], path: "Tests/FleetErrorsTests"),
         .testTarget(name: "FleetModelTests", dependencies: ["FleetModel"], path: "Tests/FleetModelTests"),
         .testTarget(name: "FleetGeoTests", dependencies: ["FleetGeo"], path: "Tests/FleetGeoTests"),

@@ -78,6 +78,17 @@ public struct ServeOptions: Sendable {
 
 /// `fleet-admin serve`: the engine behind Fleet Engine's REST API until SIGTERM or SIGINT.
 public enum FleetServer {
+    /// Google's error body for the answers the HTTP layer gives by itself: 413 for a body over the
+    /// limit, 503 when a stop answers calls still waiting for their commit, 400 otherwise.
+    public static func errorBody(status: Int, message: String) -> HTTPResponse {
+        let cause: ErrorCause = switch status {
+        case 413: .requestTooLarge
+        case 503: .serverUnavailable
+        default: .invalidField
+        }
+        return FleetService.errorResponse(FleetError(cause, detail: message))
+    }
+
     /// Serves `store` as configured; `ready` gets the bound URL once the server listens (the caller
     /// prints it). Returns after a graceful stop: new connections refused, in-flight requests finished,
     /// watches closed, the store closed. sd_notify READY/STOPPING/WATCHDOG when `NOTIFY_SOCKET` is set.
@@ -90,10 +101,6 @@ public enum FleetServer {
         let metrics = ServerMetrics()
         let measured = MeasuredStore(store, metrics: metrics)
         let service = FleetService(engine: Engine(store: measured), verifier: verifier, provider: options.provider, metrics: metrics)
-        let errorBody: @Sendable (Int, String) -> HTTPResponse = { status, message in
-            let cause: ErrorCause = status == 413 ? .requestTooLarge : .invalidField
-            return FleetService.errorResponse(FleetError(cause, detail: message))
-        }
         let logging = options.accessLog
         let accessLog: @Sendable (HTTPAccessLogEntry) -> Void = { entry in
             if logging { HTTPAccessLogEntry.writeToStandardError(entry) }
@@ -105,7 +112,7 @@ public enum FleetServer {
         configuration.maxRequestBodyBytes = options.maxBodyBytes
         configuration.connectionTimeout = options.connectionTimeout
         configuration.maxConnections = options.maxConnections
-        configuration.errorBody = errorBody
+        configuration.errorBody = { FleetServer.errorBody(status: $0, message: $1) }
         configuration.accessLog = accessLog
         let handler: @Sendable (HTTPRequest) -> HTTPReply = { service.handle($0) }
         let server = HTTPServer(configuration: configuration, handler: handler)
