@@ -41,8 +41,7 @@ enum HTTPBenchmarks {
 
         let server: BenchServer
         do {
-            server = try BenchServer(folder: folder)
-            try setUp(try RESTClient(baseURL: server.url))
+            server = try preparedServer(folder: folder)
         } catch {
             return rows + [BenchmarkRow(name: "fleet-admin serve", value: "failed", comparison: "\(error)")]
         }
@@ -59,9 +58,8 @@ enum HTTPBenchmarks {
         // Where UpdateVehicle's time goes: the same load on stores that do less per write.
         for (name, store) in [("sqlite, not durable", "sqlite:\(folder)/fast.db?durable=false"), ("memory store", "memory")] {
             do {
-                let other = try BenchServer(folder: folder, store: store)
+                let other = try preparedServer(folder: folder, store: store)
                 defer { other.stop() }
-                try setUp(try RESTClient(baseURL: other.url))
                 rows.append(row("  UpdateVehicle, \(name) (for comparison)", wrk: wrk, url: other.url + "/", script: updateScript,
                                 folder: folder, ceiling: ceiling, aim: nil))
             } catch {
@@ -69,6 +67,18 @@ enum HTTPBenchmarks {
             }
         }
         return rows
+    }
+
+    /// `fleet-admin serve` over `store` (default: a new durable SQLite file), set up by `setUp`.
+    static func preparedServer(folder: String, store: String? = nil) throws -> BenchServer {
+        let server = try BenchServer(folder: folder, store: store)
+        do {
+            try setUp(try RESTClient(baseURL: server.url))
+        } catch {
+            server.stop()
+            throw error
+        }
+        return server
     }
 
     /// v0…v99 take the updates; s0…s99 stay where they are, all within the search's radius; trip t1
@@ -134,8 +144,7 @@ enum HTTPBenchmarks {
         defer { process.terminate(); process.waitUntilExit() }
         let server: BenchServer
         do {
-            server = try BenchServer(folder: folder)
-            try setUp(try RESTClient(baseURL: server.url))
+            server = try preparedServer(folder: folder)
         } catch {
             return [BenchmarkRow(name: "fleet-admin serve", value: "failed", comparison: "\(error)")]
         }

@@ -92,13 +92,15 @@ public struct ProtoJSONTextWriter: ProtoFieldWriter {
     /// Writes a string value that `body` appends as plain ASCII (no escaping needed), quoted. When
     /// `body` returns false (it appended nothing), writes nothing and returns false.
     mutating func writeASCIIString(_ body: (inout [UInt8]) -> Bool) -> Bool {
-        text.appendByte(UInt8(ascii: "\""))
-        let written = text.appendPlain { bytes in
-            if body(&bytes) { return true }
-            bytes.removeLast()
-            return false
+        text.appendPlain { bytes in
+            let start = bytes.count
+            bytes.append(UInt8(ascii: "\""))
+            guard body(&bytes) else {
+                bytes.removeSubrange(start...)
+                return false
+            }
+            bytes.append(UInt8(ascii: "\""))
+            return true
         }
-        if written { text.appendByte(UInt8(ascii: "\"")) }
-        return written
     }
 }

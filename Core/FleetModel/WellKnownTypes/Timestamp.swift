@@ -96,32 +96,25 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// RFC 3339 in UTC as protobuf writes it: `Z`, and 0, 3, 6 or 9 fraction digits.
     public var rfc3339String: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(30)
+        if appendRFC3339(to: &bytes) { return String(decoding: bytes, as: UTF8.self) }
+        // Out of RFC 3339's range (never sent: `isValid` guards output); written as well as can be.
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = CivilTime.date(days: days)
-        guard (0...9999).contains(year), (0..<1_000_000_000).contains(nanos) else {
-            // Out of RFC 3339's range (never sent: `isValid` guards output); written as well as can be.
-            func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-            return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
-                + protobufFraction(nanos) + "Z"
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(30)
-        appendRFC3339(to: &bytes, days: days, secondOfDay: secondOfDay, date: (year, month, day))
-        return String(decoding: bytes, as: UTF8.self)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+            + protobufFraction(nanos) + "Z"
     }
 
     /// Appends the RFC 3339 form of a timestamp within range, digit by digit (timestamps are in every
     /// trip and vehicle a server sends); false, appending nothing, when it is out of range.
     func appendRFC3339(to bytes: inout [UInt8]) -> Bool {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let date = CivilTime.date(days: days)
-        guard (0...9999).contains(date.0), (0..<1_000_000_000).contains(nanos) else { return false }
-        appendRFC3339(to: &bytes, days: days, secondOfDay: seconds - days * 86_400, date: date)
-        return true
-    }
-
-    private func appendRFC3339(to bytes: inout [UInt8], days: Int64, secondOfDay: Int64, date: (Int64, Int64, Int64)) {
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = CivilTime.date(days: days)
+        guard (0...9999).contains(year), (0..<1_000_000_000).contains(nanos) else { return false }
         func append(_ value: Int64, width: Int) {
             var divisor: Int64 = 1
             for _ in 1..<width { divisor *= 10 }
@@ -130,11 +123,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
                 divisor /= 10
             }
         }
-        append(date.0, width: 4)
+        append(year, width: 4)
         bytes.append(UInt8(ascii: "-"))
-        append(date.1, width: 2)
+        append(month, width: 2)
         bytes.append(UInt8(ascii: "-"))
-        append(date.2, width: 2)
+        append(day, width: 2)
         bytes.append(UInt8(ascii: "T"))
         append(secondOfDay / 3600, width: 2)
         bytes.append(UInt8(ascii: ":"))
@@ -153,6 +146,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             }
         }
         bytes.append(UInt8(ascii: "Z"))
+        return true
     }
 
     /// Whether the timestamp lies within 0001-01-01 … 9999-12-31 (what RFC 3339 JSON can carry).

@@ -62,7 +62,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     private let closedError: () -> any Error
 
     /// - Parameters:
-    ///   - execute: runs a group of batches (on the committer's writer thread).
+    ///   - execute: runs a group of batches (on the writer thread, or a lone writer's own).
     ///   - closedError: the error for batches submitted after `close()`.
     init(closedError: @escaping () -> any Error, idleSeconds: Double = 2, execute: @escaping Execute) {
         self.idleSeconds = idleSeconds
@@ -72,7 +72,6 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
 
     /// Queues `batch`, waits until a group holding it has run, and returns its result.
     func submit(_ batch: Batch) throws -> Output {
-        let ticket = Ticket(batch, completion: nil)
         condition.lock()
         guard !isClosed else {
             condition.unlock()
@@ -81,13 +80,9 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
         if !executing && pending.isEmpty {
             executing = true
             condition.unlock()
-            let results = execute([batch])
-            precondition(results.count == 1, "a group commit returned \(results.count) results for 1 batch")
-            condition.lock()
-            finishGroup(count: 1)
-            condition.unlock()
-            return try results[0].get()
+            return try run([batch])[0].get()
         }
+        let ticket = Ticket(batch, completion: nil)
         enqueue(ticket)
         condition.unlock()
         ticket.done?.wait()
@@ -114,14 +109,19 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
         wakeWriter()
     }
 
-    /// Counts a group that has run and hands what queued meanwhile to the writer thread. Called with
-    /// the lock held.
-    private func finishGroup(count: Int) {
+    /// Runs `batches` as one group (the caller has set `executing` and holds no lock), counts it
+    /// before anyone hears of its results, and hands what queued meanwhile to the writer thread.
+    private func run(_ batches: [Batch]) -> [Result<Output, any Error>] {
+        let results = execute(batches)
+        precondition(results.count == batches.count, "a group commit returned \(results.count) results for \(batches.count) batches")
+        condition.lock()
         executing = false
         statistics.transactions += 1
-        statistics.batches += count
+        statistics.batches += batches.count
         if !pending.isEmpty { wakeWriter() }
         if isClosed { condition.broadcast() }
+        condition.unlock()
+        return results
     }
 
     /// Wakes the writer thread, starting it if it is not running. Called with the lock held.
@@ -160,12 +160,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
             pending = []
             executing = true
             condition.unlock()
-            let results = execute(group.map(\.batch))
-            precondition(results.count == group.count, "a group commit returned \(results.count) results for \(group.count) batches")
-            condition.lock()
-            finishGroup(count: group.count)  // counted before anyone hears of it
-            condition.unlock()
-            for (ticket, result) in zip(group, results) {
+            for (ticket, result) in zip(group, run(group.map(\.batch))) {
                 ticket.finish(result)
             }
             condition.lock()

@@ -39,7 +39,7 @@ public final class FleetService: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         var method: FleetMethod?
         func finish(_ reply: HTTPReply, code: GRPCCode) -> HTTPReply {
-            metrics.request(method: method, code: code, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            count(method, code, since: start)
             return reply
         }
         do {
@@ -58,12 +58,20 @@ public final class FleetService: Sendable {
             default:
                 return finish(.response(.json(try dispatch(call))), code: .ok)
             }
-        } catch let error as FleetError {
-            return finish(.response(Self.errorResponse(error)), code: error.code)
         } catch {
-            let fault = FleetError(.internalFault, detail: String(describing: error))
-            return finish(.response(Self.errorResponse(fault)), code: fault.code)
+            let error = Self.fleetError(error)
+            return finish(.response(Self.errorResponse(error)), code: error.code)
         }
+    }
+
+    /// Counts a finished call in the metrics.
+    private func count(_ method: FleetMethod?, _ code: GRPCCode, since start: UInt64) {
+        metrics.request(method: method, code: code, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
+    /// The error as the client sees it: a `FleetError`, or an internal fault naming what went wrong.
+    static func fleetError(_ error: any Error) -> FleetError {
+        error as? FleetError ?? FleetError(.internalFault, detail: String(describing: error))
     }
 
     /// A reply given once `run`'s engine call completes (vehicle updates, which wait for the store's
@@ -74,15 +82,13 @@ public final class FleetService: Sendable {
         _ run: (@escaping @Sendable (Result<Response, any Error>) -> Void) -> Void
     ) -> HTTPReply {
         let reply = DeferredReply()
-        run { [metrics] outcome in
-            let answer = outcome.mapError { error in
-                error as? FleetError ?? FleetError(.internalFault, detail: String(describing: error))
-            }
+        run { [self] outcome in
+            let answer = outcome.mapError(Self.fleetError)
             let code: GRPCCode = switch answer {
             case .success: .ok
             case .failure(let error): error.code
             }
-            metrics.request(method: method, code: code, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            count(method, code, since: start)
             reply.complete {
                 switch answer {
                 case .success(let response): .json(response.jsonBytes())
