@@ -4,6 +4,16 @@ import FleetStore
 
 extension Engine {
     public func createTrip(_ request: CreateTripRequest) throws -> Trip {
+        try transact(try tripCreation(request))
+    }
+
+    /// CreateTrip without waiting for the store, as `updateVehicle(_:completion:)`.
+    public func createTrip(_ request: CreateTripRequest, completion: @escaping @Sendable (Result<Trip, any Error>) -> Void) {
+        transact(preparing: { try tripCreation(request) }, completion: completion)
+    }
+
+    /// The checked request as the body of a read-modify-write.
+    private func tripCreation(_ request: CreateTripRequest) throws -> TransactionBody<Trip> {
         let parent = try ProviderName(parsing: request.parent ?? "", field: "parent")
         let name = try TripName(provider: parent.provider, tripID: try requiredID(request.tripId, field: "tripId"))
         guard let input = request.trip else {
@@ -36,7 +46,8 @@ extension Engine {
         if let vehicleID { _ = try VehicleName(provider: name.provider, vehicleID: vehicleID) }
 
         let key = tripKey(name)
-        return try transact {
+        let order = input.vehicleWaypoints
+        return { [self, trip] _ in
             if try store.get(key) != nil {
                 throw FleetError(.alreadyExists, detail: name.description, field: "tripId")
             }
@@ -46,7 +57,7 @@ extension Engine {
             if let vehicleID {
                 var v = try requireAssignee(vehicleID, provider: name.provider)
                 record.trip.vehicleId = vehicleID
-                try assign(record, to: &v, order: input.vehicleWaypoints, now: now)
+                try assign(record, to: &v, order: order, now: now)
                 writes.append(.save(v))
                 vehicle = v
             }
@@ -97,12 +108,22 @@ extension Engine {
     }
 
     public func updateTrip(_ request: UpdateTripRequest) throws -> Trip {
+        try transact(try tripUpdate(request))
+    }
+
+    /// UpdateTrip without waiting for the store, as `updateVehicle(_:completion:)`.
+    public func updateTrip(_ request: UpdateTripRequest, completion: @escaping @Sendable (Result<Trip, any Error>) -> Void) {
+        transact(preparing: { try tripUpdate(request) }, completion: completion)
+    }
+
+    /// The checked request as the body of a read-modify-write.
+    private func tripUpdate(_ request: UpdateTripRequest) throws -> TransactionBody<Trip> {
         let name = try TripName(parsing: request.name ?? "", field: "name")
         let paths = try UpdateMask.paths(request.updateMask, updatable: UpdateMask.tripUpdatable,
                                          serverOwned: UpdateMask.tripServerOwned, resource: "Trip")
         let update = request.trip ?? Trip()
         try checkTripUpdate(update, paths: paths, provider: name.provider)
-        return try transact {
+        return { [self] _ in
             var record = try requireTrip(tripKey(name))
             let now = clock.now()
             var vehicles: [String: VehicleRecord] = [:]
@@ -240,8 +261,18 @@ extension Engine {
     }
 
     public func deleteTrip(_ request: DeleteTripRequest) throws {
+        try transact(try tripDeletion(request))
+    }
+
+    /// DeleteTrip without waiting for the store, as `updateVehicle(_:completion:)`.
+    public func deleteTrip(_ request: DeleteTripRequest, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        transact(preparing: { try tripDeletion(request) }, completion: completion)
+    }
+
+    /// The checked request as the body of a read-modify-write.
+    private func tripDeletion(_ request: DeleteTripRequest) throws -> TransactionBody<Void> {
         let name = try TripName(parsing: request.name ?? "", field: "name")
-        try transact {
+        return { [self] _ in
             let record = try requireTrip(tripKey(name))
             if record.isActive, let vehicleID = record.vehicleID {
                 throw FleetError(.tripActiveAndAssigned, detail: "\(name) is \((record.trip.tripStatus ?? .new).name) on vehicle \(vehicleID); complete or cancel it first", field: "name")

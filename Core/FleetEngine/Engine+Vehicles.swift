@@ -5,6 +5,18 @@ import FleetStore
 
 extension Engine {
     public func createVehicle(_ request: CreateVehicleRequest) throws -> Vehicle {
+        try transact(try vehicleCreation(request))
+    }
+
+    /// CreateVehicle without waiting for the store, as `updateVehicle(_:completion:)`.
+    public func createVehicle(_ request: CreateVehicleRequest,
+                              completion: @escaping @Sendable (Result<Vehicle, any Error>) -> Void) {
+        transact(preparing: { try vehicleCreation(request) }, completion: completion)
+    }
+
+    /// The checked request as the body of a write: the first attempt writes blind at version 0,
+    /// which conflicts if the vehicle exists; a retry looks.
+    private func vehicleCreation(_ request: CreateVehicleRequest) throws -> TransactionBody<Vehicle> {
         let parent = try ProviderName(parsing: request.parent ?? "", field: "parent")
         let name = try VehicleName(provider: parent.provider, vehicleID: try requiredID(request.vehicleId, field: "vehicleId"))
         guard var vehicle = request.vehicle else {
@@ -47,12 +59,12 @@ extension Engine {
             try acceptLocation(&record, now: now, field: "vehicle.lastLocation")
         }
         record.tracking.updatedAt = now
-        do {
-            try commit([.save(record)])
-        } catch is StoreConflict {
-            throw FleetError(.alreadyExists, detail: name.description, field: "vehicleId")
+        return { [self, record] isFirstAttempt in
+            if !isFirstAttempt, try store.get(record.key) != nil {
+                throw FleetError(.alreadyExists, detail: name.description, field: "vehicleId")
+            }
+            return ([.save(record)], record.vehicle.forResponse)
         }
-        return record.vehicle.forResponse
     }
 
     public func getVehicle(_ request: GetVehicleRequest) throws -> Vehicle {
@@ -133,8 +145,18 @@ extension Engine {
     }
 
     public func deleteVehicle(_ request: DeleteVehicleRequest) throws {
+        try transact(try vehicleDeletion(request))
+    }
+
+    /// DeleteVehicle without waiting for the store, as `updateVehicle(_:completion:)`.
+    public func deleteVehicle(_ request: DeleteVehicleRequest, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        transact(preparing: { try vehicleDeletion(request) }, completion: completion)
+    }
+
+    /// The checked request as the body of a read-modify-write.
+    private func vehicleDeletion(_ request: DeleteVehicleRequest) throws -> TransactionBody<Void> {
         let name = try VehicleName(parsing: request.name ?? "", field: "name")
-        try transact {
+        return { [self] _ in
             let record = try requireVehicle(vehicleKey(name))
             let active = try activeTrips(of: record)
             guard active.isEmpty else {

@@ -27,7 +27,7 @@ let serveCommand = Command(
                environment: "FLEET_JWT_SECRET_FILE", repeatable: true, completion: .files),
         .flag("insecure", help: "Allow a non-loopback address without token checks."),
         .value("max-body", valueName: "bytes", help: "Largest request body; larger ones get 413.", default: "1048576"),
-        .value("threads", valueName: "n", help: "Threads serving requests (vehicle updates wait for their commit without one).", default: String(ServeOptions.defaultThreads)),
+        .value("threads", valueName: "n", help: "Threads serving requests (a call that writes waits for its commit without one).", default: String(ServeOptions.defaultThreads)),
         .value("max-connections", valueName: "n", help: "Most connections open at once.", default: "4096"),
         .value("connection-timeout", valueName: "duration", help: "Close connections idle this long (0 for never).", default: "60s"),
         .flag("no-access-log", help: "Do not write an access log line per request."),

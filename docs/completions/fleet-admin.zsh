@@ -764,7 +764,7 @@ _fleet_admin_serve() {
         '*--jwt-secret-file[File holding the HS256 secret \(at least 32 bytes\).]:file:_files'
         '--insecure[Allow a non-loopback address without token checks.]'
         '--max-body[Largest request body; larger ones get 413.]:bytes: '
-        '--threads[Threads serving requests \(vehicle updates wait for their commit without one\).]:n: '
+        '--threads[Threads serving requests \(a call that writes waits for its commit without one\).]:n: '
         '--max-connections[Most connections open at once.]:n: '
         '--connection-timeout[Close connections idle this long \(0 for never\).]:duration: '
         '--no-access-log[Do not write an access log line per request.]'

@@ -17,15 +17,17 @@ public final class DeferredReply: Sendable {
 
     /// Gives the answer. Only the first call counts.
     public func complete(_ produce: @escaping Produce) {
-        state.withLock { state in
-            guard state.produce == nil else { return }
+        let parked: ConnectionHandle? = state.withLock { state in
+            guard state.produce == nil else { return nil }
             state.produce = produce
-            // Resume under the lock: it was suspended under the same lock.
-            if state.isSuspended, let connection = state.connection {
-                state.isSuspended = false
-                MHD_resume_connection(connection.pointer)
-            }
+            guard state.isSuspended else { return nil }
+            state.isSuspended = false
+            return state.connection
         }
+        // Resumed after the lock is released: the connection was suspended under it, so it is
+        // suspended by now, and only this call resumes it. Resuming under the lock made the server
+        // thread, woken by the resume at once, wait for the lock.
+        if let parked { MHD_resume_connection(parked.pointer) }
     }
 
     // MARK: Connection side (server threads only)

@@ -48,16 +48,7 @@ public final class FleetService: Sendable {
                                             query: request.query.map { ($0.name, $0.value) }, body: request.body)
             method = call.method
             try authorize(call, request: request)
-            switch call {
-            case .watchTrip(let r):
-                return finish(try watch(r), code: .ok)
-            case .updateVehicle(let r):
-                return answerLater(method: call.method, start: start) { engine.updateVehicle(r, completion: $0) }
-            case .updateVehicleAttributes(let r):
-                return answerLater(method: call.method, start: start) { engine.updateVehicleAttributes(r, completion: $0) }
-            default:
-                return finish(.response(.json(try dispatch(call))), code: .ok)
-            }
+            return try perform(call, start: start)
         } catch {
             let error = Self.fleetError(error)
             return finish(.response(Self.errorResponse(error)), code: error.code)
@@ -74,11 +65,21 @@ public final class FleetService: Sendable {
         error as? FleetError ?? FleetError(.internalFault, detail: String(describing: error))
     }
 
-    /// A reply given once `run`'s engine call completes (vehicle updates, which wait for the store's
-    /// group commit): the connection waits parked, not the server thread. The JSON is written on the
-    /// connection's thread, not on the store's writer thread that completes the call.
+    /// A reply given once `run`'s engine call completes. The JSON is written on the connection's
+    /// thread, not on the store's writer thread that completes the call.
     func answerLater<Response: ProtoMessage & Sendable>(
         method: FleetMethod, start: UInt64,
+        _ run: (@escaping @Sendable (Result<Response, any Error>) -> Void) -> Void
+    ) -> HTTPReply {
+        answerLater(method: method, start: start, encode: { $0.jsonBytes() }, run)
+    }
+
+    /// The body of a call that returns `google.protobuf.Empty`.
+    @Sendable static func empty(_: Void) -> [UInt8] { Array("{}".utf8) }
+
+    /// `answerLater`, with the response's JSON written by `encode`.
+    func answerLater<Response: Sendable>(
+        method: FleetMethod, start: UInt64, encode: @escaping @Sendable (Response) -> [UInt8],
         _ run: (@escaping @Sendable (Result<Response, any Error>) -> Void) -> Void
     ) -> HTTPReply {
         let reply = DeferredReply()
@@ -91,7 +92,7 @@ public final class FleetService: Sendable {
             count(method, code, since: start)
             reply.complete {
                 switch answer {
-                case .success(let response): .json(response.jsonBytes())
+                case .success(let response): .json(encode(response))
                 case .failure(let error): Self.errorResponse(error)
                 }
             }
@@ -121,24 +122,36 @@ public final class FleetService: Sendable {
 
     // MARK: Calls
 
-    /// Runs the call; the response's JSON, written directly as text.
-    func dispatch(_ call: RESTCall) throws -> [UInt8] {
-        let empty = Array("{}".utf8)
+    /// Runs the call. A call that writes is answered once its commit completes: its connection
+    /// waits parked, not the server thread, so no server thread ever waits for the store's group
+    /// commit. A call that only reads is answered at once.
+    func perform(_ call: RESTCall, start: UInt64) throws -> HTTPReply {
+        let method = call.method
+        func now(_ reply: HTTPReply) -> HTTPReply {
+            count(method, .ok, since: start)
+            return reply
+        }
+        func now(_ json: [UInt8]) -> HTTPReply { now(.response(.json(json))) }
         switch call {
-        case .createVehicle(let r): return try engine.createVehicle(r).jsonBytes()
-        case .getVehicle(let r): return try engine.getVehicle(r).jsonBytes()
-        case .updateVehicle(let r): return try engine.updateVehicle(r).jsonBytes()
-        case .updateVehicleAttributes(let r): return try engine.updateVehicleAttributes(r).jsonBytes()
-        case .listVehicles(let r): return try engine.listVehicles(r).jsonBytes()
-        case .searchVehicles(let r): return try engine.searchVehicles(r).jsonBytes()
-        case .deleteVehicle(let r): try engine.deleteVehicle(r); return empty
-        case .createTrip(let r): return try engine.createTrip(r).jsonBytes()
-        case .getTrip(let r): return try engine.getTrip(r).jsonBytes()
-        case .updateTrip(let r): return try engine.updateTrip(r).jsonBytes()
-        case .searchTrips(let r): return try engine.searchTrips(r).jsonBytes()
-        case .deleteTrip(let r): try engine.deleteTrip(r); return empty
-        case .reportBillableTrip(let r): try engine.reportBillableTrip(r); return empty
-        case .watchTrip(let r): return try engine.getTrip(r).jsonBytes()
+        case .createVehicle(let r): return answerLater(method: method, start: start) { engine.createVehicle(r, completion: $0) }
+        case .getVehicle(let r): return now(try engine.getVehicle(r).jsonBytes())
+        case .updateVehicle(let r): return answerLater(method: method, start: start) { engine.updateVehicle(r, completion: $0) }
+        case .updateVehicleAttributes(let r):
+            return answerLater(method: method, start: start) { engine.updateVehicleAttributes(r, completion: $0) }
+        case .listVehicles(let r): return now(try engine.listVehicles(r).jsonBytes())
+        case .searchVehicles(let r): return now(try engine.searchVehicles(r).jsonBytes())
+        case .deleteVehicle(let r):
+            return answerLater(method: method, start: start, encode: Self.empty) { engine.deleteVehicle(r, completion: $0) }
+        case .createTrip(let r): return answerLater(method: method, start: start) { engine.createTrip(r, completion: $0) }
+        case .getTrip(let r): return now(try engine.getTrip(r).jsonBytes())
+        case .updateTrip(let r): return answerLater(method: method, start: start) { engine.updateTrip(r, completion: $0) }
+        case .searchTrips(let r): return now(try engine.searchTrips(r).jsonBytes())
+        case .deleteTrip(let r):
+            return answerLater(method: method, start: start, encode: Self.empty) { engine.deleteTrip(r, completion: $0) }
+        case .reportBillableTrip(let r):
+            try engine.reportBillableTrip(r)
+            return now(Self.empty(()))
+        case .watchTrip(let r): return now(try watch(r))
         }
     }
 
