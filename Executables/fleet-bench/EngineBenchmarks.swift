@@ -173,7 +173,7 @@ enum EngineBenchmarks {
             BenchmarkRow(name: "SearchVehicles p99, \(label) vehicles (sqlite)", value: String(format: "%.2f ms", p99),
                          comparison: "\(Int(Double(vehicles) / 900 * 12.6)) vehicles within 2 km on average\(aim)"),
             BenchmarkRow(name: "  of which the store's index query, p50", value: String(format: "%.2f ms", indexOnly[indexOnly.count / 2]),
-                         comparison: "R*Tree candidates within the radius' box"),
+                         comparison: "candidates in the grid cells meeting the radius' box"),
             BenchmarkRow(name: "SearchVehicles p50, \(label) vehicles, cold engine", value: String(format: "%.2f ms", cold[cold.count / 2]),
                          comparison: "every candidate read and decoded (another process wrote them)"),
         ]

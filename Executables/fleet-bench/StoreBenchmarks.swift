@@ -27,7 +27,7 @@ enum StoreBenchmarks {
         } catch {
             return [BenchmarkRow(name: "store benchmarks", value: "failed", comparison: "\(error)")]
         }
-        var rows = [BenchmarkRow(name: "raw SQLite upserts + R*Tree, one transaction, durable (baseline)",
+        var rows = [BenchmarkRow(name: "raw SQLite upserts, one transaction, durable (baseline)",
                                  value: rate(baseline), comparison: "100% (baseline)")]
         let runs: [(name: String, writers: Int, aim: String?, open: () throws -> any Store)] = [
             ("memory store commits, 1 writer", 1, nil, { MemoryStore() }),
@@ -145,8 +145,9 @@ enum StoreBenchmarks {
         return (try counts.total(), Date().timeIntervalSince(began))
     }
 
-    /// The baseline: `baselineRows` upserts of the same kind of rows (record + R*Tree point) through
-    /// two prepared statements in ONE durable transaction, no engine in between. Returns rows per second.
+    /// The baseline: `baselineRows` upserts of the same kind of rows (record, point and grid cell)
+    /// through one prepared statement in ONE durable transaction, no engine in between. Returns rows
+    /// per second.
     static func rawBatchedUpserts(path: String) throws -> Double {
         // Same schema as the store: let the store create it.
         try SQLiteStore(path: path).close()
@@ -156,22 +157,15 @@ enum StoreBenchmarks {
         try exec(db, "PRAGMA journal_mode = WAL")
         try exec(db, "PRAGMA synchronous = FULL")
         let upsertSQL = """
-            INSERT INTO records (kind, provider, id, version, payload, lat, lng, owner) VALUES ('vehicle', 'bench', ?1, 1, ?2, ?3, ?4, NULL)
+            INSERT INTO records (kind, provider, id, version, payload, lat, lng, owner, cell) VALUES ('vehicle', 'bench', ?1, 1, ?2, ?3, ?4, NULL, ?5)
             ON CONFLICT (kind, provider, id) DO UPDATE SET version = version + 1, payload = excluded.payload,
-                lat = excluded.lat, lng = excluded.lng
-            RETURNING rowid
+                lat = excluded.lat, lng = excluded.lng, cell = excluded.cell
             """
-        let pointSQL = "INSERT OR REPLACE INTO points (id, minLat, maxLat, minLng, maxLng) VALUES (?1, ?2, ?2, ?3, ?3)"
         var upsert: OpaquePointer?
-        var index: OpaquePointer?
-        guard sqlite3_prepare_v2(db, upsertSQL, -1, &upsert, nil) == SQLITE_OK,
-              sqlite3_prepare_v2(db, pointSQL, -1, &index, nil) == SQLITE_OK else {
+        guard sqlite3_prepare_v2(db, upsertSQL, -1, &upsert, nil) == SQLITE_OK else {
             throw RawFailure(String(cString: sqlite3_errmsg(db)))
         }
-        defer {
-            sqlite3_finalize(upsert)
-            sqlite3_finalize(index)
-        }
+        defer { sqlite3_finalize(upsert) }
         let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
         let ids = (0..<(8 * vehiclesPerWriter)).map { "w\($0 / vehiclesPerWriter)-v\($0 % vehiclesPerWriter)" }
         // Payloads are built outside the timed part, as the store benchmark's callers build theirs.
@@ -187,14 +181,8 @@ enum StoreBenchmarks {
             }
             sqlite3_bind_double(upsert, 3, moved.latitude)
             sqlite3_bind_double(upsert, 4, moved.longitude)
-            guard sqlite3_step(upsert) == SQLITE_ROW else { throw RawFailure(String(cString: sqlite3_errmsg(db))) }
-            let rowid = sqlite3_column_int64(upsert, 0)
-            sqlite3_reset(upsert)
-            sqlite3_reset(index)
-            sqlite3_bind_int64(index, 1, rowid)
-            sqlite3_bind_double(index, 2, moved.latitude)
-            sqlite3_bind_double(index, 3, moved.longitude)
-            guard sqlite3_step(index) == SQLITE_DONE else { throw RawFailure(String(cString: sqlite3_errmsg(db))) }
+            sqlite3_bind_int64(upsert, 5, SQLiteStore.gridCell(of: moved))
+            guard sqlite3_step(upsert) == SQLITE_DONE else { throw RawFailure(String(cString: sqlite3_errmsg(db))) }
         }
         try exec(db, "COMMIT")
         return Double(baselineRows) / Date().timeIntervalSince(began)

@@ -32,7 +32,7 @@ if wanted("store") {
 if wanted("engine") {
     section("engine") {
         let base = try? StoreBenchmarks.rawBatchedUpserts(path: "\(temporary)/engine-baseline.sqlite")
-        return [BenchmarkRow(name: "raw SQLite upserts + R*Tree, one transaction (baseline)", value: base.map(StoreBenchmarks.rate) ?? "failed", comparison: "100%")]
+        return [BenchmarkRow(name: "raw SQLite upserts, one transaction (baseline)", value: base.map(StoreBenchmarks.rate) ?? "failed", comparison: "100%")]
             + EngineBenchmarks.run(tempDirectory: "\(temporary)/engine", baseline: base, only: CommandLine.arguments.dropFirst(2).first)
     }
 }

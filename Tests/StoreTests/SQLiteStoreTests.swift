@@ -37,26 +37,27 @@ struct SQLiteStoreTests {
             #expect(try raw.integer("PRAGMA user_version") == Int64(Schema.migrations.count))
             #expect(try raw.integer("SELECT count(*) FROM schema_migrations") == Int64(Schema.migrations.count))
             #expect(try raw.text("SELECT name FROM schema_migrations WHERE version = 1") == Schema.migrations[0].name)
-            // The R*Tree holds exactly the records with a point, under their rowid.
-            #expect(try raw.integer("SELECT count(*) FROM points") == 1)
-            #expect(try raw.integer("SELECT count(*) FROM points p JOIN records r ON r.rowid = p.id WHERE r.id = 'v1'") == 1)
+            // Exactly the records with a point are filed under a grid cell; the R*Tree of old is gone.
+            #expect(try raw.integer("SELECT count(*) FROM records WHERE cell IS NOT NULL") == 1)
+            #expect(try raw.integer("SELECT cell FROM records WHERE id = 'v1'") == GeoBox.cellNumber(of: IndexPoint(latitude: 1, longitude: 2)))
+            #expect(try raw.integer("SELECT count(*) FROM sqlite_master WHERE name = 'points'") == 0)
         }
     }
 
-    /// Points are filed in the R*Tree by grid cell: a move within the cell leaves the R*Tree row as it
-    /// was, a move across a cell edge refiles it, and a search finds the vehicle after every move (the
-    /// exact point comes from the record). Steps straddle edges at negative and positive coordinates
-    /// and at the antimeridian.
+    /// Points are filed by grid cell: a move within the cell leaves the record's cell as it was, a
+    /// move across a cell edge refiles it, and a search finds the vehicle after every move (the exact
+    /// point comes from the record). Steps straddle edges at negative and positive coordinates and at
+    /// the antimeridian.
     @Test(arguments: [(52.5, 13.4), (-33.87, -151.21), (0.0, 0.0), (-0.001, 179.999)])
-    func movesWithinACellLeaveTheRTreeAloneAndSearchesStillFindTheVehicle(start: (Double, Double)) throws {
+    func movesWithinACellLeaveItsCellAloneAndSearchesStillFindTheVehicle(start: (Double, Double)) throws {
         try withDirectory { directory in
             let path = "\(directory)/fleet.db"
             let store = try SQLiteStore(path: path)
             defer { try? store.close() }
             var record = try Sample.create(Sample.vehicle("v1", at: IndexPoint(latitude: start.0, longitude: start.1)), in: store)
             let raw = try RawSQLite(path: path)
-            func filed() throws -> String {
-                try raw.text("SELECT minLat || ',' || maxLat || ',' || minLng || ',' || maxLng FROM points")
+            func filed() throws -> Int64 {
+                try raw.integer("SELECT cell FROM records")
             }
             var refiled = 0, kept = 0
             for step in 1...400 {
@@ -70,6 +71,7 @@ struct SQLiteStoreTests {
                 record = moved
                 if crossed { refiled += 1 } else { kept += 1 }
                 #expect((try filed() == before) == !crossed, "step \(step)")
+                #expect(try filed() == GeoBox.cellNumber(of: point), "step \(step)")
                 let found = try store.nearbyIndex(provider: "p", center: point, radiusMeters: 1)
                 #expect(found.map(\.key.id) == ["v1"], "step \(step) at \(point)")
                 #expect(found.first?.point == IndexPoint(latitude: point.latitude, longitude: GeoBox.normalizedLongitude(point.longitude))
@@ -79,8 +81,9 @@ struct SQLiteStoreTests {
         }
     }
 
-    /// A file written before points were filed by cell (schema 1: exact points) is migrated: every
-    /// point refiled under its cell, and searches find the vehicles as before.
+    /// A file written before points were filed by cell (schema 1: exact points in an R*Tree) is
+    /// migrated: every point filed under its cell, the R*Tree dropped, and searches find the vehicles
+    /// as before.
     @Test func aSchemaOneFileIsMigratedToCells() throws {
         try withDirectory { directory in
             let path = "\(directory)/fleet.db"
@@ -99,14 +102,36 @@ struct SQLiteStoreTests {
             defer { try? store.close() }
             let raw = try RawSQLite(path: path)
             #expect(try raw.integer("PRAGMA user_version") == Int64(Schema.migrations.count))
-            #expect(try raw.integer("SELECT count(*) FROM points") == 3)
-            let cell = GeoBox.cell(of: IndexPoint(latitude: 52.5, longitude: 13.4))
-            #expect(try raw.integer("SELECT count(*) FROM points WHERE minLat <= 52.5 AND maxLat >= 52.5 AND maxLat - minLat > 0.001") == 2)
-            #expect(cell.north - cell.south == GeoBox.cellDegrees)
+            #expect(try raw.integer("SELECT count(*) FROM sqlite_master WHERE name = 'points'") == 0)
+            #expect(try raw.integer("SELECT count(*) FROM records WHERE cell IS NOT NULL") == 3)
+            let cell = GeoBox.cellNumber(of: IndexPoint(latitude: 52.5, longitude: 13.4))
+            #expect(try raw.integer("SELECT count(*) FROM records WHERE cell = \(cell)") == 2)
             let near = try store.nearbyIndex(provider: "p", center: IndexPoint(latitude: 52.5, longitude: 13.4), radiusMeters: 50)
             #expect(Set(near.map(\.key.id)) == ["v0", "v2"])
             let south = try store.nearbyIndex(provider: "p", center: IndexPoint(latitude: -33.87, longitude: -151.21), radiusMeters: 5)
             #expect(south.map(\.key.id) == ["v1"])
+        }
+    }
+
+    /// A box of many rows of cells is searched as one range over its rows: the cells of those rows
+    /// outside its columns are skipped, east and west, and at the antimeridian.
+    @Test(arguments: [(52.5, 13.4), (-10.0, 179.9)])
+    func aTallBoxSkipsTheCellsOutsideItsColumns(center: (Double, Double)) throws {
+        try withDirectory { directory in
+            let store = try SQLiteStore(path: "\(directory)/fleet.db")
+            defer { try? store.close() }
+            let radius = 50_000.0  // about 0.9 degrees each way: hundreds of rows of cells
+            let box = try #require(GeoBox.covering(center: IndexPoint(latitude: center.0, longitude: center.1), radiusMeters: radius).first)
+            #expect(box.cellSearch.ranges.count == 1)
+            let offsets: [(String, Double, Double)] = [("in", 0.3, 0.2), ("edge", -0.4, -0.3), ("east", 0.3, 5), ("west", -0.2, -5), ("far", 20, 0)]
+            for (id, north, east) in offsets {
+                let point = IndexPoint(latitude: center.0 + north, longitude: GeoBox.normalizedLongitude(center.1 + east))
+                try Sample.create(Sample.vehicle(id, at: point), in: store)
+            }
+            let found = try store.nearbyIndex(provider: "p", center: IndexPoint(latitude: center.0, longitude: center.1), radiusMeters: radius)
+            #expect(Set(found.map(\.key.id)) == ["in", "edge"])
+            let records = try store.nearby(provider: "p", center: IndexPoint(latitude: center.0, longitude: center.1), radiusMeters: radius)
+            #expect(Set(records.map(\.key.id)) == ["in", "edge"])
         }
     }
 

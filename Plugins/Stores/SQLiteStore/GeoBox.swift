@@ -1,8 +1,8 @@
 import FleetStore
 import Foundation
 
-/// A latitude/longitude rectangle in degrees that does not cross the antimeridian: what one R*Tree
-/// query searches.
+/// A latitude/longitude rectangle in degrees that does not cross the antimeridian: what one nearby
+/// search looks in.
 struct GeoBox: Equatable, Sendable {
     var south: Double
     var north: Double
@@ -56,20 +56,52 @@ struct GeoBox: Equatable, Sendable {
     }
 
     /// `longitude` brought into [-180, 180].
-    /// The side of the grid cells points are filed under in the R*Tree: 1/512 of a degree (about
-    /// 217 m of latitude). A power of two, so cell edges are exact in binary floating point.
+    /// The side of the grid cells points are filed under: 1/512 of a degree (about 217 m of
+    /// latitude). A power of two, so cell edges are exact in binary floating point.
     static let cellDegrees = 1.0 / 512
 
-    /// The grid cell a point is filed under in the R*Tree: the R*Tree holds a vehicle's cell, not its
-    /// exact point, so a vehicle moving within its cell (most location updates) leaves the R*Tree
-    /// untouched. Searches find every vehicle whose cell meets the search box and filter by the exact
-    /// point kept in the record row.
+    /// Cells in a row of the grid, west to east (the last holds only longitude 180).
+    static let cellColumns = Int64(360 * 512 + 1)
+
+    /// The grid cell a point lies in, as a box.
     static func cell(of point: IndexPoint) -> GeoBox {
-        let latitude = min(90, max(-90, point.latitude))
-        let longitude = normalizedLongitude(point.longitude)
-        let south = (latitude / cellDegrees).rounded(.down) * cellDegrees
-        let west = (longitude / cellDegrees).rounded(.down) * cellDegrees
+        let (row, column) = cellPosition(of: point)
+        let south = Double(row) * cellDegrees - 90
+        let west = Double(column) * cellDegrees - 180
         return GeoBox(south: south, north: south + cellDegrees, west: west, east: west + cellDegrees)
+    }
+
+    /// The number of the grid cell a point lies in: the records table files each point under it
+    /// (its `cell` column, indexed), not under the exact point, so a vehicle moving within its cell
+    /// (most location updates) leaves the index untouched. Cells are numbered row by row from the
+    /// south pole, west to east, so the cells of a row that a box meets are one range of numbers.
+    static func cellNumber(of point: IndexPoint) -> Int64 {
+        let (row, column) = cellPosition(of: point)
+        return row * cellColumns + column
+    }
+
+    private static func cellPosition(of point: IndexPoint) -> (row: Int64, column: Int64) {
+        (row(of: min(90, max(-90, point.latitude))), column(of: normalizedLongitude(point.longitude)))
+    }
+
+    private static func row(of latitude: Double) -> Int64 { Int64(((latitude + 90) / cellDegrees).rounded(.down)) }
+    private static func column(of longitude: Double) -> Int64 { Int64(((longitude + 180) / cellDegrees).rounded(.down)) }
+
+    /// Rows of cells up to which a search asks for each row on its own; a taller box is searched as
+    /// one range over all its rows, the cells outside its columns skipped by the query.
+    static let rowsSearchedOneByOne = 64
+
+    /// How to find the cells this box meets: ranges of cell numbers, and the columns a cell in them
+    /// must be in.
+    var cellSearch: (ranges: [ClosedRange<Int64>], columns: ClosedRange<Int64>) {
+        let south = Self.row(of: max(-90, south)), north = Self.row(of: min(90, north))
+        let west = Self.column(of: max(-180, west)), east = Self.column(of: min(180, east))
+        guard south <= north, west <= east else { return ([], 0...0) }
+        let columns = west...east
+        if north - south + 1 > Self.rowsSearchedOneByOne {
+            return ([(south * Self.cellColumns + west)...(north * Self.cellColumns + east)], columns)
+        }
+        return ((south...north).map { ($0 * Self.cellColumns + west)...($0 * Self.cellColumns + east) }, columns)
     }
 
     static func normalizedLongitude(_ longitude: Double) -> Double {

@@ -28,34 +28,47 @@ enum RecordSQL {
         SELECT \(columns) FROM records r WHERE r.kind = ?1 AND r.provider = ?2 AND r.id > ?4 ORDER BY r.id LIMIT ?3
         """
 
-    /// The R*Tree drives the join (CROSS JOIN keeps it the outer loop): only the rows filed under cells
-    /// meeting the box are visited. The caller filters them by their exact point.
+    /// The provider's vehicles filed under cells numbered `?3…?4` whose column (`cell % ?5`) is in
+    /// `?6…?7`: one range of `GeoBox.cellSearch`. The caller filters them by their exact point.
     static let nearby = """
-        SELECT r.rowid, \(columns) FROM points p CROSS JOIN records r ON r.rowid = p.id
-        WHERE p.maxLat >= ?1 AND p.minLat <= ?2 AND p.maxLng >= ?3 AND p.minLng <= ?4
-          AND r.provider = ?5 AND r.kind = ?6
+        SELECT r.rowid, \(columns) FROM records r INDEXED BY records_by_cell
+        WHERE r.kind = ?1 AND r.provider = ?2 AND r.cell BETWEEN ?3 AND ?4 AND r.cell % ?5 BETWEEN ?6 AND ?7
         """
 
     /// As `nearby`, without the payload (kind and provider are the query's): id, version, lat, lng.
     static let nearbyIndex = """
-        SELECT r.rowid, r.id, r.version, r.lat, r.lng FROM points p CROSS JOIN records r ON r.rowid = p.id
-        WHERE p.maxLat >= ?1 AND p.minLat <= ?2 AND p.maxLng >= ?3 AND p.minLng <= ?4
-          AND r.provider = ?5 AND r.kind = ?6
+        SELECT r.rowid, r.id, r.version, r.lat, r.lng FROM records r INDEXED BY records_by_cell
+        WHERE r.kind = ?1 AND r.provider = ?2 AND r.cell BETWEEN ?3 AND ?4 AND r.cell % ?5 BETWEEN ?6 AND ?7
         """
+
+    /// Binds the parameters of `nearby` and `nearbyIndex`.
+    static func bindNearby(provider: String, cells: ClosedRange<Int64>, columns: ClosedRange<Int64>, to statement: SQLiteStatement) {
+        statement.bind(1, RecordKind.vehicle.rawValue)
+        statement.bind(2, provider)
+        statement.bind(3, cells.lowerBound)
+        statement.bind(4, cells.upperBound)
+        statement.bind(5, GeoBox.cellColumns)
+        statement.bind(6, columns.lowerBound)
+        statement.bind(7, columns.upperBound)
+    }
 
     /// `+r.kind` keeps the planner on the (provider, owner) index.
     static let owned = """
         SELECT \(columns) FROM records r WHERE r.provider = ?1 AND r.owner = ?2 AND +r.kind = ?3 ORDER BY r.id
         """
 
-    static let current = "SELECT rowid, version, lat, lng FROM records WHERE kind = ?1 AND provider = ?2 AND id = ?3"
+    static let current = "SELECT rowid, version, cell FROM records WHERE kind = ?1 AND provider = ?2 AND id = ?3"
 
     static let insert = """
-        INSERT INTO records (kind, provider, id, version, payload, lat, lng, owner)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+        INSERT INTO records (kind, provider, id, version, payload, lat, lng, owner, cell)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
         """
 
+    /// Updates a record that stays in its grid cell, which leaves the cell index alone.
     static let update = "UPDATE records SET version = ?2, payload = ?3, lat = ?4, lng = ?5, owner = ?6 WHERE rowid = ?1"
+
+    /// Updates a record and the grid cell it is filed under.
+    static let updateMoving = "UPDATE records SET version = ?2, payload = ?3, lat = ?4, lng = ?5, owner = ?6, cell = ?7 WHERE rowid = ?1"
 
     static let delete = "DELETE FROM records WHERE rowid = ?1"
 
@@ -64,22 +77,6 @@ enum RecordSQL {
 
     /// The version a record was deleted at, forgotten as it is created again.
     static let exhume = "DELETE FROM tombstones WHERE kind = ?1 AND provider = ?2 AND id = ?3 RETURNING version"
-
-    static let indexPoint = "INSERT OR REPLACE INTO points (id, minLat, maxLat, minLng, maxLng) VALUES (?1, ?2, ?3, ?4, ?5)"
-
-    /// Files the row under the grid cell of `point` in the R*Tree (see `GeoBox.cell(of:)`).
-    static func index(row: Int64, at point: IndexPoint, on connection: SQLiteConnection, doing: @autoclosure () -> String) throws {
-        let cell = GeoBox.cell(of: point)
-        try connection.execute(indexPoint, doing: doing()) {
-            $0.bind(1, row)
-            $0.bind(2, cell.south)
-            $0.bind(3, cell.north)
-            $0.bind(4, cell.west)
-            $0.bind(5, cell.east)
-        }
-    }
-
-    static let unindexPoint = "DELETE FROM points WHERE id = ?1"
 
     /// Binds a key to parameters 1 (kind), 2 (provider) and 3 (id).
     static func bind(_ key: RecordKey, to statement: SQLiteStatement) {

@@ -79,11 +79,7 @@ final class RecordWriter: @unchecked Sendable {
             let current = try connection.firstRow(RecordSQL.current, doing: "reading the version of \(key)") {
                 RecordSQL.bind(key, to: $0)
             } read: { row in
-                let point: IndexPoint? = switch (row.double(2), row.double(3)) {
-                case let (latitude?, longitude?): IndexPoint(latitude: latitude, longitude: longitude)
-                default: nil
-                }
-                return StoredRow(rowid: row.int64(0), version: UInt64(bitPattern: row.int64(1)), point: point)
+                StoredRow(rowid: row.int64(0), version: UInt64(bitPattern: row.int64(1)), cell: row.optionalInt64(2))
             }
             let actual = current?.version ?? 0
             switch write {
@@ -101,7 +97,6 @@ final class RecordWriter: @unchecked Sendable {
                     throw StoreConflict(key: key, expectedVersion: expected, actualVersion: actual)
                 }
                 try connection.execute(RecordSQL.delete, doing: "deleting \(key)") { $0.bind(1, current.rowid) }
-                try connection.execute(RecordSQL.unindexPoint, doing: "unindexing the point of \(key)") { $0.bind(1, current.rowid) }
                 try connection.execute(RecordSQL.bury, doing: "remembering the version of deleted \(key)") {
                     RecordSQL.bind(key, to: $0)
                     $0.bind(4, Int64(bitPattern: current.version))
@@ -119,25 +114,15 @@ final class RecordWriter: @unchecked Sendable {
         } read: { UInt64(bitPattern: $0.int64(0)) } ?? 0
     }
 
-    /// Inserts or updates the row of `record` and keeps its point in the R*Tree in step.
+    /// Inserts or updates the row of `record`, filed under the grid cell of its point.
     private func put(_ record: StoreRecord, version: UInt64, replacing current: StoredRow?) throws {
         let key = record.key
         let point = record.point
         if let point, !(point.latitude.isFinite && point.longitude.isFinite) {
             throw FleetError.invalidArgument("cannot index the point of \(key): latitude and longitude must be finite numbers")
         }
-        let row: Int64
-        if let rowid = current?.rowid {
-            try connection.execute(RecordSQL.update, doing: "updating \(key)") {
-                $0.bind(1, rowid)
-                $0.bind(2, Int64(bitPattern: version))
-                $0.bind(3, record.payload)
-                $0.bind(4, point?.latitude)
-                $0.bind(5, point?.longitude)
-                $0.bind(6, record.owner)
-            }
-            row = rowid
-        } else {
+        let cell = point.map(GeoBox.cellNumber(of:))
+        guard let current else {
             try connection.execute(RecordSQL.insert, doing: "inserting \(key)") {
                 RecordSQL.bind(key, to: $0)
                 $0.bind(4, Int64(bitPattern: version))
@@ -145,15 +130,19 @@ final class RecordWriter: @unchecked Sendable {
                 $0.bind(6, point?.latitude)
                 $0.bind(7, point?.longitude)
                 $0.bind(8, record.owner)
+                $0.bind(9, cell)
             }
-            row = connection.lastInsertRowID
+            return
         }
-        if point.map(GeoBox.cell(of:)) == current?.point.map(GeoBox.cell(of:)) {
-            // Still in the same grid cell (or still without a point): the R*Tree already says so.
-        } else if let point {
-            try RecordSQL.index(row: row, at: point, on: connection, doing: "indexing the point of \(key)")
-        } else {
-            try connection.execute(RecordSQL.unindexPoint, doing: "unindexing the point of \(key)") { $0.bind(1, row) }
+        let moving = cell != current.cell
+        try connection.execute(moving ? RecordSQL.updateMoving : RecordSQL.update, doing: "updating \(key)") {
+            $0.bind(1, current.rowid)
+            $0.bind(2, Int64(bitPattern: version))
+            $0.bind(3, record.payload)
+            $0.bind(4, point?.latitude)
+            $0.bind(5, point?.longitude)
+            $0.bind(6, record.owner)
+            if moving { $0.bind(7, cell) }
         }
     }
 }
@@ -162,5 +151,6 @@ final class RecordWriter: @unchecked Sendable {
 struct StoredRow {
     var rowid: Int64
     var version: UInt64
-    var point: IndexPoint?
+    /// The grid cell it is filed under (`GeoBox.cellNumber(of:)`), nil without a point.
+    var cell: Int64?
 }

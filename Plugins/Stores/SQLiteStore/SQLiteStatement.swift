@@ -50,6 +50,10 @@ final class SQLiteStatement {
         sqlite3_bind_int64(handle, index, value)
     }
 
+    func bind(_ index: Int32, _ value: Int64?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
     func bind(_ index: Int32, _ value: Double) {
         sqlite3_bind_double(handle, index, value)
     }
@@ -77,6 +81,11 @@ final class SQLiteStatement {
 
     func int64(_ column: Int32) -> Int64 {
         sqlite3_column_int64(handle, column)
+    }
+
+    /// The integer in `column`, or nil if it is NULL.
+    func optionalInt64(_ column: Int32) -> Int64? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, column)
     }
 
     func double(_ column: Int32) -> Double? {

@@ -6,7 +6,8 @@ import FleetStore
 ///
 /// Writes from all threads go through group commit (one transaction and one fsync for every batch
 /// waiting at that moment); reads use a small pool of their own connections and never wait for
-/// writers. Nearby search uses SQLite's R*Tree module; the owner index is a plain index.
+/// writers. Nearby search looks up grid cells in an index of the records table (see
+/// `gridCell(of:)`); the owner index is a plain index.
 public final class SQLiteStore: Store {
     /// The `sqlite:PATH` scheme for `StoreRegistry`.
     public static let scheme = StoreRegistry.Scheme(
@@ -14,6 +15,12 @@ public final class SQLiteStore: Store {
         summary: "an SQLite database file at PATH, created if missing; several processes may share it",
         needsPath: true,
         open: { path, options in try SQLiteStore(path: path, options: options) })
+
+    /// The number of the grid cell (1/512 of a degree square) the store files a point under, in the
+    /// records table's indexed `cell` column; for tools that write rows as the store does.
+    public static func gridCell(of point: IndexPoint) -> Int64 {
+        GeoBox.cellNumber(of: point)
+    }
 
     /// How long an operation waits by default for a lock held by another connection or process before
     /// it fails with `storeBusy`.
@@ -143,65 +150,45 @@ public final class SQLiteStore: Store {
 
     /// The provider's vehicles in the bounding box(es) of the circle; the caller filters exactly.
     public func nearby(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [StoreRecord] {
-        try readers.withConnection { connection in
-            let boxes = GeoBox.covering(center: center, radiusMeters: radiusMeters)
-            guard boxes.count > 1 else {
-                return try boxes.flatMap { try search(box: $0, provider: provider, on: connection).map(\.record) }
-            }
-            // Several boxes: read them in one transaction, so all see the same snapshot.
-            try connection.execute("BEGIN", doing: "starting a read transaction")
-            defer { try? connection.execute("COMMIT", doing: "ending a read transaction") }
-            var seen = Set<Int64>()
-            var found: [StoreRecord] = []
-            for box in boxes {
-                for hit in try search(box: box, provider: provider, on: connection) where seen.insert(hit.rowid).inserted {
-                    found.append(hit.record)
-                }
-            }
-            return found
+        var found: [StoreRecord] = []
+        try searchCells(provider: provider, center: center, radiusMeters: radiusMeters, statement: RecordSQL.nearby) { row in
+            found.append(try RecordSQL.record(from: row, first: 1, path: path))
         }
+        return found
     }
 
     /// The provider's vehicles near a point, without reading their payloads.
     public func nearbyIndex(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [IndexEntry] {
-        try readers.withConnection { connection in
-            let boxes = GeoBox.covering(center: center, radiusMeters: radiusMeters)
-            if boxes.count > 1 { try connection.execute("BEGIN", doing: "starting a read transaction") }
-            defer { if boxes.count > 1 { try? connection.execute("COMMIT", doing: "ending a read transaction") } }
-            var seen = Set<Int64>()
-            var found: [IndexEntry] = []
-            found.reserveCapacity(256)
-            for box in boxes {
-                _ = try connection.rows(RecordSQL.nearbyIndex, doing: "searching vehicles of provider '\(provider)' near a point") {
-                    $0.bind(1, box.south)
-                    $0.bind(2, box.north)
-                    $0.bind(3, box.west)
-                    $0.bind(4, box.east)
-                    $0.bind(5, provider)
-                    $0.bind(6, RecordKind.vehicle.rawValue)
-                } read: { row -> Void in
-                    guard seen.insert(row.int64(0)).inserted, let lat = row.double(3), let lng = row.double(4) else { return }
-                    found.append(IndexEntry(key: RecordKey(.vehicle, provider: provider, id: row.string(1) ?? ""),
-                                            version: UInt64(bitPattern: row.int64(2)),
-                                            point: IndexPoint(latitude: lat, longitude: lng)))
-                }
-            }
-            return found
+        var found: [IndexEntry] = []
+        found.reserveCapacity(256)
+        try searchCells(provider: provider, center: center, radiusMeters: radiusMeters, statement: RecordSQL.nearbyIndex) { row in
+            guard let lat = row.double(3), let lng = row.double(4) else { return }
+            found.append(IndexEntry(key: RecordKey(.vehicle, provider: provider, id: row.string(1) ?? ""),
+                                    version: UInt64(bitPattern: row.int64(2)),
+                                    point: IndexPoint(latitude: lat, longitude: lng)))
         }
+        return found
     }
 
-    /// The provider's vehicles whose indexed point lies in `box`.
-    private func search(box: GeoBox, provider: String,
-                        on connection: SQLiteConnection) throws -> [(rowid: Int64, record: StoreRecord)] {
-        try connection.rows(RecordSQL.nearby, doing: "searching vehicles of provider '\(provider)' near a point") {
-            $0.bind(1, box.south)
-            $0.bind(2, box.north)
-            $0.bind(3, box.west)
-            $0.bind(4, box.east)
-            $0.bind(5, provider)
-            $0.bind(6, RecordKind.vehicle.rawValue)
-        } read: {
-            (rowid: $0.int64(0), record: try RecordSQL.record(from: $0, first: 1, path: path))
+    /// Runs `statement` (`nearby` or `nearbyIndex`, whose first column is the rowid) for every range of
+    /// grid cells meeting the circle's boxes, in one read transaction so that all see one snapshot,
+    /// and hands each vehicle's row to `read` once.
+    private func searchCells(provider: String, center: IndexPoint, radiusMeters: Double, statement: String,
+                             read: (SQLiteStatement) throws -> Void) throws {
+        try readers.withConnection { connection in
+            try connection.execute("BEGIN", doing: "starting a read transaction")
+            defer { try? connection.execute("COMMIT", doing: "ending a read transaction") }
+            var seen = Set<Int64>()
+            for box in GeoBox.covering(center: center, radiusMeters: radiusMeters) {
+                let search = box.cellSearch
+                for cells in search.ranges {
+                    _ = try connection.rows(statement, doing: "searching vehicles of provider '\(provider)' near a point") {
+                        RecordSQL.bindNearby(provider: provider, cells: cells, columns: search.columns, to: $0)
+                    } read: { row -> Void in
+                        if seen.insert(row.int64(0)).inserted { try read(row) }
+                    }
+                }
+            }
         }
     }
 

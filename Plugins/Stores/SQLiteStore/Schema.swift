@@ -39,7 +39,15 @@ enum Schema {
                 (row: row.int64(0), point: IndexPoint(latitude: row.double(1) ?? 0, longitude: row.double(2) ?? 0))
             }
             for entry in located {
-                try RecordSQL.index(row: entry.row, at: entry.point, on: connection, doing: "filing a point by its cell")
+                let cell = GeoBox.cell(of: entry.point)
+                try connection.execute("INSERT OR REPLACE INTO points (id, minLat, maxLat, minLng, maxLng) VALUES (?1, ?2, ?3, ?4, ?5)",
+                                       doing: "filing a point by its cell") {
+                    $0.bind(1, entry.row)
+                    $0.bind(2, cell.south)
+                    $0.bind(3, cell.north)
+                    $0.bind(4, cell.west)
+                    $0.bind(5, cell.east)
+                }
             }
         },
         SchemaMigration(name: "tombstones: a record created again continues from the version it was deleted at", statements: [
@@ -53,6 +61,23 @@ enum Schema {
             ) WITHOUT ROWID
             """,
         ]),
+        SchemaMigration(name: "grid cells in an index of the records table instead of an R*Tree, which cost more to keep in step",
+                        statements: [
+                            "ALTER TABLE records ADD COLUMN cell INTEGER",
+                            "CREATE INDEX records_by_cell ON records (kind, provider, cell) WHERE cell IS NOT NULL",
+                            "DROP TABLE points",
+                        ]) { connection in
+            let located = try connection.rows("SELECT rowid, lat, lng FROM records WHERE lat IS NOT NULL AND lng IS NOT NULL",
+                                              doing: "reading the points to file by cell") { row in
+                (row: row.int64(0), point: IndexPoint(latitude: row.double(1) ?? 0, longitude: row.double(2) ?? 0))
+            }
+            for entry in located {
+                try connection.execute("UPDATE records SET cell = ?2 WHERE rowid = ?1", doing: "filing a point by its cell") {
+                    $0.bind(1, entry.row)
+                    $0.bind(2, GeoBox.cellNumber(of: entry.point))
+                }
+            }
+        },
     ]
 
     /// The version this code writes and understands.
