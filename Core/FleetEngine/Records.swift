@@ -21,22 +21,20 @@ struct VehicleTracking: Sendable, Hashable {
 
     init() {}
 
-    func toJSON() -> JSON {
-        var o = JSONObject()
-        func put(_ key: String, _ value: Double?) { if let value { o[key] = .number(value) } }
-        if let updatedAt { o["updatedAt"] = .string(updatedAt.description) }
-        if let trafficVersion { o["trafficVersion"] = .string(trafficVersion.description) }
-        if let waypointsRouteVersion { o["waypointsRouteVersion"] = .string(waypointsRouteVersion.description) }
-        put("travelledMeters", travelledMeters)
-        if let snappable { o["snappable"] = .bool(snappable) }
-        put("speedWeightedSum", speed.weightedSum)
-        put("speedTotalWeight", speed.totalWeight)
-        put("speedObservedSeconds", speed.observedSeconds)
-        put("speedLastSampleTime", speed.lastSampleTime)
-        put("lastFixLatitude", speed.lastPosition?.latitude)
-        put("lastFixLongitude", speed.lastPosition?.longitude)
-        put("lastFixTime", speed.lastPositionTime)
-        return .object(o)
+    /// Writes the members of the tracking object (what `init(json:)` reads).
+    func writeMembers(to writer: inout ProtoJSONTextWriter) {
+        writer.write("updatedAt", updatedAt)
+        writer.write("trafficVersion", trafficVersion)
+        writer.write("waypointsRouteVersion", waypointsRouteVersion)
+        writer.write("travelledMeters", travelledMeters)
+        writer.write("snappable", snappable)
+        writer.write("speedWeightedSum", speed.weightedSum)
+        writer.write("speedTotalWeight", speed.totalWeight)
+        writer.write("speedObservedSeconds", speed.observedSeconds)
+        writer.write("speedLastSampleTime", speed.lastSampleTime)
+        writer.write("lastFixLatitude", speed.lastPosition?.latitude)
+        writer.write("lastFixLongitude", speed.lastPosition?.longitude)
+        writer.write("lastFixTime", speed.lastPositionTime)
     }
 
     init(json: JSON?) {
@@ -92,9 +90,13 @@ struct VehicleRecord: Sendable {
 
     /// The store record for this vehicle, indexed by its last location.
     func storeRecord() -> StoreRecord {
-        let payload = recordPayload([("vehicle", vehicle.jsonBytes()), ("tracking", tracking.toJSON().serializedBytes())])
+        var payload = ProtoJSONTextWriter()
+        payload.writeObject { record in
+            record.write("vehicle", vehicle)
+            record.writeObject("tracking", tracking.writeMembers)
+        }
         let point = vehicle.lastLocation?.location.map { IndexPoint(latitude: $0.latitude, longitude: $0.longitude) }
-        return StoreRecord(key: key, version: version, payload: payload, point: point)
+        return StoreRecord(key: key, version: version, payload: payload.bytes, point: point)
     }
 }
 
@@ -132,24 +134,11 @@ struct TripRecord: Sendable {
     }
 
     func storeRecord() -> StoreRecord {
-        var members = [("trip", trip.jsonBytes())]
-        if let updatedAt { members.append(("updatedAt", JSON.string(updatedAt.description).serializedBytes())) }
-        return StoreRecord(key: key, version: version, payload: recordPayload(members), owner: vehicleID)
+        var payload = ProtoJSONTextWriter()
+        payload.writeObject { record in
+            record.write("trip", trip)
+            record.write("updatedAt", updatedAt)
+        }
+        return StoreRecord(key: key, version: version, payload: payload.bytes, owner: vehicleID)
     }
-}
-
-/// A record's payload, `{"key":value,…}`, from values already written as JSON text (the resource's
-/// JSON is written directly, with no tree in between). Keys are the engine's own ASCII names.
-func recordPayload(_ members: [(key: String, json: [UInt8])]) -> [UInt8] {
-    var bytes: [UInt8] = [UInt8(ascii: "{")]
-    bytes.reserveCapacity(members.reduce(16) { $0 + $1.key.utf8.count + $1.json.count + 4 })
-    for (offset, member) in members.enumerated() {
-        if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes += member.key.utf8
-        bytes += [UInt8(ascii: "\""), UInt8(ascii: ":")]
-        bytes += member.json
-    }
-    bytes.append(UInt8(ascii: "}"))
-    return bytes
 }

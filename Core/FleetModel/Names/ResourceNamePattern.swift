@@ -18,18 +18,19 @@ struct ResourceNamePattern: Sendable {
     /// The IDs of `text`, in order.
     /// - Throws: INVALID_ARGUMENT with `cause`, quoting `text` and saying what is wrong, `field` set.
     func parse(_ text: String, field: String) throws -> [String] {
-        let segments = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let expectedCount = collections.count * 2
+        let segments = text.split(separator: "/", omittingEmptySubsequences: false)
         guard segments.count == expectedCount else {
             throw failure(text, field: field, "expected \(expectedCount) segments separated by '/', found \(segments.count)")
         }
         var ids: [String] = []
+        ids.reserveCapacity(collections.count)
         for (offset, collection) in collections.enumerated() {
             let literal = segments[offset * 2]
             guard literal == collection else {
-                throw failure(text, field: field, "segment \(offset * 2 + 1) must be \"\(collection)\", found \(ResourceID.quote(literal))")
+                throw failure(text, field: field, "segment \(offset * 2 + 1) must be \"\(collection)\", found \(ResourceID.quote(String(literal)))")
             }
-            ids.append(segments[offset * 2 + 1])
+            ids.append(String(segments[offset * 2 + 1]))
         }
         try validate(ids: ids, name: text, field: field)
         return ids

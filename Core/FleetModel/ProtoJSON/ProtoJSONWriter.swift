@@ -52,12 +52,24 @@ public struct ProtoJSONTextWriter: ProtoFieldWriter {
 
     /// Writes a message as an object.
     public mutating func writeMessage<Message: ProtoMessage>(_ message: Message) {
+        writeObject { message.writeFields(to: &$0) }
+    }
+
+    /// Writes an object whose members `body` writes with `write(_:_:)`: JSON of the program's own
+    /// (records in a store), written as directly as a message. Member names must be plain ASCII.
+    public mutating func writeObject(_ body: (inout ProtoJSONTextWriter) -> Void) {
         text.appendByte(UInt8(ascii: "{"))
         let outer = isFirstMember
         isFirstMember = true
-        message.writeFields(to: &self)
+        body(&self)
         isFirstMember = outer
         text.appendByte(UInt8(ascii: "}"))
+    }
+
+    /// Writes member `jsonName` as an object whose members `body` writes.
+    public mutating func writeObject(_ jsonName: String, _ body: (inout ProtoJSONTextWriter) -> Void) {
+        writeKey(jsonName)
+        writeObject(body)
     }
 
     /// Writes a value given as JSON (scalars, well-known types).

@@ -243,16 +243,19 @@ public enum RESTMapping {
     }
 }
 
+/// Google's system parameters, which any call may carry and which bind to no field.
+private let systemParameters: Set<String> = ["alt", "prettyPrint", "key", "$.xgafv"]
+
 extension Array where Element == (name: String, value: String) {
     /// Query parameters as the JSON of a request message, accepting only the fields named (JSON or
     /// proto names, dotted for nested ones); anything else is INVALID_ARGUMENT as Google words it.
     func bound(to fields: Set<String>, repeated: Set<String>, booleans: Set<String> = [], numbers: Set<String> = []) throws -> JSON {
         var root = JSONObject()
         for (rawName, value) in self {
-            if ["alt", "prettyPrint", "key", "$.xgafv"].contains(rawName) { continue }
+            if systemParameters.contains(rawName) { continue }
             let name = FieldMask.camelCase(rawName)
-            let top = String(name.split(separator: ".").first ?? "")
-            guard fields.contains(top) || fields.contains(name) else {
+            let path = name.utf8.contains(UInt8(ascii: ".")) ? name.split(separator: ".").map(String.init) : [name]
+            guard fields.contains(path[0]) || fields.contains(name) else {
                 throw FleetError.invalidArgument("Invalid JSON payload received. Unknown name \"\(rawName)\": Cannot bind query parameter. Field '\(rawName)' could not be found in request message.", field: rawName)
             }
             let leaf: JSON
@@ -269,7 +272,7 @@ extension Array where Element == (name: String, value: String) {
             } else {
                 leaf = .string(value)
             }
-            root.insert(path: name.split(separator: ".").map(String.init), leaf, repeated: repeated.contains(name))
+            root.insert(path: path, leaf, repeated: repeated.contains(name))
         }
         return .object(root)
     }

@@ -21,31 +21,37 @@ struct RESTRoute {
     init(path: String) throws {
         // Made only when needed: an error is far costlier than parsing a good path.
         func notFound() -> FleetError { FleetError(.unknownPath, detail: path) }
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard segments.first == "", segments.count >= 4, segments[1] == "v1", segments[2] == "providers" else { throw notFound() }
-        segments.removeFirst(3)
-        // The custom verb hangs off the last segment.
+        let prefix = "/v1/providers/".utf8
+        let bytes = path.utf8
+        guard bytes.starts(with: prefix) else { throw notFound() }
+        // provider/collection[/id], the custom verb hanging off the last segment.
+        var segments = bytes[bytes.index(bytes.startIndex, offsetBy: prefix.count)...]
+            .split(separator: UInt8(ascii: "/"), maxSplits: 3, omittingEmptySubsequences: false)
+        guard (2...3).contains(segments.count) else { throw notFound() }
         var verb: String?
-        if let colon = segments[segments.count - 1].lastIndex(of: ":") {
-            let last = segments[segments.count - 1]
-            verb = String(last[last.index(after: colon)...])
-            segments[segments.count - 1] = String(last[..<colon])
+        let last = segments[segments.count - 1]
+        if let colon = last.lastIndex(of: UInt8(ascii: ":")) {
+            verb = String(decoding: last[last.index(after: colon)...], as: UTF8.self)
+            segments[segments.count - 1] = last[..<colon]
         }
-        guard let provider = PercentEncoding.decode(segments[0]), !provider.isEmpty, segments.count >= 2,
-              let collection = Collection(rawValue: segments[1]) else { throw notFound() }
-        switch segments.count {
-        case 2:
-            id = nil
-        case 3:
-            guard let decoded = PercentEncoding.decode(segments[2]), !decoded.isEmpty else { throw notFound() }
+        guard let provider = Self.decode(segments[0]), !provider.isEmpty,
+              let collection = Collection(rawValue: String(decoding: segments[1], as: UTF8.self)) else { throw notFound() }
+        if segments.count == 3 {
+            guard let decoded = Self.decode(segments[2]), !decoded.isEmpty else { throw notFound() }
             id = decoded
-        default:
-            throw notFound()
+        } else {
+            id = nil
         }
         if provider == "." || provider == ".." || id == "." || id == ".." { throw notFound() }
         self.provider = provider
         self.collection = collection
         self.verb = verb
+    }
+
+    /// A path segment percent-decoded (nil if malformed); most have nothing to decode.
+    private static func decode(_ segment: Substring.UTF8View.SubSequence) -> String? {
+        let text = String(decoding: segment, as: UTF8.self)
+        return segment.contains(UInt8(ascii: "%")) ? PercentEncoding.decode(text) : text
     }
 }
 
