@@ -14,6 +14,9 @@ public enum ResourceID {
 
     /// Why `id` breaks the rules (a phrase such as "is empty"), or nil when it is valid.
     public static func problem(with id: String) -> String? {
+        // The usual ID: a short run of ASCII without a forbidden byte, checked in one pass.
+        let utf8 = id.utf8
+        if !utf8.isEmpty, utf8.count <= maxLength, utf8.allSatisfy({ $0 < 0x80 && !isForbidden($0) }) { return nil }
         if id.isEmpty { return "is empty" }
         let length = id.unicodeScalars.count
         if length > maxLength { return "is \(length) characters long; at most \(maxLength) are allowed" }
@@ -26,6 +29,14 @@ public enum ResourceID {
             return "is not in Unicode Normalization Form C (NFC)"
         }
         return nil
+    }
+
+    /// Whether an ASCII byte is one of `forbiddenCharacters`.
+    private static func isForbidden(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "?"), UInt8(ascii: ","), UInt8(ascii: "#"): true
+        default: false
+        }
     }
 
     /// Whether `id` follows the rules.

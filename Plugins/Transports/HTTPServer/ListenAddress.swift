@@ -49,21 +49,23 @@ struct ListenAddress {
 
     /// The numeric host of a socket address (`127.0.0.1`, `::1`), empty for other families.
     static func numericHost(of address: UnsafePointer<sockaddr>) -> String {
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                var raw = ipv4.pointee.sin_addr
-                _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
+        // Written into a buffer on the stack: this runs for every request.
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { text -> String in
+            let converted: UnsafePointer<CChar>? = switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                    var raw = ipv4.pointee.sin_addr
+                    return inet_ntop(AF_INET, &raw, text.baseAddress, socklen_t(text.count))
+                }
+            case AF_INET6:
+                address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                    var raw = ipv6.pointee.sin6_addr
+                    return inet_ntop(AF_INET6, &raw, text.baseAddress, socklen_t(text.count))
+                }
+            default:
+                nil
             }
-        case AF_INET6:
-            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-                var raw = ipv6.pointee.sin6_addr
-                _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
-            }
-        default:
-            return ""
+            return converted.map { String(cString: $0) } ?? ""
         }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
