@@ -93,8 +93,31 @@ extension Engine {
         transact(preparing: { try vehicleUpdate(request) }, completion: completion)
     }
 
+    /// UpdateVehicle without waiting for the store, for a server: as `updateVehicle(_:completion:)`,
+    /// but `completion` gets the response as its proto3 JSON text, which is written once: when no
+    /// field differs between the vehicle stored and the vehicle answered (the usual case), the
+    /// stored record holds the same text.
+    public func updateVehicleJSON(_ request: UpdateVehicleRequest,
+                                  completion: @escaping @Sendable (Result<[UInt8], any Error>) -> Void) {
+        transact(preparing: {
+            try vehicleUpdate(request) { record in
+                let response = record.vehicle.forResponse
+                let json = response.jsonBytes()
+                return ([.vehicle(record, vehicleJSON: response == record.vehicle ? json : nil)], json)
+            }
+        }, completion: completion)
+    }
+
     /// The checked request as the body of a read-modify-write.
     private func vehicleUpdate(_ request: UpdateVehicleRequest) throws -> TransactionBody<Vehicle> {
+        try vehicleUpdate(request) { record in ([.save(record)], record.vehicle.forResponse) }
+    }
+
+    /// The checked request as the body of a read-modify-write, which `finish` turns into the writes
+    /// and the result.
+    private func vehicleUpdate<Result>(
+        _ request: UpdateVehicleRequest, finish: @escaping @Sendable (VehicleRecord) -> (writes: [EngineWrite], result: Result)
+    ) throws -> TransactionBody<Result> {
         let name = try VehicleName(parsing: request.name ?? "", field: "name")
         let paths = try UpdateMask.paths(request.updateMask, updatable: UpdateMask.vehicleUpdatable,
                                          serverOwned: UpdateMask.vehicleServerOwned, resource: "Vehicle")
@@ -105,7 +128,7 @@ extension Engine {
             let now = clock.now()
             try apply(update, paths: paths, to: &record, now: now)
             record.tracking.updatedAt = now
-            return ([.save(record)], record.vehicle.forResponse)
+            return finish(record)
         }
     }
 

@@ -176,7 +176,7 @@ public final class Engine: FleetAPI {
     private func committed(_ writes: [EngineWrite], versions: [UInt64]) {
         for (write, version) in zip(writes, versions) {
             switch write {
-            case .vehicle(var record):
+            case .vehicle(var record, _):
                 record.version = version
                 records.remember(record)
             case .trip(var record):
@@ -197,7 +197,8 @@ typealias TransactionBody<Result> = @Sendable (_ isFirstAttempt: Bool) throws ->
 /// A write the engine commits: the store's write, plus the decoded vehicle so it need not be decoded
 /// again when next read.
 enum EngineWrite: Sendable {
-    case vehicle(VehicleRecord)
+    /// A vehicle, with the JSON text of `record.vehicle` when it has been written already.
+    case vehicle(VehicleRecord, vehicleJSON: [UInt8]? = nil)
     case trip(TripRecord)
     case delete(RecordKey, expectedVersion: UInt64)
 
@@ -210,7 +211,7 @@ enum EngineWrite: Sendable {
     /// The record written (without encoding it, as `storeWrite` does).
     var key: RecordKey {
         switch self {
-        case .vehicle(let record): record.key
+        case .vehicle(let record, _): record.key
         case .trip(let record): record.key
         case .delete(let key, _): key
         }
@@ -218,7 +219,7 @@ enum EngineWrite: Sendable {
 
     var storeWrite: StoreWrite {
         switch self {
-        case .vehicle(let record): .put(record.storeRecord(), expectedVersion: record.version)
+        case .vehicle(let record, let json): .put(record.storeRecord(vehicleJSON: json), expectedVersion: record.version)
         case .trip(let record): .put(record.storeRecord(), expectedVersion: record.version)
         case .delete(let key, let version): .delete(key, expectedVersion: version)
         }

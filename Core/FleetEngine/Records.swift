@@ -88,11 +88,16 @@ struct VehicleRecord: Sendable {
         key = record.key
     }
 
-    /// The store record for this vehicle, indexed by its last location.
-    func storeRecord() -> StoreRecord {
+    /// The store record for this vehicle, indexed by its last location; `vehicleJSON`, when given,
+    /// is the vehicle's JSON text, already written.
+    func storeRecord(vehicleJSON: [UInt8]? = nil) -> StoreRecord {
         var payload = ProtoJSONTextWriter()
         payload.writeObject { record in
-            record.write("vehicle", vehicle)
+            if let vehicleJSON {
+                record.writeJSONText("vehicle", vehicleJSON)
+            } else {
+                record.write("vehicle", vehicle)
+            }
             record.writeObject("tracking", tracking.writeMembers)
         }
         let point = vehicle.lastLocation?.location.map { IndexPoint(latitude: $0.latitude, longitude: $0.longitude) }

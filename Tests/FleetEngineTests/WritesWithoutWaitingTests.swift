@@ -91,6 +91,37 @@ import Testing
         expectFleetError(.notFound) { _ = try f.trip("t1") }
     }
 
+    /// The server's UpdateVehicle gets its answer as JSON text written once, which the stored record
+    /// reuses when the vehicle answered is the vehicle stored. Either way the answer must be the
+    /// vehicle's JSON as GetVehicle gives it, and the record stored must be the one the waiting form
+    /// stores: also when they differ (an attribute is answered with both of its value fields).
+    @Test(arguments: stores, [[], [VehicleAttribute(key: "shift", value: "night")]])
+    func anUpdateAnsweredAsJSONAnswersAndStoresWhatTheWaitingFormDoes(store: String, attributes: [VehicleAttribute]) throws {
+        defer { removeFiles() }
+        let f = try fixture(store)
+        try f.createVehicle("a", attributes: attributes)
+        try f.createVehicle("b", attributes: attributes)
+        func move(_ id: String) -> UpdateVehicleRequest {
+            UpdateVehicleRequest(name: f.vehicleName(id), vehicle: Vehicle(lastLocation: VehicleLocation(location: Fixture.point(52.53, 13.42))),
+                                 updateMask: FieldMask(["lastLocation"]))
+        }
+        let json = try awaitWrite { f.engine.updateVehicleJSON(move("a"), completion: $0) }
+        _ = try f.engine.updateVehicle(move("b"))
+        let answered = try f.vehicle("a")
+        #expect(json == answered.jsonBytes())
+        #expect(try Vehicle(json: JSON.parse(json), path: "", options: DecodingOptions()) == answered)
+        func stored(_ id: String) throws -> Vehicle {
+            let record = try #require(try f.engine.store.get(RecordKey(.vehicle, provider: f.provider, id: id)))
+            var vehicle = try VehicleRecord(record).vehicle
+            vehicle.name = nil
+            return vehicle
+        }
+        #expect(try stored("a") == stored("b"))
+        #expect(try stored("a").lastLocation?.location?.latitude == 52.53)
+        // The answer is the stored vehicle exactly when nothing is left out or added for responses.
+        #expect((try stored("a").attributes == answered.attributes) == attributes.isEmpty)
+    }
+
     /// Starts a write that does not wait and waits for its completion.
     func awaitWrite<R: Sendable>(_ start: (@escaping @Sendable (Result<R, any Error>) -> Void) -> Void) throws -> R {
         let outcome = Mutex<Result<R, any Error>?>(nil)

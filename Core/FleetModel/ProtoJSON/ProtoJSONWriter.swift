@@ -66,6 +66,15 @@ public struct ProtoJSONTextWriter: ProtoFieldWriter {
         text.appendByte(UInt8(ascii: "}"))
     }
 
+    /// Writes member `jsonName` with a value already written as JSON text (by this writer's kind).
+    public mutating func writeJSONText(_ jsonName: String, _ json: [UInt8]) {
+        writeKey(jsonName)
+        _ = text.appendPlain { bytes in
+            bytes += json
+            return true
+        }
+    }
+
     /// Writes member `jsonName` as an object whose members `body` writes.
     public mutating func writeObject(_ jsonName: String, _ body: (inout ProtoJSONTextWriter) -> Void) {
         writeKey(jsonName)

@@ -135,7 +135,8 @@ public final class FleetService: Sendable {
         switch call {
         case .createVehicle(let r): return answerLater(method: method, start: start) { engine.createVehicle(r, completion: $0) }
         case .getVehicle(let r): return now(try engine.getVehicle(r).jsonBytes())
-        case .updateVehicle(let r): return answerLater(method: method, start: start) { engine.updateVehicle(r, completion: $0) }
+        case .updateVehicle(let r):
+            return answerLater(method: method, start: start, encode: { $0 }) { engine.updateVehicleJSON(r, completion: $0) }
         case .updateVehicleAttributes(let r):
             return answerLater(method: method, start: start) { engine.updateVehicleAttributes(r, completion: $0) }
         case .listVehicles(let r): return now(try engine.listVehicles(r).jsonBytes())
