@@ -83,13 +83,8 @@ public final class Engine: FleetAPI {
     // MARK: Writing
 
     /// Runs `body` (read, decide, return the writes and the result) until its writes commit
-    /// without a version conflict. `body` must read everything it bases its writes on afresh.
-    func transact<Result>(_ body: () throws -> (writes: [EngineWrite], result: Result)) throws -> Result {
-        try transact { (_: Bool) in try body() }
-    }
-
-    /// `transact`, telling `body` whether this is the first attempt (which may start from this
-    /// process's latest copy of a record; a retry must read the store).
+    /// without a version conflict. `body` must read everything it bases its writes on afresh, except
+    /// on its first attempt, which may start from this process's latest copy of a record.
     func transact<Result>(_ body: (_ isFirstAttempt: Bool) throws -> (writes: [EngineWrite], result: Result)) throws -> Result {
         for attempt in 0..<configuration.maximumCommitAttempts {
             let (writes, result) = try body(attempt == 0)
@@ -116,20 +111,14 @@ public final class Engine: FleetAPI {
         }
     }
 
-    /// `transact` without waiting for the commit: returns at once and gives the outcome to
-    /// `completion`, on this thread or on the store's writer thread (which also runs any retry).
+    /// `transact` without waiting for the commit, for the body that `prepare` makes after checking
+    /// the request: returns at once and gives the outcome (a request that fails its checks included)
+    /// to `completion`, on this thread or on the store's writer thread, which also runs any retry.
     /// Keep `completion` short; it delays the store's next group.
-    func transact<Result: Sendable>(_ body: @escaping TransactionBody<Result>,
-                                    completion: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void) {
-        transact(attempt: 0, body, completion: completion)
-    }
-
-    /// `transact(_:completion:)` with a body that `prepare` makes after checking the request; a
-    /// request that fails its checks goes to `completion` like any other error.
     func transact<Result: Sendable>(preparing prepare: () throws -> TransactionBody<Result>,
                                     completion: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void) {
         do {
-            transact(try prepare(), completion: completion)
+            transact(attempt: 0, try prepare(), completion: completion)
         } catch {
             completion(.failure(error))
         }

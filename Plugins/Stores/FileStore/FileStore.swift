@@ -119,9 +119,6 @@ public final class FileStore: Store, @unchecked Sendable {
         try reading { $0.list(kind, provider: provider, afterID: afterID, limit: limit) }
     }
 
-    /// The provider's vehicles whose point lies in the bounding box of the circle (a superset of the
-    /// circle: the caller filters by exact distance), ordered by ID. Throws INVALID_ARGUMENT for a
-    /// negative or non-finite radius.
     /// The payloads are in memory anyway: the entries come from `nearby`.
     public func nearbyIndex(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [IndexEntry] {
         try indexEntries(nearbyProvider: provider, center: center, radiusMeters: radiusMeters)
@@ -130,6 +127,9 @@ public final class FileStore: Store, @unchecked Sendable {
     /// This process's alone.
     public var isSharedWithOtherProcesses: Bool { false }
 
+    /// The provider's vehicles whose point lies in the bounding box of the circle (a superset of the
+    /// circle: the caller filters by exact distance), ordered by ID. Throws INVALID_ARGUMENT for a
+    /// negative or non-finite radius.
     public func nearby(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [StoreRecord] {
         guard radiusMeters.isFinite, radiusMeters >= 0 else {
             throw FleetError.invalidArgument("the search radius must be a finite number of metres >= 0, got \(radiusMeters)", field: "radiusMeters")

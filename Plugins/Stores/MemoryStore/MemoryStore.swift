@@ -61,7 +61,6 @@ public final class MemoryStore: Store {
         }
     }
 
-    /// The provider's vehicles within `radiusMeters` of `center` (never fewer than a caller's exact filter keeps).
     /// The payloads are in memory anyway: the entries come from `nearby`.
     public func nearbyIndex(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [IndexEntry] {
         try indexEntries(nearbyProvider: provider, center: center, radiusMeters: radiusMeters)
@@ -70,6 +69,7 @@ public final class MemoryStore: Store {
     /// This process's alone.
     public var isSharedWithOtherProcesses: Bool { false }
 
+    /// The provider's vehicles within `radiusMeters` of `center` (never fewer than a caller's exact filter keeps).
     public func nearby(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [StoreRecord] {
         try state.withLock { tables in
             try tables.checkOpen()

@@ -122,11 +122,6 @@ final class SQLiteConnection {
         }
     }
 
-    /// The rowid of the last row this connection inserted.
-    var lastInsertRowID: Int64 {
-        sqlite3_last_insert_rowid(db)
-    }
-
     /// Whether a transaction is open (SQLite rolls back by itself after some errors).
     var isInTransaction: Bool {
         sqlite3_get_autocommit(db) == 0

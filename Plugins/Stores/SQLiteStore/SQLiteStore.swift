@@ -105,10 +105,16 @@ public final class SQLiteStore: Store {
 
     /// Runs `body` in one read transaction on a pooled read connection.
     public func withSnapshot<Value>(_ body: (any StoreSnapshot) throws -> Value) throws -> Value {
+        try inReadTransaction { try body(SQLiteSnapshot(connection: $0, path: path)) }
+    }
+
+    /// Runs `body` on a pooled read connection inside one read transaction: every read sees the
+    /// same committed state.
+    private func inReadTransaction<Value>(_ body: (SQLiteConnection) throws -> Value) throws -> Value {
         try readers.withConnection { connection in
             try connection.execute("BEGIN", doing: "starting a read transaction")
             defer { try? connection.execute("COMMIT", doing: "ending a read transaction") }
-            return try body(SQLiteSnapshot(connection: connection, path: path))
+            return try body(connection)
         }
     }
 
@@ -175,9 +181,7 @@ public final class SQLiteStore: Store {
     /// and hands each vehicle's row to `read` once.
     private func searchCells(provider: String, center: IndexPoint, radiusMeters: Double, statement: String,
                              read: (SQLiteStatement) throws -> Void) throws {
-        try readers.withConnection { connection in
-            try connection.execute("BEGIN", doing: "starting a read transaction")
-            defer { try? connection.execute("COMMIT", doing: "ending a read transaction") }
+        try inReadTransaction { connection in
             var seen = Set<Int64>()
             for box in GeoBox.covering(center: center, radiusMeters: radiusMeters) {
                 let search = box.cellSearch

@@ -34,11 +34,7 @@ enum Schema {
         ]),
         SchemaMigration(name: "points filed by grid cell, so that moves within a cell leave the R*Tree alone",
                         statements: ["DELETE FROM points"]) { connection in
-            let located = try connection.rows("SELECT rowid, lat, lng FROM records WHERE lat IS NOT NULL AND lng IS NOT NULL",
-                                              doing: "reading the points to file by cell") { row in
-                (row: row.int64(0), point: IndexPoint(latitude: row.double(1) ?? 0, longitude: row.double(2) ?? 0))
-            }
-            for entry in located {
+            for entry in try located(on: connection) {
                 let cell = GeoBox.cell(of: entry.point)
                 try connection.execute("INSERT OR REPLACE INTO points (id, minLat, maxLat, minLng, maxLng) VALUES (?1, ?2, ?3, ?4, ?5)",
                                        doing: "filing a point by its cell") {
@@ -67,11 +63,7 @@ enum Schema {
                             "CREATE INDEX records_by_cell ON records (kind, provider, cell) WHERE cell IS NOT NULL",
                             "DROP TABLE points",
                         ]) { connection in
-            let located = try connection.rows("SELECT rowid, lat, lng FROM records WHERE lat IS NOT NULL AND lng IS NOT NULL",
-                                              doing: "reading the points to file by cell") { row in
-                (row: row.int64(0), point: IndexPoint(latitude: row.double(1) ?? 0, longitude: row.double(2) ?? 0))
-            }
-            for entry in located {
+            for entry in try located(on: connection) {
                 try connection.execute("UPDATE records SET cell = ?2 WHERE rowid = ?1", doing: "filing a point by its cell") {
                     $0.bind(1, entry.row)
                     $0.bind(2, GeoBox.cellNumber(of: entry.point))
@@ -79,6 +71,14 @@ enum Schema {
             }
         },
     ]
+
+    /// The rowid and point of every record with a point, for migrations that file points anew.
+    private static func located(on connection: SQLiteConnection) throws -> [(row: Int64, point: IndexPoint)] {
+        try connection.rows("SELECT rowid, lat, lng FROM records WHERE lat IS NOT NULL AND lng IS NOT NULL",
+                            doing: "reading the points to file by cell") { row in
+            (row: row.int64(0), point: IndexPoint(latitude: row.double(1) ?? 0, longitude: row.double(2) ?? 0))
+        }
+    }
 
     /// The version this code writes and understands.
     static var currentVersion: Int { migrations.count }

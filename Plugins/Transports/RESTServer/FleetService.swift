@@ -38,10 +38,6 @@ public final class FleetService: Sendable {
         }
         let start = DispatchTime.now().uptimeNanoseconds
         var method: FleetMethod?
-        func finish(_ reply: HTTPReply, code: GRPCCode) -> HTTPReply {
-            count(method, code, since: start)
-            return reply
-        }
         do {
             try Self.checkContentType(request)
             let call = try RESTMapping.call(verb: request.method, path: request.path,
@@ -51,7 +47,8 @@ public final class FleetService: Sendable {
             return try perform(call, start: start)
         } catch {
             let error = Self.fleetError(error)
-            return finish(.response(Self.errorResponse(error)), code: error.code)
+            count(method, error.code, since: start)
+            return .response(Self.errorResponse(error))
         }
     }
 
