@@ -63,8 +63,14 @@ let package = Package(
         .target(name: "RESTClient", dependencies: ["FleetErrors", "FleetModel", "FleetREST", "FleetEngine", "HTTPClient"],
                 path: "Plugins/Transports/RESTClient", swiftSettings: strict),
 
+        // The map pages' own HTML, CSS and JS are built into the binary (embedInCode): nothing to install beside it.
+        .target(name: "MapPages", dependencies: ["FleetErrors", "FleetModel", "HTTPServer"], path: "Plugins/Transports/MapPages",
+                resources: [.embedInCode("Assets/page.html"), .embedInCode("Assets/map.css"), .embedInCode("Assets/map-common.js"),
+                            .embedInCode("Assets/rider.js"), .embedInCode("Assets/operator.js")],
+                swiftSettings: strict),
+
         .target(name: "RESTServer", dependencies: ["FleetErrors", "FleetModel", "FleetREST", "FleetEngine", "FleetAuth",
-                                                   "FleetStore", "FleetCLI", "HTTPServer"],
+                                                   "FleetStore", "FleetCLI", "HTTPServer", "MapPages"],
                 path: "Plugins/Transports/RESTServer", swiftSettings: strict),
 
         .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetEngine", "MemoryStore", "FileIO"],
@@ -92,7 +98,7 @@ let package = Package(
                                                                 "FleetModel"],
                           path: "Executables/consumer-follow", swiftSettings: strict),
         .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetEngine", "FleetKit",
-                                                            "FleetAuth", "JournalTransport", "RESTServer"],
+                                                            "FleetAuth", "JournalTransport", "RESTServer", "MapPages"],
                           path: "Executables/fleet-admin", swiftSettings: strict),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
                           path: "Executables/error-explain", swiftSettings: strict),
@@ -129,6 +135,7 @@ let package = Package(
         .testTarget(name: "ConsumerFollowTests", dependencies: ["FleetEngine", "FleetModel", "FleetErrors", "FleetGeo", "SQLiteStore",
                                                                 "JournalTransport", "FleetTestSupport"],
                     path: "Tests/ConsumerFollowTests"),
+        .testTarget(name: "MapPageTests", dependencies: ["FleetTestSupport"], path: "Tests/MapPageTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors", "FleetTestSupport"], path: "Tests/ExecutableTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -7,35 +7,74 @@ protocol ChangeObserver: AnyObject, Sendable {
     func recordChanged()
 }
 
+/// Something told of every committed record of one kind and provider (a provider's vehicles).
+protocol ProviderChangeObserver: AnyObject, Sendable {
+    /// These records of the observed kind and provider changed. Called on the committing thread:
+    /// return quickly.
+    func recordsChanged(_ keys: [RecordKey])
+}
+
 /// Tells observers when the records they follow change: the engine signals every key it commits, and
-/// only the observers of those keys hear of it (no waking of everyone on every commit).
+/// only the observers of those keys (or of their kind and provider) hear of it (no waking of everyone
+/// on every commit).
 final class ChangeNotifier: Sendable {
-    private let observers = Mutex<[RecordKey: [ObjectIdentifier: any ChangeObserver]]>([:])
+    private struct Scope: Hashable {
+        var kind: RecordKind
+        var provider: String
+    }
+
+    private struct State {
+        var byKey: [RecordKey: [ObjectIdentifier: any ChangeObserver]] = [:]
+        var byScope: [Scope: [ObjectIdentifier: any ProviderChangeObserver]] = [:]
+        var isEmpty: Bool { byKey.isEmpty && byScope.isEmpty }
+    }
+
+    private let observers = Mutex(State())
 
     /// Starts telling `observer` of changes to `key`.
     func observe(_ key: RecordKey, by observer: any ChangeObserver) {
-        observers.withLock { $0[key, default: [:]][ObjectIdentifier(observer)] = observer }
+        observers.withLock { $0.byKey[key, default: [:]][ObjectIdentifier(observer)] = observer }
     }
 
     /// Stops telling `observer` of changes to `key`.
     func stopObserving(_ key: RecordKey, by observer: any ChangeObserver) {
-        observers.withLock { observers in
-            observers[key]?[ObjectIdentifier(observer)] = nil
-            if observers[key]?.isEmpty == true { observers[key] = nil }
+        observers.withLock { state in
+            state.byKey[key]?[ObjectIdentifier(observer)] = nil
+            if state.byKey[key]?.isEmpty == true { state.byKey[key] = nil }
+        }
+    }
+
+    /// Starts telling `observer` of changes to every record of `kind` under `provider`.
+    func observe(_ kind: RecordKind, provider: String, by observer: any ProviderChangeObserver) {
+        observers.withLock { $0.byScope[Scope(kind: kind, provider: provider), default: [:]][ObjectIdentifier(observer)] = observer }
+    }
+
+    /// Stops telling `observer` of the records of `kind` under `provider`.
+    func stopObserving(_ kind: RecordKind, provider: String, by observer: any ProviderChangeObserver) {
+        let scope = Scope(kind: kind, provider: provider)
+        observers.withLock { state in
+            state.byScope[scope]?[ObjectIdentifier(observer)] = nil
+            if state.byScope[scope]?.isEmpty == true { state.byScope[scope] = nil }
         }
     }
 
     /// Tells the observers of `keys` that they changed (each observer once).
     func signal(_ keys: some Sequence<RecordKey>) {
-        let told: [any ChangeObserver] = observers.withLock { observers in
-            guard !observers.isEmpty else { return [] }
+        let (told, scoped): ([any ChangeObserver], [(any ProviderChangeObserver, [RecordKey])]) = observers.withLock { state in
+            guard !state.isEmpty else { return ([], []) }
             var found: [ObjectIdentifier: any ChangeObserver] = [:]
+            var scoped: [ObjectIdentifier: (any ProviderChangeObserver, [RecordKey])] = [:]
             for key in keys {
-                guard let watching = observers[key] else { continue }
-                found.merge(watching) { first, _ in first }
+                if let watching = state.byKey[key] {
+                    found.merge(watching) { first, _ in first }
+                }
+                if !state.byScope.isEmpty, let watching = state.byScope[Scope(kind: key.kind, provider: key.provider)] {
+                    for (id, observer) in watching { scoped[id, default: (observer, [])].1.append(key) }
+                }
             }
-            return Array(found.values)
+            return (Array(found.values), Array(scoped.values))
         }
         for observer in told { observer.recordChanged() }
+        for (observer, keys) in scoped { observer.recordsChanged(keys) }
     }
 }

@@ -29,6 +29,7 @@ public final class Engine: FleetAPI {
     let routeCache = RouteCache()
     let changes = ChangeNotifier()
     let feeds = TripFeeds(pollSeconds: Engine.watchPollSeconds)
+    let vehicleFeeds = VehicleFeeds(pollSeconds: Engine.watchPollSeconds)
     let records = RecordCache()
 
     /// An engine over `store`, reading time from `clock`.

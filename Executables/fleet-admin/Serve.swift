@@ -2,6 +2,7 @@ import FleetCLI
 import FleetErrors
 import FleetKit
 import Foundation
+import MapPages
 import RESTServer
 
 /// `fleet-admin serve`: Fleet Engine's REST API over the engine and a store, on libmicrohttpd.
@@ -31,6 +32,17 @@ let serveCommand = Command(
         .value("max-connections", valueName: "n", help: "Most connections open at once.", default: "4096"),
         .value("connection-timeout", valueName: "duration", help: "Close connections idle this long (0 for never).", default: "60s"),
         .flag("no-access-log", help: "Do not write an access log line per request."),
+        .value("leaflet-dir", valueName: "dir", help: "Folder holding Leaflet 1.x (leaflet.js, leaflet.css, images/) for the map pages.",
+               default: MapConfiguration.debianLeafletDirectory, environment: "FLEET_LEAFLET_DIR", completion: .directories),
+        .value("tiles", valueName: "url-template", help: "Tile server for the map pages' base layer, e.g. https://tile.example.org/{z}/{x}/{y}.png.",
+               environment: "FLEET_TILES"),
+        .value("tiles-attribution", valueName: "text", help: "Attribution the tile server requires, shown on the map.",
+               environment: "FLEET_TILES_ATTRIBUTION"),
+        .value("map-roads", valueName: "file", help: "GeoJSON roads drawn as the map's base layer when no --tiles are given (offline maps).",
+               environment: "FLEET_MAP_ROADS", completion: .files),
+        .value("stale-after", valueName: "seconds", help: "The map pages flag a vehicle whose last location is older than this as stale.",
+               default: "30", environment: "FLEET_STALE_AFTER"),
+        .flag("no-map", help: "Do not serve the map pages under /map."),
     ],
     examples: [
         Example("fleet-admin serve --listen 127.0.0.1:8080", "Serve the embedded store on loopback."),
@@ -60,6 +72,23 @@ let serveCommand = Command(
     }
     if let timeout = try args.duration("connection-timeout") {
         options.connectionTimeout = timeout == .zero ? nil : timeout
+    }
+    if args.flag("no-map") {
+        options.map = nil
+    } else {
+        var map = MapConfiguration()
+        if let dir = args.string("leaflet-dir"), dir != map.leafletDirectory {
+            map.leafletDirectory = dir
+            map.leafletDirectoryGiven = true
+        }
+        map.tilesURL = args.string("tiles").flatMap { $0.isEmpty ? nil : $0 }
+        map.tilesAttribution = args.string("tiles-attribution")
+        map.roadsFile = args.string("map-roads").flatMap { $0.isEmpty ? nil : $0 }
+        if let seconds = try args.double("stale-after") {
+            guard seconds > 0, seconds.isFinite else { throw args.usageError("--stale-after must be a positive number of seconds") }
+            map.staleAfterSeconds = seconds
+        }
+        options.map = map
     }
     let storeURL = args.string("store") ?? Wiring.defaultStoreURL()
     let store = try Wiring.openStore(storeURL)

@@ -6,6 +6,7 @@ import FleetModel
 import FleetStore
 import Foundation
 import HTTPServer
+import MapPages
 
 
 /// How `fleet-admin serve` runs.
@@ -32,6 +33,8 @@ public struct ServeOptions: Sendable {
     public var accessLog = true
     /// How long in-flight requests get to finish after SIGTERM.
     public var gracePeriod: Duration = .seconds(10)
+    /// The map pages (`/map`, `/map/trips/{tripId}`); nil serves none.
+    public var map: MapConfiguration? = MapConfiguration()
 
     public init() {}
 
@@ -97,9 +100,12 @@ public enum FleetServer {
         if verifier == nil && !options.insecure && !isLoopback(host) {
             throw FleetError(.insecureListen, detail: host, field: "listen")
         }
+        if let warning = try options.map?.validate() { FileHandle.standardError.write(Data("fleet-admin serve: \(warning)\n".utf8)) }
         let metrics = ServerMetrics()
         let measured = MeasuredStore(store, metrics: metrics)
-        let service = FleetService(engine: Engine(store: measured), verifier: verifier, provider: options.provider, metrics: metrics)
+        let site = options.map.map { MapSite(configuration: $0, provider: options.provider) }
+        let service = FleetService(engine: Engine(store: measured), verifier: verifier, provider: options.provider, metrics: metrics,
+                                   map: site)
         let logging = options.accessLog
         let accessLog: @Sendable (HTTPAccessLogEntry) -> Void = { entry in
             if logging { HTTPAccessLogEntry.writeToStandardError(entry) }

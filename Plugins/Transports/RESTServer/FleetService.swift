@@ -5,6 +5,7 @@ import FleetModel
 import FleetREST
 import Foundation
 import HTTPServer
+import MapPages
 
 
 /// Fleet Engine's REST API over an engine: routing, authorization, the Google error format,
@@ -14,14 +15,18 @@ public final class FleetService: Sendable {
     let verifier: TokenVerifier?
     let provider: String?
     public let metrics: ServerMetrics
+    /// The map pages, when served.
+    let map: MapSite?
 
     /// A service; with a `verifier`, every Fleet Engine call needs a valid bearer token whose role
-    /// allows it; with a `provider`, only that provider's resources are served.
-    public init(engine: Engine, verifier: TokenVerifier?, provider: String?, metrics: ServerMetrics) {
+    /// allows it; with a `provider`, only that provider's resources are served; with a `map`, the
+    /// map pages are served under `/map`.
+    public init(engine: Engine, verifier: TokenVerifier?, provider: String?, metrics: ServerMetrics, map: MapSite? = nil) {
         self.engine = engine
         self.verifier = verifier
         self.provider = provider
         self.metrics = metrics
+        self.map = map
     }
 
     /// Answers one HTTP request (called on the server's threads).
@@ -34,7 +39,7 @@ public final class FleetService: Sendable {
             response.headers.set(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
             return .response(response)
         default:
-            break
+            if let reply = handleExtension(request) { return reply }
         }
         let start = DispatchTime.now().uptimeNanoseconds
         var method: FleetMethod?

@@ -1,0 +1,204 @@
+// The operator's page: every vehicle of the provider, live from the vehicles :watch stream
+// (ListVehicles polling while it is down), coloured by state; a click or a search shows a
+// vehicle's trips and route.
+'use strict';
+(function () {
+  const F = FleetMap, C = F.config;
+  const base = '/v1/providers/' + F.enc(C.provider);
+  const m = F.createMap();
+  const map = m.map;
+  const vehicles = new Map();     // id → { vehicle, marker }
+  let synced = false, selected = null;
+  const routeLayer = L.layerGroup();
+  m.whenViewed(() => routeLayer.addTo(map));
+
+  const idOf = name => name.slice(name.lastIndexOf('/') + 1);
+
+  // online, offline or stale (online, but its location is older than the threshold or missing).
+  function stateOf(v) {
+    if (v.vehicleState !== 'ONLINE') return 'offline';
+    const age = F.locationAge(v.lastLocation);
+    return age == null || age > C.staleAfterSeconds ? 'stale' : 'online';
+  }
+
+  function dotIcon(state, isSelected) {
+    return L.divIcon({ className: 'fleet-dot ' + state + (isSelected ? ' selected' : ''), iconSize: [16, 16], iconAnchor: [8, 8] });
+  }
+
+  function render(id) {
+    const entry = vehicles.get(id);
+    if (!entry) return;
+    const v = entry.vehicle, state = stateOf(v), at = F.latLng(v.lastLocation && v.lastLocation.location);
+    const key = state + (selected === id);
+    if (!at) { if (entry.marker) { entry.marker.remove(); entry.marker = null; } return; }
+    if (!entry.marker) {
+      entry.marker = L.marker(at, { icon: dotIcon(state, selected === id), title: id, alt: 'Vehicle ' + id, keyboard: true });
+      entry.marker.on('click', () => select(id));
+      entry.key = key;
+      m.whenViewed(() => {
+        if (!entry.marker) return;
+        entry.marker.addTo(map);
+        decorate(entry, id, state);
+      });
+      return;
+    }
+    entry.marker.setLatLng(at);
+    if (entry.key !== key) { entry.marker.setIcon(dotIcon(state, selected === id)); entry.key = key; }
+    decorate(entry, id, state);
+  }
+  function decorate(entry, id, state) {
+    const el = entry.marker && entry.marker.getElement();
+    if (!el) return;
+    const at = entry.marker.getLatLng();
+    el.dataset.field = 'fleetVehicle';
+    el.dataset.vehicleId = id;
+    el.dataset.state = state;
+    el.dataset.lat = String(at.lat);
+    el.dataset.lng = String(at.lng);
+  }
+
+  function list() {
+    const counts = { online: 0, offline: 0, stale: 0 };
+    const ids = Array.from(vehicles.keys()).sort();
+    const ul = document.getElementById('vehicles');
+    ul.textContent = '';
+    for (const id of ids.slice(0, 300)) {
+      const state = stateOf(vehicles.get(id).vehicle);
+      const li = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      const badge = document.createElement('span'); badge.className = 'state ' + state; badge.textContent = state;
+      button.append(badge, document.createTextNode(' ' + id));
+      button.addEventListener('click', () => select(id));
+      li.append(button); li.dataset.vehicleId = id; li.dataset.state = state;
+      ul.append(li);
+    }
+    ids.forEach(id => counts[stateOf(vehicles.get(id).vehicle)]++);
+    F.setText('fleetCounts', ids.length + (ids.length === 1 ? ' vehicle' : ' vehicles') + ': ' + counts.online + ' online, ' +
+      counts.stale + ' stale, ' + counts.offline + ' offline');
+  }
+
+  function upsert(v) {
+    const id = idOf(v.name);
+    const entry = vehicles.get(id) || {};
+    entry.vehicle = v;
+    vehicles.set(id, entry);
+    render(id);
+    if (selected === id) showSelection(id, null);
+  }
+  function remove(name) {
+    const id = idOf(name), entry = vehicles.get(id);
+    if (entry && entry.marker) entry.marker.remove();
+    vehicles.delete(id);
+    if (selected === id) { selected = null; routeLayer.clearLayers(); document.getElementById('selection').textContent = ''; }
+  }
+  function fitOnce() {
+    if (m.hasView) return;
+    const bounds = L.latLngBounds([]);
+    vehicles.forEach(e => { const p = F.latLng(e.vehicle.lastLocation && e.vehicle.lastLocation.location); if (p) bounds.extend(p); });
+    m.ensureView(bounds);
+  }
+
+  // MARK: selection
+
+  async function select(id, tripId) {
+    const previous = selected;
+    selected = id;
+    if (previous && previous !== id) render(previous);
+    render(id);
+    showSelection(id, tripId);
+  }
+
+  async function showSelection(id, tripId) {
+    const box = document.getElementById('selection');
+    const entry = vehicles.get(id);
+    if (!entry) return;
+    const v = entry.vehicle;
+    routeLayer.clearLayers();
+    if (v.currentRouteSegment) {
+      m.whenViewed(() => L.polyline(F.decodePolyline(v.currentRouteSegment), { color: '#0b57d0', weight: 5, opacity: 0.85 }).addTo(routeLayer));
+    }
+    (v.waypoints || []).forEach(w => {
+      const p = F.latLng(w.location && w.location.point);
+      if (p) m.whenViewed(() => L.circleMarker(p, { radius: 6, color: '#fff', weight: 2, fillColor: w.waypointType === 'PICKUP_WAYPOINT_TYPE' ? '#137333' : '#b3261e', fillOpacity: 1 })
+        .bindTooltip((w.waypointType || '').replace('_WAYPOINT_TYPE', '').toLowerCase() + ' · ' + (w.tripId || '')).addTo(routeLayer));
+    });
+    const age = F.locationAge(v.lastLocation);
+    const facts = [
+      ['Vehicle', id], ['State', stateOf(v)],
+      ['Location', age == null ? 'none' : 'updated ' + F.ageText(age)],
+      ['Next stop', v.remainingDistanceMeters == null ? '—' : F.distanceText(v.remainingDistanceMeters) + ', ' + F.etaText(F.parseTime(v.etaToFirstWaypoint))],
+    ];
+    const dl = document.createElement('dl'); dl.className = 'facts';
+    for (const [k, val] of facts) {
+      const div = document.createElement('div'), dt = document.createElement('dt'), dd = document.createElement('dd');
+      dt.textContent = k; dd.textContent = val; div.append(dt, dd); dl.append(div);
+    }
+    const trips = document.createElement('ul'); trips.dataset.field = 'vehicleTrips';
+    box.textContent = '';
+    box.dataset.vehicleId = id;
+    box.append(dl, trips);
+    const ids = new Set(v.currentTrips || []);
+    if (tripId) ids.add(tripId);
+    if (!ids.size) { const li = document.createElement('li'); li.textContent = 'No current trips'; trips.append(li); return; }
+    try {
+      const found = await F.api(base + '/trips:search', { method: 'POST', body: JSON.stringify({ vehicleId: id, activeTripsOnly: true, pageSize: 50 }) });
+      const byId = new Map((found.trips || []).map(t => [idOf(t.name), t]));
+      for (const t of ids) {
+        const li = document.createElement('li');
+        const trip = byId.get(t);
+        li.textContent = t + ': ' + (trip ? trip.tripStatus : 'not active');
+        li.dataset.tripId = t;
+        trips.append(li);
+      }
+    } catch (e) {
+      const li = document.createElement('li'); li.textContent = F.words(e).advice + ' (' + e.message + ')'; trips.append(li);
+    }
+  }
+
+  document.getElementById('search').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const q = document.getElementById('search-box').value.trim();
+    if (!q) return;
+    if (vehicles.has(q)) { select(q); centre(q); return; }
+    try {
+      const t = await F.api(base + '/trips/' + F.enc(q));
+      if (t.vehicleId && vehicles.has(t.vehicleId)) { select(t.vehicleId, q); centre(t.vehicleId); return; }
+      document.getElementById('selection').textContent = 'Trip ' + q + ' (' + t.tripStatus + ') has no vehicle on the map.';
+    } catch (e) {
+      document.getElementById('selection').textContent = e.code === 'NOT_FOUND' ? 'No vehicle or trip with the ID ' + q + '.' : F.words(e).advice;
+    }
+  });
+  function centre(id) {
+    const e = vehicles.get(id), p = e && F.latLng(e.vehicle.lastLocation && e.vehicle.lastLocation.location);
+    if (p && m.hasView) map.panTo(p);
+  }
+
+  // MARK: live
+
+  F.live({
+    stream: base + '/vehicles:watch',
+    onEvent: (event, data) => {
+      if (event === 'vehicle') upsert(data);
+      else if (event === 'deleted') remove(data.name);
+      else if (event === 'synced') {
+        // The whole fleet has arrived: forget vehicles deleted while the stream was down.
+        const present = new Set(data.vehicleIds || []);
+        Array.from(vehicles.keys()).forEach(id => { if (!present.has(id)) remove('/' + id); });
+        synced = true; fitOnce();
+      }
+      list();
+    },
+    poll: async () => {
+      const categories = ['AUTO', 'TAXI', 'TRUCK', 'TWO_WHEELER', 'BICYCLE', 'PEDESTRIAN'].map(c => 'vehicleTypeCategories=' + c).join('&');
+      const answer = await F.api(base + '/vehicles?pageSize=1000&' + categories);
+      const present = new Set();
+      (answer.vehicles || []).forEach(v => { present.add(idOf(v.name)); upsert(v); });
+      Array.from(vehicles.keys()).forEach(id => { if (!present.has(id)) remove('/' + id); });
+      fitOnce(); list();
+    },
+    pollSeconds: 5,
+  });
+  // States turn stale with the clock alone.
+  setInterval(() => { vehicles.forEach((e, id) => render(id)); if (synced) list(); }, 2000);
+})();

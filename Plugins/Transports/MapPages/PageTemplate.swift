@@ -1,0 +1,95 @@
+import FleetErrors
+import Foundation
+import HTTPServer
+
+/// Fills the page skeleton: the panel's real text (status, ETAs, distance: readable before any
+/// script runs and by screen readers), the configuration for the script, or the error in words.
+enum PageTemplate {
+    static func render(title: String, access: MapPageAccess?, configuration: String?, error: FleetError?) -> HTTPResponse {
+        let panel: String
+        let script: String
+        switch access {
+        case .trip?:
+            panel = riderPanel
+            script = "rider.js"
+        case .fleet?:
+            panel = operatorPanel
+            script = "operator.js"
+        case nil:
+            panel = ""
+            script = ""
+        }
+        var errorHTML = ""
+        if let error {
+            let cause = error.cause.flatMap(ErrorCatalogue.cause(id:))
+                ?? ErrorCause(id: error.code.name, code: error.code, summary: error.code.name, remedy: ErrorCatalogue.entry(for: error.code).description)
+            errorHTML = """
+            <p class="advice">\(escape(cause.riderAdvice))</p>
+            <p class="message">\(escape(error.message))</p>
+            <details><summary>What to do (for the app's developers)</summary><p>\(escape(cause.remedy))</p>
+            <p><code>\(escape(error.code.name))\(error.cause.map { " · " + escape($0) } ?? "")</code></p></details>
+            """
+        }
+        let scripts = script.isEmpty ? "" : """
+        <script id="fleet-map-config" type="application/json">\(jsonInScript(configuration ?? "{}"))</script>
+        <script src="/map/leaflet/leaflet.js"></script>
+        <script src="/map/assets/map-common.js"></script>
+        <script src="/map/assets/\(script)"></script>
+        """
+        let html = PageAssets.pageTemplate
+            .replacingOccurrences(of: "{{title}}", with: escape(title))
+            .replacingOccurrences(of: "{{kind}}", with: script.isEmpty ? "error-page" : String(script.dropLast(3)))
+            .replacingOccurrences(of: "{{panel}}", with: panel)
+            .replacingOccurrences(of: "{{error-hidden}}", with: error == nil ? "hidden" : "")
+            .replacingOccurrences(of: "{{error}}", with: errorHTML)
+            .replacingOccurrences(of: "{{scripts}}", with: scripts)
+        let status = error.map { $0.cause == ErrorCause.unknownPath.id ? 404 : $0.httpStatus } ?? 200
+        var headers: HTTPHeaders = [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+                                    // The page's URL carries its token: never send it on to tile servers.
+                                    ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff")]
+        if error?.code == .unauthenticated { headers.set(name: "WWW-Authenticate", value: "Bearer") }
+        return HTTPResponse(status: status, headers: headers, body: Array(html.utf8))
+    }
+
+    static let riderPanel = """
+    <h1>Your trip</h1>
+    <dl class="facts">
+      <div><dt>Status</dt><dd data-field="tripStatus">Connecting…</dd></div>
+      <div><dt>Pickup</dt><dd data-field="pickupEta">—</dd></div>
+      <div><dt>Drop-off</dt><dd data-field="dropoffEta">—</dd></div>
+      <div><dt>Distance left</dt><dd data-field="remainingDistance">—</dd></div>
+      <div><dt>Car's location</dt><dd data-field="vehicleAge">—</dd></div>
+    </dl>
+    <p class="connection" data-field="connection">Connecting…</p>
+    """
+
+    static let operatorPanel = """
+    <h1>Fleet</h1>
+    <form id="search" role="search"><label for="search-box">Vehicle or trip ID</label>
+      <input id="search-box" name="q" type="search" autocomplete="off" data-field="search"><button type="submit">Find</button></form>
+    <p class="counts" data-field="fleetCounts">Connecting…</p>
+    <section id="selection" data-field="selection" aria-live="polite"></section>
+    <ul id="vehicles" data-field="vehicleList"></ul>
+    <p class="connection" data-field="connection">Connecting…</p>
+    """
+
+    /// HTML text escaping.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
+    /// JSON safe inside `<script>`: no `</script>` can end it early.
+    static func jsonInScript(_ json: String) -> String {
+        json.replacingOccurrences(of: "<", with: "\\u003c")
+    }
+}
