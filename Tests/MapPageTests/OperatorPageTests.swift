@@ -12,7 +12,7 @@ import Testing
         let tokens = try #require(fleet.tokens)
         try fleet.createCarAndRide()
         try fleet.rest("POST", "/vehicles?vehicleId=car-2", [
-            "vehicleState": "OFFLINE", "vehicleType": ["category": "AUTO"],
+            "vehicleState": "OFFLINE", "vehicleType": ["category": "AUTO"], "supportedTripTypes": ["EXCLUSIVE"], "maximumCapacity": 4,
             "lastLocation": ["location": MapFixture.point((60.1720, 24.9390))],
         ])
         let reader = try tokens.mint(role: "fleet-reader")
@@ -26,7 +26,7 @@ import Testing
 
         // A vehicle created while the page is open appears; a report moves its dot.
         try fleet.rest("POST", "/vehicles?vehicleId=car-3", [
-            "vehicleState": "ONLINE", "vehicleType": ["category": "TAXI"],
+            "vehicleState": "ONLINE", "vehicleType": ["category": "TAXI"], "supportedTripTypes": ["EXCLUSIVE"], "maximumCapacity": 4,
             "lastLocation": ["location": MapFixture.point((60.1660, 24.9480))],
         ])
         try browser.wait("car-3", "return /^3 vehicles/.test(document.querySelector('[data-field=\"fleetCounts\"]').textContent);")

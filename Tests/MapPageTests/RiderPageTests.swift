@@ -34,11 +34,16 @@ import Testing
         try browser.wait("the marker to move", "const v = \(Self.vehicle); return v && v.dataset.lat === '60.1695' && v.dataset.lng === '24.941';")
         try browser.wait("the distance text to change", "return document.querySelector('[data-field=\"remainingDistance\"]').textContent !== arguments[0];", [distanceBefore])
         try browser.wait("the ETA text to change", "return document.querySelector('[data-field=\"pickupEta\"]').textContent !== arguments[0];", [etaBefore])
-        // The marker is drawn where the car reported once the glide ends.
-        try browser.wait("the marker's glide to end", """
+        // The marker glides along the route and ends where the car reported: at the pixel Leaflet
+        // gives the reported position.
+        try browser.wait("the marker's glide to end", "return \(Self.vehicle).dataset.gliding === 'false';")
+        let script = """
             const v = \(Self.vehicle), box = v.getBoundingClientRect(), map = document.getElementById('map').getBoundingClientRect();
-            return box.width > 0 && box.left >= map.left && box.right <= map.right;
-            """)
+            const p = FleetMap.leafletMap.latLngToContainerPoint([60.1695, 24.941]);
+            return Math.hypot(box.left + box.width / 2 - map.left - p.x, box.top + box.height / 2 - map.top - p.y);
+            """
+        let offset = try #require((try browser.run(script) as? NSNumber)?.doubleValue)
+        #expect(offset < 2, "the marker is \(offset) px from the reported position")
         try Screenshots.take(browser, "rider-2-near-pickup")
 
         // Status changes appear as words.

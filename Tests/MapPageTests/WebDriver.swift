@@ -30,7 +30,7 @@ final class Browser: @unchecked Sendable {
             usleep(100_000)
         }
         guard ready else {
-            driver.terminate()
+            kill(driver.processIdentifier, SIGKILL)
             throw Failure(description: "chromedriver did not start on port \(port)")
         }
         var arguments = ["--headless=new", "--disable-gpu", "--window-size=\(width),\(height)", "--no-first-run",
@@ -43,7 +43,7 @@ final class Browser: @unchecked Sendable {
         ]]]
         let answer = try Curl.call("POST", base + "/session", json: capabilities, timeout: 60)
         guard let value = (answer.json as? [String: Any])?["value"] as? [String: Any], let id = value["sessionId"] as? String else {
-            driver.terminate()
+            kill(driver.processIdentifier, SIGKILL)
             driver.waitUntilExit()
             throw Failure(description: "no WebDriver session: \(answer.body)")
         }
@@ -56,7 +56,10 @@ final class Browser: @unchecked Sendable {
     func quit() {
         guard driver.isRunning else { return }
         _ = try? Curl.call("DELETE", "\(base)/session/\(session)", timeout: 10)
-        driver.terminate()
+        // chromedriver ignores SIGTERM: ask it to shut down, then kill it if it has not.
+        _ = try? Curl.call("GET", base + "/shutdown", timeout: 5)
+        for _ in 0..<50 where driver.isRunning { usleep(100_000) }
+        if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
         driver.waitUntilExit()
     }
 

@@ -212,6 +212,8 @@ window.FleetMap = (function () {
   // ("reading 'min'"), so the base layer and every vector layer wait for `ensureView`.
   function createMap() {
     const map = L.map('map', { zoomControl: true, attributionControl: true });
+    // For pages that embed this one and for tests: the Leaflet map itself.
+    window.FleetMap.leafletMap = map;
     map.attributionControl.setPrefix(false);
     let hasView = false, roads = null;
     const waiting = [];

@@ -116,7 +116,7 @@
     const from = vehicle.shown;
     vehicle.target = target;
     const el = vehicle.marker.getElement();
-    if (el) { el.dataset.lat = String(target.lat); el.dataset.lng = String(target.lng); }
+    if (el) { el.dataset.lat = String(target.lat); el.dataset.lng = String(target.lng); el.dataset.gliding = 'true'; }
     if (vehicle.animation) cancelAnimationFrame(vehicle.animation);
     let path = null;
     if (line) {
@@ -132,7 +132,11 @@
         : L.latLng(from.lat + (target.lat - from.lat) * k, from.lng + (target.lng - from.lng) * k);
       placeVehicle(p, turn);
       vehicle.animation = k < 1 ? requestAnimationFrame(step) : null;
-      if (k >= 1) placeVehicle(target, turn);
+      if (k >= 1) {
+        placeVehicle(target, turn);
+        const done = vehicle.marker.getElement();
+        if (done) done.dataset.gliding = 'false';
+      }
     };
     vehicle.animation = requestAnimationFrame(step);
   }
