@@ -34,6 +34,9 @@ public enum PlainEventText {
             return intervals.map { interval in
                 "\(interval.speed?.name ?? "SPEED_UNSPECIFIED") \(interval.startPolylinePointIndex ?? 0)-\(interval.endPolylinePointIndex ?? 0)"
             }.joined(separator: ", ")
+        case .staleness(let stale, let age, _):
+            let ago = ReadableText.duration(seconds: Int(age.rounded()))
+            return stale ? "stale: no position for \(ago); the car may not be where it is shown" : "fresh again (position \(ago) old)"
         case .failure(let failure):
             return describe(failure)
         }

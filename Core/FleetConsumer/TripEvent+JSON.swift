@@ -42,6 +42,8 @@ extension TripEventValue {
         case .traffic(let traffic):
             guard let traffic else { return .null }
             return ["speedReadingIntervals": .array(traffic.speedReadingInterval.map { $0.toJSON() })]
+        case .staleness(let stale, let age, let since):
+            return ["stale": .bool(stale), "ageSeconds": .number(age.rounded()), "locationTime": .string(since.rfc3339String)]
         case .failure(let failure):
             return failure.json
         }

@@ -29,11 +29,14 @@ public enum TripEventKind: String, Sendable, Hashable, CaseIterable, Comparable,
     case intermediateDestinations
     /// The traffic along the route to the next waypoint.
     case activeRouteTraffic
+    /// The vehicle's position became stale (older than the threshold) or fresh again; not one of
+    /// the SDK's callbacks: told by the clock, not by a snapshot.
+    case vehicleStale
     /// A refresh failed ("update failed with error").
     case error
 
-    /// The kinds that describe a part of the trip: every kind but `trip` and `error`.
-    public static let tripParts: [TripEventKind] = allCases.filter { $0 != .trip && $0 != .error }
+    /// The kinds that describe a part of the trip: every kind but `trip`, `vehicleStale` and `error`.
+    public static let tripParts: [TripEventKind] = allCases.filter { $0 != .trip && $0 != .error && $0 != .vehicleStale }
 
     /// The event's name, as printed and as `--events` takes it.
     public var description: String { rawValue }

@@ -21,6 +21,8 @@ public enum TripEventValue: Sendable, Hashable {
     case destinations([LatLng])
     /// `activeRouteTraffic`: nil when there is none.
     case traffic(ConsumableTrafficPolyline?)
+    /// `vehicleStale`: whether the position is stale, its age in seconds, when it was received.
+    case staleness(stale: Bool, ageSeconds: Double, since: Timestamp)
     /// `error`.
     case failure(FollowFailure)
 }

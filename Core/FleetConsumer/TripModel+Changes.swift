@@ -21,7 +21,7 @@ extension TripModel {
         case .remainingWaypoints: .waypoints(remainingWaypoints.map(\.withoutPaths))
         case .intermediateDestinations: .destinations(intermediateDestinations.compactMap(\.point))
         case .activeRouteTraffic: .traffic(activeRouteTraffic)
-        case .trip, .error: nil
+        case .trip, .error, .vehicleStale: nil
         }
     }
 

@@ -16,6 +16,7 @@ extension TripModel {
         next.status = trip.tripStatus
         next.vehicleID = trip.vehicleId.flatMap { $0.isEmpty ? nil : $0 }
         next.vehicleLocation = trip.lastLocation?.location
+        next.vehicleLocationTime = trip.lastLocation.flatMap { $0.serverTime ?? $0.updateTime }
         next.pickupLocation = trip.pickupPoint
         next.dropoffLocation = trip.dropoffPoint
         next.intermediateDestinations = trip.intermediateDestinations

@@ -1,3 +1,4 @@
+import FleetEngine
 import FleetModel
 
 /// What a rider's app knows about a followed trip: the Consumer SDK's trip model.
@@ -18,6 +19,10 @@ public struct TripModel: Sendable, Hashable {
     public var vehicleID: String?
     /// The vehicle's last reported position, while the trip is active on it.
     public var vehicleLocation: LatLng?
+    /// When the server received that position (`lastLocation.serverTime`, else its `updateTime`):
+    /// how old the car's position is, which a snapshot alone does not say (a dead phone leaves it
+    /// frozen while every snapshot still looks fine).
+    public var vehicleLocationTime: Timestamp?
     /// Where the rider is picked up.
     public var pickupLocation: TerminalLocation?
     /// Where the rider is dropped off.
@@ -56,6 +61,19 @@ public struct TripModel: Sendable, Hashable {
 
     /// The next waypoint: the first remaining one.
     public var nextWaypoint: TripWaypoint? { remainingWaypoints.first }
+
+    /// Seconds since the vehicle's position was received, at `now`; nil without a position time.
+    public func vehicleLocationAge(at now: Timestamp) -> Double? {
+        guard vehicleLocation != nil, let time = vehicleLocationTime else { return nil }
+        return max(0, now.timeIntervalSince1970 - time.timeIntervalSince1970)
+    }
+
+    /// Whether the vehicle's position is older than `staleAfterSeconds` at `now`, while the trip is
+    /// under way (an ended trip's car is not expected to report).
+    public func isVehicleStale(at now: Timestamp, staleAfterSeconds: Double) -> Bool {
+        guard let age = vehicleLocationAge(at: now), let status, !TripLifecycle.isTerminal(status) else { return false }
+        return age > staleAfterSeconds
+    }
 
     /// Whether the rider has been picked up (the status is past the pickup).
     public var isPickedUp: Bool {

@@ -18,6 +18,8 @@ public struct TripPanel: Sendable {
     public var style: Style
     /// The time zone of clock times.
     public var timeZone: TimeZone
+    /// A vehicle position older than this is flagged stale on the vehicle line.
+    public var staleAfterSeconds = StaleVehicleWatch.defaultStaleAfterSeconds
 
     /// A panel with a style (default plain) and a time zone (default the system's).
     public init(style: Style = .plain, timeZone: TimeZone = .current) {
@@ -33,7 +35,7 @@ public struct TripPanel: Sendable {
         var lines: [PanelLine] = []
         lines.append(PanelLine("Trip", [(model.tripName, style.bold)]))
         lines.append(statusLine(model))
-        lines.append(vehicleLine(model))
+        lines.append(vehicleLine(model, now: now))
         lines.append(progressLine(model, width: width))
         lines.append(pickupLine(model, now: now))
         lines.append(dropoffLine(model, now: now))
@@ -59,9 +61,18 @@ public struct TripPanel: Sendable {
         return PanelLine("Status", parts)
     }
 
-    private func vehicleLine(_ model: TripModel) -> PanelLine {
+    private func vehicleLine(_ model: TripModel, now: Timestamp) -> PanelLine {
         if let location = model.vehicleLocation {
-            return PanelLine("Vehicle", [(ReadableText.coordinate(location), { $0 })])
+            var parts: [(String, (String) -> String)] = [(ReadableText.coordinate(location), { $0 })]
+            if let age = model.vehicleLocationAge(at: now) {
+                let ago = ReadableText.duration(seconds: Int(age.rounded()))
+                if model.isVehicleStale(at: now, staleAfterSeconds: staleAfterSeconds) {
+                    parts.append(("  STALE: no position for \(ago)", { style.bold(style.red($0)) }))
+                } else {
+                    parts.append(("  \(ago) ago", style.dim))
+                }
+            }
+            return PanelLine("Vehicle", parts)
         }
         let text = model.vehicleID == nil ? "not assigned yet" : "no position"
         return PanelLine("Vehicle", [(text, style.dim)])

@@ -15,6 +15,8 @@ struct FollowSettings {
     let poll: Bool
     let json: Bool
     let color: Bool
+    /// Seconds after which the vehicle's position is flagged stale (`--stale-after`).
+    let staleAfterSeconds: Double
 
     /// Reads and checks the arguments; a `UsageError` (exit 2) for anything wrong with them.
     init(_ arguments: ParsedArguments, context: Context) throws {
@@ -27,6 +29,11 @@ struct FollowSettings {
             throw arguments.usageError(error.message)
         }
 
+        let stale = try arguments.double("stale-after") ?? StaleVehicleWatch.defaultStaleAfterSeconds
+        guard stale > 0, stale.isFinite else {
+            throw arguments.usageError("--stale-after must be a positive number of seconds, got '\(arguments.string("stale-after") ?? "")'")
+        }
+        staleAfterSeconds = stale
         let interval = try arguments.duration("interval") ?? .seconds(FollowConfiguration.defaultRefreshSeconds)
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
         guard seconds >= FollowConfiguration.minimumRefreshSeconds else {
@@ -65,7 +72,7 @@ struct FollowSettings {
         let clock = SystemFollowClock()
         let panel = LivePanelPresenter(
             tripName: tripName, output: context.standardOutput,
-            panel: TripPanel(style: Style(enabled: color)),
+            panel: { var panel = TripPanel(style: Style(enabled: color)); panel.staleAfterSeconds = staleAfterSeconds; return panel }(),
             width: { (Terminal.columns(of: 1, environment: context.environment) ?? 80) - 1 },
             now: { clock.now() })
         return (panel, panel)

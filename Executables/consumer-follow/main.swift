@@ -47,6 +47,8 @@ let consumerFollow = Command(
                allowedValues: TripProgress.untilStatuses.map(\.name)),
         .value("interval", valueName: "duration", help: "How often to poll, and to retry after a client error (at least 1s).",
                default: "5s"),
+        .value("stale-after", valueName: "seconds", help: "Flag the vehicle's position as stale (panel, vehicleStale event) once older than this.",
+               default: "30", environment: "FLEET_STALE_AFTER"),
         .flag("poll", help: "Poll GetTrip every --interval even when the transport can push changes."),
         .flag("fail-fast", help: "Exit at the first client error with 10 + its gRPC number instead of retrying."),
         .value("token", valueName: "jwt", help: "A consumer token (JWT) scoped to the trip, sent over http (the memory transport does not check tokens).",
@@ -85,13 +87,21 @@ let consumerFollow = Command(
     let follower = TripFollower(tripName: settings.tripName, source: source, configuration: settings.configuration)
     let (presenter, live) = settings.presenter(context: context)
     let signals = SignalStopper(presenter: presenter)
-    let ticker = live.map { panel in PanelTicker { panel.refresh() } }
+    let clock = SystemFollowClock()
+    // The clock, not a snapshot, tells when the car went quiet: checked on every update and every second.
+    let staleness = StaleVehicleWatch(staleAfterSeconds: settings.staleAfterSeconds,
+                                      reportEvents: live == nil && settings.configuration.events.contains(.vehicleStale),
+                                      now: { clock.now() }, forward: { presenter.present($0) })
+    let ticker = PanelTicker {
+        staleness.tick()
+        live?.refresh()
+    }
 
     presenter.start()
     let outcome = await FollowThread.run {
-        follower.follow(stop: signals.stop) { presenter.present($0) }
+        follower.follow(stop: signals.stop) { staleness.present($0) }
     }
-    ticker?.cancel()
+    ticker.cancel()
     presenter.finish(outcome)
     switch outcome {
     case .failed(let error):

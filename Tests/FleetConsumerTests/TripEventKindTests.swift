@@ -6,7 +6,7 @@ import Testing
         #expect(TripEventKind.allCases.map(\.rawValue) == [
             "trip", "tripStatus", "activeRouteRemainingDistance", "activeRoute", "vehicleLocation",
             "pickupLocation", "dropoffLocation", "pickupETA", "dropoffETA", "remainingWaypoints",
-            "intermediateDestinations", "activeRouteTraffic", "error",
+            "intermediateDestinations", "activeRouteTraffic", "vehicleStale", "error",
         ])
         #expect(TripEventKind.tripStatus < TripEventKind.pickupETA)
         #expect(TripEventKind.tripParts.count == 11)
