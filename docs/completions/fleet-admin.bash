@@ -65,7 +65,7 @@ _fleet_admin() {
             "fleet_admin_import --transport"|"fleet_admin_import --store"|"fleet_admin_import --provider"|"fleet_admin_import --token"|"fleet_admin_import --token-file") (( i++ )) ;;
             "fleet_admin_stats --transport"|"fleet_admin_stats --store"|"fleet_admin_stats --provider"|"fleet_admin_stats --token"|"fleet_admin_stats --token-file"|"fleet_admin_stats --stale-after") (( i++ )) ;;
             "fleet_admin_replay --transport"|"fleet_admin_replay --store"|"fleet_admin_replay --provider"|"fleet_admin_replay --token"|"fleet_admin_replay --token-file"|"fleet_admin_replay --to"|"fleet_admin_replay --from") (( i++ )) ;;
-            "fleet_admin_serve --transport"|"fleet_admin_serve --store"|"fleet_admin_serve --provider"|"fleet_admin_serve --token"|"fleet_admin_serve --token-file"|"fleet_admin_serve --listen"|"fleet_admin_serve --jwt-key"|"fleet_admin_serve --jwt-secret-file"|"fleet_admin_serve --max-body"|"fleet_admin_serve --threads"|"fleet_admin_serve --max-connections"|"fleet_admin_serve --connection-timeout") (( i++ )) ;;
+            "fleet_admin_serve --transport"|"fleet_admin_serve --store"|"fleet_admin_serve --provider"|"fleet_admin_serve --token"|"fleet_admin_serve --token-file"|"fleet_admin_serve --listen"|"fleet_admin_serve --jwt-key"|"fleet_admin_serve --jwt-secret-file"|"fleet_admin_serve --max-body"|"fleet_admin_serve --threads"|"fleet_admin_serve --max-connections"|"fleet_admin_serve --connection-timeout"|"fleet_admin_serve --leaflet-dir"|"fleet_admin_serve --tiles"|"fleet_admin_serve --tiles-attribution"|"fleet_admin_serve --map-roads"|"fleet_admin_serve --stale-after") (( i++ )) ;;
         esac
     done
     case "$command $prev" in
@@ -299,6 +299,11 @@ _fleet_admin() {
         "fleet_admin_serve --threads") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --max-connections") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --connection-timeout") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --leaflet-dir") COMPREPLY=( $(compgen -d -- "$cur") ); return 0 ;;
+        "fleet_admin_serve --tiles") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --tiles-attribution") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --map-roads") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_serve --stale-after") COMPREPLY=(); return 0 ;;
     esac
     case "$command" in
         "fleet_admin")
@@ -473,7 +478,7 @@ _fleet_admin() {
             fi ;;
         "fleet_admin_serve")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --listen --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --no-access-log -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --listen --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --no-access-log --leaflet-dir --tiles --tiles-attribution --map-roads --stale-after --no-map -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;

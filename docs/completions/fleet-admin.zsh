@@ -768,6 +768,12 @@ _fleet_admin_serve() {
         '--max-connections[Most connections open at once.]:n: '
         '--connection-timeout[Close connections idle this long \(0 for never\).]:duration: '
         '--no-access-log[Do not write an access log line per request.]'
+        '--leaflet-dir[Folder holding Leaflet 1.x \(leaflet.js, leaflet.css, images/\) for the map pages.]:dir:_files -/'
+        '--tiles[Tile server for the map pages'\'' base layer, e.g.]:url-template: '
+        '--tiles-attribution[Attribution the tile server requires, shown on the map.]:text: '
+        '--map-roads[GeoJSON roads drawn as the map'\''s base layer when no --tiles are given \(offline maps\).]:file:_files'
+        '--stale-after[The map pages flag a vehicle whose last location is older than this as stale.]:seconds: '
+        '--no-map[Do not serve the map pages under /map.]'
         '(- *)'{-h,--help}'[Show help information.]'
     )
     _arguments -C -s "${args[@]}" && ret=0
