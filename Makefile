@@ -14,9 +14,10 @@ BUILD_DIR    := .build
 BIN_DIR       = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
 VENV         := $(BUILD_DIR)/conformance-venv
 
-# Debian packages the project needs: the C libraries behind our systemLibrary targets, and test tools.
+# Debian packages the project needs: the C libraries behind our systemLibrary targets, test tools,
+# Leaflet for the map pages (served from /usr/share/javascript/leaflet) and the browser their tests drive.
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
-                   python3 python3-venv tmux gpsd gpsd-clients
+                   python3 python3-venv tmux gpsd gpsd-clients chromium chromium-driver libjs-leaflet
 EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)

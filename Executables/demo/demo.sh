@@ -9,6 +9,10 @@
 # arrives; the rider (consumer-follow) watches it live until COMPLETE. SERVER=1 puts everything
 # behind `fleet-admin serve` on loopback instead of sharing the SQLite file directly.
 #
+# The rider's and the operator's map pages (docs/map.md) are served throughout, by the server of
+# SERVER=1 or else by a `fleet-admin serve` sharing the SQLite file; their URLs are printed first.
+# On a terminal the demo then keeps that server up until Ctrl-C, so the finished ride can be looked at.
+#
 # Environment: SERVER=1, DEMO_SPEEDUP (default 40), FLEET_DATA_DIR (default: a temporary folder,
 # removed afterwards). Exits 0 only when the trip reached COMPLETE; leaves nothing running.
 set -euo pipefail
@@ -49,8 +53,15 @@ if [ "${SERVER:-0}" = 1 ]; then
     connect=(--transport "$transport")
 else
     connect=(--transport memory --store "$store")
+    # The map pages only: every other program shares the SQLite file directly.
+    coproc SERVE { exec "$bin/fleet-admin" serve --listen 127.0.0.1:0 --store "$store" --no-access-log; }
+    pids+=("$SERVE_PID")
+    read -r line <&"${SERVE[0]}"
+    transport="$(echo "$line" | grep -o 'http://[^ ]*')"
 fi
 admin() { "$bin/fleet-admin" "${connect[@]}" "$@"; }
+say "the map: the rider's page and the operator's (open them in a browser)"
+printf '  rider:    %s/map/trips/ride-1?provider=%s\n  operator: %s/map?provider=%s\n' "$transport" "$provider" "$transport" "$provider" >&2
 
 say "a dispatcher creates the car and the ride"
 admin vehicles create car-1 --state online --type exclusive --category taxi --capacity 4 --location 52.52170,13.41300
@@ -99,4 +110,9 @@ final="$(admin trips get ride-1 --json | python3 -c 'import json,sys; print(json
 state="$(admin vehicles get car-1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("vehicleState"))')"
 say "the ride is $final; the car is $state (driver-report set it OFFLINE when its route ended)"
 tail -n 3 "$data/driver-report.log" >&2 || true
-[ "$final" = COMPLETE ]
+[ "$final" = COMPLETE ] || exit 1
+if [ -t 1 ] && [ -t 0 ]; then
+    say "the map stays up: $transport/map/trips/ride-1?provider=$provider  (Ctrl-C to stop)"
+    trap 'exit 0' INT TERM
+    wait "$SERVE_PID" || true
+fi
