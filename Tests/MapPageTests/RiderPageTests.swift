@@ -87,4 +87,48 @@ import Testing
         #expect(words.contains("This trip does not exist any more"), "\(words)")
         try Screenshots.take(browser, "rider-5-trip-deleted")
     }
+
+    @Test func aDriverKilledWithSIGKILLLeavesAStaleCarNotAFrozenOne() throws {
+        // The issue's own report: a real driver-report drives the route, is killed with SIGKILL, and
+        // the rider must be told the car's position is getting old.
+        let fleet = try MapFixture(staleAfter: 5)
+        try fleet.rest("POST", "/vehicles?vehicleId=car-1", [
+            "vehicleState": "ONLINE", "supportedTripTypes": ["EXCLUSIVE"], "maximumCapacity": 4, "vehicleType": ["category": "AUTO"],
+        ])
+        try fleet.rest("POST", "/trips?tripId=ride-1", [
+            "tripType": "EXCLUSIVE", "vehicleId": "car-1",
+            "pickupPoint": ["point": MapFixture.point(MapFixture.pickup)], "dropoffPoint": ["point": MapFixture.point(MapFixture.dropoff)],
+        ])
+        try fleet.rest("PUT", "/trips/ride-1?updateMask=tripStatus", ["tripStatus": "ENROUTE_TO_PICKUP"])
+        let route = fleet.folder.appendingPathComponent("route.geojson")
+        let coordinates = MapFixture.route.map { "[\($0.1),\($0.0)]" }.joined(separator: ",")
+        try #"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[\#(coordinates)]}}"#
+            .write(to: route, atomically: true, encoding: .utf8)
+        let driver = Process()
+        driver.executableURL = try Products.locate("driver-report")
+        driver.arguments = ["--transport", fleet.server.url, "--provider", MapFixture.provider, "--vehicle", "car-1",
+                            "--source", "simulate:\(route.path)", "--route", route.path, "--speedup", "5", "--interval", "5s",
+                            "--log-format", "json"]
+        driver.standardOutput = FileHandle.nullDevice
+        driver.standardError = FileHandle.nullDevice
+        try driver.run()
+        defer { if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }; driver.waitUntilExit() }
+
+        let browser = try Browser()
+        defer { browser.quit() }
+        try browser.open("\(fleet.server.url)/map/trips/ride-1")
+        let first = try browser.wait("the car", timeout: 30, "const v = \(Self.vehicle); return v && v.dataset.lat;") as? String
+        try browser.wait("the car to move on its own", timeout: 30, "return \(Self.vehicle).dataset.lat !== arguments[0];", [first ?? ""])
+        #expect(try browser.text("vehicleAge")?.hasPrefix("Updated") == true)
+        try Screenshots.take(browser, "driver-1-reporting")
+
+        kill(driver.processIdentifier, SIGKILL)
+        driver.waitUntilExit()
+        let frozen = try browser.run("return \(Self.vehicle).dataset.lat;") as? String
+        try browser.wait("the car to turn stale", timeout: 30, "return document.querySelector('[data-field=\"vehicleAge\"]').dataset.stale === 'true';")
+        #expect(try browser.run("return \(Self.vehicle).dataset.lat;") as? String == frozen, "nothing moves the car any more")
+        #expect(try browser.text("vehicleAge")?.contains("the car may not be where it is shown") == true)
+        #expect(try browser.text("tripStatus") == "Driver on the way", "the trip itself is unchanged: only the clock tells")
+        try Screenshots.take(browser, "driver-2-killed-stale")
+    }
 }
