@@ -43,7 +43,14 @@ enum PageTemplate {
             .replacingOccurrences(of: "{{error-hidden}}", with: error == nil ? "hidden" : "")
             .replacingOccurrences(of: "{{error}}", with: errorHTML)
             .replacingOccurrences(of: "{{scripts}}", with: scripts)
-        let status = error.map { $0.cause == ErrorCause.unknownPath.id ? 404 : $0.httpStatus } ?? 200
+        // As the REST API answers: a wrong verb is 405 (Google's front end too), an unknown path 404.
+        let status = error.map { error in
+            switch error.cause {
+            case ErrorCause.methodNotAllowed.id?: 405
+            case ErrorCause.unknownPath.id?: 404
+            default: error.httpStatus
+            }
+        } ?? 200
         var headers: HTTPHeaders = [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
                                     // The page's URL carries its token: never send it on to tile servers.
                                     ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff")]
