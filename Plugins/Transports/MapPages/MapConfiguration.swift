@@ -25,6 +25,12 @@ public struct MapConfiguration: Sendable {
 
     public init() {}
 
+    /// The script the pages load: the minified Leaflet when the folder has it (Debian's does:
+    /// 140 KiB instead of 400), else `leaflet.js`.
+    public var leafletScript: String {
+        FileManager.default.fileExists(atPath: (leafletDirectory as NSString).appendingPathComponent("leaflet.min.js")) ? "leaflet.min.js" : "leaflet.js"
+    }
+
     /// Checks the configuration before the server starts: a tile template with `{z}`, `{x}`, `{y}`,
     /// a readable roads file holding a GeoJSON object, a positive stale threshold, and Leaflet where
     /// it was said to be. Returns a warning to print when the default Leaflet folder is missing.

@@ -5,7 +5,8 @@ import HTTPServer
 /// Fills the page skeleton: the panel's real text (status, ETAs, distance: readable before any
 /// script runs and by screen readers), the configuration for the script, or the error in words.
 enum PageTemplate {
-    static func render(title: String, access: MapPageAccess?, configuration: String?, error: FleetError?) -> HTTPResponse {
+    static func render(title: String, access: MapPageAccess?, configuration: String?, error: FleetError?,
+                       leafletScript: String = "leaflet.js") -> HTTPResponse {
         let panel: String
         let script: String
         switch access {
@@ -32,7 +33,7 @@ enum PageTemplate {
         }
         let scripts = script.isEmpty ? "" : """
         <script id="fleet-map-config" type="application/json">\(jsonInScript(configuration ?? "{}"))</script>
-        <script src="/map/leaflet/leaflet.js"></script>
+        <script src="/map/leaflet/\(leafletScript)"></script>
         <script src="/map/assets/map-common.js"></script>
         <script src="/map/assets/\(script)"></script>
         """
