@@ -128,6 +128,7 @@ import Testing
         try browser.wait("the car to turn stale", timeout: 30, "return document.querySelector('[data-field=\"vehicleAge\"]').dataset.stale === 'true';")
         #expect(try browser.run("return \(Self.vehicle).dataset.lat;") as? String == frozen, "nothing moves the car any more")
         #expect(try browser.text("vehicleAge")?.contains("the car may not be where it is shown") == true)
+        #expect(try browser.text("pickupEta")?.hasSuffix("(car not reporting)") == true, "an ETA from an old position says so")
         #expect(try browser.text("tripStatus") == "Driver on the way", "the trip itself is unchanged: only the clock tells")
         try Screenshots.take(browser, "driver-2-killed-stale")
     }

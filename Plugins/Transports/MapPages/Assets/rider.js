@@ -151,14 +151,16 @@
     const statusEl = F.setText('tripStatus', STATUS[status] || status);
     statusEl.dataset.status = status;
     const pickup = F.parseTime(trip.pickupTime), dropoff = F.parseTime(trip.dropoffTime);
-    F.setText('pickupEta', BEFORE_PICKUP.includes(status) ? F.etaText(pickup) : (status === 'CANCELED' ? '—' : 'Picked up'));
-    F.setText('dropoffEta', status === 'COMPLETE' ? 'Arrived' : status === 'CANCELED' ? '—' : F.etaText(dropoff));
+    const age = F.locationAge(lastFix);
+    const stale = age != null && age > C.staleAfterSeconds && status !== 'COMPLETE' && status !== 'CANCELED';
+    // ETAs computed from a position that is getting old are only as good as it.
+    const eta = ms => ms == null ? '—' : F.etaText(ms) + (stale ? ' (car not reporting)' : '');
+    F.setText('pickupEta', BEFORE_PICKUP.includes(status) ? eta(pickup) : (status === 'CANCELED' ? '—' : 'Picked up'));
+    F.setText('dropoffEta', status === 'COMPLETE' ? 'Arrived' : status === 'CANCELED' ? '—' : eta(dropoff));
     const next = BEFORE_PICKUP.includes(status) ? ' to pickup' : status.indexOf('INTERMEDIATE') >= 0 ? ' to the next stop' : ' to drop-off';
     F.setText('remainingDistance', trip.remainingDistanceMeters == null || status === 'COMPLETE' || status === 'CANCELED'
       ? '—' : F.distanceText(trip.remainingDistanceMeters) + next);
-    const age = F.locationAge(lastFix);
     const ageEl = F.field('vehicleAge');
-    const stale = age != null && age > C.staleAfterSeconds && status !== 'COMPLETE' && status !== 'CANCELED';
     if (age == null) F.setText('vehicleAge', trip.vehicleId ? 'No location yet' : 'No car assigned yet');
     else F.setText('vehicleAge', stale ? 'Not updated for ' + F.ageText(age).replace(' ago', '') + ': the car may not be where it is shown'
                                        : 'Updated ' + F.ageText(age));
