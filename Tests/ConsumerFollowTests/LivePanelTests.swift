@@ -26,7 +26,7 @@ import Testing
         #expect(routed.matched, "\(routed.screen)")
         try trip.move(to: 13.39, after: 60)
         let moving = try tmux.waitForScreen { screen in
-            screen.contains("Vehicle   52.50000, 13.39000") && screen.contains { $0.hasPrefix("Status    ENROUTE_TO_PICKUP") }
+            screen.contains { $0.hasPrefix("Vehicle   52.50000, 13.39000") } && screen.contains { $0.hasPrefix("Status    ENROUTE_TO_PICKUP") }
         }
         #expect(moving.matched, "\(moving.screen)")
         let progress = try #require(moving.screen.first { $0.hasPrefix("Progress  [") })
