@@ -135,8 +135,9 @@ final class WebDriver {
 
     init() throws {
         let port = Int.random(in: 20_000..<60_000)
-        driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
-        driver.arguments = ["--port=\(port)"]
+        // A session of its own: the browser is killed with it as a group, even when chromedriver is stuck.
+        driver.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        driver.arguments = ["/usr/bin/chromedriver", "--port=\(port)"]
         driver.standardOutput = FileHandle.nullDevice
         driver.standardError = FileHandle.nullDevice
         try driver.run()
@@ -148,7 +149,7 @@ final class WebDriver {
         let answer = try Self.curl("POST", base + "/session", json: ["capabilities": ["alwaysMatch": ["goog:chromeOptions": ["args": args]]]], timeout: 60)
         guard let value = (try? JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])?["value"] as? [String: Any],
               let id = value["sessionId"] as? String else {
-            kill(driver.processIdentifier, SIGKILL)
+            kill(-driver.processIdentifier, SIGKILL)
             driver.waitUntilExit()
             throw Failure(description: "no browser session: \(answer.body.prefix(300))")
         }
@@ -162,6 +163,7 @@ final class WebDriver {
         for _ in 0..<50 where driver.isRunning { usleep(100_000) }
         if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
         driver.waitUntilExit()
+        kill(-driver.processIdentifier, SIGKILL)  // whatever is left of the browser
     }
 
     @discardableResult

@@ -18,8 +18,10 @@ final class Browser: @unchecked Sendable {
         let port = try Self.freePort()
         log = FileManager.default.temporaryDirectory.appendingPathComponent("chromedriver-\(port).log")
         driver = Process()
-        driver.executableURL = URL(fileURLWithPath: Self.chromedriverPath())
-        driver.arguments = ["--port=\(port)", "--log-path=\(log.path)"]
+        // In a session of its own, so that the browser it starts can be killed with it as a group
+        // even when chromedriver is gone or stuck.
+        driver.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        driver.arguments = [Self.chromedriverPath(), "--port=\(port)", "--log-path=\(log.path)"]
         driver.standardOutput = FileHandle.nullDevice
         driver.standardError = FileHandle.nullDevice
         try driver.run()
@@ -30,7 +32,7 @@ final class Browser: @unchecked Sendable {
             usleep(100_000)
         }
         guard ready else {
-            kill(driver.processIdentifier, SIGKILL)
+            kill(-driver.processIdentifier, SIGKILL)
             throw Failure(description: "chromedriver did not start on port \(port)")
         }
         var arguments = ["--headless=new", "--disable-gpu", "--window-size=\(width),\(height)", "--no-first-run",
@@ -43,7 +45,7 @@ final class Browser: @unchecked Sendable {
         ]]]
         let answer = try Curl.call("POST", base + "/session", json: capabilities, timeout: 60)
         guard let value = (answer.json as? [String: Any])?["value"] as? [String: Any], let id = value["sessionId"] as? String else {
-            kill(driver.processIdentifier, SIGKILL)
+            kill(-driver.processIdentifier, SIGKILL)
             driver.waitUntilExit()
             throw Failure(description: "no WebDriver session: \(answer.body)")
         }
@@ -61,6 +63,7 @@ final class Browser: @unchecked Sendable {
         for _ in 0..<50 where driver.isRunning { usleep(100_000) }
         if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
         driver.waitUntilExit()
+        kill(-driver.processIdentifier, SIGKILL)  // whatever is left of the browser
     }
 
     @discardableResult
