@@ -139,11 +139,28 @@ final class VehicleFeed: ProviderChangeObserver {
             // The whole fleet: to greet newcomers, and to notice what other processes changed.
             var everyone: [VehicleChange] = []
             var seen = Set<String>()
-            try? engine.forEachRecord(.vehicle, provider: provider) { stored in
-                let vehicle = try engine.records.vehicle(stored).vehicle.forResponse
-                let name = "providers/\(provider)/vehicles/\(stored.key.id)"
-                everyone.append(VehicleChange(name: name, vehicle: vehicle, json: vehicle.jsonString()))
-                seen.insert(stored.key.id)
+            do {
+                try engine.forEachRecord(.vehicle, provider: provider) { stored in
+                    let vehicle = try engine.records.vehicle(stored).vehicle.forResponse
+                    let name = "providers/\(provider)/vehicles/\(stored.key.id)"
+                    everyone.append(VehicleChange(name: name, vehicle: vehicle, json: vehicle.jsonString()))
+                    seen.insert(stored.key.id)
+                }
+            } catch {
+                // The store failed (busy, closing): greet the newcomers and look again in a second,
+                // rather than tell them of an empty fleet.
+                engine.vehicleFeeds.queue.asyncAfter(deadline: .now() + 1) { [weak self] in
+                    guard let self else { return }
+                    self.state.withLock { state in
+                        for observation in newcomers where state.observations[ObjectIdentifier(observation)] != nil {
+                            state.newcomers[ObjectIdentifier(observation)] = observation
+                        }
+                        state.dirty.formUnion(dirty)
+                        state.relistAll = state.relistAll || all
+                    }
+                    self.schedule()
+                }
+                return
             }
             fleet = everyone
             let previously = state.withLock { $0.sent }
