@@ -26,7 +26,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 all: build
 
 help:
-	@sed -n '1,7p' Makefile
+	@sed -n '1,/^$$/s/^# \{0,1\}//p' Makefile
 
 ## setup: install the Debian packages that are missing (non-interactive, only when missing).
 setup:
@@ -79,7 +79,7 @@ DOCDIR  = $(PREFIX)/share/doc/fleet-engine
 install: setup release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
-	for e in $(EXECUTABLES); do install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/$$e" $(DESTDIR)$(BINDIR)/; done
+	for e in $(EXECUTABLES); do install -s -m 755 "$$($(SWIFT) build -c release --show-bin-path)/$$e" $(DESTDIR)$(BINDIR)/; done
 	for u in docs/systemd/*.service; do \
 	  sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' -e 's|/usr/local/bin|$(BINDIR)|g' "$$u" > $(DESTDIR)$(UNITDIR)/$$(basename "$$u"); done
 	install -m 644 docs/systemd/*.example $(DESTDIR)$(DOCDIR)/
@@ -91,6 +91,8 @@ install: setup release
 uninstall:
 	for e in $(EXECUTABLES); do rm -f $(DESTDIR)$(BINDIR)/$$e; done
 	for u in docs/systemd/*.service; do rm -f $(DESTDIR)$(UNITDIR)/$$(basename "$$u"); done
+	for c in docs/completions/*.bash; do rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$(basename "$$c" .bash); done
+	for c in docs/completions/*.zsh; do rm -f $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$(basename "$$c" .zsh); done
 	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:

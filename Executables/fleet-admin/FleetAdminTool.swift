@@ -5,10 +5,8 @@ enum FleetAdminTool {
     /// The version `--version` prints.
     static let version = "fleet-admin 0.1.0"
 
-    /// Commands that live in files other helpers own, joined to the tree here.
-    ///
-    /// LEAD: Serve.swift declares `serveCommand`; add it to this array (`[serveCommand]`) and the
-    /// whole tree (help, completion scripts, `declarationProblems()` tests) picks it up.
+    /// The server's commands, declared beside the server (Serve.swift) and joined to the tree here, so that
+    /// help, completion scripts and the `declarationProblems()` tests cover them.
     static let serverCommands: [Command] = [serveCommand]
 
     /// The commands under the root, in the order help lists them.
