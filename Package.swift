@@ -101,7 +101,7 @@ let package = Package(
                                                                 "FleetModel"],
                           path: "Executables/consumer-follow", swiftSettings: strict),
         .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetEngine", "FleetKit",
-                                                            "FleetAuth", "JournalTransport", "RESTServer", "FleetGeo", "FleetRouting"],
+                                                            "FleetAuth", "JournalTransport", "RESTServer", "FleetGeo", "FleetRouting", "RoutinoRouter"],
                           path: "Executables/fleet-admin", swiftSettings: strict),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
                           path: "Executables/error-explain", swiftSettings: strict),

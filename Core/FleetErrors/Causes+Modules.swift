@@ -101,7 +101,7 @@ extension ErrorCause {
     public static let pointOffMap = ErrorCause(
         id: "POINT_OFF_MAP", code: .invalidArgument,
         summary: "The point is not near any road of the routing map",
-        remedy: "Give a point inside the area the routing map covers (the message names the field and the map's bounds), or import a map of that region with `fleet-admin map import FILE.osm.pbf` and route with --router routino:DIR.",
+        remedy: "Give a point inside the area the routing map covers (the message names the field and the map), or import a map of that region with `fleet-admin map import FILE.osm.pbf` and route with --router routino:DIR.",
         matchPhrases: ["off the map", "not near any road", "outside the map"])
     /// A `--router` URL (or FLEET_ROUTER) that names no router this build knows.
     public static let unknownRouter = ErrorCause(
@@ -121,6 +121,12 @@ extension ErrorCause {
         summary: "The map extract could not be imported",
         remedy: "Give an OpenStreetMap extract in .osm.pbf (or .osm) format, e.g. a city from a Geofabrik or BBBike download, and a folder you may write to; Routino's planetsplitter must be installed (Debian package routino). The message carries planetsplitter's last lines.",
         matchPhrases: ["map extract", "map import", "osm.pbf"])
+    /// Routino's command-line tools (planetsplitter) are not installed.
+    public static let routingToolsMissing = ErrorCause(
+        id: "ROUTING_TOOLS_MISSING", code: .failedPrecondition,
+        summary: "Routino's planetsplitter is not installed",
+        remedy: "Install Debian's routino package (`apt-get install routino`, or `make setup`), which puts planetsplitter on the PATH.",
+        matchPhrases: ["planetsplitter is not installed", "routino package"])
 
     // MARK: FleetEngine
     /// A trip assigned to a vehicle that cannot take it (trip type, seats, other trips).

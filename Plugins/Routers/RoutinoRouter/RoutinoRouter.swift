@@ -23,13 +23,11 @@ public final class RoutinoRouter: Router, @unchecked Sendable {
 
     private let database: OpaquePointer
     private let translation: OpaquePointer
-    /// This database's validated profile of each category, or why the category cannot be routed.
-    private let profiles: [VehicleCategory: Result<OpaquePointer, FleetError>]
     private let snapped = Mutex(SnapCache())
 
-    /// Loads the database in `directory` (memory-mapped, so shared between processes) and prepares
-    /// one profile per vehicle category. Throws FAILED_PRECONDITION (`ROUTING_MAP_UNAVAILABLE`) when
-    /// the folder holds no database or the library is unusable.
+    /// Loads the database in `directory` (memory-mapped, so shared between processes) and checks that
+    /// every category's profile can route on it. Throws FAILED_PRECONDITION (`ROUTING_MAP_UNAVAILABLE`)
+    /// when the folder holds no database or the library is unusable.
     public init(directory: String) throws(FleetError) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue else {
@@ -49,18 +47,14 @@ public final class RoutinoRouter: Router, @unchecked Sendable {
         self.directory = directory
         self.database = database
         self.translation = translation
-        var profiles: [VehicleCategory: Result<OpaquePointer, FleetError>] = [:]
-        RoutinoLibrary.lock.withLock { _ in
-            for category in VehicleCategory.allCases {
-                profiles[category] = RoutinoLibrary.validatedProfile(RoutinoRouter.profileName(for: category), database: database)
-            }
+        for category in VehicleCategory.allCases {
+            _ = try RoutinoLibrary.profile(RoutinoRouter.profileName(for: category), validatedFor: database)
         }
-        self.profiles = profiles
     }
 
     deinit {
         snapped.withLock { $0.removeAll() }
-        RoutinoLibrary.lock.withLock { _ in Routino_UnloadDatabase(database) }
+        RoutinoLibrary.unload(database)
     }
 
     /// The Routino profile (of /usr/share/routino/profiles.xml) a category drives with.
@@ -77,16 +71,19 @@ public final class RoutinoRouter: Router, @unchecked Sendable {
     /// The quickest road route through the request's waypoints.
     public func route(_ request: RouteRequest) throws(FleetError) -> RoutePlan {
         try request.validate()
-        let profile = try (profiles[request.category] ?? profiles[.unknown]!).get()
+        let name = RoutinoRouter.profileName(for: request.category)
         var waypoints: [SnappedWaypoint] = []
         waypoints.reserveCapacity(request.waypoints.count)
         for (index, point) in request.waypoints.enumerated() {
-            waypoints.append(try snap(point, category: request.category, profile: profile, field: request.field(ofWaypoint: index)))
+            waypoints.append(try snap(point, category: request.category, field: request.field(ofWaypoint: index)))
         }
-        let outcome = withExtendedLifetime(waypoints) {
+        let database = database, translation = translation
+        let outcome = try withExtendedLifetime(waypoints) { () throws(FleetError) -> RouteOutcome in
             var handles: [OpaquePointer?] = waypoints.map(\.handle)
-            return handles.withUnsafeMutableBufferPointer { buffer in
-                RoutinoLibrary.lock.withLock { _ -> RouteOutcome in
+            return try handles.withUnsafeMutableBufferPointer { buffer throws(FleetError) -> RouteOutcome in
+                try RoutinoLibrary.lock.withLock { _ throws(FleetError) -> RouteOutcome in
+                    // Under the lock no other database can re-validate the profile before the route is done.
+                    let profile = try RoutinoLibrary.profile(name, validatedFor: database, holdingLock: true)
                     guard let output = Routino_CalculateRoute(database, profile, translation, buffer.baseAddress, Int32(buffer.count),
                                                               ROUTINO_ROUTE_QUICKEST | ROUTINO_ROUTE_LIST_TEXT_ALL, nil) else {
                         return .failed(CRoutino_errno())
@@ -99,8 +96,8 @@ public final class RoutinoRouter: Router, @unchecked Sendable {
         switch outcome {
         case .planned(let plan):
             return plan
-        case .failed(let errno) where errno > ROUTINO_ERROR_NO_ROUTE_1 - 1 && Int(errno - ROUTINO_ERROR_NO_ROUTE_1) < request.waypoints.count - 1:
-            // NO_ROUTE_n: waypoint n (1-based, counting from the first destination) cannot be reached.
+        case .failed(let errno) where errno >= ROUTINO_ERROR_NO_ROUTE_1 && Int(errno - ROUTINO_ERROR_NO_ROUTE_1) < request.waypoints.count - 1:
+            // NO_ROUTE_n: no route from waypoint n (1-based) to the next.
             let leg = Int(errno - ROUTINO_ERROR_NO_ROUTE_1)
             throw FleetError(.routeNotFound,
                              detail: "no \(RoutinoRouter.profileName(for: request.category)) route from \(request.field(ofWaypoint: leg)) \(request.waypoints[leg]) to \(request.field(ofWaypoint: leg + 1)) \(request.waypoints[leg + 1]) on \(url)",
@@ -111,13 +108,18 @@ public final class RoutinoRouter: Router, @unchecked Sendable {
     }
 
     /// The waypoint Routino snapped `point` to (cached), or INVALID_ARGUMENT `POINT_OFF_MAP` naming `field`.
-    private func snap(_ point: GeoPoint, category: VehicleCategory, profile: OpaquePointer, field: String) throws(FleetError) -> SnappedWaypoint {
-        let key = SnapCache.Key(point, profile: RoutinoRouter.profileName(for: category))
+    private func snap(_ point: GeoPoint, category: VehicleCategory, field: String) throws(FleetError) -> SnappedWaypoint {
+        let name = RoutinoRouter.profileName(for: category)
+        let key = SnapCache.Key(point, profile: name)
         if let cached = snapped.withLock({ $0.entries[key] }) { return cached }
-        // Thread-safe in Routino (it writes only Routino_errno, which is not read here).
-        guard let handle = Routino_FindWaypoint(database, profile, point.latitude, point.longitude) else {
+        // Thread-safe in Routino (it writes only Routino_errno, which is not read here), while no
+        // thread re-validates the profile: `snapping` holds that off.
+        let handle = try RoutinoLibrary.snapping(name, database: database) { profile in
+            Routino_FindWaypoint(database, profile, point.latitude, point.longitude)
+        }
+        guard let handle else {
             throw FleetError(.pointOffMap,
-                             detail: "\(field) \(point) is not near any road a \(RoutinoRouter.profileName(for: category)) may use on \(url)",
+                             detail: "\(field) \(point) is more than 1 km from any road a \(name) may use on \(url)",
                              field: field)
         }
         let waypoint = SnappedWaypoint(handle)
@@ -238,20 +240,90 @@ enum RoutinoLibrary {
         return .success(translation)
     }
 
-    /// A private copy of the named profile, validated against `database` (validation writes into the
-    /// profile, so each database gets its own; the copies live as long as the process). Call under `lock`.
-    static func validatedProfile(_ name: String, database: OpaquePointer) -> Result<OpaquePointer, FleetError> {
-        guard let shared = Routino_GetProfile(name),
-              let user = Routino_CreateUserProfileFromProfile(shared) else {
-            return .failure(FleetError(.routingMapUnavailable, detail: "Routino's profiles.xml has no profile '\(name)'"))
+    /// Guards the profiles' validation: Routino_FindWaypoint reads a profile (shared), Routino_ValidateProfile
+    /// writes it (exclusive). Routino's profiles are process-wide, one per name, and validation fits one to
+    /// one database, so with several databases in a process a profile is validated again when the database changes.
+    static let profiles = ReadWriteLock()
+
+    /// The database each profile was last validated for (guarded by `profiles`).
+    nonisolated(unsafe) static var validatedFor: [String: OpaquePointer] = [:]
+
+    /// The named profile, validated for `database`. Call with `holdingLock` true only under `lock`.
+    static func profile(_ name: String, validatedFor database: OpaquePointer, holdingLock: Bool = false) throws(FleetError) -> OpaquePointer {
+        if !holdingLock {
+            let database = Handle(database)
+            return try lock.withLock { _ throws(FleetError) in
+                Handle(try profile(name, validatedFor: database.pointer, holdingLock: true))
+            }.pointer
         }
-        defer { free(user) }
-        guard let profile = Routino_CreateProfileFromUserProfile(user) else {
-            return .failure(FleetError(.routingMapUnavailable, detail: "Routino cannot copy its profile '\(name)' (error \(CRoutino_errno()))"))
+        guard let profile = Routino_GetProfile(name) else {
+            throw FleetError(.routingMapUnavailable, detail: "Routino's profiles.xml has no profile '\(name)'")
         }
-        guard Routino_ValidateProfile(database, profile) == 0 else {
-            return .failure(FleetError(.routingMapUnavailable, detail: "the routing map cannot route a \(name) (Routino error \(CRoutino_errno())); rebuild it with planetsplitter --tagging=/usr/share/routino/tagging.xml"))
+        if profiles.reading({ validatedFor[name] }) == database { return profile }
+        let status = profiles.writing { () -> Int32 in
+            let status = Routino_ValidateProfile(database, profile)
+            validatedFor[name] = status == 0 ? database : nil
+            return status == 0 ? 0 : CRoutino_errno()
         }
-        return .success(profile)
+        guard status == 0 else {
+            throw FleetError(.routingMapUnavailable, detail: "the routing map cannot route a \(name) (Routino error \(status)); rebuild it with planetsplitter --tagging=/usr/share/routino/tagging.xml")
+        }
+        return profile
+    }
+
+    /// Runs `body` with the named profile while it stays validated for `database` (shared with other snaps).
+    static func snapping<Result>(_ name: String, database: OpaquePointer, _ body: (OpaquePointer) -> Result) throws(FleetError) -> Result {
+        while true {
+            let result: Result? = profiles.reading {
+                guard validatedFor[name] == database, let profile = Routino_GetProfile(name) else { return nil }
+                return body(profile)
+            }
+            if let result { return result }
+            _ = try profile(name, validatedFor: database)
+        }
+    }
+
+    /// Unloads a database and forgets the validations made for it.
+    static func unload(_ database: OpaquePointer) {
+        lock.withLock { _ in
+            profiles.writing { validatedFor = validatedFor.filter { $0.value != database } }
+            Routino_UnloadDatabase(database)
+        }
+    }
+}
+
+/// A C handle carried across the lock's closure; Routino's locking rules above make the sharing safe.
+struct Handle: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+}
+
+/// A POSIX read-write lock: many readers or one writer.
+final class ReadWriteLock: @unchecked Sendable {
+    // @unchecked: the pthread lock is the synchronisation.
+    private let handle = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_rwlock_init(handle, nil)
+    }
+
+    deinit {
+        pthread_rwlock_destroy(handle)
+        handle.deallocate()
+    }
+
+    func reading<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_rwlock_rdlock(handle)
+        defer { pthread_rwlock_unlock(handle) }
+        return try body()
+    }
+
+    func writing<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_rwlock_wrlock(handle)
+        defer { pthread_rwlock_unlock(handle) }
+        return try body()
     }
 }
