@@ -41,7 +41,7 @@ let package = Package(
                 path: "Core/FleetDriver", swiftSettings: strict),
         .target(name: "FleetConsumer", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetEngine", "FleetCLI"],
                 path: "Core/FleetConsumer", swiftSettings: strict),
-        .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetStore"],
+        .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetStore", "FleetRouting"],
                 path: "Core/FleetEngine", swiftSettings: strict),
         .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo"], path: "Core/FleetRouting", swiftSettings: strict),
 
@@ -118,7 +118,7 @@ let package = Package(
                     path: "Tests/StoreTests"),
         .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth", "FleetModel", "FleetErrors"],
                     path: "Tests/FleetAuthTests", exclude: ["Fixtures"]),
-        .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "MemoryStore", "SQLiteStore"], path: "Tests/FleetEngineTests"),
+        .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "FleetRouting", "MemoryStore", "SQLiteStore"], path: "Tests/FleetEngineTests"),
         .testTarget(name: "JournalTransportTests",
                     dependencies: ["JournalTransport", "FleetEngine", "FleetModel", "FleetErrors", "MemoryStore", "FleetTestSupport"],
                     path: "Tests/JournalTransportTests"),
