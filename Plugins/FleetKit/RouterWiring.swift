@@ -12,4 +12,11 @@ extension Wiring {
     public static func openRouter(_ flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(FleetError) -> any Router {
         try routers.open(RouterRegistry.chosenURL(flag: flag, environment: environment))
     }
+
+    /// The router an engine plans vehicles' routes with: the one `--router` (else `FLEET_ROUTER`) names, or
+    /// nil when that is `straight`, whose great-circle estimates the engine makes by itself already.
+    public static func planningRouter(_ flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(FleetError) -> (any Router)? {
+        let router = try openRouter(flag, environment: environment)
+        return router is StraightRouter ? nil : router
+    }
 }
