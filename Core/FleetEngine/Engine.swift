@@ -39,6 +39,7 @@ public final class Engine: FleetAPI {
     let changes = ChangeNotifier()
     let feeds = TripFeeds(pollSeconds: Engine.watchPollSeconds)
     let records = RecordCache()
+    let searchRoutes = SearchRouteCache()
 
     /// An engine over `store`, reading time from `clock`.
     public init(store: any Store, clock: any EngineClock = SystemClock(), configuration: EngineConfiguration = .init()) {
