@@ -42,6 +42,8 @@ let package = Package(
                 path: "Core/FleetConsumer", swiftSettings: strict),
         .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetStore"],
                 path: "Core/FleetEngine", swiftSettings: strict),
+        .target(name: "FleetEvaluation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetDriver"],
+                path: "Core/FleetEvaluation", swiftSettings: strict),
 
         // MARK: Plugins: stores.
         .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
@@ -77,7 +79,8 @@ let package = Package(
 
         // MARK: Executables.
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
-                                                            "CSQLite", "FleetEngine", "FleetModel", "RESTClient", "HTTPServer"],
+                                                            "CSQLite", "FleetEngine", "FleetModel", "RESTClient", "HTTPServer",
+                                                            "FleetCLI", "FleetErrors", "FleetEvaluation"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors"],
                           path: "Executables/journal-writer", swiftSettings: strict),
@@ -104,6 +107,8 @@ let package = Package(
         .testTarget(name: "FleetErrorsTests", dependencies: ["FleetErrors"], path: "Tests/FleetErrorsTests"),
         .testTarget(name: "FleetModelTests", dependencies: ["FleetModel"], path: "Tests/FleetModelTests"),
         .testTarget(name: "FleetGeoTests", dependencies: ["FleetGeo"], path: "Tests/FleetGeoTests"),
+        .testTarget(name: "FleetEvaluationTests", dependencies: ["FleetEvaluation", "FleetGeo", "FleetErrors", "FleetTestSupport"],
+                    path: "Tests/FleetEvaluationTests"),
         .testTarget(name: "FleetCLITests", dependencies: ["FleetCLI", "FleetErrors"], path: "Tests/FleetCLITests"),
         .testTarget(name: "StoreTests", dependencies: ["FleetTestSupport", "FleetStore", "FleetErrors", "MemoryStore", "FileStore", "SQLiteStore", "CSQLite"],
                     path: "Tests/StoreTests"),

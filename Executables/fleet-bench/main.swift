@@ -1,5 +1,11 @@
+import FleetCLI
 import Foundation
 import SQLiteStore
+
+// `fleet-bench eta …`: ETA accuracy on recorded drives, a command of its own with its own options.
+if CommandLine.arguments.dropFirst().first == "eta" {
+    await CommandLineTool.main(ETACommand.command)
+}
 
 // `make bench`: every benchmark of the project in one run, printed as one table. Ratios are against
 // baselines measured in the same run (machines are noisy; absolute figures vary between runs).
