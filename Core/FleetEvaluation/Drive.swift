@@ -49,16 +49,25 @@ public struct Drive: Sendable, Hashable {
     }
 
     /// The drive without GPS jumps: a fix that would need more than `maximumMetersPerSecond` from the last fix
-    /// kept is dropped, and so is one at the same time as the last fix kept. A navigation route never holds those
-    /// jumps, and each would add twice its length to the path.
-    public func withoutJumps(maximumMetersPerSecond: Double = SpeedModel.standard.maximumPlausibleMetersPerSecond) -> Drive {
+    /// kept is dropped, and so is one at the same time as the last fix kept; so is a spike, a fix that lies more
+    /// than `spikeMeters` off the way from the last fix kept to the next fix and makes that way over three times
+    /// longer (a car does not drive 300 m out and back in 4 s). A navigation route never holds those jumps, and
+    /// each would add twice its length to the path.
+    public func withoutJumps(maximumMetersPerSecond: Double = SpeedModel.standard.maximumPlausibleMetersPerSecond,
+                             spikeMeters: Double = 50) -> Drive {
         var kept: [Fix] = []
         kept.reserveCapacity(fixes.count)
-        for fix in fixes {
+        for (index, fix) in fixes.enumerated() {
             if let last = kept.last {
                 let elapsed = fix.time - last.time
-                guard elapsed > 0, Geodesy.distance(last.position, fix.position) / elapsed <= maximumMetersPerSecond
-                else { continue }
+                let out = Geodesy.distance(last.position, fix.position)
+                guard elapsed > 0, out / elapsed <= maximumMetersPerSecond else { continue }
+                if index + 1 < fixes.count {
+                    let next = fixes[index + 1].position
+                    let back = Geodesy.distance(fix.position, next)
+                    let direct = Geodesy.distance(last.position, next)
+                    if out + back - direct > 2 * spikeMeters && out + back > 3 * direct { continue }
+                }
             }
             kept.append(fix)
         }

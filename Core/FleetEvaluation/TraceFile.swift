@@ -16,7 +16,7 @@ public enum TraceFile {
     ///   the required columns, a row with too few fields, a timestamp that is neither RFC 3339 nor epoch seconds,
     ///   a latitude or longitude that is not a number in range, or a file without rows.
     public static func drives(from text: String, source: String) throws(FleetError) -> [Drive] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().makeIterator()
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated().makeIterator()
         var header: [String]?
         var headerLine = 0
         while header == nil, let (offset, line) = lines.next() {

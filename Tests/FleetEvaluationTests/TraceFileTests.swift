@@ -16,7 +16,7 @@ struct TraceFileTests {
     @Test func readsRFC3339AndEpochSecondsGroupedByTripInTimeOrder() throws {
         let text = """
             trip_id,timestamp,latitude,longitude
-            a,2026-01-26T15:55:19Z,53.44748,-2.91731
+            a,2026-01-26T15:55:19Z,53.44748,-2.91731\r
             b,1700000000,62.6,29.76
             a,2026-01-26T15:55:12Z,53.447185,-2.91799
             b,1700000005.5,62.601,29.761
