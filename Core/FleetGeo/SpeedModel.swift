@@ -39,17 +39,11 @@ public struct SpeedModel: Sendable, Hashable {
     /// centre) still gets its own ETA within a few minutes.
     public var trustTimeConstantSeconds = 180.0
 
-    /// Below this fraction of the category's default speed (0.5), the observed average says the vehicle has mostly
-    /// been standing or crawling (a long light, a pickup, a queue) rather than how fast it will drive, so the
-    /// free-flow speed blends toward the default speed, reaching it when the vehicle has been stopped outright. A
-    /// stopped vehicle therefore never makes an ETA infinite.
-    ///
-    /// One half, not less: queues clear, and a car that averaged under half its category's speed for the last few
-    /// minutes rarely keeps that pace for the rest of a trip. Replaying drives (`fleet-bench eta`) on simulated town
-    /// drives with lights and queues, 0.25 → 0.5 took the 90th-percentile error beyond two minutes from 58–62% to
-    /// 47–51% at the same median; the real car drives tuned on (mopsi) never crawl that long and did not change.
-    /// One half is also the largest value for which the blend never drops below the floor.
-    public var stoppedFloorFraction = 0.5
+    /// Below this fraction of the category's default speed (0.25), the observed average says the vehicle has mostly
+    /// been standing (a long light, a pickup) rather than how fast it will drive, so the free-flow speed blends
+    /// toward the default speed, reaching it when the vehicle has been stopped outright. A stopped vehicle therefore
+    /// never makes an ETA infinite.
+    public var stoppedFloorFraction = 0.25
 
     /// Observed speeds older than this (600 s) are ignored and the default speed is used: a vehicle that has not
     /// reported for ten minutes may be anywhere doing anything.

@@ -99,13 +99,11 @@ struct ETAEstimatorTests {
         #expect(speed > 0.99 * autoSpeed && speed <= autoSpeed)
         let etas = parked.estimate(from: match(route, atEast: 500), waypoints: waypoints, now: 4800)
         #expect(abs(etas[1].remainingSeconds - 2500 / autoSpeed) < 3)
-        // Ten minutes standing (average 12 e^−2 = 1.6 m/s): never below the floor, the model's fraction (one half)
-        // of the default.
-        let floor = SpeedModel.standard.stoppedFloorFraction * autoSpeed
+        // Ten minutes standing (average 12 e^−2 = 1.6 m/s): never below the floor, a quarter of the default.
         let waiting = estimatorThatStopped(for: 600)
-        #expect(waiting.freeFlowMetersPerSecond(now: 1800) >= floor)
+        #expect(waiting.freeFlowMetersPerSecond(now: 1800) >= 0.25 * autoSpeed)
         #expect(waiting.estimate(from: match(route, atEast: 500), waypoints: waypoints, now: 1800)[1]
-            .remainingSeconds <= 2500 / floor)
+            .remainingSeconds <= 2500 / (0.25 * autoSpeed))
     }
 
     @Test func briefStopAtALightBarelyMovesTheSpeed() {
