@@ -77,3 +77,25 @@ enum ETACommand {
         return ExitCode.success.rawValue
     }
 }
+
+/// The ETA rows of the benchmark table: median and p90 error beyond two minutes on the mopsi car drives
+/// (`make traces`, skipped when not fetched) and on simulated drives, against both baselines.
+enum ETABenchmarks {
+    static func run(tracesPath: String = ".build/traces/mopsi.csv") -> [BenchmarkRow] {
+        var sets: [(String, [Drive], Double)] = []
+        if let text = try? String(contentsOfFile: tracesPath, encoding: .utf8),
+           let drives = try? TraceFile.drives(from: text, source: tracesPath) {
+            sets.append(("mopsi car drives", drives, 20 / 3.6))
+        }
+        sets.append(("100 simulated town drives", SimulatedDrives().drives(count: 100, seed: 1), 0))
+        return sets.map { name, drives, minimum in
+            let report = ETAEvaluation(minimumAverageMetersPerSecond: minimum).evaluate(drives).asDriven
+            func text(_ predictor: Predictor) -> String {
+                let figures = report.beyondTwoMinutes[predictor] ?? ErrorFigures(errors: [])
+                return "\(figures.medianPercent.map { "\(Int($0.rounded()))" } ?? "–")/\(figures.p90Percent.map { "\(Int($0.rounded()))" } ?? "–")%"
+            }
+            return BenchmarkRow(name: "ETA error > 2 min, median/p90: \(name) (\(report.drives))", value: text(.estimator),
+                                comparison: "straight line \(text(.straightLine)), default speed \(text(.defaultSpeed)); aim ≤ 10/25%")
+        }
+    }
+}
