@@ -17,7 +17,7 @@ VENV         := $(BUILD_DIR)/conformance-venv
 
 # Debian packages the project needs: the C libraries behind our systemLibrary targets, and test tools.
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
-                   python3 python3-venv tmux gpsd gpsd-clients
+                   python3 python3-venv python3-pip tmux gpsd gpsd-clients
 EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
@@ -72,7 +72,7 @@ demo: build
 ## Fetched at build time, never committed. fleet-bench eta --minimum-average-kmh 20 keeps the car drives.
 TRACES_DIR   := $(BUILD_DIR)/traces
 MOPSI_CSV    := $(TRACES_DIR)/mopsi.csv
-traces: $(MOPSI_CSV)
+traces: setup $(MOPSI_CSV)
 $(MOPSI_CSV):
 	@mkdir -p $(TRACES_DIR)
 	@test -f $(TRACES_DIR)/tracklib-0.8.4.2.tar.gz || python3 -m pip download --quiet --no-deps --no-binary :all: \
