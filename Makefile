@@ -3,6 +3,7 @@
 #   make test    set up, build, run every test (what CI runs)
 #   make bench   release build, print the benchmark table
 #   make map     the Helsinki sample map: Routino database and road GeoJSON in .build/map
+#   make traces  fetch real car drives (mopsi, Joensuu) for fleet-bench eta into .build/traces/
 #   make install PREFIX=/usr/local   binaries, completions and systemd units
 
 SHELL        := /bin/bash
@@ -23,7 +24,7 @@ EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all setup build release test unit-test conformance demo bench install uninstall clean help map
+.PHONY: all setup build release test unit-test conformance demo bench traces install uninstall clean help map
 
 all: build
 
@@ -96,8 +97,25 @@ conformance:
 demo: build map
 	@bash Executables/demo/demo.sh "$(BIN_DIR)"
 
+## traces: the mopsi GPS traces shipped in the PyPI sdist of tracklib 0.8.4.2 (Joensuu, Finland; car drives and
+## walks, one fix every 2 s), as one trace CSV (trip_id,timestamp,latitude,longitude) for `fleet-bench eta`.
+## Fetched at build time, never committed. fleet-bench eta --minimum-average-kmh 20 keeps the car drives.
+TRACES_DIR   := $(BUILD_DIR)/traces
+MOPSI_CSV    := $(TRACES_DIR)/mopsi.csv
+traces: setup $(MOPSI_CSV)
+$(MOPSI_CSV):
+	@mkdir -p $(TRACES_DIR)
+	@test -f $(TRACES_DIR)/tracklib-0.8.4.2.tar.gz || python3 -m pip download --quiet --no-deps --no-binary :all: \
+	  tracklib==0.8.4.2 -d $(TRACES_DIR) || { echo "make traces: could not download tracklib 0.8.4.2 from PyPI" >&2; exit 1; }
+	@tar -xzf $(TRACES_DIR)/tracklib-0.8.4.2.tar.gz -C $(TRACES_DIR) tracklib-0.8.4.2/data/mopsi/wgs84
+	@{ echo "trip_id,timestamp,latitude,longitude"; \
+	  for f in $(TRACES_DIR)/tracklib-0.8.4.2/data/mopsi/wgs84/*; do \
+	    awk -v id="mopsi-$$(basename $$f)" 'NF >= 3 { printf "%s,%.3f,%s,%s\n", id, $$3 / 1000, $$1, $$2 }' "$$f"; \
+	  done; } > $@.part && mv $@.part $@
+	@echo "make traces: $$(($$(wc -l < $@) - 1)) fixes in $@"
+
 ## bench: release build, then every benchmark in one table (wrk and nginx give the HTTP rows).
-bench: setup release
+bench: setup release traces
 	@missing=$$(for p in wrk nginx-light; do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
 	$$($(SWIFT) build -c release --show-bin-path)/fleet-bench

@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetStore", "FleetRouting"],
                 path: "Core/FleetEngine", swiftSettings: strict),
         .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo"], path: "Core/FleetRouting", swiftSettings: strict),
+        .target(name: "FleetEvaluation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetDriver"],
+                path: "Core/FleetEvaluation", swiftSettings: strict),
 
         // MARK: Plugins: stores.
         .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
@@ -86,7 +88,8 @@ let package = Package(
 
         // MARK: Executables.
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
-                                                            "CSQLite", "FleetEngine", "FleetModel", "RESTClient", "HTTPServer"],
+                                                            "CSQLite", "FleetEngine", "FleetModel", "RESTClient", "HTTPServer",
+                                                            "FleetCLI", "FleetErrors", "FleetEvaluation"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors"],
                           path: "Executables/journal-writer", swiftSettings: strict),
@@ -113,6 +116,8 @@ let package = Package(
         .testTarget(name: "FleetErrorsTests", dependencies: ["FleetErrors"], path: "Tests/FleetErrorsTests"),
         .testTarget(name: "FleetModelTests", dependencies: ["FleetModel"], path: "Tests/FleetModelTests"),
         .testTarget(name: "FleetGeoTests", dependencies: ["FleetGeo"], path: "Tests/FleetGeoTests"),
+        .testTarget(name: "FleetEvaluationTests", dependencies: ["FleetEvaluation", "FleetGeo", "FleetErrors", "FleetTestSupport"],
+                    path: "Tests/FleetEvaluationTests"),
         .testTarget(name: "FleetCLITests", dependencies: ["FleetCLI", "FleetErrors"], path: "Tests/FleetCLITests"),
         .testTarget(name: "StoreTests", dependencies: ["FleetTestSupport", "FleetStore", "FleetErrors", "MemoryStore", "FileStore", "SQLiteStore", "CSQLite"],
                     path: "Tests/StoreTests"),

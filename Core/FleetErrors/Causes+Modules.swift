@@ -317,6 +317,15 @@ extension ErrorCause {
         remedy: "Use gpsd://HOST:PORT, nmea:PATH, nmea:-, gpx:PATH, csv:PATH, jsonl:PATH, jsonl:- or simulate:ROUTE.",
         matchPhrases: ["location source"])
 
+    // MARK: FleetEvaluation
+    /// A trace file of recorded drives that cannot be read: no `trip_id,timestamp,latitude,longitude` header,
+    /// a short row, a time or coordinate that is not one.
+    public static let malformedTraceFile = ErrorCause(
+        id: "MALFORMED_TRACE_FILE", code: .invalidArgument,
+        summary: "The trace file cannot be read",
+        remedy: "Give CSV with the header trip_id,timestamp,latitude,longitude, one reported position per row, the timestamp RFC 3339 or epoch seconds; the message names the line and column at fault.",
+        matchPhrases: ["trace file", "trip_id"])
+
     // MARK: FleetDriver
     /// A source that worked and stopped: gpsd cannot be reached, a read failed.
     public static let locationSourceFailed = ErrorCause(
