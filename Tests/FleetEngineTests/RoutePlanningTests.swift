@@ -164,4 +164,45 @@ final class LRouter: Router {
         try f.createTrip("t1", pickup: pickup, dropoff: dropoff, vehicle: "v1")
         #expect(try f.vehicle("v1").currentRouteSegment == nil)
     }
+
+    /// Vehicle "diagonal" is nearer as the crow flies (~900 m) but ~1,280 m away by the L router's roads;
+    /// "south" is ~1,060 m away both ways.
+    func searchFleet(_ f: Fixture) throws -> SearchVehiclesRequest {
+        try f.createVehicle("diagonal", at: (52.504, 13.411))
+        try f.createVehicle("south", at: (52.5005, 13.42))
+        return SearchVehiclesRequest(parent: f.parent, pickupPoint: Fixture.terminal(52.51, 13.42), pickupRadiusMeters: 2000,
+                                     count: 2, minimumCapacity: 1, tripTypes: [.exclusive],
+                                     vehicleTypes: [VehicleType(category: .auto)], orderBy: .pickupPointEta)
+    }
+
+    @Test func searchVehiclesRanksByRoadETAs() throws {
+        let router = LRouter()
+        let f = fixture(router)
+        let request = try searchFleet(f)
+        let matches = try f.engine.searchVehicles(request).matches
+        #expect(matches.map { $0.vehicle?.name?.split(separator: "/").last.map(String.init) } == ["south", "diagonal"])
+        let south = try #require(matches.first)
+        #expect(abs(Double(try #require(south.vehiclePickupDistanceMeters)) - 1056) < 5, "the road distance")
+        #expect(abs(Double(try #require(matches.last?.vehiclePickupDistanceMeters)) - 1276) < 10)
+        #expect(router.count == 2)
+        _ = try f.engine.searchVehicles(request)
+        #expect(router.count == 2, "the same search again is answered from the cache")
+
+        // Without a router the great-circle estimate ranks them the other way round.
+        let plain = Fixture()
+        let estimated = try plain.engine.searchVehicles(try searchFleet(plain)).matches
+        #expect(estimated.first?.vehicle?.name?.hasSuffix("/diagonal") == true)
+    }
+
+    @Test func searchRoutesOnlyTheCandidatesThatCanMakeTheAnswer() throws {
+        let router = LRouter()
+        let f = fixture(router)
+        try f.createVehicle("near", at: (52.5095, 13.42))
+        for i in 0..<30 { try f.createVehicle("far-\(i)", at: (52.495 - Double(i) * 0.0001, 13.42)) }
+        let matches = try f.engine.searchVehicles(SearchVehiclesRequest(
+            parent: f.parent, pickupPoint: Fixture.terminal(52.51, 13.42), pickupRadiusMeters: 3000, count: 1, minimumCapacity: 1,
+            tripTypes: [.exclusive], vehicleTypes: [VehicleType(category: .auto)], orderBy: .pickupPointEta)).matches
+        #expect(matches.first?.vehicle?.name?.hasSuffix("/near") == true)
+        #expect(router.count == 1, "the nearest vehicle's road route beats every other's lower bound: one route")
+    }
 }
