@@ -139,7 +139,7 @@ let package = Package(
                                                                 "JournalTransport", "FleetTestSupport"],
                     path: "Tests/ConsumerFollowTests"),
         .testTarget(name: "RouterTests", dependencies: ["FleetRouting", "StraightRouter", "RoutinoRouter", "FleetKit", "FleetGeo",
-                                                        "FleetErrors", "FleetTestSupport"], path: "Tests/RouterTests"),
+                                                        "FleetErrors", "FleetTestSupport", "fleet-admin"], path: "Tests/RouterTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors", "FleetTestSupport"], path: "Tests/ExecutableTests"),
     ],
     swiftLanguageModes: [.v6]
