@@ -97,7 +97,7 @@ demo: build map
 	@bash Executables/demo/demo.sh "$(BIN_DIR)"
 
 ## bench: release build, then every benchmark in one table (wrk and nginx give the HTTP rows).
-bench: setup release
+bench: setup map release
 	@missing=$$(for p in wrk nginx-light; do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
 	$$($(SWIFT) build -c release --show-bin-path)/fleet-bench

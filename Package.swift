@@ -86,7 +86,8 @@ let package = Package(
 
         // MARK: Executables.
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
-                                                            "CSQLite", "FleetEngine", "FleetModel", "RESTClient", "HTTPServer"],
+                                                            "CSQLite", "FleetEngine", "FleetModel", "RESTClient", "HTTPServer",
+                                                            "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetErrors"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors"],
                           path: "Executables/journal-writer", swiftSettings: strict),

@@ -8,7 +8,7 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-// `fleet-bench [GROUP [STORE]]`: one group (geo, store, engine, search, http, watch, and http-pairs,
+// `fleet-bench [GROUP [STORE]]`: one group (geo, route, store, engine, search, http, watch, and http-pairs,
 // which only runs when named); for engine, the
 // update rows of the stores whose name contains STORE ("sqlite, durable").
 let only = CommandLine.arguments.dropFirst().first
@@ -22,6 +22,7 @@ var rows: [BenchmarkRow] = []
 }
 
 if wanted("geo") { section("route progress", GeoBenchmarks.run) }
+if wanted("route") { section("route plans (Helsinki map)", RouteBenchmarks.run) }
 var baseline: Double?
 if wanted("store") {
     section("stores") {
