@@ -89,7 +89,11 @@ let package = Package(
         // MARK: Executables.
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                             "CSQLite", "FleetEngine", "FleetModel", "RESTClient", "HTTPServer",
+<<<<<<< HEAD
                                                             "FleetCLI", "FleetErrors", "FleetEvaluation"],
+=======
+                                                            "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetErrors"],
+>>>>>>> roads
                           path: "Executables/fleet-bench", swiftSettings: strict),
         .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors"],
                           path: "Executables/journal-writer", swiftSettings: strict),
@@ -144,7 +148,7 @@ let package = Package(
                                                                 "JournalTransport", "FleetTestSupport"],
                     path: "Tests/ConsumerFollowTests"),
         .testTarget(name: "RouterTests", dependencies: ["FleetRouting", "StraightRouter", "RoutinoRouter", "FleetKit", "FleetGeo",
-                                                        "FleetErrors", "FleetTestSupport"], path: "Tests/RouterTests"),
+                                                        "FleetErrors", "FleetTestSupport", "fleet-admin"], path: "Tests/RouterTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors", "FleetTestSupport"], path: "Tests/ExecutableTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -6,7 +6,8 @@ import FleetGeo
 /// Distances and times are cumulative, so the remainder from any point is a subtraction, which is what
 /// an engine serving remaining distance and ETAs along the route needs.
 public struct RoutePlan: Sendable, Hashable {
-    /// The route's points in driving order (at least one per requested waypoint).
+    /// The route's points in driving order (at least one per requested waypoint). A road route starts
+    /// and ends where the router joined the roads, which may be some metres from the points asked for.
     public let points: [GeoPoint]
     /// Metres driven from the first point to each point (`cumulativeMeters[0] == 0`, never decreasing).
     public let cumulativeMeters: [Double]

@@ -70,10 +70,10 @@ public struct RouterRegistry: Sendable {
             throw FleetError(.unknownRouter, detail: "'\(url)'; use one of: \(usage)", field: "router")
         }
         if scheme.needsPath && path.isEmpty {
-            throw FleetError(.unknownRouter, detail: "'\(url)' needs a path: \(scheme.pattern) (\(scheme.summary))", field: "router")
+            throw FleetError(.unknownRouter, detail: "'\(url)' needs a path: \(scheme.pattern) (\(scheme.summary)); use one of: \(usage)", field: "router")
         }
         if !scheme.needsPath && !path.isEmpty {
-            throw FleetError(.unknownRouter, detail: "'\(url)': \(scheme.name) takes no path (\(scheme.summary))", field: "router")
+            throw FleetError(.unknownRouter, detail: "'\(url)': \(scheme.name) takes no path (\(scheme.summary)); use one of: \(usage)", field: "router")
         }
         return try scheme.open(path)
     }

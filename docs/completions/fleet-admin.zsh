@@ -31,6 +31,8 @@ _fleet_admin() {
                 'export:Write a provider'\''s vehicles and trips as JSON lines \(streaming, with a progress bar\).'
                 'import:Re-create exported vehicles and trips \(JSON lines; streaming, with a progress count\).'
                 'stats:Count vehicles by state and category, trips by status, and stale vehicles.'
+                'route:Plan a route between points and print its distance, duration and encoded polyline.'
+                'map:Build routing maps from OpenStreetMap extracts.'
                 'replay:Make a journal'\''s recorded calls again, in order, against an engine.'
                 'serve:Serve Fleet Engine'\''s REST API \(and the \:watch extension\) over a store.'
             )
@@ -43,6 +45,8 @@ _fleet_admin() {
                 export) _fleet_admin_export && ret=0 ;;
                 import) _fleet_admin_import && ret=0 ;;
                 stats) _fleet_admin_stats && ret=0 ;;
+                route) _fleet_admin_route && ret=0 ;;
+                map) _fleet_admin_map && ret=0 ;;
                 replay) _fleet_admin_replay && ret=0 ;;
                 serve) _fleet_admin_serve && ret=0 ;;
             esac ;;
@@ -719,6 +723,84 @@ _fleet_admin_stats() {
         '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
         '--stale-after[How old a location may be before its vehicle counts as stale.]:duration: '
         '(- *)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_route() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH or sqlite\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token sent to an http transport.]:jwt: '
+        '--token-file[A file holding the bearer token, read on every call \(so a helper may refresh it\).]:path:_files'
+        '--json[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists.]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--from[Where the route starts.]:lat,lng: '
+        '--to[Where the route ends.]:lat,lng: '
+        '*--via[A point to pass on the way; repeat for several, in order.]:lat,lng: '
+        '--category[The vehicle category\: auto, taxi, truck, two-wheeler, bicycle or pedestrian.]:category:(auto taxi truck two-wheeler bicycle pedestrian)'
+        '--router[Where routes come from\: straight \(great-circle estimates, no map needed\) or routino\:DIR \(road routes on a Routino database\: make map builds .build/map; map import builds your own\).]:url:(straight routino\:)'
+        '(- *)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_map() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH or sqlite\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token sent to an http transport.]:jwt: '
+        '--token-file[A file holding the bearer token, read on every call \(so a helper may refresh it\).]:path:_files'
+        '--json[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists.]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    case "$state" in
+        command)
+            local -a subcommands
+            subcommands=(
+                'import:Build a Routino routing database from an OpenStreetMap extract \(runs planetsplitter\).'
+            )
+            _describe -t commands 'subcommand' subcommands && ret=0 ;;
+        arg)
+            case "${words[1]}" in
+                import) _fleet_admin_map_import && ret=0 ;;
+            esac ;;
+    esac
+    return ret
+}
+
+_fleet_admin_map_import() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH or sqlite\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token sent to an http transport.]:jwt: '
+        '--token-file[A file holding the bearer token, read on every call \(so a helper may refresh it\).]:path:_files'
+        '--json[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists.]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--into[The folder for the database.]:dir:_files -/'
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':file:_files'
     )
     _arguments -C -s "${args[@]}" && ret=0
     return ret
