@@ -115,11 +115,7 @@ $(MOPSI_CSV):
 	@echo "make traces: $$(($$(wc -l < $@) - 1)) fixes in $@"
 
 ## bench: release build, then every benchmark in one table (wrk and nginx give the HTTP rows).
-<<<<<<< HEAD
-bench: setup release traces
-=======
-bench: setup map release
->>>>>>> roads
+bench: setup map traces release
 	@missing=$$(for p in wrk nginx-light; do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
 	$$($(SWIFT) build -c release --show-bin-path)/fleet-bench

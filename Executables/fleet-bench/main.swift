@@ -14,11 +14,7 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-<<<<<<< HEAD
-// `fleet-bench [GROUP [STORE]]`: one group (geo, eta-rows, store, engine, search, http, watch, and http-pairs,
-=======
-// `fleet-bench [GROUP [STORE]]`: one group (geo, route, store, engine, search, http, watch, and http-pairs,
->>>>>>> roads
+// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, search, http, watch, and http-pairs,
 // which only runs when named); for engine, the
 // update rows of the stores whose name contains STORE ("sqlite, durable").
 let only = CommandLine.arguments.dropFirst().first
@@ -32,11 +28,8 @@ var rows: [BenchmarkRow] = []
 }
 
 if wanted("geo") { section("route progress", GeoBenchmarks.run) }
-<<<<<<< HEAD
 if only == "eta-rows" || only == nil { section("ETA accuracy (fleet-bench eta)", { ETABenchmarks.run() }) }
-=======
 if wanted("route") { section("route plans (Helsinki map)", RouteBenchmarks.run) }
->>>>>>> roads
 var baseline: Double?
 if wanted("store") {
     section("stores") {
