@@ -39,8 +39,14 @@ extension Engine {
         record.tracking.plannedAt = now
         record.tracking.plannedWaypoints = key
         let request = RouteRequest(waypoints: [here] + stops, category: VehicleCategory(vehicle.vehicleType?.category))
-        let plan = try? router.route(request)
-        setPlannedRoute(plan.flatMap { $0.isEstimate ? nil : $0.encodedPolyline }, on: &record, now: now)
+        guard let plan = try? router.route(request), !plan.isEstimate else {
+            setPlannedRoute(nil, on: &record, now: now)
+            return
+        }
+        // A road route starts where the router put the vehicle on a road; the route starts at the vehicle
+        // (in a yard, say), so that it is on its route from the start.
+        let points = Geodesy.distance(plan.points[0], here) > 1 ? [here] + plan.points : plan.points
+        setPlannedRoute(Polyline.encode(points), on: &record, now: now)
     }
 
     /// Installs (or, with nil, removes) the engine's planned route as the vehicle's route segment.

@@ -67,6 +67,7 @@ final class SearchRouteCache: Sendable {
         var legs: [Double]?
         if let plan = try? router.route(RouteRequest(waypoints: points, category: VehicleCategory(c.category))), !plan.isEstimate {
             legs = (1..<points.count).map { plan.arrival(atWaypoint: $0).meters - plan.arrival(atWaypoint: $0 - 1).meters }
+            legs?[0] += Geodesy.distance(points[0], plan.points[0])  // from the vehicle to where the road route starts
         }
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
