@@ -2,7 +2,10 @@ import FleetCLI
 import FleetErrors
 import FleetEvaluation
 import FleetGeo
+import FleetKit
+import FleetRouting
 import Foundation
+import Synchronization
 
 /// `fleet-bench eta`: how accurate the engine's ETAs are on recorded drives. The replay and the figures live in
 /// FleetEvaluation; this reads the file, runs it and prints.
@@ -32,6 +35,8 @@ enum ETACommand {
                            default: "AUTO", allowedValues: VehicleCategory.allCases.map(\.rawValue)),
                     .value("minimum-average-kmh", valueName: "kmh",
                            help: "Leave out drives averaging less than this, stops included (walks in a mixed set).", default: "0"),
+                    .value("router", valueName: "url", help: "Plan each drive's route from its first to its last position with this router (routino:DIR, straight) instead of following the drive's own path; a drive the router cannot route keeps its own path.",
+                           environment: "FLEET_ROUTER"),
                     .flag("json", help: #"Print {"drives":N,"medianErrorPercent":X,"p90ErrorPercent":Y,…} for points more than 2 minutes out."#),
                 ],
                 examples: [
@@ -67,7 +72,23 @@ enum ETACommand {
         if simulated > 0 { drives += SimulatedDrives().drives(count: simulated, seed: seed) }
 
         let evaluation = ETAEvaluation(replay: ETAReplay(category: category), minimumAverageMetersPerSecond: minimumKmh / 3.6)
-        let report = evaluation.evaluate(drives)
+        let report: (asDriven: AccuracyReport, withoutWaits: AccuracyReport)
+        if let url = arguments.string("router") {
+            let router: any Router
+            do { router = try Wiring.routers.open(url) } catch { throw context.usageError("--router: \(error.message)") }
+            let unrouted = Mutex(0)
+            report = evaluation.evaluate(drives) { drive in
+                let request = RouteRequest(from: drive.path[0], to: drive.path[drive.path.count - 1], category: category)
+                guard drive.path.count >= 2, let plan = try? router.route(request) else {
+                    unrouted.withLock { $0 += 1 }
+                    return drive.path
+                }
+                return plan.points
+            }
+            context.printError("fleet-bench eta: routes from \(router.url); \(unrouted.withLock { $0 }) of \(drives.count) drives had no route and kept their own path")
+        } else {
+            report = evaluation.evaluate(drives)
+        }
         if arguments.flag("json") {
             context.print("{\(report.asDriven.jsonMembers),\"withoutWaits\":{\(report.withoutWaits.jsonMembers)}}")
         } else {

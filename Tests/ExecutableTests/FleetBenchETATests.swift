@@ -45,6 +45,21 @@ struct FleetBenchETATests {
         #expect(waits["drives"] as? Int == 1)
     }
 
+    @Test func aRouterPlansEachDrivesRoute() throws {
+        // The drive runs straight east: a straight router's route from its first to its last fix is its path.
+        let result = try withTrace(steadyTrace()) { path in
+            try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", path, "--minimum-average-kmh", "20", "--router", "straight", "--json"])
+        }
+        #expect(result.status == 0, "\(result)")
+        #expect(result.error.contains("routes from straight; 0 of 2 drives had no route"), "\(result.error)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result)")
+        #expect((object["medianErrorPercent"] as? Double ?? 100) < 1, "\(result.output)")
+        let bad = try withTrace(steadyTrace()) { path in
+            try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", path, "--router", "osrm:x"])
+        }
+        #expect(bad.status == 2 && bad.error.contains("routino:DIR"), "\(bad)")
+    }
+
     @Test func tableNamesTheBandsAndBaselines() throws {
         let result = try withTrace(steadyTrace()) { path in
             try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", path])
