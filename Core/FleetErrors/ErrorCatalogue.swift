@@ -11,7 +11,7 @@ public enum ErrorCatalogue {
         .deadlineTooShort,
         .tripNotFound, .vehicleNotFound, .resourceNotFound, .unknownPath,
         .alreadyExists,
-        .jwtForOtherResource, .jwtInvalid, .insufficientRole, .apiNotEnabled,
+        .jwtForOtherResource, .jwtWithoutTripID, .jwtInvalid, .insufficientRole, .apiNotEnabled,
         .quotaZero, .rateLimitExceeded,
         .illegalTransition, .intermediateDestinationsVersionMismatch, .vehicleHasActiveTrips, .tripActiveAndAssigned,
         .concurrentModification, .streamAborted,
@@ -19,7 +19,7 @@ public enum ErrorCatalogue {
         .internalFault, .storeFailure,
         .serverUnavailable, .storeBusy,
         .storeCorrupted,
-        .jwtMissing, .jwtExpired, .jwtWithoutTripID,
+        .jwtMissing, .jwtExpired,
     ] + moduleCauses
 
     /// The causes the modules above FleetErrors report (Causes+Modules.swift).
