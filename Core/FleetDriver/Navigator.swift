@@ -74,9 +74,8 @@ public struct Navigator: Sendable {
         let remaining = max(0, match.remainingMeters)
         let seconds = remaining / estimator.freeFlowMetersPerSecond(now: time)
         return NavigationFields(routeSegment: segment, endPoint: current.endPoint,
-                                remainingDistanceMeters: Int32(clamping: Int(remaining.rounded())),
-                                remainingTimeSeconds: Int32(clamping: Int(seconds.rounded())),
-                                waypoints: waypoints)
+                                remainingDistanceMeters: Int32(roundingClamped: remaining),
+                                remainingTimeSeconds: Int32(roundingClamped: seconds))
     }
 
     /// Plans the leg from `here` to the next waypoint (or the route's end).

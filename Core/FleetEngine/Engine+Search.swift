@@ -199,14 +199,14 @@ struct SearchQuery {
         var result = VehicleMatch(
             vehicle: c.vehicle.record.vehicle.forResponse,
             vehiclePickupEta: now.adding(seconds: c.pickupSeconds),
-            vehiclePickupDistanceMeters: Int32(c.pickupMeters.rounded()),
-            vehiclePickupStraightLineDistanceMeters: Int32(c.straightMeters.rounded()),
+            vehiclePickupDistanceMeters: Int32(roundingClamped: c.pickupMeters),
+            vehiclePickupStraightLineDistanceMeters: Int32(roundingClamped: c.straightMeters),
             tripType: tripType,
             vehicleMatchType: c.matchType,
             requestedOrderedBy: orderBy,
             orderedBy: orderBy)
         if let dropoff, let legMeters = c.dropoffMeters, let legSeconds = c.dropoffSeconds {
-            result.vehiclePickupToDropoffDistanceMeters = Int32(legMeters.rounded())
+            result.vehiclePickupToDropoffDistanceMeters = Int32(roundingClamped: legMeters)
             result.vehicleDropoffEta = now.adding(seconds: legSeconds)
             waypoints.append(Waypoint(latLng: dropoff, eta: result.vehicleDropoffEta))
         }

@@ -314,9 +314,7 @@ extension Engine {
                 try Validate.latLng(location.location, field: "vehicle.lastLocation.location")
             case "currentRouteSegment":
                 if let segment = v.currentRouteSegment, !segment.isEmpty {
-                    do { _ = try RouteGeometry.decode(segment) } catch {
-                        throw FleetError.invalidArgument("vehicle.currentRouteSegment is not an encoded polyline: \(error)", field: "vehicle.currentRouteSegment")
-                    }
+                    try Validate.routeSegment(segment, field: "vehicle.currentRouteSegment")
                 }
             case "remainingDistanceMeters":
                 if let d = v.remainingDistanceMeters, d < 0 {

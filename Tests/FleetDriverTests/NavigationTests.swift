@@ -44,7 +44,7 @@ struct NavigationTests {
         return vehicle
     }
 
-    @Test("The reporter sends route segment, end point, remaining distance and time, and the engine's waypoints")
+    @Test("The reporter sends route segment, end point, remaining distance and time, never the waypoints (the provider's)")
     func reporterNavigates() throws {
         let server = FaultyEngine()
         let vehicle = try Self.vehicleWithTrip(on: server)
@@ -59,7 +59,7 @@ struct NavigationTests {
         #expect(reporter.tick() == .succeeded)
         let request = try #require(server.requests.last)
         #expect(request.updateMask?.paths == ["vehicleState", "lastLocation", "currentRouteSegment", "currentRouteSegmentEndPoint",
-                                              "remainingDistanceMeters", "remainingTimeSeconds", "waypoints"])
+                                              "remainingDistanceMeters", "remainingTimeSeconds"])
         let body = try #require(request.vehicle)
         let segment = try Polyline.decode(try #require(body.currentRouteSegment))
         #expect(Geodesy.distance(try #require(segment.last), pickup) < 1, "the route ends at the engine's pickup waypoint")
@@ -68,7 +68,8 @@ struct NavigationTests {
         let remaining = Double(try #require(body.remainingDistanceMeters))
         #expect(abs(remaining - 700) < 5, "400 m east then 300 m north, got \(remaining)")
         #expect((body.remainingTimeSeconds ?? 0) > 0)
-        #expect(body.waypoints.map(\.tripId) == engineWaypoints.map(\.tripId))
+        #expect(body.waypoints.isEmpty)
+        #expect(try server.vehicle(vehicle).waypoints.map(\.tripId) == engineWaypoints.map(\.tripId))
         #expect(try server.vehicle(vehicle).currentRouteSegment != nil)
 
         // Moving along the same leg: only the location and the remaining figures change.
@@ -76,6 +77,26 @@ struct NavigationTests {
         reporter.submit(Places.sample(Places.east(200), at: time.now()))
         #expect(reporter.tick() == .succeeded)
         #expect(server.requests.last?.updateMask?.paths == ["lastLocation", "remainingDistanceMeters", "remainingTimeSeconds"])
+    }
+
+    /// On a running clock every reading is later than the one before: the waypoints must still be read when
+    /// first due, so that the route reaches the engine (it once never did outside tests).
+    @Test("On a running clock the waypoints are read and the route goes out with the first update")
+    func routeGoesOutOnARunningClock() throws {
+        let server = FaultyEngine()
+        let vehicle = try Self.vehicleWithTrip(on: server)
+        let time = ManualTimeSource(start: 1_800_000_000, step: 0.001)
+        let reporter = VehicleReporter(api: server, vehicle: vehicle, policy: ReporterPolicy(jitterSeed: 1), time: time,
+                                       navigator: Navigator(route: Self.route, category: .auto))
+        for step in 0..<5 {
+            reporter.submit(Places.sample(Places.east(100 + Double(step) * 20), at: time.now()))
+            time.set(try #require(reporter.nextWakeTime))
+            #expect(reporter.tick() == .succeeded)
+        }
+        let withRoute = server.requests.filter { $0.updateMask?.paths.contains("currentRouteSegment") == true }
+        #expect(withRoute.count >= 1, "a route went out: \(server.requests.map { $0.updateMask?.paths ?? [] })")
+        #expect(server.requests.first?.updateMask?.paths.contains("currentRouteSegment") == true, "with the first update")
+        #expect(try server.vehicle(vehicle).currentRouteSegment != nil)
     }
 
     @Test("No route is sent before the engine's waypoints are read: the first update carrying one ends at the next waypoint",
