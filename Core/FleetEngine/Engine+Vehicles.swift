@@ -351,6 +351,7 @@ extension Engine {
             case "route": record.vehicle.route = update.route
             case "currentRouteSegment":
                 let segment = update.currentRouteSegment.flatMap { $0.isEmpty ? nil : $0 }
+                record.tracking.routePlanned = nil  // the driver's route (or none) from now on
                 if segment != record.vehicle.currentRouteSegment {
                     record.vehicle.currentRouteSegment = segment
                     record.vehicle.currentRouteSegmentVersion = now

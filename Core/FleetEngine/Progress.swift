@@ -58,6 +58,7 @@ extension Engine {
     /// end of its route); each waypoint carries its ETA, the distance and time of the leg to it (the first
     /// leg starts at the vehicle, so it reaches 0 on arrival). Trips copy these when read.
     func refreshProgress(_ record: inout VehicleRecord, now: Timestamp) {
+        planRouteIfDue(&record, now: now)
         let v = record.vehicle
         guard let location = v.lastLocation, let here = location.location.map(GeoPoint.init) else {
             record.vehicle.remainingDistanceMeters = nil

@@ -90,6 +90,44 @@ extension ErrorCause {
         remedy: "Give a PEM RSA key of at least 2048 bits (private for signing; public key or X.509 certificate for verifying), a Google service-account key file (JSON with private_key, private_key_id, client_email), or an HS256 secret file of at least 32 bytes.",
         matchPhrases: ["pem", "private key", "public key", "service account", "secret", "certificate"])
 
+    // MARK: FleetRouting
+    /// A route asked between points no road joins for the vehicle's category.
+    public static let routeNotFound = ErrorCause(
+        id: "ROUTE_NOT_FOUND", code: .notFound,
+        summary: "No road route joins the points for this vehicle category",
+        remedy: "The points lie on parts of the road network that do not connect for this category (an island, a one-way street leading away, a road closed to this vehicle). Move the point onto a road the vehicle may use, try another vehicle category, or use a map that covers the roads between them; the message names the leg.",
+        matchPhrases: ["no road route", "no route between", "route not found"])
+    /// A route point farther from every road of the routing map than a vehicle could be.
+    public static let pointOffMap = ErrorCause(
+        id: "POINT_OFF_MAP", code: .invalidArgument,
+        summary: "The point is not near any road of the routing map",
+        remedy: "Give a point inside the area the routing map covers (the message names the field and the map), or import a map of that region with `fleet-admin map import FILE.osm.pbf` and route with --router routino:DIR.",
+        matchPhrases: ["off the map", "not near any road", "outside the map"])
+    /// A `--router` URL (or FLEET_ROUTER) that names no router this build knows.
+    public static let unknownRouter = ErrorCause(
+        id: "UNKNOWN_ROUTER", code: .invalidArgument,
+        summary: "The router URL names no router this build knows",
+        remedy: "Use straight (great-circle estimates) or routino:DIR (road routes on a database built by `make map` or `fleet-admin map import`); the message lists the schemes.",
+        matchPhrases: ["unknown router", "router url", "--router"])
+    /// A routing database that cannot be opened: missing folder, files planetsplitter did not write, wrong version.
+    public static let routingMapUnavailable = ErrorCause(
+        id: "ROUTING_MAP_UNAVAILABLE", code: .failedPrecondition,
+        summary: "The routing map cannot be loaded",
+        remedy: "Point routino:DIR at a folder planetsplitter wrote (nodes.mem, segments.mem, ways.mem, relations.mem): run `make map` for the Helsinki sample, or `fleet-admin map import FILE.osm.pbf --into DIR` for your region; check that routino's profiles are installed (/usr/share/routino).",
+        matchPhrases: ["routing map", "routing database", "nodes.mem", "planetsplitter"])
+    /// An OpenStreetMap extract that planetsplitter could not turn into a routing database.
+    public static let mapImportFailed = ErrorCause(
+        id: "MAP_IMPORT_FAILED", code: .invalidArgument,
+        summary: "The map extract could not be imported",
+        remedy: "Give an OpenStreetMap extract in .osm.pbf (or .osm) format, e.g. a city from a Geofabrik or BBBike download, and a folder you may write to; Routino's planetsplitter must be installed (Debian package routino). The message carries planetsplitter's last lines.",
+        matchPhrases: ["map extract", "map import", "osm.pbf"])
+    /// Routino's command-line tools (planetsplitter) are not installed.
+    public static let routingToolsMissing = ErrorCause(
+        id: "ROUTING_TOOLS_MISSING", code: .failedPrecondition,
+        summary: "Routino's planetsplitter is not installed",
+        remedy: "Install Debian's routino package (`apt-get install routino`, or `make setup`), which puts planetsplitter on the PATH.",
+        matchPhrases: ["planetsplitter is not installed", "routino package"])
+
     // MARK: FleetEngine
     /// A trip assigned to a vehicle that cannot take it (trip type, seats, other trips).
     public static let vehicleCannotTakeTrip = ErrorCause(
@@ -278,6 +316,15 @@ extension ErrorCause {
         summary: "The location source is not one driver-report knows",
         remedy: "Use gpsd://HOST:PORT, nmea:PATH, nmea:-, gpx:PATH, csv:PATH, jsonl:PATH, jsonl:- or simulate:ROUTE.",
         matchPhrases: ["location source"])
+
+    // MARK: FleetEvaluation
+    /// A trace file of recorded drives that cannot be read: no `trip_id,timestamp,latitude,longitude` header,
+    /// a short row, a time or coordinate that is not one.
+    public static let malformedTraceFile = ErrorCause(
+        id: "MALFORMED_TRACE_FILE", code: .invalidArgument,
+        summary: "The trace file cannot be read",
+        remedy: "Give CSV with the header trip_id,timestamp,latitude,longitude, one reported position per row, the timestamp RFC 3339 or epoch seconds; the message names the line and column at fault.",
+        matchPhrases: ["trace file", "trip_id"])
 
     // MARK: FleetDriver
     /// A source that worked and stopped: gpsd cannot be reached, a read failed.

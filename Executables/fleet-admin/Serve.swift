@@ -1,6 +1,7 @@
 import FleetCLI
 import FleetErrors
 import FleetKit
+import FleetRouting
 import Foundation
 import RESTServer
 
@@ -31,6 +32,7 @@ let serveCommand = Command(
         .value("max-connections", valueName: "n", help: "Most connections open at once.", default: "4096"),
         .value("connection-timeout", valueName: "duration", help: "Close connections idle this long (0 for never).", default: "60s"),
         .flag("no-access-log", help: "Do not write an access log line per request."),
+        RouteCommand.routerOption,
     ],
     examples: [
         Example("fleet-admin serve --listen 127.0.0.1:8080", "Serve the embedded store on loopback."),
@@ -61,11 +63,22 @@ let serveCommand = Command(
     if let timeout = try args.duration("connection-timeout") {
         options.connectionTimeout = timeout == .zero ? nil : timeout
     }
+    options.engine.router = try planningRouter(args)
     let storeURL = args.string("store") ?? Wiring.defaultStoreURL()
     let store = try Wiring.openStore(storeURL)
     try FleetServer.run(store: store, options: options) { url in
-        context.print("listening on \(url) (store \(storeURL))")
+        context.print("listening on \(url) (store \(storeURL), router \(options.engine.router?.url ?? "straight"))")
     }
     context.printError("fleet-admin serve: stopped")
     return 0
+}
+
+/// The router `--router` (or `FLEET_ROUTER`) names when it plans on roads; a bad URL is a usage error
+/// listing the schemes.
+private func planningRouter(_ args: ParsedArguments) throws -> (any Router)? {
+    do {
+        return try Wiring.planningRouter(args.string("router"), environment: [:])
+    } catch {
+        throw args.usageError("--router: \(error.message)")
+    }
 }

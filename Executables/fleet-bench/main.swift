@@ -1,5 +1,11 @@
+import FleetCLI
 import Foundation
 import SQLiteStore
+
+// `fleet-bench eta …`: ETA accuracy on recorded drives, a command of its own with its own options.
+if CommandLine.arguments.dropFirst().first == "eta" {
+    await CommandLineTool.main(ETACommand.command)
+}
 
 // `make bench`: every benchmark of the project in one run, printed as one table. Ratios are against
 // baselines measured in the same run (machines are noisy; absolute figures vary between runs).
@@ -8,7 +14,7 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-// `fleet-bench [GROUP [STORE]]`: one group (geo, store, engine, search, http, watch, and http-pairs,
+// `fleet-bench [GROUP [STORE]]`: one group (geo, eta-rows, store, engine, search, http, watch, and http-pairs,
 // which only runs when named); for engine, the
 // update rows of the stores whose name contains STORE ("sqlite, durable").
 let only = CommandLine.arguments.dropFirst().first
@@ -22,6 +28,7 @@ var rows: [BenchmarkRow] = []
 }
 
 if wanted("geo") { section("route progress", GeoBenchmarks.run) }
+if only == "eta-rows" || only == nil { section("ETA accuracy (fleet-bench eta)", { ETABenchmarks.run() }) }
 var baseline: Double?
 if wanted("store") {
     section("stores") {

@@ -32,6 +32,8 @@ public struct ServeOptions: Sendable {
     public var accessLog = true
     /// How long in-flight requests get to finish after SIGTERM.
     public var gracePeriod: Duration = .seconds(10)
+    /// The engine's settings: its router (`--router`), say.
+    public var engine = EngineConfiguration()
 
     public init() {}
 
@@ -99,7 +101,7 @@ public enum FleetServer {
         }
         let metrics = ServerMetrics()
         let measured = MeasuredStore(store, metrics: metrics)
-        let service = FleetService(engine: Engine(store: measured), verifier: verifier, provider: options.provider, metrics: metrics)
+        let service = FleetService(engine: Engine(store: measured, configuration: options.engine), verifier: verifier, provider: options.provider, metrics: metrics)
         let logging = options.accessLog
         let accessLog: @Sendable (HTTPAccessLogEntry) -> Void = { entry in
             if logging { HTTPAccessLogEntry.writeToStandardError(entry) }
