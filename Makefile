@@ -121,10 +121,10 @@ fuzz-corpus: fuzz-build
 	  mkdir -p $(BUILD_DIR)/fuzz-corpus/$$t; \
 	  SWIFT_BACKTRACE=enable=no FLEET_FUZZ_TARGET=$$t $(FUZZ_BIN) -runs=0 -timeout=10 $(BUILD_DIR)/fuzz-corpus/$$t Tests/Fuzz/corpus/$$t > $(BUILD_DIR)/fuzz-$$t.log 2>&1 \
 	    || { tail -30 $(BUILD_DIR)/fuzz-$$t.log; exit 1; }; \
-	  SWIFT_BACKTRACE=enable=no FLEET_FUZZ_TARGET=$$t $(FUZZ_BIN) -max_total_time=5 -timeout=10 -rss_limit_mb=2048 \
+	  SWIFT_BACKTRACE=enable=no FLEET_FUZZ_TARGET=$$t $(FUZZ_BIN) -max_total_time=5 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 	    -artifact_prefix=$(BUILD_DIR)/fuzz-crash-$$t- $(BUILD_DIR)/fuzz-corpus/$$t Tests/Fuzz/corpus/$$t >> $(BUILD_DIR)/fuzz-$$t.log 2>&1 \
 	    || { echo "fuzz $$t: crash (log $(BUILD_DIR)/fuzz-$$t.log)"; tail -30 $(BUILD_DIR)/fuzz-$$t.log; exit 1; }; \
-	  echo "fuzz $$t: corpus and 5 s of mutations, no crash ($$(grep -oE 'stat::number_of_executed_units: [0-9]+|#[0-9]+ +DONE' $(BUILD_DIR)/fuzz-$$t.log | tail -1))"; \
+	  echo "fuzz $$t: corpus and 5 s of mutations, no crash ($$(grep -oE 'stat::number_of_executed_units: [0-9]+' $(BUILD_DIR)/fuzz-$$t.log | tail -1 | sed 's/.*: //') executions)"; \
 	done
 
 ## conformance: our JSON and our REST server against Google's own types (PyPI google-maps-fleetengine).
