@@ -2,6 +2,7 @@
 #   make demo    set up, build, run the whole system end to end
 #   make test    set up, build, run every test (what CI runs)
 #   make bench   release build, print the benchmark table
+#   make fuzz    libFuzzer over every fuzz target, FUZZ_SECONDS each (docs/fuzzing.md)
 #   make map     the Helsinki sample map: Routino database and road GeoJSON in .build/map
 #   make traces  fetch real car drives (mopsi, Joensuu) for fleet-bench eta into .build/traces/
 #   make install PREFIX=/usr/local   binaries, completions and systemd units
@@ -24,7 +25,7 @@ EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all setup build release test unit-test conformance demo bench traces install uninstall clean help map
+.PHONY: all setup build release test unit-test conformance demo bench traces install uninstall clean help map fuzz-build fuzz fuzz-corpus
 
 all: build
 
@@ -82,12 +83,49 @@ test: build map
 	@# Serially: on two cores the parallel run gains little and starves the tests that run processes.
 	@set -o pipefail; $(SWIFT) test --skip-build --no-parallel $(SWIFT_FLAGS) 2>&1 | tee $(BUILD_DIR)/test.log
 	$(MAKE) --no-print-directory conformance
+	$(MAKE) --no-print-directory fuzz-corpus
 	@echo "== the demo, in CI's fast mode (no terminal: plain lines), must reach COMPLETE"
 	DEMO_SPEEDUP=60 bash Executables/demo/demo.sh "$(BIN_DIR)" > $(BUILD_DIR)/demo.log 2>&1 || { tail -40 $(BUILD_DIR)/demo.log; exit 1; }
 	@grep -q "is COMPLETE" $(BUILD_DIR)/demo.log && tail -3 $(BUILD_DIR)/demo.log
 	@passed=$$(grep -oE 'Test run with [0-9]+ tests? in [0-9]+ suites? passed' $(BUILD_DIR)/test.log | grep -oE '[0-9]+' | head -1); \
 	echo "conformance against Google's types: passed"; \
 	echo "tests: $${passed:-0} passed, 0 failed"
+
+## fuzz: libFuzzer on each target (Tests/Fuzz, docs/fuzzing.md) for FUZZ_SECONDS, starting from its committed
+## corpus; new inputs go to .build/fuzz-corpus/<target>, crashes to .build/fuzz-crashes/<target>.
+## FUZZ_SANITIZE=address adds AddressSanitizer; FUZZ_TARGETS picks targets; FUZZ_FLAGS goes to libFuzzer.
+FUZZ_SECONDS  ?= 60
+FUZZ_TARGETS  ?= json messages rest engine jwt polyline nmea gpx csv jsonl
+FUZZ_SANITIZE ?=
+FUZZ_FLAGS    ?=
+FUZZ_BUILD    := $(BUILD_DIR)/fuzz$(if $(FUZZ_SANITIZE),-$(FUZZ_SANITIZE))
+FUZZ_BIN       = $(FUZZ_BUILD)/release/fleet-fuzz
+
+fuzz-build: setup
+	$(SWIFT) build -c release --build-path $(FUZZ_BUILD) --product fleet-fuzz --sanitize fuzzer \
+	  $(foreach s,$(FUZZ_SANITIZE),--sanitize $(s)) -Xswiftc -DFUZZING $(SWIFT_FLAGS)
+
+fuzz: fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD_DIR)/fuzz-corpus/$$t $(BUILD_DIR)/fuzz-crashes/$$t; \
+	  echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+	  SWIFT_BACKTRACE=enable=no FLEET_FUZZ_TARGET=$$t $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -print_final_stats=1 -artifact_prefix=$(BUILD_DIR)/fuzz-crashes/$$t/ $(FUZZ_FLAGS) \
+	    $(BUILD_DIR)/fuzz-corpus/$$t Tests/Fuzz/corpus/$$t 2>&1 | tee $(BUILD_DIR)/fuzz-$$t.log | grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==|SUMMARY)' || true; \
+	  if ls $(BUILD_DIR)/fuzz-crashes/$$t/ | grep -q .; then echo "fuzz $$t: crash inputs in $(BUILD_DIR)/fuzz-crashes/$$t (log $(BUILD_DIR)/fuzz-$$t.log)" >&2; exit 1; fi; \
+	done
+
+## fuzz-corpus: each target over its committed corpus only, a few seconds each (part of `make test`).
+fuzz-corpus: fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD_DIR)/fuzz-corpus/$$t; \
+	  SWIFT_BACKTRACE=enable=no FLEET_FUZZ_TARGET=$$t $(FUZZ_BIN) -runs=0 -timeout=10 $(BUILD_DIR)/fuzz-corpus/$$t Tests/Fuzz/corpus/$$t > $(BUILD_DIR)/fuzz-$$t.log 2>&1 \
+	    || { tail -30 $(BUILD_DIR)/fuzz-$$t.log; exit 1; }; \
+	  SWIFT_BACKTRACE=enable=no FLEET_FUZZ_TARGET=$$t $(FUZZ_BIN) -max_total_time=5 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=$(BUILD_DIR)/fuzz-crash-$$t- $(BUILD_DIR)/fuzz-corpus/$$t Tests/Fuzz/corpus/$$t >> $(BUILD_DIR)/fuzz-$$t.log 2>&1 \
+	    || { echo "fuzz $$t: crash (log $(BUILD_DIR)/fuzz-$$t.log)"; tail -30 $(BUILD_DIR)/fuzz-$$t.log; exit 1; }; \
+	  echo "fuzz $$t: corpus and 5 s of mutations, no crash ($$(grep -oE 'stat::number_of_executed_units: [0-9]+' $(BUILD_DIR)/fuzz-$$t.log | tail -1 | sed 's/.*: //') executions)"; \
+	done
 
 ## conformance: our JSON and our REST server against Google's own types (PyPI google-maps-fleetengine).
 conformance:

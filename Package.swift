@@ -109,6 +109,13 @@ let package = Package(
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
                           path: "Executables/error-explain", swiftSettings: strict),
 
+        // MARK: Fuzzing (Tests/Fuzz, docs/fuzzing.md): the targets as a library; fleet-fuzz replays inputs, or is a
+        // libFuzzer binary when `make fuzz` builds it with --sanitize fuzzer -Xswiftc -DFUZZING.
+        .target(name: "FleetFuzzTargets", dependencies: ["FleetModel", "FleetErrors", "FleetGeo", "FleetEngine", "MemoryStore",
+                                                         "FleetAuth", "FleetREST", "FleetLocation"],
+                path: "Tests/Fuzz/Targets", swiftSettings: strict),
+        .executableTarget(name: "fleet-fuzz", dependencies: ["FleetFuzzTargets"], path: "Tests/Fuzz/Runner", swiftSettings: strict),
+
         // MARK: Tests.
         .target(name: "FleetTestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["FleetTestSupport", "FleetEngine", "FleetModel", "FleetErrors",
@@ -145,6 +152,7 @@ let package = Package(
                     path: "Tests/ConsumerFollowTests"),
         .testTarget(name: "RouterTests", dependencies: ["FleetRouting", "StraightRouter", "RoutinoRouter", "FleetKit", "FleetGeo",
                                                         "FleetErrors", "FleetTestSupport", "fleet-admin"], path: "Tests/RouterTests"),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FleetFuzzTargets", "FleetTestSupport"], path: "Tests/Fuzz/CorpusTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors", "FleetTestSupport"], path: "Tests/ExecutableTests"),
     ],
     swiftLanguageModes: [.v6]

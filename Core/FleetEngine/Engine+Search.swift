@@ -5,6 +5,7 @@ import FleetStore
 
 extension Engine {
     public func searchVehicles(_ request: SearchVehiclesRequest) throws -> SearchVehiclesResponse {
+        try Validate.values(of: request)
         let parent = try ProviderName(parsing: request.parent ?? "", field: "parent")
         let query = try SearchQuery(request, defaultStaleness: configuration.defaultMaximumStaleness)
         let now = clock.now()

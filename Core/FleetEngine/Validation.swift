@@ -4,6 +4,16 @@ import FleetModel
 
 /// Checks of request values shared by vehicles and trips. Each failure names the field.
 enum Validate {
+    /// Refuses a request holding, anywhere, a NaN or infinite number or an enum value this build does
+    /// not know: proto3 JSON decodes `"NaN"`, `"Infinity"` and `vehicleState: 99`, and none of them
+    /// means anything to store. Every request passes here first, so every field of every message is
+    /// covered (see `ProtoMessage.firstUnacceptableValue`).
+    static func values(of request: some ProtoMessage) throws {
+        if let bad = request.firstUnacceptableValue() {
+            throw FleetError.invalidArgument(bad.message, field: bad.path)
+        }
+    }
+
     static func latLng(_ point: LatLng?, field: String) throws {
         guard let point else { throw FleetError.invalidArgument("\(field) is required", field: field) }
         let lat = point.latitude, lng = point.longitude

@@ -51,6 +51,9 @@ import Testing
         Case(name: "encoded dot-dot", request: RawHTTP.request("GET", "/v1/providers/p/vehicles/%2E%2E"), statuses: [404, 400], bodyContains: "\"error\""),
         Case(name: "invalid UTF-8 in the path", request: RawHTTP.request("GET", "/v1/providers/p/vehicles/%C3%28"), statuses: [404, 400], bodyContains: "\"error\""),
         Case(name: "a body where none is taken", request: RawHTTP.request("GET", "/v1/providers/p/vehicles/v1", body: Array("garbage".utf8)), statuses: [400], bodyContains: "INVALID_ARGUMENT"),
+        // Found by `make fuzz` (rest target): a query parameter named "." or ".." trapped the server.
+        Case(name: "a query parameter named '.'", request: RawHTTP.request("GET", "/v1/providers/p/vehicles?vehicleTypeCategories=AUTO&.=1"), statuses: [400], bodyContains: "INVALID_ARGUMENT"),
+        Case(name: "a query parameter named '..'", request: RawHTTP.request("GET", "/v1/providers/p/trips/t1?..=1"), statuses: [400], bodyContains: "INVALID_ARGUMENT"),
         Case(name: "unknown field", request: RawHTTP.request("POST", "/v1/providers/p/vehicles?vehicleId=t7", body: Array(#"{"wheels":4}"#.utf8)), statuses: [400], bodyContains: "Unknown name"),
     ]
 

@@ -102,7 +102,8 @@ final class RequestDispatcher: Sendable {
         let request = HTTPRequest(
             method: context.method, path: context.path,
             query: Self.values(of: .GET_ARGUMENT_KIND, on: connection).map {
-                HTTPQueryItem(name: Self.decodeQueryText($0.name), value: Self.decodeQueryText($0.value))
+                let name = Self.decodeQueryText($0.name), value = Self.decodeQueryText($0.value)
+                return HTTPQueryItem(name: name.text, value: value.text, isValidUTF8: name.isValidUTF8 && value.isValidUTF8)
             },
             headers: HTTPHeaders(Self.values(of: .HEADER_KIND, on: connection).map {
                 (String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self))
@@ -239,8 +240,11 @@ final class RequestDispatcher: Sendable {
             RawValue(name: bytes(name, nameSize), value: bytes(value, valueSize)))
     }
 
-    /// Query text as libmicrohttpd leaves it (`+` already a space, escapes kept), decoded.
-    private static func decodeQueryText(_ raw: [UInt8]) -> String {
-        String(decoding: PercentEncoding.lenient(raw), as: UTF8.self)
+    /// Query text as libmicrohttpd leaves it (`+` already a space, escapes kept), decoded; bytes that
+    /// are not UTF-8 become U+FFFD and are reported, for the handler to refuse.
+    private static func decodeQueryText(_ raw: [UInt8]) -> (text: String, isValidUTF8: Bool) {
+        let bytes = PercentEncoding.lenient(raw)
+        if let text = String(validating: bytes, as: UTF8.self) { return (text, true) }
+        return (String(decoding: bytes, as: UTF8.self), false)
     }
 }

@@ -40,6 +40,7 @@ public final class FleetService: Sendable {
         var method: FleetMethod?
         do {
             try Self.checkContentType(request)
+            try Self.checkQueryText(request)
             let call = try RESTMapping.call(verb: request.method, path: request.path,
                                             query: request.query.map { ($0.name, $0.value) }, body: request.body)
             method = call.method

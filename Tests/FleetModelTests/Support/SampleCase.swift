@@ -17,6 +17,8 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
     let reencode: @Sendable (JSON, DecodingOptions) throws -> JSON
     /// The sample's JSON text as written directly (`jsonBytes()`) and through the tree.
     let bothTexts: @Sendable (Int) -> (direct: [UInt8], viaTree: [UInt8])
+    /// Decodes JSON as this message and gives its first unacceptable value (`firstUnacceptableValue`).
+    let audit: @Sendable (JSON) throws -> UnacceptableValue?
 
     var testDescription: String { swiftName }
 
@@ -38,6 +40,7 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
             bothTexts: { variant in
                 let message = sample(variant)
                 return (message.jsonBytes(), message.toJSON().serializedBytes())
-            })
+            },
+            audit: { json in try Message(json: json).firstUnacceptableValue() })
     }
 }
