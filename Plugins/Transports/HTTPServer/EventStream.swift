@@ -20,6 +20,9 @@ public final class EventStream: Sendable {
         case serverStopping
         /// The client read too slowly: more than `maxBufferedBytes` were waiting, so the stream was cut.
         case slowClient
+        /// The stream was never sent: as many streams as the server allows (in all, or for the
+        /// client's address) were open, so the request was answered 429 instead.
+        case refused
     }
 
     /// Header fields added to the reply (after `Content-Type: text/event-stream` and `Cache-Control: no-cache`).
@@ -75,6 +78,11 @@ public final class EventStream: Sendable {
             return state.finishedReason
         }
         if let finished { body(finished) }
+    }
+
+    /// Ends a stream that will never be sent (see `CloseReason.refused`).
+    func refuse() {
+        finish(connectionOutcome: .refused)
     }
 
     /// Bytes handed to the connection so far (for the access log).

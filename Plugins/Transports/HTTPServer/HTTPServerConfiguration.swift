@@ -11,11 +11,16 @@ extension HTTPServer {
         /// handler holds one thread. Default: one per core.
         public var threadPoolSize: Int
         /// The largest request body accepted; a larger one gets 413 (from `errorBody`) and the
-        /// connection is closed. A `Content-Length` over the limit is answered at once, before the body
-        /// is read. A chunked body is cut off at the limit: libmicrohttpd 0.9.75 cannot answer while a
-        /// body is arriving, so the rest is read and dropped and the 413 goes out when it ends; past
-        /// twice the limit the connection is closed without an answer. Default 1 MiB.
+        /// connection is closed. libmicrohttpd 0.9.75 cannot answer while a body is arriving, so a body
+        /// over the limit is read and dropped up to `maxDrainBytes` and the 413 goes out when it ends;
+        /// a client waiting for `100 Continue`, or declaring more than `maxDrainBytes`, is answered
+        /// before it sends the body. Default 1 MiB.
         public var maxRequestBodyBytes: Int
+        /// How much of a body over `maxRequestBodyBytes` is read and dropped before the 413 is sent,
+        /// so that a client still sending reads the answer instead of meeting a reset (as nginx's
+        /// lingering close does). A larger declared body is answered at once and the connection
+        /// closed. Default 8 MiB.
+        public var maxDrainBytes: Int
         /// Memory per connection for the request line and header fields (libmicrohttpd's
         /// `MHD_OPTION_CONNECTION_MEMORY_LIMIT`, which also holds the read and write buffers, so the
         /// usable header size is somewhat smaller). A request whose headers do not fit is answered by
@@ -28,9 +33,30 @@ extension HTTPServer {
         /// a request whose client sent part of a body and half-closed in the same instant:
         /// libmicrohttpd 0.9.75's edge-triggered epoll loop can miss that end of file. Default 60 s.
         public var connectionTimeout: Duration?
-        /// The most connections open at once (`MHD_OPTION_CONNECTION_LIMIT`, shared out among the
-        /// threads); beyond it new connections are closed at once. Default 4096.
+        /// The most connections open at once; beyond it a new connection is closed as soon as it is
+        /// accepted (refused, never left waiting in the listen queue). Default 4096.
         public var maxConnections: Int
+        /// The most connections open at once from one client address
+        /// (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`); beyond it a new connection from that address is
+        /// closed as soon as it is accepted. Behind a reverse proxy every client shares the proxy's
+        /// address. nil for no limit. Default 1024.
+        public var maxConnectionsPerClient: Int?
+        /// How long a request's line and header fields may take to arrive, counted from when the
+        /// connection opened or its previous exchange ended. Past it a connection that has sent a
+        /// request line is answered 408 (from `errorBody`) and closed; one that has sent nothing
+        /// (an idle keep-alive connection) is closed without an answer. libmicrohttpd's own timeout
+        /// (`connectionTimeout`) counts only silence, so a client sending a header line every few
+        /// seconds would never meet it. nil for no deadline. Default 30 s.
+        public var headerTimeout: Duration?
+        /// How long a request's body may take to arrive once its headers are in; past it the
+        /// request is answered 408 and the connection closed. nil for no deadline. Default 60 s.
+        public var bodyTimeout: Duration?
+        /// The most event streams open at once; one more is answered 429 (from `errorBody`) instead.
+        /// nil for no limit. Default 3072, leaving room under `maxConnections` for other requests.
+        public var maxEventStreams: Int?
+        /// The most event streams open at once from one client address; one more is answered 429.
+        /// nil for no limit. Default 512.
+        public var maxEventStreamsPerClient: Int?
         /// How often a `: keepalive` comment is written to every open event stream. Default 15 s.
         public var eventStreamHeartbeat: Duration
         /// Builds the response for errors the server answers by itself (413); the default is
@@ -47,9 +73,15 @@ extension HTTPServer {
             port: Int = 8080,
             threadPoolSize: Int = ProcessInfo.processInfo.activeProcessorCount,
             maxRequestBodyBytes: Int = 1 << 20,
+            maxDrainBytes: Int = 8 << 20,
             maxHeaderBytes: Int = 32 * 1024,
             connectionTimeout: Duration? = .seconds(60),
             maxConnections: Int = 4096,
+            maxConnectionsPerClient: Int? = 1024,
+            headerTimeout: Duration? = .seconds(30),
+            bodyTimeout: Duration? = .seconds(60),
+            maxEventStreams: Int? = 3072,
+            maxEventStreamsPerClient: Int? = 512,
             eventStreamHeartbeat: Duration = .seconds(15),
             errorBody: @escaping @Sendable (_ status: Int, _ message: String) -> HTTPResponse = HTTPResponse.jsonError,
             accessLog: @escaping @Sendable (HTTPAccessLogEntry) -> Void = HTTPAccessLogEntry.writeToStandardError,
@@ -59,9 +91,15 @@ extension HTTPServer {
             self.port = port
             self.threadPoolSize = threadPoolSize
             self.maxRequestBodyBytes = maxRequestBodyBytes
+            self.maxDrainBytes = maxDrainBytes
             self.maxHeaderBytes = maxHeaderBytes
             self.connectionTimeout = connectionTimeout
             self.maxConnections = maxConnections
+            self.maxConnectionsPerClient = maxConnectionsPerClient
+            self.headerTimeout = headerTimeout
+            self.bodyTimeout = bodyTimeout
+            self.maxEventStreams = maxEventStreams
+            self.maxEventStreamsPerClient = maxEventStreamsPerClient
             self.eventStreamHeartbeat = eventStreamHeartbeat
             self.errorBody = errorBody
             self.accessLog = accessLog

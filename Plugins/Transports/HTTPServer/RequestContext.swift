@@ -25,10 +25,14 @@ final class RequestContext {
     /// The stream being sent, for an event-stream reply.
     var stream: EventStream?
 
-    init(method: String, path: String, httpVersion: String, remoteAddress: String) {
+    /// The connection it arrived on, as the registry tracks it.
+    let connection: ConnectionRecord?
+
+    init(method: String, path: String, httpVersion: String, remoteAddress: String, connection: ConnectionRecord?) {
         self.method = method
         self.path = path
         self.httpVersion = httpVersion
         self.remoteAddress = remoteAddress
+        self.connection = connection
     }
 }

@@ -10,12 +10,15 @@ final class RequestDispatcher: Sendable {
     let configuration: HTTPServer.Configuration
     let handler: @Sendable (HTTPRequest) -> HTTPReply
     let activity = ActivityTracker()
+    /// Every open connection, for the deadlines and limits libmicrohttpd does not enforce itself.
+    let connections: ConnectionRegistry
     /// Set when the server starts stopping: replies then ask the client to close the connection.
     let isStopping = Atomic<Bool>(false)
 
     init(configuration: HTTPServer.Configuration, handler: @escaping @Sendable (HTTPRequest) -> HTTPReply) {
         self.configuration = configuration
         self.handler = handler
+        connections = ConnectionRegistry(configuration: configuration)
     }
 
     // MARK: libmicrohttpd's access handler
@@ -27,13 +30,20 @@ final class RequestDispatcher: Sendable {
                 requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let slot = requestSlot.pointee else {
             // First call: the headers are in. Create the request's context (released in `completed`).
+            let record = cmhd_connection_socket_context(connection).map {
+                Unmanaged<ConnectionRecord>.fromOpaque($0).takeUnretainedValue()
+            }
             let context = RequestContext(
                 method: method.map { String(cString: $0) } ?? "",
                 path: url.map { PercentEncoding.escapingRawBytes(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? "",
                 httpVersion: version.map { String(cString: $0) } ?? "",
-                remoteAddress: cmhd_connection_client_address(connection).map(ListenAddress.numericHost) ?? "")
+                remoteAddress: record?.remoteAddress
+                    ?? cmhd_connection_client_address(connection).map(ListenAddress.numericHost) ?? "",
+                connection: record)
             requestSlot.pointee = Unmanaged.passRetained(context).toOpaque()
             activity.requestStarted()
+            // Answered 408 already (the headers arrived as the deadline passed): drop the request.
+            if let record, !record.headersArrived() { return .NO }
             return checkDeclaredLength(of: context, on: connection)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(slot).takeUnretainedValue()
@@ -59,15 +69,16 @@ final class RequestDispatcher: Sendable {
             return queue(response, for: context, on: connection, closingConnection: false)
         }
         if context.responded { return .YES }
+        if let record = context.connection, !record.requestComplete() { return .NO }  // answered 408 meanwhile
         if context.bodyOverLimit {
             return rejectBody(of: context, on: connection, size: "\(context.discardedBytes)")
         }
         return answer(context, on: connection)
     }
 
-    /// A body without `Content-Length` (chunked) went over the limit. libmicrohttpd 0.9.75 cannot
-    /// queue a response while a body is arriving, so the rest is read and dropped, and the 413 goes
-    /// out when the body ends; a client sending more than the limit again is cut off at once.
+    /// A body went over the limit. libmicrohttpd 0.9.75 cannot queue a response while a body is
+    /// arriving, so the rest is read and dropped (up to `maxDrainBytes` in all), and the 413 goes
+    /// out when the body ends; past that bound the connection is cut without an answer.
     private func discardBody(of context: RequestContext, count: Int) -> MHD_Result {
         if !context.bodyOverLimit {
             context.bodyOverLimit = true
@@ -75,15 +86,25 @@ final class RequestDispatcher: Sendable {
             context.body = []
         }
         context.discardedBytes += count
-        return context.discardedBytes / 2 > configuration.maxRequestBodyBytes ? .NO : .YES
+        return context.discardedBytes > max(configuration.maxDrainBytes, configuration.maxRequestBodyBytes) ? .NO : .YES
     }
 
-    /// Refuses a body whose `Content-Length` is over the limit before reading it.
+    /// Refuses a body whose `Content-Length` is over the limit. A client that waits for
+    /// `100 Continue` has not sent it, so it is answered at once; a body of at most `maxDrainBytes`
+    /// is read and dropped first, because a client that is still sending when the server closes
+    /// gets a reset instead of the answer (Python's urllib, for one, then reports a broken pipe).
     private func checkDeclaredLength(of context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
         guard let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
               let length = Int(String(cString: declared)) else { return .YES }
         if length > configuration.maxRequestBodyBytes {
-            return rejectBody(of: context, on: connection, size: "\(length)")
+            let waitsForContinue = MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect")
+                .map { String(cString: $0).lowercased() == "100-continue" } ?? false
+            if waitsForContinue || length > configuration.maxDrainBytes {
+                return rejectBody(of: context, on: connection, size: "\(length)")
+            }
+            context.bodyOverLimit = true
+            context.discardedBytes = 0
+            return .YES
         }
         context.body.reserveCapacity(length)
         return .YES
@@ -151,9 +172,28 @@ final class RequestDispatcher: Sendable {
             return queue(configuration.errorBody(500, "The event stream is already in use"), for: context,
                          on: connection, closingConnection: false)
         }
+        switch activity.addStream(stream, client: context.remoteAddress, maxStreams: configuration.maxEventStreams,
+                                  maxPerClient: configuration.maxEventStreamsPerClient) {
+        case .added:
+            break
+        case .stopping:
+            stream.refuse()
+            return queue(configuration.errorBody(503, "The server is stopping"), for: context, on: connection,
+                         closingConnection: true)
+        case .serverLimit:
+            stream.refuse()
+            let limit = configuration.maxEventStreams ?? 0
+            return queue(configuration.errorBody(429, "Too many event streams are open: the server allows \(limit)"),
+                         for: context, on: connection, closingConnection: false)
+        case .clientLimit:
+            stream.refuse()
+            let limit = configuration.maxEventStreamsPerClient ?? 0
+            return queue(configuration.errorBody(429, "Too many event streams are open from \(context.remoteAddress): the server allows \(limit) per client address"),
+                         for: context, on: connection, closingConnection: false)
+        }
         context.stream = stream
+        context.connection?.streamStarted(stream)
         activity.requestEnded()  // From now on it counts as a stream, not as a request in flight.
-        if !activity.addStream(stream) { stream.requestClose(.serverStopping) }
         let stopping = isStopping.load(ordering: .relaxed)
         // The reader holds the stream until libmicrohttpd frees the response (`releaseEventStream`).
         let retained = Unmanaged.passRetained(stream)
@@ -200,11 +240,12 @@ final class RequestDispatcher: Sendable {
         var bodyBytes = context.responseBytes
         if let stream = context.stream {
             bodyBytes = stream.bytesWritten
-            activity.removeStream(stream)
+            activity.removeStream(stream, client: context.remoteAddress)
             stream.finish(connectionOutcome: outcome == .serverStopped ? .serverStopping : .clientDisconnected)
         } else {
             activity.requestEnded()
         }
+        context.connection?.exchangeEnded()
         let elapsed = context.started.duration(to: .now)
         configuration.accessLog(HTTPAccessLogEntry(
             method: context.method, path: context.path, status: context.status,
