@@ -29,6 +29,11 @@ public struct FleetError: Error, Sendable, Hashable, CustomStringConvertible {
         self.init(code: cause.code, message: message, field: field, cause: cause.id)
     }
 
+    /// `retryAfter` in seconds, for clients that count time in seconds.
+    public var retryAfterSeconds: Double? {
+        retryAfter.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+    }
+
     /// The HTTP status of this error's code.
     public var httpStatus: Int { code.httpStatus }
 

@@ -21,11 +21,12 @@ extension HTTPServer {
         /// lingering close does). A larger declared body is answered at once and the connection
         /// closed. Default 8 MiB.
         public var maxDrainBytes: Int
-        /// Memory per connection for the request line and header fields (libmicrohttpd's
-        /// `MHD_OPTION_CONNECTION_MEMORY_LIMIT`, which also holds the read and write buffers, so the
-        /// usable header size is somewhat smaller). A request whose headers do not fit is answered by
-        /// libmicrohttpd itself: 431 (Request Header Fields Too Large), or 414 when the request line
-        /// alone is too long, with a small HTML body, and the connection is closed. At least 4 KiB;
+        /// The most bytes of request line and header fields a request may carry; more is answered
+        /// 431 (from `errorBody`) and the connection closed, whether in many fields or one. Each
+        /// connection's memory (libmicrohttpd's `MHD_OPTION_CONNECTION_MEMORY_LIMIT`, which also
+        /// holds the read and write buffers) is twice this plus 8 KiB, so that a request just over
+        /// the limit is still read and answered with the error body; one over about twice the limit
+        /// is answered 431 by libmicrohttpd itself, with a short HTML body. At least 4 KiB;
         /// default 32 KiB.
         public var maxHeaderBytes: Int
         /// A connection with no traffic for this long is closed (`MHD_OPTION_CONNECTION_TIMEOUT`,

@@ -8,6 +8,8 @@ final class RequestContext {
     let path: String
     let httpVersion: String
     let remoteAddress: String
+    /// The header fields, read when the headers arrived.
+    var headers = HTTPHeaders()
     /// The body received so far.
     var body: [UInt8] = []
     /// Set when a chunked body went over the limit: the rest is dropped and 413 is the answer.

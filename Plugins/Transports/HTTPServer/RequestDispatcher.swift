@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import CMicroHTTPDShim
 import FleetErrors
+import Foundation
 import Glibc
 import Synchronization
 
@@ -44,6 +45,16 @@ final class RequestDispatcher: Sendable {
             activity.requestStarted()
             // Answered 408 already (the headers arrived as the deadline passed): drop the request.
             if let record, !record.headersArrived() { return .NO }
+            let raw = Self.values(of: .HEADER_KIND, on: connection)
+            context.headers = HTTPHeaders(raw.map {
+                (String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self))
+            })
+            if let (status, problem) = refusal(of: context, headerBytes: raw.reduce(context.path.utf8.count + context.method.utf8.count + 12) {
+                $0 + $1.name.count + $1.value.count + 4
+            }) {
+                // Not read on: the connection cannot carry another request.
+                return queue(configuration.errorBody(status, problem), for: context, on: connection, closingConnection: true)
+            }
             return checkDeclaredLength(of: context, on: connection)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(slot).takeUnretainedValue()
@@ -74,6 +85,28 @@ final class RequestDispatcher: Sendable {
             return rejectBody(of: context, on: connection, size: "\(context.discardedBytes)")
         }
         return answer(context, on: connection)
+    }
+
+    /// Why a request is refused from its header fields alone, if it is: header fields over the
+    /// limit (431); no `Host` in HTTP/1.1, or more than one; more than one `Authorization`; or
+    /// `Content-Length` values that differ (400). The last three are how requests are smuggled
+    /// past a proxy that reads the other field than this server does.
+    private func refusal(of context: RequestContext, headerBytes: Int) -> (Int, String)? {
+        if headerBytes > configuration.maxHeaderBytes {
+            return (431, "\(headerBytes) bytes of request line and header fields; the limit is \(configuration.maxHeaderBytes) bytes")
+        }
+        let headers = context.headers
+        let hosts = headers.values(for: "Host")
+        if hosts.isEmpty && context.httpVersion == "HTTP/1.1" {
+            return (400, "an HTTP/1.1 request without a Host header field")
+        }
+        if hosts.count > 1 { return (400, "\(hosts.count) Host header fields; send one") }
+        let authorizations = headers.values(for: "Authorization")
+        if authorizations.count > 1 { return (400, "\(authorizations.count) Authorization fields; send one") }
+        let lengths = Set(headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) })
+        if lengths.count > 1 { return (400, "different Content-Length values (\(lengths.sorted().joined(separator: ", ")))") }
+        return nil
     }
 
     /// A body went over the limit. libmicrohttpd 0.9.75 cannot queue a response while a body is
@@ -125,9 +158,7 @@ final class RequestDispatcher: Sendable {
             query: Self.values(of: .GET_ARGUMENT_KIND, on: connection).map {
                 HTTPQueryItem(name: Self.decodeQueryText($0.name), value: Self.decodeQueryText($0.value))
             },
-            headers: HTTPHeaders(Self.values(of: .HEADER_KIND, on: connection).map {
-                (String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self))
-            }),
+            headers: context.headers,
             body: context.body, remoteAddress: context.remoteAddress, httpVersion: context.httpVersion)
         context.body = []
         switch handler(request) {

@@ -32,7 +32,7 @@ struct RunningDaemon {
             port: UInt16(configuration.port),
             bind_address: UnsafeRawPointer(socketAddress).assumingMemoryBound(to: sockaddr.self),
             thread_pool_size: UInt32(max(1, configuration.threadPoolSize)),
-            connection_memory_limit: max(4096, configuration.maxHeaderBytes),
+            connection_memory_limit: max(4096, configuration.maxHeaderBytes) * 2 + 8192,
             // Headroom above the limit the accept policy enforces: at its own limit libmicrohttpd
             // stops accepting, and new connections would wait in the listen queue instead of being refused.
             connection_limit: UInt32(max(1, configuration.maxConnections) + 16 * max(1, configuration.threadPoolSize)),
