@@ -49,7 +49,10 @@ final class ConnectionRegistry: Sendable {
 
     /// libmicrohttpd is done with the connection (its socket is closed right after).
     func closed(_ record: ConnectionRecord) {
-        record.markClosed()
+        if record.markClosed() {
+            let copy = dup(record.descriptor)
+            if copy >= 0 { LingeringClose.start(copy) }
+        }
         connections.withLock { $0[ObjectIdentifier(record)] = nil }
     }
 
@@ -84,6 +87,7 @@ final class ConnectionRecord: Sendable {
     /// The client's IP address.
     let remoteAddress: String
     private let phase: Mutex<Phase>
+    private let lingers = Mutex(false)
 
     enum Phase {
         /// Waiting for a request's line and headers since the connection opened or its previous
@@ -158,8 +162,16 @@ final class ConnectionRecord: Sendable {
         }
     }
 
-    func markClosed() {
+    /// The connection will be closed with part of a request unread: close it lingering.
+    func lingerOnClose() {
+        lingers.withLock { $0 = true }
+    }
+
+    /// libmicrohttpd closed the connection (its socket is still open, closed right after);
+    /// returns whether it should close lingering (`lingerOnClose()`).
+    func markClosed() -> Bool {
         phase.withLock { $0 = .closed }
+        return lingers.withLock { $0 }
     }
 
     enum Watch {

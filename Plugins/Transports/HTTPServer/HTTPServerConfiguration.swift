@@ -11,15 +11,15 @@ extension HTTPServer {
         /// handler holds one thread. Default: one per core.
         public var threadPoolSize: Int
         /// The largest request body accepted; a larger one gets 413 (from `errorBody`) and the
-        /// connection is closed. libmicrohttpd 0.9.75 cannot answer while a body is arriving, so a body
-        /// over the limit is read and dropped up to `maxDrainBytes` and the 413 goes out when it ends;
-        /// a client waiting for `100 Continue`, or declaring more than `maxDrainBytes`, is answered
-        /// before it sends the body. Default 1 MiB.
+        /// connection is closed. A `Content-Length` over the limit is answered at once, before the
+        /// body is read, and the connection closes lingering: what the client still sends is read
+        /// and dropped for a few seconds, so that it reads the 413 instead of meeting a reset. A
+        /// chunked body is cut off at the limit: libmicrohttpd 0.9.75 cannot answer while a body is
+        /// arriving, so the rest is read and dropped up to `maxDrainBytes` and the 413 goes out when
+        /// it ends. Default 1 MiB.
         public var maxRequestBodyBytes: Int
-        /// How much of a body over `maxRequestBodyBytes` is read and dropped before the 413 is sent,
-        /// so that a client still sending reads the answer instead of meeting a reset (as nginx's
-        /// lingering close does). A larger declared body is answered at once and the connection
-        /// closed. Default 8 MiB.
+        /// How much of a chunked body over `maxRequestBodyBytes` is read and dropped before the 413
+        /// is sent; past it the connection is closed without an answer. Default 8 MiB.
         public var maxDrainBytes: Int
         /// The most bytes of request line and header fields a request may carry; more is answered
         /// 431 (from `errorBody`) and the connection closed, whether in many fields or one. Each

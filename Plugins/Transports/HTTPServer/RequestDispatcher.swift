@@ -53,6 +53,7 @@ final class RequestDispatcher: Sendable {
                 $0 + $1.name.count + $1.value.count + 4
             }) {
                 // Not read on: the connection cannot carry another request.
+                context.connection?.lingerOnClose()
                 return queue(configuration.errorBody(status, problem), for: context, on: connection, closingConnection: true)
             }
             return checkDeclaredLength(of: context, on: connection)
@@ -109,9 +110,10 @@ final class RequestDispatcher: Sendable {
         return nil
     }
 
-    /// A body went over the limit. libmicrohttpd 0.9.75 cannot queue a response while a body is
-    /// arriving, so the rest is read and dropped (up to `maxDrainBytes` in all), and the 413 goes
-    /// out when the body ends; past that bound the connection is cut without an answer.
+    /// A body without `Content-Length` (chunked) went over the limit. libmicrohttpd 0.9.75 cannot
+    /// queue a response while a body is arriving, so the rest is read and dropped (up to
+    /// `maxDrainBytes` in all), and the 413 goes out when the body ends; past that bound the
+    /// connection is cut without an answer.
     private func discardBody(of context: RequestContext, count: Int) -> MHD_Result {
         if !context.bodyOverLimit {
             context.bodyOverLimit = true
@@ -122,22 +124,13 @@ final class RequestDispatcher: Sendable {
         return context.discardedBytes > max(configuration.maxDrainBytes, configuration.maxRequestBodyBytes) ? .NO : .YES
     }
 
-    /// Refuses a body whose `Content-Length` is over the limit. A client that waits for
-    /// `100 Continue` has not sent it, so it is answered at once; a body of at most `maxDrainBytes`
-    /// is read and dropped first, because a client that is still sending when the server closes
-    /// gets a reset instead of the answer (Python's urllib, for one, then reports a broken pipe).
+    /// Refuses a body whose `Content-Length` is over the limit at once, before it is read; the
+    /// connection then closes lingering (`LingeringClose`), so a client still sending reads the 413.
     private func checkDeclaredLength(of context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
         guard let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
               let length = Int(String(cString: declared)) else { return .YES }
         if length > configuration.maxRequestBodyBytes {
-            let waitsForContinue = MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect")
-                .map { String(cString: $0).lowercased() == "100-continue" } ?? false
-            if waitsForContinue || length > configuration.maxDrainBytes {
-                return rejectBody(of: context, on: connection, size: "\(length)")
-            }
-            context.bodyOverLimit = true
-            context.discardedBytes = 0
-            return .YES
+            return rejectBody(of: context, on: connection, size: "\(length)")
         }
         context.body.reserveCapacity(length)
         return .YES
@@ -147,7 +140,9 @@ final class RequestDispatcher: Sendable {
         let error = FleetError(.requestBodyTooLarge,
                                detail: "\(size) bytes; the limit is \(configuration.maxRequestBodyBytes) bytes")
         let response = configuration.errorBody(413, error.message)
-        // The rest of the body is not read, so the connection cannot carry another request.
+        // The rest of the body is not read, so the connection cannot carry another request; it is
+        // closed lingering, so that a client still sending the body reads the answer.
+        context.connection?.lingerOnClose()
         return queue(response, for: context, on: connection, closingConnection: true)
     }
 
