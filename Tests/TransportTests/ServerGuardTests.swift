@@ -158,6 +158,35 @@ import Testing
         }
     }
 
+    @Test func driverReportWaitsOutTheRateLimitAndItsUpdateLands() throws {
+        let server = try ServerProcess(arguments: ["--rate-limit", "0.5", "--rate-burst", "1"])
+        defer { server.stop() }
+        let client = try RESTClient(baseURL: server.url)
+        _ = try client.createVehicle(CreateVehicleRequest(parent: "providers/p", vehicleId: "cab", vehicle: Vehicle(
+            vehicleState: .offline, supportedTripTypes: [.exclusive], maximumCapacity: 4, vehicleType: VehicleType(category: .auto))))
+        // The create took the one request the bucket held: the report is answered 429, Retry-After: 2.
+        let started = Date()
+        let run = try BinaryRunner(product: "driver-report").run(
+            ["--transport", server.url, "--provider", "p", "--vehicle", "cab", "--state", "online"], timeout: 30)
+        #expect(run.status == 0, "\(run)")
+        #expect(Date().timeIntervalSince(started) >= 1.9, "driver-report sent again before Retry-After")
+        let vehicle = try client.getVehicle(GetVehicleRequest(name: "providers/p/vehicles/cab"))
+        #expect(vehicle.vehicleState == .online)
+    }
+
+    @Test func consumerFollowWaitsOutTheRateLimitAndFollows() throws {
+        let server = try ServerProcess(arguments: ["--rate-limit", "0.5", "--rate-burst", "1"])
+        defer { server.stop() }
+        try Self.createTrip(server)  // two calls: the second already waited for the first's Retry-After
+        let started = Date()
+        let run = try BinaryRunner(product: "consumer-follow").run(
+            ["--transport", server.url, "--provider", "p", "t1", "--poll", "--fail-fast", "--until", "NEW", "--json"], timeout: 30)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.output.contains("providers/p/trips/t1"))
+        #expect(!run.output.contains("RESOURCE_EXHAUSTED"), "\(run.output)")
+        #expect(Date().timeIntervalSince(started) >= 1.9, "consumer-follow sent again before Retry-After")
+    }
+
     // MARK: Cross-site requests and DNS rebinding
 
     @Test func withoutTokensOnlyLoopbackAndAllowedHostsAreAnswered() throws {
