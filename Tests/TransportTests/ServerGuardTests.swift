@@ -200,6 +200,9 @@ import Testing
         for host in ["localhost:8080", "127.0.0.1", "127.0.0.1:9", "[::1]:8080", "LOCALHOST", "fleet.internal:80"] {
             #expect(try status(host: host).0 == 404, "Host \(host) was refused")
         }
+        // A rebinding page's own name, even one that looks like a loopback address.
+        #expect(try status(host: "127.0.0.1.attacker.example").0 == 403)
+        #expect(try status(host: "localhost.attacker.example").0 == 403)
         let (refused, body) = try status(host: "attacker.example:8080")
         #expect(refused == 403)
         #expect(body.contains("HOST_NOT_ALLOWED"))

@@ -96,17 +96,27 @@ final class RequestDispatcher: Sendable {
         if headerBytes > configuration.maxHeaderBytes {
             return (431, "\(headerBytes) bytes of request line and header fields; the limit is \(configuration.maxHeaderBytes) bytes")
         }
-        let headers = context.headers
-        let hosts = headers.values(for: "Host")
-        if hosts.isEmpty && context.httpVersion == "HTTP/1.1" {
+        // One pass, without allocating, for the usual request: one Host, at most one of the others.
+        var hosts = 0, authorizations = 0, lengths = 0
+        var lengthIsList = false
+        for field in context.headers {
+            if HTTPHeaders.sameName(field.name, "Host") { hosts += 1 }
+            else if HTTPHeaders.sameName(field.name, "Authorization") { authorizations += 1 }
+            else if HTTPHeaders.sameName(field.name, "Content-Length") {
+                lengths += 1
+                if field.value.utf8.contains(UInt8(ascii: ",")) { lengthIsList = true }
+            }
+        }
+        if hosts == 0 && context.httpVersion == "HTTP/1.1" {
             return (400, "an HTTP/1.1 request without a Host header field")
         }
-        if hosts.count > 1 { return (400, "\(hosts.count) Host header fields; send one") }
-        let authorizations = headers.values(for: "Authorization")
-        if authorizations.count > 1 { return (400, "\(authorizations.count) Authorization fields; send one") }
-        let lengths = Set(headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces) })
-        if lengths.count > 1 { return (400, "different Content-Length values (\(lengths.sorted().joined(separator: ", ")))") }
+        if hosts > 1 { return (400, "\(hosts) Host header fields; send one") }
+        if authorizations > 1 { return (400, "\(authorizations) Authorization fields; send one") }
+        if lengths > 1 || lengthIsList {
+            let values = Set(context.headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingCharacters(in: .whitespaces) })
+            if values.count > 1 { return (400, "different Content-Length values (\(values.sorted().joined(separator: ", ")))") }
+        }
         return nil
     }
 

@@ -1,6 +1,7 @@
 import FleetAuth
 import FleetErrors
 import Foundation
+import Glibc
 import HTTPServer
 
 /// The checks a request passes before it reaches the engine, besides its token: the caller's
@@ -29,9 +30,17 @@ public struct RequestGuard: Sendable {
     public func checkHost(_ request: HTTPRequest) throws {
         guard !allowedHosts.contains("*"), let host = request.headers["host"] else { return }
         let name = Self.hostName(host)
-        if name == "localhost" || name == "::1" || name.hasPrefix("127.") || allowedHosts.contains(name) { return }
+        if name == "localhost" || name == "::1" || Self.isLoopbackIPv4(name) || allowedHosts.contains(name) { return }
         throw FleetError(.hostNotAllowed, detail: "'\(name)' (the server answers only loopback names and its listen address without token checks; add --allow-host \(name) to answer it)",
                          field: "Host")
+    }
+
+    /// Whether `name` is an IPv4 literal in 127.0.0.0/8 (not a DNS name such as `127.attacker.example`,
+    /// which is exactly what a rebinding page would use).
+    static func isLoopbackIPv4(_ name: String) -> Bool {
+        var address = in_addr()
+        guard inet_pton(AF_INET, name, &address) == 1 else { return false }
+        return UInt32(bigEndian: address.s_addr) >> 24 == 127
     }
 
     /// The host name of a `Host` value, lowercased, without port or IPv6 brackets.
