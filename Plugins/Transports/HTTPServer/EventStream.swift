@@ -6,9 +6,10 @@ import Synchronization
 ///
 /// Return it from the handler as `.eventStream(stream)`. Events sent before that are buffered and
 /// go out first. While nothing is waiting to be sent the connection is parked (suspended in
-/// libmicrohttpd): it holds no thread and costs no CPU. The server writes a `: keepalive` comment to
-/// every open stream at its heartbeat interval, so a client that went away is noticed at the
-/// latest two heartbeats later (a write to a closed socket fails on the second attempt).
+/// libmicrohttpd): it holds no thread and costs no CPU. A client that closes its end is noticed
+/// within a second (the server looks for hung-up streams twice a second); one that vanished without
+/// closing (its machine went off the network) is noticed by the `: keepalive` comment the server
+/// writes to every open stream at its heartbeat interval, at the latest two heartbeats later.
 public final class EventStream: Sendable {
     /// Why a stream ended.
     public enum CloseReason: Sendable, Hashable {
