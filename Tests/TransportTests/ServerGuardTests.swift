@@ -66,6 +66,24 @@ import Testing
         #expect(health.status == 200)
     }
 
+    @Test func connectionsOverTheServerLimitAreRefusedAtOnceNotLeftWaiting() throws {
+        let server = try ServerProcess(arguments: ["--max-connections", "6", "--max-connections-per-client", "0", "--threads", "2"])
+        defer { server.stop() }
+        // Six idle connections from six addresses take every place.
+        let held = try (0..<6).map { try TestSocket(url: server.url, from: "127.0.0.\(10 + $0)") }
+        for socket in held { socket.send("G") }
+        Thread.sleep(forTimeInterval: 0.3)
+        let surplus = try TestSocket(url: server.url, from: "127.0.0.20")
+        surplus.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let started = Date()
+        #expect(surplus.readToEnd(timeout: 5).isEmpty)
+        #expect(Date().timeIntervalSince(started) < 4, "the seventh connection was left waiting instead of refused")
+        surplus.close()
+        held.forEach { $0.close() }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try RawHTTP.exchange(server.url, RawHTTP.request("GET", "/healthz")).status == 200)
+    }
+
     @Test func watchesOverTheLimitsGet429AndAClosedWatchIsNoticedWithinSeconds() throws {
         let server = try ServerProcess(arguments: ["--max-watches", "3", "--max-watches-per-client", "2"])
         defer { server.stop() }
