@@ -29,10 +29,22 @@ public struct RequestGuard: Sendable {
     /// host (HOST_NOT_ALLOWED). A request without `Host` (HTTP/1.0) passes: browsers always send one.
     public func checkHost(_ request: HTTPRequest) throws {
         guard !allowedHosts.contains("*"), let host = request.headers["host"] else { return }
+        if Self.isUsualLoopbackHost(host) { return }
         let name = Self.hostName(host)
         if name == "localhost" || name == "::1" || Self.isLoopbackIPv4(name) || allowedHosts.contains(name) { return }
         throw FleetError(.hostNotAllowed, detail: "'\(name)' (the server answers only loopback names and its listen address without token checks; add --allow-host \(name) to answer it)",
                          field: "Host")
+    }
+
+    /// `127.0.0.1` or `localhost`, with or without a port: what nearly every request names,
+    /// recognised without allocating.
+    static func isUsualLoopbackHost(_ value: String) -> Bool {
+        var utf8 = value.utf8[...]
+        if let colon = utf8.firstIndex(of: UInt8(ascii: ":")) {
+            guard utf8[utf8.index(after: colon)...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return false }
+            utf8 = utf8[..<colon]
+        }
+        return utf8.elementsEqual("127.0.0.1".utf8) || utf8.elementsEqual("localhost".utf8)
     }
 
     /// Whether `name` is an IPv4 literal in 127.0.0.0/8 (not a DNS name such as `127.attacker.example`,
