@@ -153,6 +153,28 @@ import Testing
         other.close()
     }
 
+    @Test func withTokensEachTokenHasItsOwnQuotaWhateverItsAddress() throws {
+        let folder = try Products.temporaryDirectory("rate-tokens")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tokens = try MintedTokens(folder: folder)
+        let server = try ServerProcess(arguments: tokens.serverArguments + ["--rate-limit", "0.5", "--rate-burst", "1"])
+        defer { server.stop() }
+        let first = try tokens.mint(role: "driver", ["--vehicle", "cab-1"])
+        let second = try tokens.mint(role: "driver", ["--vehicle", "cab-2"])
+        func status(_ token: String, vehicle: String) throws -> (Int?, String) {
+            let answer = try RawHTTP.exchange(server.url, RawHTTP.request("GET", "/v1/providers/p/vehicles/\(vehicle)",
+                                                                          headers: [("Authorization", "Bearer \(token)")]))
+            return (answer.status, answer.body)
+        }
+        #expect(try status(first, vehicle: "cab-1").0 == 404)
+        // The same address, another token: its own bucket.
+        #expect(try status(second, vehicle: "cab-2").0 == 404)
+        let (limited, body) = try status(first, vehicle: "cab-1")
+        #expect(limited == 429)
+        #expect(body.contains("vehicle cab-1"), "\(body)")
+        #expect(!body.contains("127.0.0.1"), "the quota was the address's, not the token's: \(body)")
+    }
+
     @Test func theRESTClientWaitsAtLeastRetryAfterAndThenSucceeds() throws {
         let server = try ServerProcess(arguments: ["--rate-limit", "0.5", "--rate-burst", "1"])
         defer { server.stop() }
