@@ -196,7 +196,7 @@ public final class VehicleReporter: Sendable {
                 if let field = error.field, field.hasPrefix("vehicle.currentRouteSegment") {
                     state.waypointsStale = true
                 }
-                let delay: Double
+                var delay: Double
                 if error.code == .unauthenticated {
                     delay = policy.interval.seconds
                 } else if error.retryClass == .retryable {
@@ -204,6 +204,8 @@ public final class VehicleReporter: Sendable {
                 } else {
                     delay = policy.interval.seconds
                 }
+                // A server over its rate limit says how long to wait (Retry-After): never sooner.
+                delay = max(delay, error.retryAfterSeconds ?? 0)
                 state.nextAttemptAt = now + delay
                 return (delay, state.statistics)
             }
@@ -267,6 +269,9 @@ public final class VehicleReporter: Sendable {
                     recordFailure(error, into: &state.statistics)
                     if error.code == .unauthenticated && !refreshedToken {
                         delay = 0
+                    } else if let wait = error.retryAfterSeconds {
+                        // Over the server's rate limit: the report was not applied; send it again once allowed.
+                        delay = max(wait, policy.finalBackoff.delay(afterFailures: state.statistics.consecutiveFailures, using: &state.random))
                     } else if error.retryClass == .retryable {
                         delay = policy.finalBackoff.delay(afterFailures: state.statistics.consecutiveFailures, using: &state.random)
                     }

@@ -212,6 +212,30 @@ extension ErrorCause {
         id: "REQUEST_BODY_TOO_LARGE", code: .resourceExhausted,
         summary: "The request body is larger than the server accepts",
         remedy: "Send a smaller body, or raise the server's body size limit.")
+    /// A request whose header fields or body did not arrive in time (sent as HTTP 408).
+    public static let requestTimeout = ErrorCause(
+        id: "REQUEST_TIMEOUT", code: .deadlineExceeded,
+        summary: "The request did not arrive in time",
+        remedy: "Send the request's headers and body without pauses; the server's limits are --header-timeout and --body-timeout.",
+        matchPhrases: ["did not arrive within", "request timeout"])
+    /// One event stream more than the server allows, in all or per client address (sent as HTTP 429).
+    public static let tooManyStreams = ErrorCause(
+        id: "TOO_MANY_WATCHES", code: .resourceExhausted,
+        summary: "Too many event streams (:watch) are open",
+        remedy: "Close watches you no longer read, or share one watch per trip; the server's limits are --max-watches and --max-watches-per-client.",
+        matchPhrases: ["too many event streams", "too many watches"])
+    /// A request the HTTP layer refuses: conflicting or repeated header fields, no Host (HTTP 400).
+    public static let badHTTPRequest = ErrorCause(
+        id: "BAD_HTTP_REQUEST", code: .invalidArgument,
+        summary: "The HTTP request is malformed",
+        remedy: "Send one Host field (required in HTTP/1.1), at most one Authorization field, and one Content-Length value.",
+        matchPhrases: ["content-length values", "without a host", "authorization fields"])
+    /// Header fields larger than the server accepts (sent as HTTP 431).
+    public static let requestHeadersTooLarge = ErrorCause(
+        id: "REQUEST_HEADERS_TOO_LARGE", code: .invalidArgument,
+        summary: "The request's header fields are larger than the server accepts",
+        remedy: "Send smaller header fields (a shorter token, fewer cookies); the server accepts 32 KiB of request line and header fields.",
+        matchPhrases: ["header fields too large", "headers are larger"])
     /// A listen address that is neither an IP literal nor `localhost`, or a port out of range.
     public static let badListenAddress = ErrorCause(
         id: "BAD_LISTEN_ADDRESS", code: .invalidArgument,
@@ -260,6 +284,25 @@ extension ErrorCause {
         id: "PROVIDER_NOT_SERVED", code: .permissionDenied,
         summary: "This server does not serve that provider",
         remedy: "Use the provider the server was started with (fleet-admin serve --provider), or a server for this provider.")
+
+    /// A caller over the server's request rate (`serve --rate-limit`), sent as HTTP 429 with `Retry-After`.
+    public static let rateLimited = ErrorCause(
+        id: "RATE_LIMITED", code: .resourceExhausted,
+        summary: "Too many requests: the caller is over the server's rate limit",
+        remedy: "Wait for the time the answer's Retry-After gives, then send fewer requests per second; the clients here wait by themselves. The limit is the server's --rate-limit and --rate-burst.",
+        matchPhrases: ["rate limit", "too many requests"])
+    /// A request body whose Content-Type is not JSON (sent as HTTP 415).
+    public static let unsupportedMediaType = ErrorCause(
+        id: "UNSUPPORTED_MEDIA_TYPE", code: .invalidArgument,
+        summary: "The request body is not labelled application/json",
+        remedy: "Send the header Content-Type: application/json with every request that has a body (curl: -H 'Content-Type: application/json').",
+        matchPhrases: ["unsupported media type", "labelled application/json"])
+    /// A request naming a host the server does not answer for while token checks are off.
+    public static let hostNotAllowed = ErrorCause(
+        id: "HOST_NOT_ALLOWED", code: .permissionDenied,
+        summary: "The request's Host is not one this server answers for",
+        remedy: "Without token checks the server answers only loopback names (localhost, 127.0.0.1, [::1]) and its listen address, so that a web page cannot reach it through DNS rebinding. Use one of those, or start the server with --allow-host NAME.",
+        matchPhrases: ["allow-host", "dns rebinding", "answers for"])
 
     // MARK: RESTServer
     /// `serve` asked to listen beyond loopback with no way to check tokens.

@@ -26,6 +26,7 @@ public enum ErrorCatalogue {
     static let moduleCauses: [ErrorCause] = [
         .jwtMalformed, .jwtAlgorithmRejected, .jwtUnknownKey, .jwtBadSignature, .jwtWrongAudience, .jwtNotYetValid, .jwtIssuedInFuture, .jwtMissingClaim, .jwtLifetimeTooLong, .tokenUnavailable, .jwtWithoutRole, .jwtRoleExceedsIssuer, .authKeyInvalid, .vehicleCannotTakeTrip, .badProviderName, .badBillableTripName, .serverUnreachable, .tlsHandshakeFailed, .connectionLost, .serverStalled, .callDeadlineExceeded, .deadlineExceededWhileConnecting, .invalidHTTPRequest, .httpTransportFailure, .methodNotAllowed, .requestBodyTooLarge, .badListenAddress, .listenFailed, .transportJournalCorrupt, .journalFormatTooNew, .journalReplayDiverged, .journalIOFailure, .journalTransportClosed, .providerNotServed, .insecureListen, .storeSchemaTooNew, .journalCorrupt, .snapshotCorrupt, .unwritableOutput, .badExportLine, .malformedLocationFile, .unknownLocationSource, .malformedTraceFile, .locationSourceFailed,
         .routeNotFound, .pointOffMap, .unknownRouter, .routingMapUnavailable, .mapImportFailed, .routingToolsMissing,
+        .requestTimeout, .tooManyStreams, .badHTTPRequest, .requestHeadersTooLarge, .rateLimited, .unsupportedMediaType, .hostNotAllowed,
     ]
 
     /// One entry per gRPC code, in code order (index = gRPC number).

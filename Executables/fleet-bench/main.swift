@@ -14,7 +14,7 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, search, http, watch, and http-pairs,
+// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, search, http, watch, soak, and http-pairs,
 // which only runs when named); for engine, the
 // update rows of the stores whose name contains STORE ("sqlite, durable").
 let only = CommandLine.arguments.dropFirst().first
@@ -52,6 +52,7 @@ if only == "search" {
 if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }
 if only == "http-pairs" { section("GetTrip and UpdateVehicle against nginx, in rounds", { HTTPBenchmarks.pairs() }) }
 if wanted("watch") { section("watch streams", { WatchBenchmarks.run() }) }
+if wanted("soak") { section("soak (mixed load; FLEET_SOAK_SECONDS per run)", { SoakBenchmarks.run() }) }
 
 let nameWidth = max(10, rows.map(\.name.count).max() ?? 0)
 let valueWidth = max(8, rows.map(\.value.count).max() ?? 0)
