@@ -27,6 +27,11 @@ public struct ProtoBinaryWriter: Sendable {
         bytes.append(UInt8(rest))
     }
 
+    /// Bytes already in wire form (fields encoded elsewhere), appended as they are.
+    public mutating func writeRawBytes(_ raw: some Sequence<UInt8>) {
+        bytes.append(contentsOf: raw)
+    }
+
     /// A field key: the field number and the wire type of what follows.
     public mutating func writeKey(_ field: Int, _ wireType: ProtoWireType) {
         writeVarint(UInt64(field) << 3 | UInt64(wireType.rawValue))
