@@ -89,7 +89,7 @@ test: build map
 	echo "conformance against Google's types: passed"; \
 	echo "tests: $${passed:-0} passed, 0 failed"
 
-## conformance: our JSON and our REST server against Google's own types (PyPI google-maps-fleetengine).
+## conformance: our JSON, our binary protobuf and our REST server against Google's own types (PyPI google-maps-fleetengine).
 conformance:
 	@bash Tests/conformance/run.sh "$(VENV)"
 	@"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin"
