@@ -95,7 +95,7 @@ test: build map
 ## corpus; new inputs go to .build/fuzz-corpus/<target>, crashes to .build/fuzz-crashes/<target>.
 ## FUZZ_SANITIZE=address adds AddressSanitizer; FUZZ_TARGETS picks targets; FUZZ_FLAGS goes to libFuzzer.
 FUZZ_SECONDS  ?= 60
-FUZZ_TARGETS  ?= json messages rest engine jwt polyline nmea gpx csv jsonl
+FUZZ_TARGETS  ?= json messages protobuf rest engine jwt polyline nmea gpx csv jsonl
 FUZZ_SANITIZE ?=
 FUZZ_FLAGS    ?=
 FUZZ_BUILD    := $(BUILD_DIR)/fuzz$(if $(FUZZ_SANITIZE),-$(FUZZ_SANITIZE))
@@ -127,7 +127,7 @@ fuzz-corpus: fuzz-build
 	  echo "fuzz $$t: corpus and 5 s of mutations, no crash ($$(grep -oE 'stat::number_of_executed_units: [0-9]+' $(BUILD_DIR)/fuzz-$$t.log | tail -1 | sed 's/.*: //') executions)"; \
 	done
 
-## conformance: our JSON and our REST server against Google's own types (PyPI google-maps-fleetengine).
+## conformance: our JSON, our binary protobuf and our REST server against Google's own types (PyPI google-maps-fleetengine).
 conformance:
 	@bash Tests/conformance/run.sh "$(VENV)"
 	@"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin"

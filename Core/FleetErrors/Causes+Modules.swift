@@ -148,6 +148,12 @@ extension ErrorCause {
         summary: "The billable trip name is not of the form providers/{provider_id}/billableTrips/{billable_trip_id}",
         remedy: "Use the full resource name; the provider must be the provider's Cloud project ID.",
         matchPhrases: ["billable trip name", "/billableTrips/"])
+    /// A binary protobuf message (a gRPC request) that cannot be decoded.
+    public static let malformedProtobuf = ErrorCause(
+        id: "MALFORMED_PROTOBUF", code: .invalidArgument,
+        summary: "The binary protobuf message cannot be decoded",
+        remedy: "Send the message as the Fleet Engine v1 protos define it (Google's client libraries do); the message names the field at fault and what was wrong with its bytes.",
+        matchPhrases: ["protobuf payload", "wire type", "varint", "truncated message", "invalid utf-8"])
 
     // MARK: HTTPClient
     /// DNS failed, the connection was refused, or connecting took longer than the connect timeout.

@@ -19,6 +19,12 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
     let bothTexts: @Sendable (Int) -> (direct: [UInt8], viaTree: [UInt8])
     /// Decodes JSON as this message and gives its first unacceptable value (`firstUnacceptableValue`).
     let audit: @Sendable (JSON) throws -> UnacceptableValue?
+    /// The sample of a variant in the binary protobuf form.
+    let sampleProtobuf: @Sendable (Int) -> [UInt8]
+    /// Whether decoding the sample's binary form gives back the sample.
+    let protobufRoundTrips: @Sendable (Int) throws -> Bool
+    /// Decodes the binary form as this message: its JSON and its binary re-encoding.
+    let decodeProtobuf: @Sendable ([UInt8]) throws -> (json: JSON, protobuf: [UInt8])
 
     var testDescription: String { swiftName }
 
@@ -41,6 +47,15 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
                 let message = sample(variant)
                 return (message.jsonBytes(), message.toJSON().serializedBytes())
             },
-            audit: { json in try Message(json: json).firstUnacceptableValue() })
+            audit: { json in try Message(json: json).firstUnacceptableValue() },
+            sampleProtobuf: { sample($0).protobufBytes() },
+            protobufRoundTrips: { variant in
+                let original = sample(variant)
+                return try Message(protobuf: original.protobufBytes()) == original
+            },
+            decodeProtobuf: { bytes in
+                let message = try Message(protobuf: bytes)
+                return (message.toJSON(), message.protobufBytes())
+            })
     }
 }

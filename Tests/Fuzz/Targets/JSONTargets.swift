@@ -23,6 +23,13 @@ extension FuzzTarget {
     }
 }
 
+extension FuzzTarget {
+    /// Binary protobuf decoding of every request a gRPC server receives: what decodes re-encodes stably.
+    static let protobuf = FuzzTarget(name: "protobuf", summary: "binary protobuf decoding and re-encoding of every gRPC request") { data in
+        _ = ProtoBinaryFuzzing.decodeAny(Array(data))
+    }
+}
+
 /// One decoder per message type the API takes or gives.
 enum MessageDecoders {
     static let all: [@Sendable (UnsafeRawBufferPointer) -> Void] = [
