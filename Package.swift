@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Plugins/System/CCurlShim"),
         .systemLibrary(name: "COpenSSL", path: "Plugins/System/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CRoutino", path: "Plugins/System/CRoutino", providers: [.apt(["libroutino-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Plugins/System/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
@@ -36,12 +37,15 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "FleetLocation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo"],
                 path: "Core/FleetLocation", swiftSettings: strict),
-        .target(name: "FleetDriver", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetLocation"],
+        .target(name: "FleetDriver", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetLocation", "FleetRouting"],
                 path: "Core/FleetDriver", swiftSettings: strict),
         .target(name: "FleetConsumer", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetEngine", "FleetCLI"],
                 path: "Core/FleetConsumer", swiftSettings: strict),
-        .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetStore"],
+        .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetStore", "FleetRouting"],
                 path: "Core/FleetEngine", swiftSettings: strict),
+        .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo"], path: "Core/FleetRouting", swiftSettings: strict),
+        .target(name: "FleetEvaluation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetDriver"],
+                path: "Core/FleetEvaluation", swiftSettings: strict),
 
         // MARK: Plugins: stores.
         .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
@@ -49,6 +53,12 @@ let package = Package(
         .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore", "FileIO"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"], path: "Plugins/System/CSQLiteShim"),
         .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite", "CSQLiteShim"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
+
+        // MARK: Plugins: routers.
+        .target(name: "StraightRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors"],
+                path: "Plugins/Routers/StraightRouter", swiftSettings: strict),
+        .target(name: "RoutinoRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors", "CRoutino"],
+                path: "Plugins/Routers/RoutinoRouter", swiftSettings: strict),
 
         // MARK: Plugins: transports.
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Plugins/System/CMicroHTTPDShim"),
@@ -76,14 +86,16 @@ let package = Package(
         .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetEngine", "MemoryStore", "FileIO"],
                 path: "Plugins/Transports/JournalTransport", swiftSettings: strict),
 
-        // MARK: Wiring: URLs to stores and transports.
+        // MARK: Wiring: URLs to stores, transports and routers.
         .target(name: "FleetKit", dependencies: ["FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
-                                                 "RESTClient", "JournalTransport", "FleetAuth", "HTTPClient"],
+                                                 "RESTClient", "JournalTransport", "FleetAuth", "HTTPClient",
+                                                 "FleetRouting", "StraightRouter", "RoutinoRouter"],
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
         // MARK: Executables.
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
-                                                            "CSQLite", "FleetEngine", "FleetModel", "RESTClient", "HTTPServer"],
+                                                            "CSQLite", "FleetEngine", "FleetModel", "RESTClient", "HTTPServer",
+                                                            "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors"],
                           path: "Executables/journal-writer", swiftSettings: strict),
@@ -92,16 +104,23 @@ let package = Package(
         .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore"],
                           path: "Executables/store-crasher", swiftSettings: strict),
         .executableTarget(name: "driver-report", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetCLI", "FleetLocation",
-                                                              "FleetDriver", "FleetKit", "FleetAuth"],
+                                                              "FleetDriver", "FleetKit", "FleetAuth", "FleetRouting"],
                           path: "Executables/driver-report", swiftSettings: strict),
         .executableTarget(name: "consumer-follow", dependencies: ["FleetConsumer", "FleetKit", "FleetAuth", "FleetCLI", "FleetErrors",
                                                                 "FleetModel"],
                           path: "Executables/consumer-follow", swiftSettings: strict),
         .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetEngine", "FleetKit",
-                                                            "FleetAuth", "JournalTransport", "RESTServer", "MapPages"],
+                                                            "FleetAuth", "JournalTransport", "RESTServer", "FleetGeo", "FleetRouting", "RoutinoRouter", "MapPages"],
                           path: "Executables/fleet-admin", swiftSettings: strict),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
                           path: "Executables/error-explain", swiftSettings: strict),
+
+        // MARK: Fuzzing (Tests/Fuzz, docs/fuzzing.md): the targets as a library; fleet-fuzz replays inputs, or is a
+        // libFuzzer binary when `make fuzz` builds it with --sanitize fuzzer -Xswiftc -DFUZZING.
+        .target(name: "FleetFuzzTargets", dependencies: ["FleetModel", "FleetErrors", "FleetGeo", "FleetEngine", "MemoryStore",
+                                                         "FleetAuth", "FleetREST", "FleetLocation"],
+                path: "Tests/Fuzz/Targets", swiftSettings: strict),
+        .executableTarget(name: "fleet-fuzz", dependencies: ["FleetFuzzTargets"], path: "Tests/Fuzz/Runner", swiftSettings: strict),
 
         // MARK: Tests.
         .target(name: "FleetTestSupport", path: "Tests/TestSupport", swiftSettings: strict),
@@ -110,12 +129,14 @@ let package = Package(
         .testTarget(name: "FleetErrorsTests", dependencies: ["FleetErrors"], path: "Tests/FleetErrorsTests"),
         .testTarget(name: "FleetModelTests", dependencies: ["FleetModel"], path: "Tests/FleetModelTests"),
         .testTarget(name: "FleetGeoTests", dependencies: ["FleetGeo"], path: "Tests/FleetGeoTests"),
+        .testTarget(name: "FleetEvaluationTests", dependencies: ["FleetEvaluation", "FleetGeo", "FleetErrors", "FleetTestSupport"],
+                    path: "Tests/FleetEvaluationTests"),
         .testTarget(name: "FleetCLITests", dependencies: ["FleetCLI", "FleetErrors"], path: "Tests/FleetCLITests"),
         .testTarget(name: "StoreTests", dependencies: ["FleetTestSupport", "FleetStore", "FleetErrors", "MemoryStore", "FileStore", "SQLiteStore", "CSQLite"],
                     path: "Tests/StoreTests"),
         .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth", "FleetModel", "FleetErrors"],
                     path: "Tests/FleetAuthTests", exclude: ["Fixtures"]),
-        .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "MemoryStore", "SQLiteStore"], path: "Tests/FleetEngineTests"),
+        .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "FleetRouting", "MemoryStore", "SQLiteStore"], path: "Tests/FleetEngineTests"),
         .testTarget(name: "JournalTransportTests",
                     dependencies: ["JournalTransport", "FleetEngine", "FleetModel", "FleetErrors", "MemoryStore", "FleetTestSupport"],
                     path: "Tests/JournalTransportTests"),
@@ -126,7 +147,7 @@ let package = Package(
                     path: "Tests/FleetAdminTests"),
         .testTarget(name: "FleetLocationTests", dependencies: ["FleetLocation", "FleetModel", "FleetGeo", "FleetErrors"],
                     path: "Tests/FleetLocationTests"),
-        .testTarget(name: "FleetDriverTests", dependencies: ["FleetDriver", "FleetLocation", "FleetModel", "FleetGeo", "FleetErrors",
+        .testTarget(name: "FleetDriverTests", dependencies: ["FleetDriver", "FleetLocation", "FleetModel", "FleetGeo", "FleetErrors", "FleetRouting",
                                                              "FleetEngine", "MemoryStore"], path: "Tests/FleetDriverTests"),
         .testTarget(name: "DriverReportTests", dependencies: ["FleetModel", "FleetErrors", "FleetEngine", "FleetGeo", "FleetKit",
                                                               "CSQLite", "FleetTestSupport"], path: "Tests/DriverReportTests"),
@@ -136,6 +157,9 @@ let package = Package(
                                                                 "JournalTransport", "FleetTestSupport"],
                     path: "Tests/ConsumerFollowTests"),
         .testTarget(name: "MapPageTests", dependencies: ["FleetTestSupport"], path: "Tests/MapPageTests"),
+        .testTarget(name: "RouterTests", dependencies: ["FleetRouting", "StraightRouter", "RoutinoRouter", "FleetKit", "FleetGeo",
+                                                        "FleetErrors", "FleetTestSupport", "fleet-admin"], path: "Tests/RouterTests"),
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["FleetFuzzTargets", "FleetTestSupport"], path: "Tests/Fuzz/CorpusTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors", "FleetTestSupport"], path: "Tests/ExecutableTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -13,7 +13,8 @@ import Foundation
 ///    in the token every key is tried) and, if bound, the token's `iss` → `.jwtUnknownKey`;
 /// 4. the signature verifies under one of those keys → `.jwtBadSignature`;
 /// 5. `exp` is present → `.jwtMissingClaim`; `now < exp + skew` → `.jwtExpired`;
-///    `nbf <= now + skew` → `.jwtNotYetValid`; `iat <= now + skew` → `.jwtIssuedInFuture`;
+///    `nbf <= now + skew` → `.jwtNotYetValid`; `iat` is present → `.jwtMissingClaim`;
+///    `iat <= now + skew` → `.jwtIssuedInFuture`;
 ///    `exp − iat <= maximumLifetime` → `.jwtLifetimeTooLong`;
 /// 6. `aud` (or one of its values) is an accepted audience (a trailing `/` is ignored) → `.jwtWrongAudience`;
 /// 7. the role follows from `issuerRoles` and the `fleetrole` claim → PERMISSION_DENIED `.jwtWithoutRole`
@@ -122,13 +123,15 @@ public struct TokenVerifier: Sendable {
         if let notBefore = claims.notBefore, notBefore > now + clockSkew {
             throw FleetError(.jwtNotYetValid, detail: "nbf is \(Self.describe(notBefore)), \(Self.seconds(notBefore - now)) from now (allowed clock skew \(Self.seconds(clockSkew)))")
         }
-        if let issuedAt = claims.issuedAt {
-            if issuedAt > now + clockSkew {
-                throw FleetError(.jwtIssuedInFuture, detail: "iat is \(Self.describe(issuedAt)), \(Self.seconds(issuedAt - now)) from now (allowed clock skew \(Self.seconds(clockSkew)))")
-            }
-            if let maximumLifetime, expiresAt - issuedAt > maximumLifetime {
-                throw FleetError(.jwtLifetimeTooLong, detail: "exp is \(Self.seconds(expiresAt - issuedAt)) after iat; at most \(Self.seconds(maximumLifetime)) is allowed")
-            }
+        // Without iat the lifetime cap could not hold: a token with exp ten years out would live ten years.
+        guard let issuedAt = claims.issuedAt else {
+            throw FleetError(.jwtMissingClaim, detail: "the token has no iat claim; tokens must say when they were issued")
+        }
+        if issuedAt > now + clockSkew {
+            throw FleetError(.jwtIssuedInFuture, detail: "iat is \(Self.describe(issuedAt)), \(Self.seconds(issuedAt - now)) from now (allowed clock skew \(Self.seconds(clockSkew)))")
+        }
+        if let maximumLifetime, !(expiresAt - issuedAt <= maximumLifetime) {
+            throw FleetError(.jwtLifetimeTooLong, detail: "exp is \(Self.seconds(expiresAt - issuedAt)) after iat; at most \(Self.seconds(maximumLifetime)) is allowed")
         }
     }
 

@@ -85,9 +85,10 @@ public struct TripFollower: Sendable {
             failures += 1
             let recovering = failure.retryClass.isRetryable
             let giveUp = !recovering && configuration.failFast
-            let wait = recovering
+            // A server over its rate limit says how long to wait (Retry-After): never sooner.
+            let wait = max(failure.retryAfterSeconds ?? 0, recovering
                 ? configuration.backoff.delay(afterFailures: failures, random: random())
-                : configuration.refreshSeconds
+                : configuration.refreshSeconds)
             let reported = FollowFailure(error: failure, retryInSeconds: giveUp ? nil : wait, attempt: failures)
             model.lastFailure = reported
             let event = TripEvent(kind: .error, tripName: tripName, time: clock.now(), value: .failure(reported))

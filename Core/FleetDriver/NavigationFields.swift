@@ -1,7 +1,7 @@
 import FleetModel
 
 /// What a navigating vehicle reports about its route: the remaining route to its next waypoint, that
-/// waypoint, the remaining distance and time, and the vehicle's waypoints as the engine has them.
+/// waypoint, and the remaining distance and time.
 public struct NavigationFields: Sendable, Hashable {
     /// The route still to drive to the end point, as an encoded polyline (`currentRouteSegment`).
     public var routeSegment: String
@@ -11,16 +11,13 @@ public struct NavigationFields: Sendable, Hashable {
     public var remainingDistanceMeters: Int32?
     /// Seconds still to drive (`remainingTimeSeconds`), estimated from the observed speed.
     public var remainingTimeSeconds: Int32?
-    /// The vehicle's remaining waypoints, exactly as the engine lists them (`waypoints`); empty when it has none.
-    public var waypoints: [TripWaypoint]
 
     /// Navigation fields.
     public init(routeSegment: String, endPoint: TripWaypoint? = nil, remainingDistanceMeters: Int32? = nil,
-                remainingTimeSeconds: Int32? = nil, waypoints: [TripWaypoint] = []) {
+                remainingTimeSeconds: Int32? = nil) {
         self.routeSegment = routeSegment
         self.endPoint = endPoint
         self.remainingDistanceMeters = remainingDistanceMeters
         self.remainingTimeSeconds = remainingTimeSeconds
-        self.waypoints = waypoints
     }
 }

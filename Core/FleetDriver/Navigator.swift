@@ -1,12 +1,14 @@
 import FleetGeo
 import FleetLocation
 import FleetModel
+import FleetRouting
 
 /// The driver's navigation, as the Driver SDK's navigator feeds the reporter: the route still to drive
 /// to the next waypoint, how far and how long it is, and which waypoint it ends at.
 ///
-/// The route comes from `--route` (a file), or, without one, is the straight line from where the
-/// vehicle is to its next waypoint (road routing is out of scope). Either way it ends at the waypoint
+/// The route comes from `--route` (a file); without one, from a router (`--router`: the road route from
+/// where the vehicle is to its next waypoint, as the Navigation SDK plans it), else it is the straight
+/// line there (also when the router finds no route). Either way it ends at the waypoint
 /// the engine has for the trip: the given route is cut where it passes closest to that waypoint, and
 /// the waypoint itself is appended when the route does not reach it. With a route but no waypoints,
 /// the vehicle navigates to the route's end — so `VehicleReporter` asks for fields only once it has
@@ -22,7 +24,10 @@ public struct Navigator: Sendable {
     public private(set) var waypoints: [TripWaypoint] = []
     /// How far a waypoint may lie from the route before it is appended to it, metres.
     public var waypointToleranceMeters = 50.0
+    /// Plans legs on roads when there is no `route`.
+    public let router: (any Router)?
 
+    private let category: VehicleCategory
     private var estimator: ETAEstimator
     private var leg: Leg?
 
@@ -31,9 +36,12 @@ public struct Navigator: Sendable {
         var endPoint: TripWaypoint
     }
 
-    /// A navigator following `route` (nil: straight lines to the waypoints) for a vehicle of `category`.
-    public init(route: [GeoPoint]?, category: VehicleCategory = .unknown) {
+    /// A navigator following `route` (nil: `router`'s road routes to the waypoints, or straight lines
+    /// without a router) for a vehicle of `category`.
+    public init(route: [GeoPoint]?, category: VehicleCategory = .unknown, router: (any Router)? = nil) {
         self.route = route.flatMap { $0.count >= 2 ? $0 : nil }
+        self.router = router
+        self.category = category
         self.estimator = ETAEstimator(category: category)
     }
 
@@ -74,9 +82,8 @@ public struct Navigator: Sendable {
         let remaining = max(0, match.remainingMeters)
         let seconds = remaining / estimator.freeFlowMetersPerSecond(now: time)
         return NavigationFields(routeSegment: segment, endPoint: current.endPoint,
-                                remainingDistanceMeters: Int32(clamping: Int(remaining.rounded())),
-                                remainingTimeSeconds: Int32(clamping: Int(seconds.rounded())),
-                                waypoints: waypoints)
+                                remainingDistanceMeters: Int32(roundingClamped: remaining),
+                                remainingTimeSeconds: Int32(roundingClamped: seconds))
     }
 
     /// Plans the leg from `here` to the next waypoint (or the route's end).
@@ -92,9 +99,21 @@ public struct Navigator: Sendable {
         } else {
             return nil
         }
-        let points = Self.legPoints(route: route, from: here, to: target, toleranceMeters: waypointToleranceMeters)
+        let points = roadPoints(from: here, to: target)
+            ?? Self.legPoints(route: route, from: here, to: target, toleranceMeters: waypointToleranceMeters)
         guard let legRoute = Route(points: points) else { return nil }
         return Leg(progress: RouteProgress(route: legRoute), endPoint: endPoint)
+    }
+
+    /// The router's road route from `here` to `target` when there is a router and no given route, ending
+    /// exactly at `target`; nil to fall back on the straight line.
+    private func roadPoints(from here: GeoPoint, to target: GeoPoint) -> [GeoPoint]? {
+        guard route == nil, let router,
+              let plan = try? router.route(RouteRequest(from: here, to: target, category: category)), !plan.isEstimate else { return nil }
+        var points = plan.points
+        if points.first != here { points.insert(here, at: 0) }
+        if points.last != target { points.append(target) }
+        return points
     }
 
     /// The points from `here` to `target`: the part of `route` between the places nearest to each, ending

@@ -6,8 +6,9 @@ import FleetModel
 ///
 /// Mask paths, in this order: `vehicleState`, `lastLocation`, `currentRouteSegment` with
 /// `currentRouteSegmentEndPoint` (Fleet Engine reads the end point only together with the segment),
-/// `remainingDistanceMeters`, `remainingTimeSeconds`, `waypoints`. When navigation ends, the segment is
-/// cleared by sending `currentRouteSegment` empty.
+/// `remainingDistanceMeters`, `remainingTimeSeconds`. When navigation ends, the segment is cleared by
+/// sending `currentRouteSegment` empty. These are the fields the Driver SDK sends, and all a driver token
+/// may change; the waypoints belong to the provider (its trips), so the driver never sends them.
 public enum UpdatePlanner {
     /// The request for `vehicle`, or nil when `desired` changes nothing over `acknowledged`.
     /// `forceState` puts `vehicleState` in the mask even when unchanged (the final OFFLINE update).
@@ -40,10 +41,6 @@ public enum UpdatePlanner {
             if let seconds = navigation.remainingTimeSeconds, seconds != previous?.remainingTimeSeconds {
                 paths.append("remainingTimeSeconds")
                 body.remainingTimeSeconds = seconds
-            }
-            if !navigation.waypoints.isEmpty, navigation.waypoints != previous?.waypoints {
-                paths.append("waypoints")
-                body.waypoints = navigation.waypoints
             }
         } else if acknowledged.navigation != nil {
             paths.append("currentRouteSegment")

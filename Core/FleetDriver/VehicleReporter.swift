@@ -137,7 +137,7 @@ public final class VehicleReporter: Sendable {
                 return state.pending != nil ? state.nextAttemptAt : state.firstUpdateDeadline
             }
             if state.pending != nil { return state.nextAttemptAt }
-            if let refresh = waypointRefreshDue(state) { return max(state.nextAttemptAt, refresh) }
+            if let refresh = waypointRefreshDue(state, now: time.now()) { return max(state.nextAttemptAt, refresh) }
             return nil
         }
     }
@@ -193,10 +193,10 @@ public final class VehicleReporter: Sendable {
             let (delay, statistics) = inner.withLock { state -> (Double, ReporterStatistics) in
                 restore(inFlight, into: &state)
                 recordFailure(error, into: &state.statistics)
-                if let field = error.field, field.hasPrefix("vehicle.waypoints") || field.hasPrefix("vehicle.currentRouteSegment") {
+                if let field = error.field, field.hasPrefix("vehicle.currentRouteSegment") {
                     state.waypointsStale = true
                 }
-                let delay: Double
+                var delay: Double
                 if error.code == .unauthenticated {
                     delay = policy.interval.seconds
                 } else if error.retryClass == .retryable {
@@ -204,6 +204,8 @@ public final class VehicleReporter: Sendable {
                 } else {
                     delay = policy.interval.seconds
                 }
+                // A server over its rate limit says how long to wait (Retry-After): never sooner.
+                delay = max(delay, error.retryAfterSeconds ?? 0)
                 state.nextAttemptAt = now + delay
                 return (delay, state.statistics)
             }
@@ -267,6 +269,9 @@ public final class VehicleReporter: Sendable {
                     recordFailure(error, into: &state.statistics)
                     if error.code == .unauthenticated && !refreshedToken {
                         delay = 0
+                    } else if let wait = error.retryAfterSeconds {
+                        // Over the server's rate limit: the report was not applied; send it again once allowed.
+                        delay = max(wait, policy.finalBackoff.delay(afterFailures: state.statistics.consecutiveFailures, using: &state.random))
                     } else if error.retryClass == .retryable {
                         delay = policy.finalBackoff.delay(afterFailures: state.statistics.consecutiveFailures, using: &state.random)
                     }
@@ -308,12 +313,13 @@ public final class VehicleReporter: Sendable {
 
     /// When the waypoints should next be read: at once the first time, again each interval until a
     /// read succeeds, at once after an update the server refused for its waypoints, then every
-    /// `policy.waypointRefreshSeconds` (0: never again).
-    private func waypointRefreshDue(_ state: Inner) -> Double? {
+    /// `policy.waypointRefreshSeconds` (0: never again). "At once" is `now`, the time the caller decides
+    /// on: a running clock read again here would always be a little later than the caller's `now`.
+    private func waypointRefreshDue(_ state: Inner, now: Double) -> Double? {
         guard state.navigator != nil else { return nil }
-        guard let last = state.lastWaypointRefresh else { return time.now() }
+        guard let last = state.lastWaypointRefresh else { return now }
         if !state.waypointsRead { return last + policy.interval.seconds }
-        if state.waypointsStale { return time.now() }
+        if state.waypointsStale { return now }
         guard policy.waypointRefreshSeconds > 0 else { return nil }
         return last + policy.waypointRefreshSeconds
     }
@@ -321,7 +327,7 @@ public final class VehicleReporter: Sendable {
     /// Reads the vehicle's waypoints for the navigator when a read is due.
     private func refreshWaypointsIfDue(now: Double) {
         let due = inner.withLock { state -> Bool in
-            guard let when = waypointRefreshDue(state), now >= when else { return false }
+            guard let when = waypointRefreshDue(state, now: now), now >= when else { return false }
             state.lastWaypointRefresh = now
             state.waypointsStale = false
             return true

@@ -5,6 +5,7 @@ import FleetStore
 
 extension Engine {
     public func searchVehicles(_ request: SearchVehiclesRequest) throws -> SearchVehiclesResponse {
+        try Validate.values(of: request)
         let parent = try ProviderName(parsing: request.parent ?? "", field: "parent")
         let query = try SearchQuery(request, defaultStaleness: configuration.defaultMaximumStaleness)
         let now = clock.now()
@@ -19,6 +20,9 @@ extension Engine {
             let cached = records.cached(entry.key, version: entry.version)
             guard let vehicle = try cached ?? store.get(entry.key).map(records.decoded) else { continue }
             if let candidate = try query.qualify(vehicle, engine: self, now: now) { qualified.append(candidate) }
+        }
+        if let router = configuration.router, query.orderBy != .pickupPointStraightDistance {
+            qualified = query.onRoads(qualified, router: router, cache: searchRoutes, now: now)
         }
         // Rank small keys, not the candidates themselves.
         var order = qualified.indices.map { (key: qualified[$0].sortKey, index: $0) }
@@ -112,14 +116,40 @@ struct SearchQuery {
     struct Candidate {
         let vehicle: DecodedVehicle
         let matchType: VehicleMatch.VehicleMatchType
+        let category: VehicleType.Category
         /// The vehicle, the waypoints it finishes first, the pickup.
         let path: [LatLng]
         let straightMeters: Double
-        let pickupMeters: Double
-        let pickupSeconds: Double
-        let dropoffMeters: Double?
-        let dropoffSeconds: Double?
-        let sortKey: Double
+        /// The driving distance of each leg of `path`, then of pickup to dropoff when there is a dropoff:
+        /// great-circle estimates until `onRoads` replaces them with road distances.
+        var legMeters: [Double]
+        /// Whether `legMeters` are road distances.
+        var onRoads = false
+
+        var pickupMeters: Double { legMeters.prefix(path.count - 1).reduce(0, +) }
+        var dropoffMeters: Double? { legMeters.count == path.count ? legMeters[legMeters.count - 1] : nil }
+        var speed: Double { RouteGeometry.defaultSpeed(category) }
+        var pickupSeconds: Double { pickupMeters / speed }
+        var dropoffSeconds: Double? { dropoffMeters.map { pickupSeconds + $0 / speed } }
+        /// The ranking key, computed once.
+        var sortKey = 0.0
+    }
+
+    /// The ranking key of a candidate with legs of `pickupMeters` (vehicle to pickup) and `dropoffMeters`.
+    func sortKey(pickupMeters meters: Double, dropoffMeters: Double?, straight: Double, speed: Double) -> Double {
+        let seconds = meters / speed
+        return switch orderBy {
+        case .pickupPointEta: seconds
+        case .pickupPointDistance: meters
+        case .dropoffPointEta: dropoffMeters.map { seconds + $0 / speed } ?? .infinity
+        case .pickupPointStraightDistance: straight
+        // COST: a weighted sum of ETA and straight-line distance, one second weighing as 10 m.
+        default: seconds + straight / 10
+        }
+    }
+
+    func sortKey(_ c: Candidate) -> Double {
+        sortKey(pickupMeters: c.pickupMeters, dropoffMeters: c.dropoffMeters, straight: c.straightMeters, speed: c.speed)
     }
 
     /// The candidate for one vehicle, or nil when it does not qualify.
@@ -166,46 +196,34 @@ struct SearchQuery {
         }
 
         // Drive: through the waypoints it must finish first, then to the pickup, then to the dropoff.
-        let speed = RouteGeometry.defaultSpeed(category)
         let path = [here] + before.compactMap { $0.location?.point } + [pickup]
-        var meters = 0.0
-        for i in 1..<path.count { meters += RouteGeometry.drivingEstimate(path[i - 1], path[i]) }
-        let seconds = meters / speed
-        let dropoffMeters = dropoff.map { RouteGeometry.drivingEstimate(pickup, $0) }
-        let dropoffSeconds = dropoffMeters.map { seconds + $0 / speed }
-        let sortKey: Double = switch orderBy {
-        case .pickupPointEta: seconds
-        case .pickupPointDistance: meters
-        case .dropoffPointEta: dropoffSeconds ?? .infinity
-        case .pickupPointStraightDistance: straight
-        // COST: a weighted sum of ETA and straight-line distance, one second weighing as 10 m.
-        default: seconds + straight / 10
-        }
-        return Candidate(vehicle: decoded, matchType: matchType, path: path, straightMeters: straight,
-                         pickupMeters: meters, pickupSeconds: seconds, dropoffMeters: dropoffMeters,
-                         dropoffSeconds: dropoffSeconds, sortKey: sortKey)
+        var legs = (1..<path.count).map { RouteGeometry.drivingEstimate(path[$0 - 1], path[$0]) }
+        if let dropoff { legs.append(RouteGeometry.drivingEstimate(pickup, dropoff)) }
+        var candidate = Candidate(vehicle: decoded, matchType: matchType, category: category, path: path, straightMeters: straight, legMeters: legs)
+        candidate.sortKey = sortKey(candidate)
+        return candidate
     }
 
     /// The full match of a candidate, with the ETA of every waypoint on its way.
     func match(_ c: Candidate, now: Timestamp) -> VehicleMatch {
-        let speed = c.pickupSeconds > 0 ? c.pickupMeters / c.pickupSeconds : RouteGeometry.defaultSpeed(c.vehicle.record.vehicle.vehicleType?.category)
+        let speed = c.speed
         var waypoints: [Waypoint] = [Waypoint(latLng: c.path[0], eta: now)]
         var meters = 0.0
         for i in 1..<c.path.count {
-            meters += RouteGeometry.drivingEstimate(c.path[i - 1], c.path[i])
+            meters += c.legMeters[i - 1]
             waypoints.append(Waypoint(latLng: c.path[i], eta: now.adding(seconds: meters / speed)))
         }
         var result = VehicleMatch(
             vehicle: c.vehicle.record.vehicle.forResponse,
             vehiclePickupEta: now.adding(seconds: c.pickupSeconds),
-            vehiclePickupDistanceMeters: Int32(c.pickupMeters.rounded()),
-            vehiclePickupStraightLineDistanceMeters: Int32(c.straightMeters.rounded()),
+            vehiclePickupDistanceMeters: Int32(roundingClamped: c.pickupMeters),
+            vehiclePickupStraightLineDistanceMeters: Int32(roundingClamped: c.straightMeters),
             tripType: tripType,
             vehicleMatchType: c.matchType,
             requestedOrderedBy: orderBy,
             orderedBy: orderBy)
         if let dropoff, let legMeters = c.dropoffMeters, let legSeconds = c.dropoffSeconds {
-            result.vehiclePickupToDropoffDistanceMeters = Int32(legMeters.rounded())
+            result.vehiclePickupToDropoffDistanceMeters = Int32(roundingClamped: legMeters)
             result.vehicleDropoffEta = now.adding(seconds: legSeconds)
             waypoints.append(Waypoint(latLng: dropoff, eta: result.vehicleDropoffEta))
         }

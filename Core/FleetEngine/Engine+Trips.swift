@@ -14,6 +14,7 @@ extension Engine {
 
     /// The checked request as the body of a read-modify-write.
     private func tripCreation(_ request: CreateTripRequest) throws -> TransactionBody<Trip> {
+        try Validate.values(of: request)
         let parent = try ProviderName(parsing: request.parent ?? "", field: "parent")
         let name = try TripName(provider: parent.provider, tripID: try requiredID(request.tripId, field: "tripId"))
         guard let input = request.trip else {
@@ -67,6 +68,7 @@ extension Engine {
     }
 
     public func getTrip(_ request: GetTripRequest) throws -> Trip {
+        try Validate.values(of: request)
         let name = try TripName(parsing: request.name ?? "", field: "name")
         // The trip and its vehicle as of one moment, in one read of the store.
         let (record, vehicle) = try store.withSnapshot { snapshot in
@@ -118,6 +120,7 @@ extension Engine {
 
     /// The checked request as the body of a read-modify-write.
     private func tripUpdate(_ request: UpdateTripRequest) throws -> TransactionBody<Trip> {
+        try Validate.values(of: request)
         let name = try TripName(parsing: request.name ?? "", field: "name")
         let paths = try UpdateMask.paths(request.updateMask, updatable: UpdateMask.tripUpdatable,
                                          serverOwned: UpdateMask.tripServerOwned, resource: "Trip")
@@ -226,6 +229,7 @@ extension Engine {
     }
 
     public func searchTrips(_ request: SearchTripsRequest) throws -> SearchTripsResponse {
+        try Validate.values(of: request)
         let parent = try ProviderName(parsing: request.parent ?? "", field: "parent")
         let pageSize = try pageSize(request.pageSize, field: "pageSize")
         let after = try PageToken.decode(request.pageToken, field: "pageToken")
@@ -271,6 +275,7 @@ extension Engine {
 
     /// The checked request as the body of a read-modify-write.
     private func tripDeletion(_ request: DeleteTripRequest) throws -> TransactionBody<Void> {
+        try Validate.values(of: request)
         let name = try TripName(parsing: request.name ?? "", field: "name")
         return { [self] _ in
             let record = try requireTrip(tripKey(name))
@@ -282,6 +287,7 @@ extension Engine {
     }
 
     public func reportBillableTrip(_ request: ReportBillableTripRequest) throws {
+        try Validate.values(of: request)
         _ = try BillableTripName(parsing: request.name ?? "", field: "name")
         guard let country = request.countryCode, country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) else {
             throw FleetError.invalidArgument("countryCode is required: a two-letter country code such as \"DE\"", field: "countryCode")

@@ -17,6 +17,7 @@ extension Engine {
     /// The checked request as the body of a write: the first attempt writes blind at version 0,
     /// which conflicts if the vehicle exists; a retry looks.
     private func vehicleCreation(_ request: CreateVehicleRequest) throws -> TransactionBody<Vehicle> {
+        try Validate.values(of: request)
         let parent = try ProviderName(parsing: request.parent ?? "", field: "parent")
         let name = try VehicleName(provider: parent.provider, vehicleID: try requiredID(request.vehicleId, field: "vehicleId"))
         guard var vehicle = request.vehicle else {
@@ -68,6 +69,7 @@ extension Engine {
     }
 
     public func getVehicle(_ request: GetVehicleRequest) throws -> Vehicle {
+        try Validate.values(of: request)
         let name = try VehicleName(parsing: request.name ?? "", field: "name")
         let record = try requireVehicle(vehicleKey(name))
         var vehicle = record.vehicle.forResponse
@@ -118,6 +120,7 @@ extension Engine {
     private func vehicleUpdate<Result>(
         _ request: UpdateVehicleRequest, finish: @escaping @Sendable (VehicleRecord) -> (writes: [EngineWrite], result: Result)
     ) throws -> TransactionBody<Result> {
+        try Validate.values(of: request)
         let name = try VehicleName(parsing: request.name ?? "", field: "name")
         let paths = try UpdateMask.paths(request.updateMask, updatable: UpdateMask.vehicleUpdatable,
                                          serverOwned: UpdateMask.vehicleServerOwned, resource: "Vehicle")
@@ -144,6 +147,7 @@ extension Engine {
 
     /// The checked request as the body of a read-modify-write.
     private func attributesUpdate(_ request: UpdateVehicleAttributesRequest) throws -> TransactionBody<UpdateVehicleAttributesResponse> {
+        try Validate.values(of: request)
         let name = try VehicleName(parsing: request.name ?? "", field: "name")
         guard !request.attributes.isEmpty else {
             throw FleetError.invalidArgument("attributes is required: name at least one attribute to set", field: "attributes")
@@ -178,6 +182,7 @@ extension Engine {
 
     /// The checked request as the body of a read-modify-write.
     private func vehicleDeletion(_ request: DeleteVehicleRequest) throws -> TransactionBody<Void> {
+        try Validate.values(of: request)
         let name = try VehicleName(parsing: request.name ?? "", field: "name")
         return { [self] _ in
             let record = try requireVehicle(vehicleKey(name))
@@ -190,6 +195,7 @@ extension Engine {
     }
 
     public func listVehicles(_ request: ListVehiclesRequest) throws -> ListVehiclesResponse {
+        try Validate.values(of: request)
         let parent = try ProviderName(parsing: request.parent ?? "", field: "parent")
         let pageSize = try pageSize(request.pageSize, field: "pageSize")
         guard !request.vehicleTypeCategories.isEmpty else {
@@ -308,9 +314,7 @@ extension Engine {
                 try Validate.latLng(location.location, field: "vehicle.lastLocation.location")
             case "currentRouteSegment":
                 if let segment = v.currentRouteSegment, !segment.isEmpty {
-                    do { _ = try RouteGeometry.decode(segment) } catch {
-                        throw FleetError.invalidArgument("vehicle.currentRouteSegment is not an encoded polyline: \(error)", field: "vehicle.currentRouteSegment")
-                    }
+                    try Validate.routeSegment(segment, field: "vehicle.currentRouteSegment")
                 }
             case "remainingDistanceMeters":
                 if let d = v.remainingDistanceMeters, d < 0 {
@@ -347,6 +351,7 @@ extension Engine {
             case "route": record.vehicle.route = update.route
             case "currentRouteSegment":
                 let segment = update.currentRouteSegment.flatMap { $0.isEmpty ? nil : $0 }
+                record.tracking.routePlanned = nil  // the driver's route (or none) from now on
                 if segment != record.vehicle.currentRouteSegment {
                     record.vehicle.currentRouteSegment = segment
                     record.vehicle.currentRouteSegmentVersion = now

@@ -18,6 +18,7 @@ extension Engine: TripWatching {
     public func observeTrip(_ request: GetTripRequest,
                             onUpdate: @escaping @Sendable (TripSnapshot) -> Bool,
                             onEnd: @escaping @Sendable (FleetError) -> Void) throws -> TripObservation {
+        try Validate.values(of: request)
         let name = try TripName(parsing: request.name ?? "", field: "name")
         _ = try requireTrip(tripKey(name))
         let observation = TripObservation(onUpdate: onUpdate, onEnd: onEnd)

@@ -1,5 +1,6 @@
 import FleetErrors
 import FleetModel
+import FleetRouting
 import FleetStore
 import Glibc
 
@@ -14,6 +15,14 @@ public struct EngineConfiguration: Sendable {
     public var maximumPageSize: Int = 1000
     /// How many times a read-modify-write is retried when another writer got there first.
     public var maximumCommitAttempts: Int = 64
+    /// Plans routes on roads for vehicles with trips whose drivers send none (see `Engine+Routing`); nil
+    /// plans nothing, and such vehicles get great-circle estimates. A router whose plans are estimates
+    /// (`straight`) adds nothing over those and is best left out.
+    public var router: (any Router)? = nil
+    /// The least time between two plans of one vehicle's route while the waypoints stay the same (a plan
+    /// that failed, or a vehicle that strayed from its plan): 10 s, one or two reports of the Driver SDK,
+    /// so GPS noise never plans on every update. A change of waypoints plans at once.
+    public var minimumReplanSeconds: Double = 10
 
     public init() {}
 }
@@ -31,6 +40,7 @@ public final class Engine: FleetAPI {
     let feeds = TripFeeds(pollSeconds: Engine.watchPollSeconds)
     let vehicleFeeds = VehicleFeeds(pollSeconds: Engine.watchPollSeconds)
     let records = RecordCache()
+    let searchRoutes = SearchRouteCache()
 
     /// An engine over `store`, reading time from `clock`.
     public init(store: any Store, clock: any EngineClock = SystemClock(), configuration: EngineConfiguration = .init()) {

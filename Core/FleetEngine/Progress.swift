@@ -58,6 +58,7 @@ extension Engine {
     /// end of its route); each waypoint carries its ETA, the distance and time of the leg to it (the first
     /// leg starts at the vehicle, so it reaches 0 on arrival). Trips copy these when read.
     func refreshProgress(_ record: inout VehicleRecord, now: Timestamp) {
+        planRouteIfDue(&record, now: now)
         let v = record.vehicle
         guard let location = v.lastLocation, let here = location.location.map(GeoPoint.init) else {
             record.vehicle.remainingDistanceMeters = nil
@@ -91,13 +92,13 @@ extension Engine {
         var previous = (meters: 0.0, seconds: 0.0)
         for (i, eta) in etas.enumerated() where i < record.vehicle.waypoints.count {
             let leg = (meters: max(0, eta.remainingMeters - previous.meters), seconds: max(0, eta.remainingSeconds - previous.seconds))
-            record.vehicle.waypoints[i].distanceMeters = Int32(leg.meters.rounded())
+            record.vehicle.waypoints[i].distanceMeters = Int32(roundingClamped: leg.meters)
             record.vehicle.waypoints[i].duration = ProtoDuration(timeInterval: leg.seconds)
             record.vehicle.waypoints[i].eta = now.adding(seconds: eta.remainingSeconds)
             previous = (eta.remainingMeters, eta.remainingSeconds)
         }
         if let first = etas.first {
-            record.vehicle.remainingDistanceMeters = Int32(first.remainingMeters.rounded())
+            record.vehicle.remainingDistanceMeters = Int32(roundingClamped: first.remainingMeters)
             record.vehicle.etaToFirstWaypoint = now.adding(seconds: first.remainingSeconds)
         } else {
             record.vehicle.remainingDistanceMeters = nil

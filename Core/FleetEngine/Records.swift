@@ -18,6 +18,12 @@ struct VehicleTracking: Sendable, Hashable {
     var snappable: Bool?
     /// The vehicle's smoothed observed speed, as FleetGeo's `ObservedSpeed` keeps it.
     var speed = ObservedSpeed.Snapshot()
+    /// Whether `currentRouteSegment` is the engine's own plan on roads (true) rather than the driver's.
+    var routePlanned: Bool?
+    /// When the engine last planned (or tried to plan) the vehicle's route.
+    var plannedAt: Timestamp?
+    /// The waypoints that plan went through (``Engine/plannedWaypointsKey(_:)``): a change plans again.
+    var plannedWaypoints: String?
 
     init() {}
 
@@ -35,6 +41,9 @@ struct VehicleTracking: Sendable, Hashable {
         writer.write("lastFixLatitude", speed.lastPosition?.latitude)
         writer.write("lastFixLongitude", speed.lastPosition?.longitude)
         writer.write("lastFixTime", speed.lastPositionTime)
+        writer.write("routePlanned", routePlanned)
+        writer.write("plannedAt", plannedAt)
+        writer.write("plannedWaypoints", plannedWaypoints)
     }
 
     init(json: JSON?) {
@@ -52,6 +61,9 @@ struct VehicleTracking: Sendable, Hashable {
         waypointsRouteVersion = time("waypointsRouteVersion")
         travelledMeters = number("travelledMeters")
         if case .bool(let b)? = o["snappable"] { snappable = b }
+        if case .bool(let b)? = o["routePlanned"] { routePlanned = b }
+        plannedAt = time("plannedAt")
+        if case .string(let s)? = o["plannedWaypoints"] { plannedWaypoints = s }
         var position: GeoPoint?
         if let lat = number("lastFixLatitude"), let lng = number("lastFixLongitude") {
             position = GeoPoint(latitude: lat, longitude: lng)

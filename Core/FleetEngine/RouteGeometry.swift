@@ -3,11 +3,6 @@ import FleetModel
 
 /// Conversions between Fleet Engine's route fields and FleetGeo's geometry.
 enum RouteGeometry {
-    /// The points of an encoded polyline as LatLngs.
-    static func decode(_ encoded: String) throws -> [LatLng] {
-        try Polyline.decode(encoded).map { LatLng(latitude: $0.latitude, longitude: $0.longitude) }
-    }
-
     /// Great-circle distance in metres.
     static func distance(_ a: LatLng, _ b: LatLng) -> Double {
         Geodesy.distance(GeoPoint(a), GeoPoint(b))

@@ -1,8 +1,19 @@
 import FleetErrors
+import FleetGeo
 import FleetModel
 
 /// Checks of request values shared by vehicles and trips. Each failure names the field.
 enum Validate {
+    /// Refuses a request holding, anywhere, a NaN or infinite number or an enum value this build does
+    /// not know: proto3 JSON decodes `"NaN"`, `"Infinity"` and `vehicleState: 99`, and none of them
+    /// means anything to store. Every request passes here first, so every field of every message is
+    /// covered (see `ProtoMessage.firstUnacceptableValue`).
+    static func values(of request: some ProtoMessage) throws {
+        if let bad = request.firstUnacceptableValue() {
+            throw FleetError.invalidArgument(bad.message, field: bad.path)
+        }
+    }
+
     static func latLng(_ point: LatLng?, field: String) throws {
         guard let point else { throw FleetError.invalidArgument("\(field) is required", field: field) }
         let lat = point.latitude, lng = point.longitude
@@ -42,6 +53,27 @@ enum Validate {
             let text = "\(key):\(AttributeValue(a).text)"
             guard text.count <= 256 else {
                 throw FleetError.invalidArgument("\(path) is \(text.count) characters as \"key:value\"; at most 256 are allowed", field: path)
+            }
+        }
+    }
+
+    /// The longest route a vehicle may report: the Earth's circumference. No drive is longer, and a bound this
+    /// low keeps every distance derived from a route far inside the `int32` metres of Fleet Engine's fields.
+    static let maximumRouteMeters = 40_075_000.0
+
+    /// A route segment: an encoded polyline of valid points, at most ``maximumRouteMeters`` long.
+    static func routeSegment(_ encoded: String, field: String) throws {
+        let points: [GeoPoint]
+        do { points = try Polyline.decode(encoded) } catch {
+            throw FleetError.invalidArgument("\(field) is not an encoded polyline: \(error)", field: field)
+        }
+        var meters = 0.0
+        for i in points.indices.dropFirst() {
+            meters += Geodesy.distance(points[i - 1], points[i])
+            guard meters <= maximumRouteMeters else {
+                throw FleetError.invalidArgument(
+                    "\(field) is longer than the Earth's circumference (more than \(Int(maximumRouteMeters / 1000)) km by point \(i)); no drive is that long",
+                    field: field)
             }
         }
     }

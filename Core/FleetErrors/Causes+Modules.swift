@@ -90,6 +90,44 @@ extension ErrorCause {
         remedy: "Give a PEM RSA key of at least 2048 bits (private for signing; public key or X.509 certificate for verifying), a Google service-account key file (JSON with private_key, private_key_id, client_email), or an HS256 secret file of at least 32 bytes.",
         matchPhrases: ["pem", "private key", "public key", "service account", "secret", "certificate"])
 
+    // MARK: FleetRouting
+    /// A route asked between points no road joins for the vehicle's category.
+    public static let routeNotFound = ErrorCause(
+        id: "ROUTE_NOT_FOUND", code: .notFound,
+        summary: "No road route joins the points for this vehicle category",
+        remedy: "The points lie on parts of the road network that do not connect for this category (an island, a one-way street leading away, a road closed to this vehicle). Move the point onto a road the vehicle may use, try another vehicle category, or use a map that covers the roads between them; the message names the leg.",
+        matchPhrases: ["no road route", "no route between", "route not found"])
+    /// A route point farther from every road of the routing map than a vehicle could be.
+    public static let pointOffMap = ErrorCause(
+        id: "POINT_OFF_MAP", code: .invalidArgument,
+        summary: "The point is not near any road of the routing map",
+        remedy: "Give a point inside the area the routing map covers (the message names the field and the map), or import a map of that region with `fleet-admin map import FILE.osm.pbf` and route with --router routino:DIR.",
+        matchPhrases: ["off the map", "not near any road", "outside the map"])
+    /// A `--router` URL (or FLEET_ROUTER) that names no router this build knows.
+    public static let unknownRouter = ErrorCause(
+        id: "UNKNOWN_ROUTER", code: .invalidArgument,
+        summary: "The router URL names no router this build knows",
+        remedy: "Use straight (great-circle estimates) or routino:DIR (road routes on a database built by `make map` or `fleet-admin map import`); the message lists the schemes.",
+        matchPhrases: ["unknown router", "router url", "--router"])
+    /// A routing database that cannot be opened: missing folder, files planetsplitter did not write, wrong version.
+    public static let routingMapUnavailable = ErrorCause(
+        id: "ROUTING_MAP_UNAVAILABLE", code: .failedPrecondition,
+        summary: "The routing map cannot be loaded",
+        remedy: "Point routino:DIR at a folder planetsplitter wrote (nodes.mem, segments.mem, ways.mem, relations.mem): run `make map` for the Helsinki sample, or `fleet-admin map import FILE.osm.pbf --into DIR` for your region; check that routino's profiles are installed (/usr/share/routino).",
+        matchPhrases: ["routing map", "routing database", "nodes.mem", "planetsplitter"])
+    /// An OpenStreetMap extract that planetsplitter could not turn into a routing database.
+    public static let mapImportFailed = ErrorCause(
+        id: "MAP_IMPORT_FAILED", code: .invalidArgument,
+        summary: "The map extract could not be imported",
+        remedy: "Give an OpenStreetMap extract in .osm.pbf (or .osm) format, e.g. a city from a Geofabrik or BBBike download, and a folder you may write to; Routino's planetsplitter must be installed (Debian package routino). The message carries planetsplitter's last lines.",
+        matchPhrases: ["map extract", "map import", "osm.pbf"])
+    /// Routino's command-line tools (planetsplitter) are not installed.
+    public static let routingToolsMissing = ErrorCause(
+        id: "ROUTING_TOOLS_MISSING", code: .failedPrecondition,
+        summary: "Routino's planetsplitter is not installed",
+        remedy: "Install Debian's routino package (`apt-get install routino`, or `make setup`), which puts planetsplitter on the PATH.",
+        matchPhrases: ["planetsplitter is not installed", "routino package"])
+
     // MARK: FleetEngine
     /// A trip assigned to a vehicle that cannot take it (trip type, seats, other trips).
     public static let vehicleCannotTakeTrip = ErrorCause(
@@ -110,6 +148,12 @@ extension ErrorCause {
         summary: "The billable trip name is not of the form providers/{provider_id}/billableTrips/{billable_trip_id}",
         remedy: "Use the full resource name; the provider must be the provider's Cloud project ID.",
         matchPhrases: ["billable trip name", "/billableTrips/"])
+    /// A binary protobuf message (a gRPC request) that cannot be decoded.
+    public static let malformedProtobuf = ErrorCause(
+        id: "MALFORMED_PROTOBUF", code: .invalidArgument,
+        summary: "The binary protobuf message cannot be decoded",
+        remedy: "Send the message as the Fleet Engine v1 protos define it (Google's client libraries do); the message names the field at fault and what was wrong with its bytes.",
+        matchPhrases: ["protobuf payload", "wire type", "varint", "truncated message", "invalid utf-8"])
 
     // MARK: HTTPClient
     /// DNS failed, the connection was refused, or connecting took longer than the connect timeout.
@@ -174,6 +218,30 @@ extension ErrorCause {
         id: "REQUEST_BODY_TOO_LARGE", code: .resourceExhausted,
         summary: "The request body is larger than the server accepts",
         remedy: "Send a smaller body, or raise the server's body size limit.")
+    /// A request whose header fields or body did not arrive in time (sent as HTTP 408).
+    public static let requestTimeout = ErrorCause(
+        id: "REQUEST_TIMEOUT", code: .deadlineExceeded,
+        summary: "The request did not arrive in time",
+        remedy: "Send the request's headers and body without pauses; the server's limits are --header-timeout and --body-timeout.",
+        matchPhrases: ["did not arrive within", "request timeout"])
+    /// One event stream more than the server allows, in all or per client address (sent as HTTP 429).
+    public static let tooManyStreams = ErrorCause(
+        id: "TOO_MANY_WATCHES", code: .resourceExhausted,
+        summary: "Too many event streams (:watch) are open",
+        remedy: "Close watches you no longer read, or share one watch per trip; the server's limits are --max-watches and --max-watches-per-client.",
+        matchPhrases: ["too many event streams", "too many watches"])
+    /// A request the HTTP layer refuses: conflicting or repeated header fields, no Host (HTTP 400).
+    public static let badHTTPRequest = ErrorCause(
+        id: "BAD_HTTP_REQUEST", code: .invalidArgument,
+        summary: "The HTTP request is malformed",
+        remedy: "Send one Host field (required in HTTP/1.1), at most one Authorization field, and one Content-Length value.",
+        matchPhrases: ["content-length values", "without a host", "authorization fields"])
+    /// Header fields larger than the server accepts (sent as HTTP 431).
+    public static let requestHeadersTooLarge = ErrorCause(
+        id: "REQUEST_HEADERS_TOO_LARGE", code: .invalidArgument,
+        summary: "The request's header fields are larger than the server accepts",
+        remedy: "Send smaller header fields (a shorter token, fewer cookies); the server accepts 32 KiB of request line and header fields.",
+        matchPhrases: ["header fields too large", "headers are larger"])
     /// A listen address that is neither an IP literal nor `localhost`, or a port out of range.
     public static let badListenAddress = ErrorCause(
         id: "BAD_LISTEN_ADDRESS", code: .invalidArgument,
@@ -222,6 +290,25 @@ extension ErrorCause {
         id: "PROVIDER_NOT_SERVED", code: .permissionDenied,
         summary: "This server does not serve that provider",
         remedy: "Use the provider the server was started with (fleet-admin serve --provider), or a server for this provider.")
+
+    /// A caller over the server's request rate (`serve --rate-limit`), sent as HTTP 429 with `Retry-After`.
+    public static let rateLimited = ErrorCause(
+        id: "RATE_LIMITED", code: .resourceExhausted,
+        summary: "Too many requests: the caller is over the server's rate limit",
+        remedy: "Wait for the time the answer's Retry-After gives, then send fewer requests per second; the clients here wait by themselves. The limit is the server's --rate-limit and --rate-burst.",
+        matchPhrases: ["rate limit", "too many requests"])
+    /// A request body whose Content-Type is not JSON (sent as HTTP 415).
+    public static let unsupportedMediaType = ErrorCause(
+        id: "UNSUPPORTED_MEDIA_TYPE", code: .invalidArgument,
+        summary: "The request body is not labelled application/json",
+        remedy: "Send the header Content-Type: application/json with every request that has a body (curl: -H 'Content-Type: application/json').",
+        matchPhrases: ["unsupported media type", "labelled application/json"])
+    /// A request naming a host the server does not answer for while token checks are off.
+    public static let hostNotAllowed = ErrorCause(
+        id: "HOST_NOT_ALLOWED", code: .permissionDenied,
+        summary: "The request's Host is not one this server answers for",
+        remedy: "Without token checks the server answers only loopback names (localhost, 127.0.0.1, [::1]) and its listen address, so that a web page cannot reach it through DNS rebinding. Use one of those, or start the server with --allow-host NAME.",
+        matchPhrases: ["allow-host", "dns rebinding", "answers for"])
 
     // MARK: RESTServer
     /// `serve` asked to listen beyond loopback with no way to check tokens.
@@ -278,6 +365,15 @@ extension ErrorCause {
         summary: "The location source is not one driver-report knows",
         remedy: "Use gpsd://HOST:PORT, nmea:PATH, nmea:-, gpx:PATH, csv:PATH, jsonl:PATH, jsonl:- or simulate:ROUTE.",
         matchPhrases: ["location source"])
+
+    // MARK: FleetEvaluation
+    /// A trace file of recorded drives that cannot be read: no `trip_id,timestamp,latitude,longitude` header,
+    /// a short row, a time or coordinate that is not one.
+    public static let malformedTraceFile = ErrorCause(
+        id: "MALFORMED_TRACE_FILE", code: .invalidArgument,
+        summary: "The trace file cannot be read",
+        remedy: "Give CSV with the header trip_id,timestamp,latitude,longitude, one reported position per row, the timestamp RFC 3339 or epoch seconds; the message names the line and column at fault.",
+        matchPhrases: ["trace file", "trip_id"])
 
     // MARK: FleetDriver
     /// A source that worked and stopped: gpsd cannot be reached, a read failed.

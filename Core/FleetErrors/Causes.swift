@@ -269,9 +269,11 @@ extension ErrorCause {
         summary: "The JWT has expired",
         remedy: "Fetch a fresh token before exp (tokens live at most one hour); check the device clock.",
         matchPhrases: ["expired", "exp claim", "token is expired"])
-    /// A token with no trip (or vehicle) ID in its authorization claim.
+    /// A token with no trip (or vehicle) ID in its authorization claim, for a method its role may call
+    /// only on its own trip (or vehicle). PERMISSION_DENIED, not UNAUTHENTICATED: the token is valid, and
+    /// refreshing it would give the same answer, so a client must not treat it as "fetch a new token".
     public static let jwtWithoutTripID = ErrorCause(
-        id: "JWT_WITHOUT_TRIP_ID", code: .unauthenticated,
+        id: "JWT_WITHOUT_TRIP_ID", code: .permissionDenied,
         summary: "The JWT was signed without a trip ID (or vehicle ID) in its authorization claim",
         remedy: "Mint the consumer token with authorization.tripid set to the trip (driver tokens: authorization.vehicleid).",
         matchPhrases: ["trip id", "tripid", "vehicle id", "vehicleid", "authorization claim"])

@@ -29,8 +29,8 @@ enum ErrorBodyValue: Equatable {
 
     /// Parses JSON text, or returns nil when it is not valid JSON.
     ///
-    /// The only use of Foundation in FleetErrors, kept to this function so that it can be swapped.
-    // TODO(lead): switch to FleetModel.JSON
+    /// The only use of Foundation in FleetErrors, kept to this function so that it can be swapped for the
+    /// house's own JSON parser when that moves below FleetErrors.
     static func parse(_ text: String) -> ErrorBodyValue? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else {
             return nil

@@ -11,7 +11,7 @@ public enum ErrorCatalogue {
         .deadlineTooShort,
         .tripNotFound, .vehicleNotFound, .resourceNotFound, .unknownPath,
         .alreadyExists,
-        .jwtForOtherResource, .jwtInvalid, .insufficientRole, .apiNotEnabled,
+        .jwtForOtherResource, .jwtWithoutTripID, .jwtInvalid, .insufficientRole, .apiNotEnabled,
         .quotaZero, .rateLimitExceeded,
         .illegalTransition, .intermediateDestinationsVersionMismatch, .vehicleHasActiveTrips, .tripActiveAndAssigned,
         .concurrentModification, .streamAborted,
@@ -19,12 +19,14 @@ public enum ErrorCatalogue {
         .internalFault, .storeFailure,
         .serverUnavailable, .storeBusy,
         .storeCorrupted,
-        .jwtMissing, .jwtExpired, .jwtWithoutTripID,
+        .jwtMissing, .jwtExpired,
     ] + moduleCauses
 
     /// The causes the modules above FleetErrors report (Causes+Modules.swift).
     static let moduleCauses: [ErrorCause] = [
-        .jwtMalformed, .jwtAlgorithmRejected, .jwtUnknownKey, .jwtBadSignature, .jwtWrongAudience, .jwtNotYetValid, .jwtIssuedInFuture, .jwtMissingClaim, .jwtLifetimeTooLong, .tokenUnavailable, .jwtWithoutRole, .jwtRoleExceedsIssuer, .authKeyInvalid, .vehicleCannotTakeTrip, .badProviderName, .badBillableTripName, .serverUnreachable, .tlsHandshakeFailed, .connectionLost, .serverStalled, .callDeadlineExceeded, .deadlineExceededWhileConnecting, .invalidHTTPRequest, .httpTransportFailure, .methodNotAllowed, .requestBodyTooLarge, .badListenAddress, .listenFailed, .transportJournalCorrupt, .journalFormatTooNew, .journalReplayDiverged, .journalIOFailure, .journalTransportClosed, .providerNotServed, .insecureListen, .storeSchemaTooNew, .journalCorrupt, .snapshotCorrupt, .unwritableOutput, .badExportLine, .malformedLocationFile, .unknownLocationSource, .locationSourceFailed,
+        .jwtMalformed, .jwtAlgorithmRejected, .jwtUnknownKey, .jwtBadSignature, .jwtWrongAudience, .jwtNotYetValid, .jwtIssuedInFuture, .jwtMissingClaim, .jwtLifetimeTooLong, .tokenUnavailable, .jwtWithoutRole, .jwtRoleExceedsIssuer, .authKeyInvalid, .vehicleCannotTakeTrip, .badProviderName, .badBillableTripName, .malformedProtobuf, .serverUnreachable, .tlsHandshakeFailed, .connectionLost, .serverStalled, .callDeadlineExceeded, .deadlineExceededWhileConnecting, .invalidHTTPRequest, .httpTransportFailure, .methodNotAllowed, .requestBodyTooLarge, .badListenAddress, .listenFailed, .transportJournalCorrupt, .journalFormatTooNew, .journalReplayDiverged, .journalIOFailure, .journalTransportClosed, .providerNotServed, .insecureListen, .storeSchemaTooNew, .journalCorrupt, .snapshotCorrupt, .unwritableOutput, .badExportLine, .malformedLocationFile, .unknownLocationSource, .malformedTraceFile, .locationSourceFailed,
+        .routeNotFound, .pointOffMap, .unknownRouter, .routingMapUnavailable, .mapImportFailed, .routingToolsMissing,
+        .requestTimeout, .tooManyStreams, .badHTTPRequest, .requestHeadersTooLarge, .rateLimited, .unsupportedMediaType, .hostNotAllowed,
     ]
 
     /// One entry per gRPC code, in code order (index = gRPC number).
@@ -118,6 +120,8 @@ public enum ErrorCatalogue {
     public static let decisions: [String] = [
         "Retry classes follow the Consumer SDK guide: ABORTED, CANCELLED, DEADLINE_EXCEEDED and UNAVAILABLE are retried with backoff; every other error code needs action, as AIP-194 advises (only transient codes are retried automatically).",
         "A request without a JWT is UNAUTHENTICATED (HTTP 401), as Google's front end answers \"missing required authentication credential\"; the Consumer SDK guide lists \"JWT missing\" among PERMISSION_DENIED's causes too. An invalid JWT (signature, audience, issuer) is PERMISSION_DENIED, as the guide says.",
+        "UNAUTHENTICATED (HTTP 401) means only that the token is missing, malformed, expired or badly signed (or lacks exp or iat), which a new token fixes. A valid token whose role may not make the call, or that lacks the trip or vehicle ID its role needs (a driver token reading a trip: JWT_WITHOUT_TRIP_ID), is PERMISSION_DENIED (HTTP 403), so clients do not refresh tokens in a loop.",
+        "Values proto3 JSON decodes but that mean nothing are INVALID_ARGUMENT naming the field: NaN or ±Infinity in any number (`vehicle.lastLocation.speed`, `viewport.low.latitude`), an enum number or name no value has (`vehicle.vehicleState: 99`), and a query parameter that is not UTF-8 once percent-decoded (`vehicleId=%FF%C0`).",
         "A request body over the server's limit is INVALID_ARGUMENT with HTTP 413: the caller must shrink it, and a 429-style RESOURCE_EXHAUSTED would invite retries. `error-explain 413` also lists RESOURCE_EXHAUSTED, which gRPC uses for oversize messages.",
         "A stale intermediateDestinationsVersion is FAILED_PRECONDITION: sending the same update again cannot succeed; get the trip first.",
         "HTTP statuses Google's mapping never produces are read the way a gateway or gRPC client reads them (405 → UNIMPLEMENTED, 408 → DEADLINE_EXCEEDED, 413 → INVALID_ARGUMENT, 502 → UNAVAILABLE, other 4xx/5xx → UNKNOWN).",

@@ -11,6 +11,9 @@ public struct FleetError: Error, Sendable, Hashable, CustomStringConvertible {
     public var field: String?
     /// The catalogue cause, when one is known (`ErrorInfo.reason` on the wire).
     public var cause: ErrorCause.ID?
+    /// How long the server asked the caller to wait before trying again (HTTP `Retry-After`,
+    /// sent with RATE_LIMITED), when it said; clients wait at least this long.
+    public var retryAfter: Duration?
 
     /// An error with an explicit code and message. Prefer `init(_:detail:field:)` with a cause.
     public init(code: GRPCCode, message: String, field: String? = nil, cause: ErrorCause.ID? = nil) {
@@ -24,6 +27,11 @@ public struct FleetError: Error, Sendable, Hashable, CustomStringConvertible {
     public init(_ cause: ErrorCause, detail: String? = nil, field: String? = nil) {
         let message = detail.map { "\(cause.summary): \($0)" } ?? cause.summary
         self.init(code: cause.code, message: message, field: field, cause: cause.id)
+    }
+
+    /// `retryAfter` in seconds, for clients that count time in seconds.
+    public var retryAfterSeconds: Double? {
+        retryAfter.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
     }
 
     /// The HTTP status of this error's code.

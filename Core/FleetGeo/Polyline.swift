@@ -6,6 +6,8 @@
 /// string and decoding an encoded list gives back the points rounded to the precision, with no drift along the line.
 public enum Polyline {
     /// Encodes points at `precision` decimal digits (5 for Google's polylines, 6 for some other services; 0...10).
+    /// A coordinate beyond ±180° is clamped to that limit and NaN is written as 0, so that encoding never traps
+    /// on a bad fix.
     public static func encode(_ points: [GeoPoint], precision: Int = 5) -> String {
         precondition((0...10).contains(precision), "polyline precision must be 0...10")
         let factor = scale(precision)
@@ -14,8 +16,8 @@ public enum Polyline {
         var previousLatitude = 0
         var previousLongitude = 0
         for point in points {
-            let latitude = Int((point.latitude * factor).rounded(.toNearestOrAwayFromZero))
-            let longitude = Int((point.longitude * factor).rounded(.toNearestOrAwayFromZero))
+            let latitude = scaled(point.latitude, factor: factor)
+            let longitude = scaled(point.longitude, factor: factor)
             appendValue(latitude - previousLatitude, to: &output)
             appendValue(longitude - previousLongitude, to: &output)
             previousLatitude = latitude
@@ -26,7 +28,8 @@ public enum Polyline {
 
     /// Decodes a polyline at `precision` decimal digits. Throws ``PolylineError`` naming the character offset of the
     /// first problem: a character outside `?`...`~`, a value cut off by the end of the string, a latitude without
-    /// its longitude, or a value too long to be a coordinate.
+    /// its longitude, a value too long to be a coordinate, or a point beyond ±90° latitude or ±180° longitude
+    /// (so that the sum of the deltas stays far from overflowing).
     public static func decode(_ encoded: String, precision: Int = 5) throws(PolylineError) -> [GeoPoint] {
         precondition((0...10).contains(precision), "polyline precision must be 0...10")
         let factor = scale(precision)
@@ -36,16 +39,29 @@ public enum Polyline {
         var index = 0
         var latitude = 0
         var longitude = 0
+        let latitudeLimit = Int(90 * factor), longitudeLimit = Int(180 * factor)
         while index < bytes.count {
             let latitudeStart = index
-            latitude += try readValue(bytes, at: &index)
+            let latitudeDelta = try readValue(bytes, at: &index)
             if index >= bytes.count {
                 throw PolylineError(reason: .missingLongitude, position: latitudeStart)
             }
-            longitude += try readValue(bytes, at: &index)
+            let longitudeDelta = try readValue(bytes, at: &index)
+            // Each delta is under 2^59 and each running sum stays within ±180·10^10, so these cannot overflow.
+            latitude += latitudeDelta
+            longitude += longitudeDelta
+            guard abs(latitude) <= latitudeLimit, abs(longitude) <= longitudeLimit else {
+                throw PolylineError(reason: .coordinateOutOfRange, position: latitudeStart)
+            }
             points.append(GeoPoint(latitude: Double(latitude) / factor, longitude: Double(longitude) / factor))
         }
         return points
+    }
+
+    /// A coordinate clamped to ±180° (NaN as 0), times `factor`, rounded.
+    private static func scaled(_ degrees: Double, factor: Double) -> Int {
+        let clamped = degrees.isNaN ? 0 : min(180, max(-180, degrees))
+        return Int((clamped * factor).rounded(.toNearestOrAwayFromZero))
     }
 
     /// 10^precision as a Double.

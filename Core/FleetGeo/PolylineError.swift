@@ -11,6 +11,8 @@ public struct PolylineError: Error, Sendable, Hashable, CustomStringConvertible 
         case missingLongitude
         /// A value spans more than 12 characters, too many for any coordinate.
         case valueTooLong
+        /// The point starting here lies beyond latitude ±90° or longitude ±180°.
+        case coordinateOutOfRange
     }
 
     /// What is wrong.
@@ -32,6 +34,7 @@ public struct PolylineError: Error, Sendable, Hashable, CustomStringConvertible 
         case .truncatedValue: "value starting at offset \(position) is cut off by the end of the string"
         case .missingLongitude: "latitude at offset \(position) has no longitude after it"
         case .valueTooLong: "value starting at offset \(position) is longer than 12 characters"
+        case .coordinateOutOfRange: "point starting at offset \(position) lies beyond latitude ±90° or longitude ±180°"
         }
     }
 }

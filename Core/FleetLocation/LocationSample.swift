@@ -71,7 +71,7 @@ public struct LocationSample: Sendable, Hashable {
         location.altitudeAccuracy = verticalAccuracy
         location.speed = speed
         location.speedAccuracy = speedAccuracy
-        if let heading {
+        if let heading, heading.isFinite {
             var degrees = heading.truncatingRemainder(dividingBy: 360)
             if degrees < 0 { degrees += 360 }
             let rounded = Int32(degrees.rounded()) % 360

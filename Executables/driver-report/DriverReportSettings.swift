@@ -4,6 +4,7 @@ import FleetErrors
 import FleetKit
 import FleetLocation
 import FleetModel
+import FleetRouting
 
 /// driver-report's command line, read and checked: every mistake is a usage error (exit 2) naming the option.
 struct DriverReportSettings: Sendable {
@@ -23,6 +24,8 @@ struct DriverReportSettings: Sendable {
     let statusFile: String?
     let duration: Double?
     let route: RouteReference?
+    /// The router named by `--router` (or `FLEET_ROUTER`), when it plans on roads.
+    let router: (any Router)?
     let speedup: Double
     let cruiseKilometersPerHour: Double?
     let stops: [SimulatedStop]
@@ -77,6 +80,7 @@ struct DriverReportSettings: Sendable {
         } catch let error as FleetError {
             throw usage(error.message)
         }
+        router = try Self.router(arguments.string("router"), context: context)
         speedup = try positive("speedup") ?? 1
         cruiseKilometersPerHour = try positive("speed")
         maximumMetersPerSecond = try positive("max-speed").map { $0 / 3.6 }
@@ -90,12 +94,23 @@ struct DriverReportSettings: Sendable {
         }
 
         if case .oneShot = mode {
-            for name in ["route", "duration", "speed", "stops"] where arguments.isGiven(name) {
+            for name in ["route", "router", "duration", "speed", "stops"] where arguments.isGiven(name) {
                 throw usage("--\(name) is for tracking (--source); --state only changes the state")
             }
         }
         if case .track(let spec) = mode, !(spec.isSimulation), cruiseKilometersPerHour != nil || !stops.isEmpty {
             throw usage("--speed and --stops shape a simulated drive: use them with --source simulate:ROUTE")
+        }
+    }
+}
+
+extension DriverReportSettings {
+    /// The router `--router` names when it plans on roads; a bad URL is a usage error listing the schemes.
+    static func router(_ url: String?, context: Context) throws -> (any Router)? {
+        do {
+            return try Wiring.planningRouter(url, environment: [:])
+        } catch {
+            throw context.usageError("--router: \(error.message)")
         }
     }
 }

@@ -88,7 +88,7 @@ struct ReportingDaemon {
         }
 
         let reporter = VehicleReporter(api: api, vehicle: settings.vehicle, policy: policy, time: time,
-                                       navigator: Navigator(route: routePoints, category: category), listener: listener,
+                                       navigator: Navigator(route: routePoints, category: category, router: settings.router), listener: listener,
                                        onUnauthenticated: { tokens?.invalidate() })
         listener.attach(reporter)
         let loop = ReporterLoop(reporter: reporter, time: time)

@@ -52,6 +52,8 @@ let driverReport = Command(
                environment: "FLEET_STATE", allowedValues: ["online", "offline"]),
         .value("route", valueName: "file", help: "Navigate along this route (GPX, encoded polyline or GeoJSON LineString), cut to end at the engine's next waypoint.",
                environment: "FLEET_ROUTE", completion: .files),
+        .value("router", valueName: "url", help: "Without --route, plan the way to each waypoint on roads: routino:DIR (a Routino database; make map builds .build/map), or straight (a straight line, the default).",
+               environment: "FLEET_ROUTER", completion: .values(["straight", "routino:"])),
         .value("speedup", valueName: "n", help: "Run the reporter's clock N times faster (demos and tests).",
                default: "1", environment: "FLEET_SPEEDUP"),
         .value("speed", valueName: "km/h", help: "simulate: cruise speed (default by the vehicle's category: AUTO 50 km/h).",

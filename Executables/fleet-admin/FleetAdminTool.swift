@@ -5,23 +5,21 @@ enum FleetAdminTool {
     /// The version `--version` prints.
     static let version = "fleet-admin 0.1.0"
 
-    /// Commands that live in files other helpers own, joined to the tree here.
-    ///
-    /// LEAD: Serve.swift declares `serveCommand`; add it to this array (`[serveCommand]`) and the
-    /// whole tree (help, completion scripts, `declarationProblems()` tests) picks it up.
+    /// The server's commands, declared beside the server (Serve.swift) and joined to the tree here, so that
+    /// help, completion scripts and the `declarationProblems()` tests cover them.
     static let serverCommands: [Command] = [serveCommand]
 
     /// The commands under the root, in the order help lists them.
     static var subcommands: [Command] {
         [VehicleCommands.command, TripCommands.command, TokenCommands.command,
-         ExportCommand.command, ImportCommand.command, StatsCommand.command]
+         ExportCommand.command, ImportCommand.command, StatsCommand.command, RouteCommand.command, MapCommands.command]
             + ReplayCommand.commands + serverCommands
     }
 
     /// The root command.
     static func command(subcommands: [Command] = FleetAdminTool.subcommands) -> Command {
         Command(
-            "fleet-admin", abstract: "Operate a self-hosted Fleet Engine: vehicles, trips, tokens, export, import and stats.",
+            "fleet-admin", abstract: "Operate a self-hosted Fleet Engine: vehicles, trips, tokens, export, import, stats, routes and maps.",
             discussion: "Every command talks to the engine through --transport: memory runs the engine in this process over --store (the embedded SQLite store by default, so separate invocations see the same fleet); file:PATH shares a journal file with the other processes of this host; http://HOST:PORT talks to a fleet-admin serve. Output is a table for people, --json for Fleet Engine's JSON, --jsonl for pipes. Failures print the error catalogue's explanation and exit with 10 + the gRPC code (2 for usage errors).",
             version: version,
             options: GlobalOptions.all,

@@ -1,6 +1,7 @@
 import FleetCLI
 import FleetErrors
 import FleetKit
+import FleetRouting
 import Foundation
 import MapPages
 import RESTServer
@@ -31,6 +32,15 @@ let serveCommand = Command(
         .value("threads", valueName: "n", help: "Threads serving requests (a call that writes waits for its commit without one).", default: String(ServeOptions.defaultThreads)),
         .value("max-connections", valueName: "n", help: "Most connections open at once.", default: "4096"),
         .value("connection-timeout", valueName: "duration", help: "Close connections idle this long (0 for never).", default: "60s"),
+        .value("max-connections-per-client", valueName: "n", help: "Most connections open at once from one client address (0 for no limit); more are closed at once.", default: "1024"),
+        .value("header-timeout", valueName: "duration", help: "Time a request's line and headers may take to arrive (0 for no limit); then 408.", default: "30s"),
+        .value("body-timeout", valueName: "duration", help: "Time a request's body may take to arrive after its headers (0 for no limit); then 408.", default: "60s"),
+        .value("max-watches", valueName: "n", help: "Most :watch streams open at once (0 for no limit); more get 429.", default: "3072"),
+        .value("max-watches-per-client", valueName: "n", help: "Most :watch streams open at once from one client address (0 for no limit); more get 429.", default: "512"),
+        .value("rate-limit", valueName: "rps", help: "Requests a second per token, or per client address without tokens; more get 429 with Retry-After (default: no limit)."),
+        .value("rate-burst", valueName: "n", help: "Requests a caller may send at once within --rate-limit (default: one second's worth)."),
+        .value("allow-host", valueName: "name", help: "Without token checks, answer requests for this Host besides loopback names and the listen address ('*' for any).",
+               repeatable: true),
         .flag("no-access-log", help: "Do not write an access log line per request."),
         .value("leaflet-dir", valueName: "dir", help: "Folder holding Leaflet 1.x (leaflet.js, leaflet.css, images/) for the map pages.",
                default: MapConfiguration.debianLeafletDirectory, environment: "FLEET_LEAFLET_DIR", completion: .directories),
@@ -43,6 +53,7 @@ let serveCommand = Command(
         .value("stale-after", valueName: "seconds", help: "The map pages flag a vehicle whose last location is older than this as stale.",
                default: "30", environment: "FLEET_STALE_AFTER"),
         .flag("no-map", help: "Do not serve the map pages under /map."),
+        RouteCommand.routerOption,
     ],
     examples: [
         Example("fleet-admin serve --listen 127.0.0.1:8080", "Serve the embedded store on loopback."),
@@ -90,11 +101,50 @@ let serveCommand = Command(
         }
         options.map = map
     }
+    options.engine.router = try planningRouter(args)
+    if let connections = try args.int("max-connections-per-client") {
+        guard connections >= 0 else { throw args.usageError("--max-connections-per-client must be 0 or more") }
+        options.maxConnectionsPerClient = connections == 0 ? nil : connections
+    }
+    if let timeout = try args.duration("header-timeout") {
+        options.headerTimeout = timeout == .zero ? nil : timeout
+    }
+    if let timeout = try args.duration("body-timeout") {
+        options.bodyTimeout = timeout == .zero ? nil : timeout
+    }
+    if let watches = try args.int("max-watches") {
+        guard watches >= 0 else { throw args.usageError("--max-watches must be 0 or more") }
+        options.maxWatches = watches == 0 ? nil : watches
+    }
+    if let watches = try args.int("max-watches-per-client") {
+        guard watches >= 0 else { throw args.usageError("--max-watches-per-client must be 0 or more") }
+        options.maxWatchesPerClient = watches == 0 ? nil : watches
+    }
+    if let text = args.string("rate-limit") {
+        guard let rate = Double(text), rate.isFinite, rate > 0 else { throw args.usageError("--rate-limit must be a positive number of requests a second") }
+        options.rateLimit = rate
+    }
+    if let burst = try args.int("rate-burst") {
+        guard burst > 0 else { throw args.usageError("--rate-burst must be positive") }
+        guard options.rateLimit != nil else { throw args.usageError("--rate-burst needs --rate-limit") }
+        options.rateBurst = Double(burst)
+    }
+    options.allowedHosts = args.strings("allow-host")
     let storeURL = args.string("store") ?? Wiring.defaultStoreURL()
     let store = try Wiring.openStore(storeURL)
     try FleetServer.run(store: store, options: options) { url in
-        context.print("listening on \(url) (store \(storeURL))")
+        context.print("listening on \(url) (store \(storeURL), router \(options.engine.router?.url ?? "straight"))")
     }
     context.printError("fleet-admin serve: stopped")
     return 0
+}
+
+/// The router `--router` (or `FLEET_ROUTER`) names when it plans on roads; a bad URL is a usage error
+/// listing the schemes.
+private func planningRouter(_ args: ParsedArguments) throws -> (any Router)? {
+    do {
+        return try Wiring.planningRouter(args.string("router"), environment: [:])
+    } catch {
+        throw args.usageError("--router: \(error.message)")
+    }
 }

@@ -12,11 +12,16 @@ final class BenchServer: Sendable {
     }
 
     /// A server over `store` (default: a new durable SQLite file in `folder`).
-    init(folder: String, store: String? = nil, extraArguments: [String] = []) throws {
+    init(folder: String, store: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:]) throws {
         let admin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fleet-admin").path
         process.executableURL = URL(fileURLWithPath: admin)
         process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", store ?? "sqlite:\(folder)/serve-\(UUID().uuidString).db",
-                             "--no-access-log"] + extraArguments
+                             "--no-access-log",
+                             // Every benchmark client is one address (loopback), opening up to 1,000 watches.
+                             "--max-connections-per-client", "0", "--max-watches-per-client", "0"] + extraArguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

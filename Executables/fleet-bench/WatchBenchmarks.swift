@@ -64,7 +64,7 @@ enum WatchBenchmarks {
         LatLng(latitude: 52.5 + Double(vehicle % 100) * 1e-4 + Double(step % 500) * 1e-5, longitude: 13.4 + Double(vehicle / 100) * 1e-4)
     }
 
-    static func update(_ client: RESTClient, vehicle: Int, step: Int) throws {
+    static func update(_ client: RESTClient, vehicle: Int, step: Int, provider: String = WatchBenchmarks.provider) throws {
         _ = try client.updateVehicle(UpdateVehicleRequest(
             name: "providers/\(provider)/vehicles/v\(vehicle)",
             vehicle: Vehicle(lastLocation: VehicleLocation(location: location(vehicle, step: step))),
@@ -277,7 +277,7 @@ final class WatchStreams: @unchecked Sendable {
         return count
     }
 
-    private static func connect(port: UInt16) throws -> Int32 {
+    static func connect(port: UInt16) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StreamFailure(description: "socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()

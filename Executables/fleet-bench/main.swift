@@ -1,5 +1,11 @@
+import FleetCLI
 import Foundation
 import SQLiteStore
+
+// `fleet-bench eta …`: ETA accuracy on recorded drives, a command of its own with its own options.
+if CommandLine.arguments.dropFirst().first == "eta" {
+    await CommandLineTool.main(ETACommand.command)
+}
 
 // `make bench`: every benchmark of the project in one run, printed as one table. Ratios are against
 // baselines measured in the same run (machines are noisy; absolute figures vary between runs).
@@ -8,7 +14,7 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-// `fleet-bench [GROUP [STORE]]`: one group (geo, store, engine, search, http, watch, map, and http-pairs,
+// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, search, http, watch, map, soak, and http-pairs,
 // which only runs when named); for engine, the
 // update rows of the stores whose name contains STORE ("sqlite, durable").
 let only = CommandLine.arguments.dropFirst().first
@@ -22,6 +28,8 @@ var rows: [BenchmarkRow] = []
 }
 
 if wanted("geo") { section("route progress", GeoBenchmarks.run) }
+if only == "eta-rows" || only == nil { section("ETA accuracy (fleet-bench eta)", { ETABenchmarks.run() }) }
+if wanted("route") { section("route plans (Helsinki map)", RouteBenchmarks.run) }
 var baseline: Double?
 if wanted("store") {
     section("stores") {
@@ -45,6 +53,7 @@ if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }
 if only == "http-pairs" { section("GetTrip and UpdateVehicle against nginx, in rounds", { HTTPBenchmarks.pairs() }) }
 if wanted("watch") { section("watch streams", { WatchBenchmarks.run() }) }
 if wanted("map") { section("map pages (headless Chromium)", { MapBenchmarks.run() }) }
+if wanted("soak") { section("soak (mixed load; FLEET_SOAK_SECONDS per run)", { SoakBenchmarks.run() }) }
 
 let nameWidth = max(10, rows.map(\.name.count).max() ?? 0)
 let valueWidth = max(8, rows.map(\.value.count).max() ?? 0)

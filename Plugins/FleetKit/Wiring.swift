@@ -20,11 +20,15 @@ public struct ConnectionOptions: Sendable {
     public var token: TokenSource?
     /// The engine's clock, for in-process transports.
     public var clock: any EngineClock
+    /// The engine's settings (its router, say), for in-process transports.
+    public var engine: EngineConfiguration
 
-    public init(store: String? = nil, token: TokenSource? = nil, clock: any EngineClock = SystemClock()) {
+    public init(store: String? = nil, token: TokenSource? = nil, clock: any EngineClock = SystemClock(),
+                engine: EngineConfiguration = .init()) {
         self.store = store
         self.token = token
         self.clock = clock
+        self.engine = engine
     }
 }
 
@@ -88,7 +92,7 @@ public enum Wiring {
         switch transport {
         case "memory", "":
             let store = try openStore(options.store ?? defaultStoreURL())
-            let engine = Engine(store: store, clock: options.clock)
+            let engine = Engine(store: store, clock: options.clock, configuration: options.engine)
             return Connection(api: engine, close: { try store.close() })
         case let url where url.hasPrefix("file:"):
             // The journal is the state: `options.store` does not apply.

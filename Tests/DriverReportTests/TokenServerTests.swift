@@ -1,4 +1,5 @@
 import FleetGeo
+import FleetModel
 import FleetTestSupport
 import Foundation
 import Testing
@@ -56,5 +57,33 @@ struct TokenServerTests {
         let log = run.log.replacingOccurrences(of: "\n", with: " ")
         #expect(log.contains(#"without a string "access_token""#), "\(run.log)")
         #expect(log.contains("--token-key"))
+    }
+
+    /// A navigating driver sends only what a driver token may change (location, state, route segment,
+    /// remaining distance and time): once it sent the waypoints too, and every update was refused.
+    @Test("A navigating driver with a driver token keeps reporting: the route goes out, nothing is refused")
+    func navigatesWithADriverToken() throws {
+        let secrets = try FleetTestSupport.Products.temporaryDirectory("driver-nav-auth")
+        defer { try? FileManager.default.removeItem(at: secrets) }
+        let tokens = try MintedTokens(folder: secrets)
+        let fleet = try SharedFleet(overHTTP: true, serverArguments: tokens.serverArguments)
+        try fleet.createVehicle("cab-14")
+        let pickup = Geodesy.destination(from: testRoute[1], bearing: 0, meters: 300)
+        _ = try fleet.withEngine { engine in
+            try engine.createTrip(CreateTripRequest(parent: "providers/\(fleet.provider)", tripId: "ride-14", trip: Trip(
+                vehicleId: "cab-14", tripType: .exclusive,
+                pickupPoint: TerminalLocation(point: LatLng(latitude: pickup.latitude, longitude: pickup.longitude)),
+                dropoffPoint: TerminalLocation(point: LatLng(latitude: testRoute[2].latitude, longitude: testRoute[2].longitude)))))
+        }
+        let route = "polyline:" + Polyline.encode(testRoute)
+        let run = try Products.run(fleet.transportArguments + [
+            "--vehicle", "cab-14", "--source", "simulate:" + route, "--route", route, "--speedup", "40",
+            "--token", try tokens.mint(role: "driver", ["--vehicle", "cab-14"]),
+        ], folder: fleet.folder)
+        #expect(run.status == 0, "\(run.log)")
+        #expect(!run.log.contains("PERMISSION_DENIED"), "\(run.log)")
+        #expect(run.log.contains("currentRouteSegment"), "the route went out: \(run.log)")
+        #expect(!run.log.contains("waypoints,") && !run.log.contains(",waypoints"), "the driver never sends the waypoints: \(run.log)")
+        #expect(try fleet.vehicle("cab-14").vehicleState == .offline)
     }
 }

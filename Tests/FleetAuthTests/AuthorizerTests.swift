@@ -107,12 +107,15 @@ private let allCells: [(Role, FleetMethod)] = Role.allCases.flatMap { role in Fl
         }
     }
 
-    @Test func aConsumerTokenWithoutATripIDIsUnauthenticated() {
+    /// 401 means only "missing, malformed, expired or badly signed": a valid token without the ID its
+    /// role needs is refused with 403, which a client does not answer by fetching a new token.
+    @Test func aConsumerTokenWithoutATripIDIsPermissionDenied() {
         let consumer = token(.consumer, AuthorizationScope(vehicleID: "v1"))
         let error = expectFleetError(.jwtWithoutTripID, containing: "JWT signed without a trip ID") {
             try Authorizer.authorize(token: consumer, method: .getTrip, provider: provider, vehicleID: nil, tripID: "t1")
         }
-        #expect(error?.code == .unauthenticated)
+        #expect(error?.code == .permissionDenied)
+        #expect(error?.code.httpStatus == 403)
         let noClaim = VerifiedToken(claims: fleetClaims(role: .consumer, scope: nil), role: .consumer)
         expectFleetError(.jwtWithoutTripID) {
             try Authorizer.authorize(token: noClaim, method: .watchTrip, provider: provider, vehicleID: nil, tripID: "t1")
@@ -126,9 +129,10 @@ private let allCells: [(Role, FleetMethod)] = Role.allCases.flatMap { role in Fl
         expectFleetError(.jwtForOtherResource, containing: "JWT signed for another vehicle") {
             try Authorizer.authorize(token: driver, method: .updateVehicle, provider: provider, vehicleID: "v2", tripID: nil)
         }
-        expectFleetError(.jwtWithoutTripID, containing: "JWT signed without a trip ID") {
+        let readsItsTrip = expectFleetError(.jwtWithoutTripID, containing: "JWT signed without a trip ID") {
             try Authorizer.authorize(token: driver, method: .getTrip, provider: provider, vehicleID: nil, tripID: "t1")
         }
+        #expect(readsItsTrip?.code == .permissionDenied)
         expectFleetError(.jwtWithoutTripID, containing: "without a vehicle ID") {
             try Authorizer.authorize(token: token(.driver, AuthorizationScope(tripID: "t1")), method: .updateVehicle,
                                      provider: provider, vehicleID: "v1", tripID: nil)

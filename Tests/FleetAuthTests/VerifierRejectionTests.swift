@@ -90,6 +90,22 @@ import Testing
         expectFleetError(.jwtMissingClaim, containing: "no exp claim") { _ = try rsaVerifier().verify(signed(claims)) }
     }
 
+    /// Without iat the one-hour cap could not hold: exp ten years out, or 1e300, would be accepted.
+    @Test(arguments: [Fixture.epoch + 100 + 600, Fixture.epoch + 100 + 10 * 365 * 86_400, 1e300])
+    func aTokenWithoutIatIsRefused(expiresAt: Double) throws {
+        var claims = fleetClaims()
+        claims.issuedAt = nil
+        claims.expiresAt = expiresAt
+        let error = expectFleetError(.jwtMissingClaim, containing: "no iat claim") { _ = try rsaVerifier().verify(signed(claims)) }
+        #expect(error?.code == .unauthenticated)
+    }
+
+    @Test func anExpOf1e300WithIatIsTooLong() throws {
+        var claims = fleetClaims(iat: clock.now)
+        claims.expiresAt = 1e300
+        expectFleetError(.jwtLifetimeTooLong) { _ = try rsaVerifier().verify(signed(claims)) }
+    }
+
     @Test func notBeforeAndIssuedAtInTheFutureAreRefused() throws {
         var claims = fleetClaims(iat: clock.now)
         claims.notBefore = clock.now + 31

@@ -196,6 +196,25 @@ import Testing
         #expect(ended.exitCode == ExitCode(rawValue: 17))
     }
 
+    @Test func aRateLimitedCallIsRetriedNoSoonerThanTheServerAsked() throws {
+        let setup = try Setup(advancesOnSleep: true)
+        var limited = FleetError(.rateLimited, detail: "more than 1 requests a second")
+        limited.retryAfter = .seconds(12)
+        setup.server.failNext([limited])
+        let recorder = EventRecorder()
+        let outcome = setup.follower(configuration: FollowConfiguration(until: .new)).follow { recorder.record($0) }
+
+        #expect(outcome == .untilReached(.new))
+        // The refresh interval is 5 s; the server asked for 12.
+        #expect(setup.clock.recordedWaits == [12])
+        let failure = try #require(recorder.events.first.flatMap { event -> FollowFailure? in
+            if case .failure(let failure) = event.value { return failure }
+            return nil
+        })
+        #expect(failure.retryInSeconds == 12)
+        #expect(failure.causeID == "RATE_LIMITED")
+    }
+
     static let retryable: [GRPCCode] = [.aborted, .cancelled, .deadlineExceeded, .unavailable]
     static let client: [GRPCCode] = [.invalidArgument, .notFound, .permissionDenied, .resourceExhausted, .unauthenticated]
 

@@ -3,6 +3,8 @@ import FleetErrors
 import FleetGeo
 import FleetLocation
 import FleetModel
+import FleetRouting
+import Synchronization
 import Testing
 
 @Suite("Navigation: the route sent ends at the engine's waypoint")
@@ -44,7 +46,7 @@ struct NavigationTests {
         return vehicle
     }
 
-    @Test("The reporter sends route segment, end point, remaining distance and time, and the engine's waypoints")
+    @Test("The reporter sends route segment, end point, remaining distance and time, never the waypoints (the provider's)")
     func reporterNavigates() throws {
         let server = FaultyEngine()
         let vehicle = try Self.vehicleWithTrip(on: server)
@@ -59,7 +61,7 @@ struct NavigationTests {
         #expect(reporter.tick() == .succeeded)
         let request = try #require(server.requests.last)
         #expect(request.updateMask?.paths == ["vehicleState", "lastLocation", "currentRouteSegment", "currentRouteSegmentEndPoint",
-                                              "remainingDistanceMeters", "remainingTimeSeconds", "waypoints"])
+                                              "remainingDistanceMeters", "remainingTimeSeconds"])
         let body = try #require(request.vehicle)
         let segment = try Polyline.decode(try #require(body.currentRouteSegment))
         #expect(Geodesy.distance(try #require(segment.last), pickup) < 1, "the route ends at the engine's pickup waypoint")
@@ -68,7 +70,8 @@ struct NavigationTests {
         let remaining = Double(try #require(body.remainingDistanceMeters))
         #expect(abs(remaining - 700) < 5, "400 m east then 300 m north, got \(remaining)")
         #expect((body.remainingTimeSeconds ?? 0) > 0)
-        #expect(body.waypoints.map(\.tripId) == engineWaypoints.map(\.tripId))
+        #expect(body.waypoints.isEmpty)
+        #expect(try server.vehicle(vehicle).waypoints.map(\.tripId) == engineWaypoints.map(\.tripId))
         #expect(try server.vehicle(vehicle).currentRouteSegment != nil)
 
         // Moving along the same leg: only the location and the remaining figures change.
@@ -76,6 +79,26 @@ struct NavigationTests {
         reporter.submit(Places.sample(Places.east(200), at: time.now()))
         #expect(reporter.tick() == .succeeded)
         #expect(server.requests.last?.updateMask?.paths == ["lastLocation", "remainingDistanceMeters", "remainingTimeSeconds"])
+    }
+
+    /// On a running clock every reading is later than the one before: the waypoints must still be read when
+    /// first due, so that the route reaches the engine (it once never did outside tests).
+    @Test("On a running clock the waypoints are read and the route goes out with the first update")
+    func routeGoesOutOnARunningClock() throws {
+        let server = FaultyEngine()
+        let vehicle = try Self.vehicleWithTrip(on: server)
+        let time = ManualTimeSource(start: 1_800_000_000, step: 0.001)
+        let reporter = VehicleReporter(api: server, vehicle: vehicle, policy: ReporterPolicy(jitterSeed: 1), time: time,
+                                       navigator: Navigator(route: Self.route, category: .auto))
+        for step in 0..<5 {
+            reporter.submit(Places.sample(Places.east(100 + Double(step) * 20), at: time.now()))
+            time.set(try #require(reporter.nextWakeTime))
+            #expect(reporter.tick() == .succeeded)
+        }
+        let withRoute = server.requests.filter { $0.updateMask?.paths.contains("currentRouteSegment") == true }
+        #expect(withRoute.count >= 1, "a route went out: \(server.requests.map { $0.updateMask?.paths ?? [] })")
+        #expect(server.requests.first?.updateMask?.paths.contains("currentRouteSegment") == true, "with the first update")
+        #expect(try server.vehicle(vehicle).currentRouteSegment != nil)
     }
 
     @Test("No route is sent before the engine's waypoints are read: the first update carrying one ends at the next waypoint",
@@ -107,5 +130,45 @@ struct NavigationTests {
         #expect(first.vehicle?.currentRouteSegmentEndPoint?.tripId == "trip-1")
         #expect(first.vehicle?.currentRouteSegmentEndPoint?.waypointType == .pickupWaypointType)
         #expect(try server.vehicle(vehicle).currentRouteSegmentEndPoint?.waypointType == .pickupWaypointType)
+    }
+
+    /// A router that goes north (or south) first, then east (or west): a detour a straight line would miss.
+    final class CornerRouter: Router {
+        let calls = Mutex(0)
+        var url: String { "test-corner" }
+        func route(_ request: RouteRequest) throws(FleetError) -> RoutePlan {
+            calls.withLock { $0 += 1 }
+            let (from, to) = (request.waypoints[0], request.waypoints[request.waypoints.count - 1])
+            let points = [from, GeoPoint(latitude: to.latitude, longitude: from.longitude), to]
+            let first = Geodesy.distance(points[0], points[1])
+            let meters = [0, first, first + Geodesy.distance(points[1], points[2])]
+            return RoutePlan(points: points, cumulativeMeters: meters, cumulativeSeconds: meters.map { $0 / 10 },
+                             waypointIndices: [0, 2], isEstimate: false)
+        }
+    }
+
+    @Test("Without --route, a router plans the leg to the waypoint on roads; without a router it is a straight line")
+    func routerPlansTheLeg() throws {
+        let server = FaultyEngine()
+        let vehicle = try Self.vehicleWithTrip(on: server)
+        let time = ManualTimeSource(start: 1_800_000_000)
+        let router = CornerRouter()
+        let reporter = VehicleReporter(api: server, vehicle: vehicle, policy: ReporterPolicy(jitterSeed: 1), time: time,
+                                       navigator: Navigator(route: nil, category: .auto, router: router))
+        reporter.submit(Places.sample(Places.east(100), at: time.now()))
+        #expect(reporter.tick() == .succeeded)
+        let body = try #require(server.requests.last?.vehicle)
+        let segment = try Polyline.decode(try #require(body.currentRouteSegment))
+        #expect(segment.count == 3, "the corner route, not a straight line: \(segment)")
+        #expect(Geodesy.distance(try #require(segment.last), Self.pickup) < 1)
+        // The pickup is 400 m east and 300 m north of the vehicle: 700 m by the corner, 500 m straight.
+        #expect(abs(Double(try #require(body.remainingDistanceMeters)) - 700) < 5)
+        #expect(router.calls.withLock { $0 } == 1)
+
+        // Along the planned leg, no new plan.
+        time.advance(by: 10)
+        reporter.submit(Places.sample(Geodesy.destination(from: Places.east(100), bearing: 0, meters: 100), at: time.now()))
+        #expect(reporter.tick() == .succeeded)
+        #expect(router.calls.withLock { $0 } == 1)
     }
 }

@@ -196,6 +196,29 @@ struct VehicleReporterTests {
         #expect(rig.reporter.statistics.state == .offline)
     }
 
+    @Test("A rate-limited update waits at least the server's Retry-After, and so does the final OFFLINE")
+    func rateLimited() throws {
+        var limited = FleetError(.rateLimited, detail: "more than 1 requests a second")
+        limited.retryAfter = .seconds(25)
+        let rig = try Rig()
+        rig.server.failNext(limited)
+        rig.submit(0)
+        guard case .failed(let error, let retry) = rig.reporter.tick() else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.code == .resourceExhausted)
+        #expect(retry == 25, "the interval is 10 s; the server asked for 25")
+
+        let stopping = try Rig()
+        stopping.submit(0)
+        stopping.reporter.tick()
+        stopping.server.failNext(limited)
+        let start = stopping.time.now()
+        #expect(stopping.reporter.stop(deadline: start + 60) == .acknowledged(attempts: 2))
+        #expect(stopping.time.now() - start >= 25)
+    }
+
     @Test("The final OFFLINE is retried until acknowledged")
     func stopRetries() throws {
         let rig = try Rig()

@@ -15,6 +15,11 @@ struct Fixture {
         engine = Engine(store: MemoryStore(), clock: clock)
     }
 
+    /// An engine over a fresh memory store with `configuration` (a router, say).
+    init(configuration: EngineConfiguration) {
+        engine = Engine(store: MemoryStore(), clock: clock, configuration: configuration)
+    }
+
     /// An engine over `store` (a file another engine may share).
     init(store: any Store) {
         engine = Engine(store: store, clock: clock)

@@ -102,6 +102,45 @@ import Testing
         #expect(again.remainingDistanceMeters == trip.remainingDistanceMeters)
     }
 
+    /// 120 points zig-zagging between (0,0) and (0,179): about 2.4 million km, more metres than an int32 holds.
+    /// Such a route once stopped the server (a trapping conversion of the remaining distance).
+    static let aroundTheWorldAndBack = Polyline.encode((0..<120).map { GeoPoint(latitude: 0, longitude: $0 % 2 == 0 ? 0 : 179) })
+
+    @Test func aRouteLongerThanTheEarthIsRefusedOnAVehicleWithATrip() throws {
+        let f = Fixture()
+        try f.createVehicle("v1", at: (0, 0.001))
+        try f.createTrip("t1", pickup: (0, 1), dropoff: (0, 2), vehicle: "v1")
+        expectFleetError(.invalidArgument, field: "vehicle.currentRouteSegment", containing: "circumference") {
+            _ = try f.engine.updateVehicle(UpdateVehicleRequest(name: f.vehicleName("v1"), vehicle: Vehicle(currentRouteSegment: Self.aroundTheWorldAndBack),
+                                                                updateMask: ["currentRouteSegment"]))
+        }
+        #expect(try f.trip("t1").remainingDistanceMeters != nil, "the trip still reads")
+    }
+
+    @Test func aRouteLongerThanTheEarthIsRefusedBeforeATripIsAssigned() throws {
+        let f = Fixture()
+        try f.createVehicle("v1", at: (0, 0.001))
+        expectFleetError(.invalidArgument, field: "vehicle.currentRouteSegment") {
+            _ = try f.engine.updateVehicle(UpdateVehicleRequest(name: f.vehicleName("v1"), vehicle: Vehicle(currentRouteSegment: Self.aroundTheWorldAndBack),
+                                                                updateMask: ["currentRouteSegment"]))
+        }
+        try f.createTrip("t1", pickup: (0, 1), dropoff: (0, 2), vehicle: "v1")
+        #expect(try f.trip("t1").vehicleId == "v1")
+    }
+
+    @Test func theLongestAcceptedRouteStillFitsEveryDistanceField() throws {
+        // Just under the Earth's circumference, with the pickup at its far end: every distance stays in range.
+        let f = Fixture()
+        try f.createVehicle("v1", at: (0, 0))
+        try f.createTrip("t1", pickup: (0, -179), dropoff: (0, 0), vehicle: "v1")
+        let route = Polyline.encode([GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: 0, longitude: 179),
+                                     GeoPoint(latitude: 0, longitude: -179)])
+        _ = try f.engine.updateVehicle(UpdateVehicleRequest(name: f.vehicleName("v1"), vehicle: Vehicle(currentRouteSegment: route),
+                                                            updateMask: ["currentRouteSegment"]))
+        let trip = try f.trip("t1")
+        #expect((try #require(trip.remainingDistanceMeters)) > 19_000_000)
+    }
+
     @Test func aBadPolylineIsRefusedNamingTheField() throws {
         let f = Fixture()
         try f.createVehicle("v1")

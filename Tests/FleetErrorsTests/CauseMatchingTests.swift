@@ -17,7 +17,7 @@ struct CauseMatchingTests {
         (.permissionDenied, "The caller does not have permission", "INSUFFICIENT_ROLE"),
         (.permissionDenied, "Invalid JWT signature", "JWT_INVALID"),
         (.unauthenticated, "JWT expired", "JWT_EXPIRED"),
-        (.unauthenticated, "JWT signed without a trip ID", "JWT_WITHOUT_TRIP_ID"),
+        (.permissionDenied, "JWT signed without a trip ID", "JWT_WITHOUT_TRIP_ID"),
         (.unauthenticated, "Request is missing required authentication credential", "JWT_MISSING"),
         (.resourceExhausted, "Quota exceeded for quota metric 'Get requests' per minute", "RATE_LIMIT_EXCEEDED"),
         (.resourceExhausted, "The quota is 0 for this project", "QUOTA_ZERO"),

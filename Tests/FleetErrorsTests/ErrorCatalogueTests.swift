@@ -53,7 +53,7 @@ struct ErrorCatalogueTests {
     @Test(arguments: [
         ("BAD_TRIP_NAME", GRPCCode.invalidArgument), ("BAD_VEHICLE_NAME", .invalidArgument), ("BAD_ID", .invalidArgument),
         ("TRIP_NOT_FOUND", .notFound), ("VEHICLE_NOT_FOUND", .notFound), ("JWT_MISSING", .unauthenticated),
-        ("JWT_EXPIRED", .unauthenticated), ("JWT_WITHOUT_TRIP_ID", .unauthenticated),
+        ("JWT_EXPIRED", .unauthenticated), ("JWT_WITHOUT_TRIP_ID", .permissionDenied),
         ("JWT_FOR_OTHER_RESOURCE", .permissionDenied), ("JWT_INVALID", .permissionDenied),
         ("API_NOT_ENABLED", .permissionDenied), ("INSUFFICIENT_ROLE", .permissionDenied),
         ("QUOTA_ZERO", .resourceExhausted), ("RATE_LIMIT_EXCEEDED", .resourceExhausted),

@@ -91,6 +91,27 @@ struct PolylineTests {
         }
     }
 
+    @Test func rejectsPointsBeyondTheEarth() {
+        // Latitude 100° at offset 0: a valid encoding, but no place on Earth.
+        let beyond = Polyline.encode([GeoPoint(latitude: 89, longitude: 0)]) + Polyline.encode([GeoPoint(latitude: 11, longitude: 0)])
+        #expect(throws: PolylineError(reason: .coordinateOutOfRange, position: 6)) {
+            try Polyline.decode(beyond)
+        }
+    }
+
+    @Test func longRunsOfHugeDeltasNeitherOverflowNorTrap() {
+        // Twelve-character values of almost 2^59 each: summing 16 of them would overflow Int64.
+        let huge = String(repeating: "~", count: 11) + "^"
+        #expect(throws: PolylineError(reason: .coordinateOutOfRange, position: 0)) {
+            try Polyline.decode(String(repeating: huge, count: 32))
+        }
+    }
+
+    @Test func encodingClampsInsteadOfTrapping() throws {
+        let encoded = Polyline.encode([GeoPoint(latitude: .nan, longitude: .infinity), GeoPoint(latitude: 45, longitude: -1e300)])
+        #expect(try Polyline.decode(encoded) == [GeoPoint(latitude: 0, longitude: 180), GeoPoint(latitude: 45, longitude: -180)])
+    }
+
     @Test func errorDescriptionNamesTheOffset() {
         #expect(PolylineError(reason: .invalidCharacter, position: 7).description.contains("offset 7"))
     }

@@ -35,8 +35,7 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
 
 /// Every store the contract suite runs against.
 enum StoreFactories {
-    /// One line per store. The file store joins with `StoreFactory(FileStore.scheme),`
-    /// (and `import FileStore` above) once it lands.
+    /// One line per store.
     static let all: [StoreFactory] = [
         StoreFactory(MemoryStore.scheme),
         StoreFactory(SQLiteStore.scheme),

@@ -61,11 +61,15 @@ public enum RawHTTP {
         return fd
     }
 
-    /// A request with a body and the given headers (Content-Length computed unless given).
+    /// A request with a body and the given headers (Content-Length computed unless given; a body is
+    /// labelled `application/json` unless a Content-Type is given).
     public static func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         if !headers.contains(where: { $0.0.lowercased() == "content-length" }) && (!body.isEmpty || method == "POST" || method == "PUT") {
             head += "Content-Length: \(body.count)\r\n"
+        }
+        if !body.isEmpty && !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
+            head += "Content-Type: application/json\r\n"
         }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         return Array((head + "\r\n").utf8) + body

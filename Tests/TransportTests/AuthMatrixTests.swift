@@ -124,7 +124,8 @@ import Testing
                 if allowed {
                     Issue.record("\(role) \(method) on \(own ? "its own" : "another") resource: \(error)")
                 } else {
-                    #expect(error.code == .permissionDenied || error.code == .unauthenticated, "\(role) \(method): \(error)")
+                    // The token is valid: a denial is 403. 401 would tell the client to fetch a new token, in vain.
+                    #expect(error.code == .permissionDenied, "\(role) \(method): \(error)")
                 }
             }
         }
@@ -140,6 +141,18 @@ import Testing
             #expect(error.code == .permissionDenied)
             #expect(error.message.contains("another trip"))
         }
+    }
+
+    /// A driver token (vehicle v1) reading the trip its vehicle serves: 403 PERMISSION_DENIED with a
+    /// Google error body (the token is fine; its role may not do this).
+    @Test func aDriverReadingItsVehiclesTripIsForbiddenNotUnauthenticated() throws {
+        let world = try Self.world.get()
+        let token = try world.token(role: .driver)
+        let answer = try RawHTTP.exchange(world.server.url, RawHTTP.request(
+            "GET", "/v1/\(Self.parent)/trips/t1", headers: [("Authorization", "Bearer \(token)")]))
+        #expect(answer.status == 403, "\(answer.body)")
+        #expect(answer.body.contains("PERMISSION_DENIED"))
+        #expect(answer.body.contains("without a trip ID"))
     }
 
     @Test func expiredWrongSignatureAndMissingTokensAreUnauthenticated() throws {

@@ -15,6 +15,8 @@ _fleet_admin() {
             "fleet_admin export") command="fleet_admin_export" ;;
             "fleet_admin import") command="fleet_admin_import" ;;
             "fleet_admin stats") command="fleet_admin_stats" ;;
+            "fleet_admin route") command="fleet_admin_route" ;;
+            "fleet_admin map") command="fleet_admin_map" ;;
             "fleet_admin replay") command="fleet_admin_replay" ;;
             "fleet_admin serve") command="fleet_admin_serve" ;;
             "fleet_admin --transport"|"fleet_admin --store"|"fleet_admin --provider"|"fleet_admin --token"|"fleet_admin --token-file") (( i++ )) ;;
@@ -64,8 +66,12 @@ _fleet_admin() {
             "fleet_admin_export --transport"|"fleet_admin_export --store"|"fleet_admin_export --provider"|"fleet_admin_export --token"|"fleet_admin_export --token-file"|"fleet_admin_export --output"|"fleet_admin_export -o"|"fleet_admin_export --page-size") (( i++ )) ;;
             "fleet_admin_import --transport"|"fleet_admin_import --store"|"fleet_admin_import --provider"|"fleet_admin_import --token"|"fleet_admin_import --token-file") (( i++ )) ;;
             "fleet_admin_stats --transport"|"fleet_admin_stats --store"|"fleet_admin_stats --provider"|"fleet_admin_stats --token"|"fleet_admin_stats --token-file"|"fleet_admin_stats --stale-after") (( i++ )) ;;
+            "fleet_admin_route --transport"|"fleet_admin_route --store"|"fleet_admin_route --provider"|"fleet_admin_route --token"|"fleet_admin_route --token-file"|"fleet_admin_route --from"|"fleet_admin_route --to"|"fleet_admin_route --via"|"fleet_admin_route --category"|"fleet_admin_route --router") (( i++ )) ;;
+            "fleet_admin_map import") command="fleet_admin_map_import" ;;
+            "fleet_admin_map --transport"|"fleet_admin_map --store"|"fleet_admin_map --provider"|"fleet_admin_map --token"|"fleet_admin_map --token-file") (( i++ )) ;;
+            "fleet_admin_map_import --transport"|"fleet_admin_map_import --store"|"fleet_admin_map_import --provider"|"fleet_admin_map_import --token"|"fleet_admin_map_import --token-file"|"fleet_admin_map_import --into") (( i++ )) ;;
             "fleet_admin_replay --transport"|"fleet_admin_replay --store"|"fleet_admin_replay --provider"|"fleet_admin_replay --token"|"fleet_admin_replay --token-file"|"fleet_admin_replay --to"|"fleet_admin_replay --from") (( i++ )) ;;
-            "fleet_admin_serve --transport"|"fleet_admin_serve --store"|"fleet_admin_serve --provider"|"fleet_admin_serve --token"|"fleet_admin_serve --token-file"|"fleet_admin_serve --listen"|"fleet_admin_serve --jwt-key"|"fleet_admin_serve --jwt-secret-file"|"fleet_admin_serve --max-body"|"fleet_admin_serve --threads"|"fleet_admin_serve --max-connections"|"fleet_admin_serve --connection-timeout"|"fleet_admin_serve --leaflet-dir"|"fleet_admin_serve --tiles"|"fleet_admin_serve --tiles-attribution"|"fleet_admin_serve --map-roads"|"fleet_admin_serve --stale-after") (( i++ )) ;;
+            "fleet_admin_serve --transport"|"fleet_admin_serve --store"|"fleet_admin_serve --provider"|"fleet_admin_serve --token"|"fleet_admin_serve --token-file"|"fleet_admin_serve --listen"|"fleet_admin_serve --jwt-key"|"fleet_admin_serve --jwt-secret-file"|"fleet_admin_serve --max-body"|"fleet_admin_serve --threads"|"fleet_admin_serve --max-connections"|"fleet_admin_serve --connection-timeout"|"fleet_admin_serve --max-connections-per-client"|"fleet_admin_serve --header-timeout"|"fleet_admin_serve --body-timeout"|"fleet_admin_serve --max-watches"|"fleet_admin_serve --max-watches-per-client"|"fleet_admin_serve --rate-limit"|"fleet_admin_serve --rate-burst"|"fleet_admin_serve --allow-host"|"fleet_admin_serve --leaflet-dir"|"fleet_admin_serve --tiles"|"fleet_admin_serve --tiles-attribution"|"fleet_admin_serve --map-roads"|"fleet_admin_serve --stale-after"|"fleet_admin_serve --router") (( i++ )) ;;
         esac
     done
     case "$command $prev" in
@@ -280,6 +286,27 @@ _fleet_admin() {
         "fleet_admin_stats --token") COMPREPLY=(); return 0 ;;
         "fleet_admin_stats --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_stats --stale-after") COMPREPLY=(); return 0 ;;
+        "fleet_admin_route --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_route --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_route --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_route --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_route --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_route --from") COMPREPLY=(); return 0 ;;
+        "fleet_admin_route --to") COMPREPLY=(); return 0 ;;
+        "fleet_admin_route --via") COMPREPLY=(); return 0 ;;
+        "fleet_admin_route --category") COMPREPLY=( $(compgen -W "auto taxi truck two-wheeler bicycle pedestrian" -- "$cur") ); return 0 ;;
+        "fleet_admin_route --router") COMPREPLY=( $(compgen -W "straight routino:" -- "$cur") ); return 0 ;;
+        "fleet_admin_map --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_map --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_map --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_map --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_map --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_map_import --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_map_import --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_map_import --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_map_import --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_map_import --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_map_import --into") COMPREPLY=( $(compgen -d -- "$cur") ); return 0 ;;
         "fleet_admin_replay --transport") COMPREPLY=(); return 0 ;;
         "fleet_admin_replay --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_replay --provider") COMPREPLY=(); return 0 ;;
@@ -299,18 +326,27 @@ _fleet_admin() {
         "fleet_admin_serve --threads") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --max-connections") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --connection-timeout") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --max-connections-per-client") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --header-timeout") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --body-timeout") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --max-watches") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --max-watches-per-client") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --rate-limit") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --rate-burst") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --allow-host") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --leaflet-dir") COMPREPLY=( $(compgen -d -- "$cur") ); return 0 ;;
         "fleet_admin_serve --tiles") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --tiles-attribution") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --map-roads") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_serve --stale-after") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --router") COMPREPLY=( $(compgen -W "straight routino:" -- "$cur") ); return 0 ;;
     esac
     case "$command" in
         "fleet_admin")
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help --version" -- "$cur") )
             else
-                COMPREPLY=( $(compgen -W "vehicles trips token export import stats replay serve" -- "$cur") )
+                COMPREPLY=( $(compgen -W "vehicles trips token export import stats route map replay serve" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles")
             if [[ "$cur" == -* ]]; then
@@ -469,6 +505,25 @@ _fleet_admin() {
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
+        "fleet_admin_route")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --from --to --via --category --router -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_map")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "import" -- "$cur") )
+            fi ;;
+        "fleet_admin_map_import")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --into -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+                COMPREPLY+=( $(compgen -f -- "$cur") )
+            fi ;;
         "fleet_admin_replay")
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --to --from -h --help" -- "$cur") )
@@ -478,7 +533,7 @@ _fleet_admin() {
             fi ;;
         "fleet_admin_serve")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --listen --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --no-access-log --leaflet-dir --tiles --tiles-attribution --map-roads --stale-after --no-map -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --listen --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --max-connections-per-client --header-timeout --body-timeout --max-watches --max-watches-per-client --rate-limit --rate-burst --allow-host --no-access-log --leaflet-dir --tiles --tiles-attribution --map-roads --stale-after --no-map --router -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;

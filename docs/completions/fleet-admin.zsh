@@ -31,6 +31,8 @@ _fleet_admin() {
                 'export:Write a provider'\''s vehicles and trips as JSON lines \(streaming, with a progress bar\).'
                 'import:Re-create exported vehicles and trips \(JSON lines; streaming, with a progress count\).'
                 'stats:Count vehicles by state and category, trips by status, and stale vehicles.'
+                'route:Plan a route between points and print its distance, duration and encoded polyline.'
+                'map:Build routing maps from OpenStreetMap extracts.'
                 'replay:Make a journal'\''s recorded calls again, in order, against an engine.'
                 'serve:Serve Fleet Engine'\''s REST API \(and the \:watch extension\) over a store.'
             )
@@ -43,6 +45,8 @@ _fleet_admin() {
                 export) _fleet_admin_export && ret=0 ;;
                 import) _fleet_admin_import && ret=0 ;;
                 stats) _fleet_admin_stats && ret=0 ;;
+                route) _fleet_admin_route && ret=0 ;;
+                map) _fleet_admin_map && ret=0 ;;
                 replay) _fleet_admin_replay && ret=0 ;;
                 serve) _fleet_admin_serve && ret=0 ;;
             esac ;;
@@ -724,6 +728,84 @@ _fleet_admin_stats() {
     return ret
 }
 
+_fleet_admin_route() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH or sqlite\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token sent to an http transport.]:jwt: '
+        '--token-file[A file holding the bearer token, read on every call \(so a helper may refresh it\).]:path:_files'
+        '--json[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists.]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--from[Where the route starts.]:lat,lng: '
+        '--to[Where the route ends.]:lat,lng: '
+        '*--via[A point to pass on the way; repeat for several, in order.]:lat,lng: '
+        '--category[The vehicle category\: auto, taxi, truck, two-wheeler, bicycle or pedestrian.]:category:(auto taxi truck two-wheeler bicycle pedestrian)'
+        '--router[Where routes come from\: straight \(great-circle estimates, no map needed\) or routino\:DIR \(road routes on a Routino database\: make map builds .build/map; map import builds your own\).]:url:(straight routino\:)'
+        '(- *)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_map() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH or sqlite\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token sent to an http transport.]:jwt: '
+        '--token-file[A file holding the bearer token, read on every call \(so a helper may refresh it\).]:path:_files'
+        '--json[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists.]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    case "$state" in
+        command)
+            local -a subcommands
+            subcommands=(
+                'import:Build a Routino routing database from an OpenStreetMap extract \(runs planetsplitter\).'
+            )
+            _describe -t commands 'subcommand' subcommands && ret=0 ;;
+        arg)
+            case "${words[1]}" in
+                import) _fleet_admin_map_import && ret=0 ;;
+            esac ;;
+    esac
+    return ret
+}
+
+_fleet_admin_map_import() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH or sqlite\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token sent to an http transport.]:jwt: '
+        '--token-file[A file holding the bearer token, read on every call \(so a helper may refresh it\).]:path:_files'
+        '--json[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists.]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--into[The folder for the database.]:dir:_files -/'
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':file:_files'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
 _fleet_admin_replay() {
     local context state state_descr line ret=1
     local -A opt_args
@@ -767,6 +849,14 @@ _fleet_admin_serve() {
         '--threads[Threads serving requests \(a call that writes waits for its commit without one\).]:n: '
         '--max-connections[Most connections open at once.]:n: '
         '--connection-timeout[Close connections idle this long \(0 for never\).]:duration: '
+        '--max-connections-per-client[Most connections open at once from one client address \(0 for no limit\); more are closed at once.]:n: '
+        '--header-timeout[Time a request'\''s line and headers may take to arrive \(0 for no limit\); then 408.]:duration: '
+        '--body-timeout[Time a request'\''s body may take to arrive after its headers \(0 for no limit\); then 408.]:duration: '
+        '--max-watches[Most \:watch streams open at once \(0 for no limit\); more get 429.]:n: '
+        '--max-watches-per-client[Most \:watch streams open at once from one client address \(0 for no limit\); more get 429.]:n: '
+        '--rate-limit[Requests a second per token, or per client address without tokens; more get 429 with Retry-After \(default\: no limit\).]:rps: '
+        '--rate-burst[Requests a caller may send at once within --rate-limit \(default\: one second'\''s worth\).]:n: '
+        '*--allow-host[Without token checks, answer requests for this Host besides loopback names and the listen address \('\''*'\'' for any\).]:name: '
         '--no-access-log[Do not write an access log line per request.]'
         '--leaflet-dir[Folder holding Leaflet 1.x \(leaflet.js, leaflet.css, images/\) for the map pages.]:dir:_files -/'
         '--tiles[Tile server for the map pages'\'' base layer, e.g.]:url-template: '
@@ -774,6 +864,7 @@ _fleet_admin_serve() {
         '--map-roads[GeoJSON roads drawn as the map'\''s base layer when no --tiles are given \(offline maps\).]:file:_files'
         '--stale-after[The map pages flag a vehicle whose last location is older than this as stale.]:seconds: '
         '--no-map[Do not serve the map pages under /map.]'
+        '--router[Where routes come from\: straight \(great-circle estimates, no map needed\) or routino\:DIR \(road routes on a Routino database\: make map builds .build/map; map import builds your own\).]:url:(straight routino\:)'
         '(- *)'{-h,--help}'[Show help information.]'
     )
     _arguments -C -s "${args[@]}" && ret=0

@@ -52,3 +52,31 @@ extension BatteryInfo {
         writer.write("batteryPercentage", batteryPercentage)
     }
 }
+
+extension BatteryInfo {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: batteryStatus = try reader.readEnum(field, "batteryStatus") as BatteryStatus
+            case 2: powerSource = try reader.readEnum(field, "powerSource") as PowerSource
+            case 3: batteryPercentage = try reader.readFloat(field, "batteryPercentage")
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeEnum(1, batteryStatus)
+        writer.writeEnum(2, powerSource)
+        writer.writeFloat(3, batteryPercentage)
+    }
+}

@@ -47,3 +47,29 @@ extension ConsumableTrafficPolyline {
         writer.write("encodedPathToWaypoint", encodedPathToWaypoint)
     }
 }
+
+extension ConsumableTrafficPolyline {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readRepeatedMessage(field, "speedReadingInterval", into: &speedReadingInterval)
+            case 2: encodedPathToWaypoint = try reader.readString(field, "encodedPathToWaypoint")
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeRepeatedMessage(1, speedReadingInterval)
+        writer.writeString(2, encodedPathToWaypoint)
+    }
+}

@@ -96,3 +96,33 @@ extension CreateTripRequest {
         writer.write("trip", trip)
     }
 }
+
+extension CreateTripRequest {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readMessage(field, "header", into: &header)
+            case 3: parent = try reader.readString(field, "parent")
+            case 4: try reader.readMessage(field, "trip", into: &trip)
+            case 5: tripId = try reader.readString(field, "tripId")
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeMessage(1, header)
+        writer.writeString(3, parent)
+        writer.writeMessage(4, trip)
+        writer.writeString(5, tripId)
+    }
+}

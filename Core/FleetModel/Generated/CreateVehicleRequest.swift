@@ -90,3 +90,33 @@ extension CreateVehicleRequest {
         writer.write("vehicle", vehicle)
     }
 }
+
+extension CreateVehicleRequest {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readMessage(field, "header", into: &header)
+            case 3: parent = try reader.readString(field, "parent")
+            case 4: vehicleId = try reader.readString(field, "vehicleId")
+            case 5: try reader.readMessage(field, "vehicle", into: &vehicle)
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeMessage(1, header)
+        writer.writeString(3, parent)
+        writer.writeString(4, vehicleId)
+        writer.writeMessage(5, vehicle)
+    }
+}

@@ -47,3 +47,29 @@ extension DeleteVehicleRequest {
         writer.write("name", name)
     }
 }
+
+extension DeleteVehicleRequest {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readMessage(field, "header", into: &header)
+            case 2: name = try reader.readString(field, "name")
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeMessage(1, header)
+        writer.writeString(2, name)
+    }
+}

@@ -59,3 +59,33 @@ extension DeviceSettings {
         writer.write("batteryInfo", batteryInfo)
     }
 }
+
+extension DeviceSettings {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: locationPowerSaveMode = try reader.readEnum(field, "locationPowerSaveMode") as LocationPowerSaveMode
+            case 2: isPowerSaveMode = try reader.readBool(field, "isPowerSaveMode")
+            case 3: isInteractive = try reader.readBool(field, "isInteractive")
+            case 4: try reader.readMessage(field, "batteryInfo", into: &batteryInfo)
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeEnum(1, locationPowerSaveMode)
+        writer.writeBool(2, isPowerSaveMode)
+        writer.writeBool(3, isInteractive)
+        writer.writeMessage(4, batteryInfo)
+    }
+}

@@ -101,3 +101,41 @@ extension GetTripRequest {
         writer.write("remainingWaypointsRouteVersion", remainingWaypointsRouteVersion)
     }
 }
+
+extension GetTripRequest {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readMessage(field, "header", into: &header)
+            case 3: name = try reader.readString(field, "name")
+            case 6: try reader.readTimestamp(field, "currentRouteSegmentVersion", into: &currentRouteSegmentVersion)
+            case 7: try reader.readTimestamp(field, "remainingWaypointsVersion", into: &remainingWaypointsVersion)
+            case 8: routeFormatType = try reader.readEnum(field, "routeFormatType") as PolylineFormatType
+            case 9: try reader.readTimestamp(field, "currentRouteSegmentTrafficVersion", into: &currentRouteSegmentTrafficVersion)
+            case 10: try reader.readTimestamp(field, "remainingWaypointsRouteVersion", into: &remainingWaypointsRouteVersion)
+            case 11: view = try reader.readEnum(field, "view") as TripView
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeMessage(1, header)
+        writer.writeString(3, name)
+        writer.writeTimestamp(6, currentRouteSegmentVersion)
+        writer.writeTimestamp(7, remainingWaypointsVersion)
+        writer.writeEnum(8, routeFormatType)
+        writer.writeTimestamp(9, currentRouteSegmentTrafficVersion)
+        writer.writeTimestamp(10, remainingWaypointsRouteVersion)
+        writer.writeEnum(11, view)
+    }
+}

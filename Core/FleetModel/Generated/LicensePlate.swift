@@ -51,3 +51,29 @@ extension LicensePlate {
         writer.write("lastCharacter", lastCharacter)
     }
 }
+
+extension LicensePlate {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: countryCode = try reader.readString(field, "countryCode")
+            case 2: lastCharacter = try reader.readString(field, "lastCharacter")
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeString(1, countryCode)
+        writer.writeString(2, lastCharacter)
+    }
+}

@@ -196,3 +196,55 @@ extension ListVehiclesRequest {
         writer.write("viewport", viewport)
     }
 }
+
+extension ListVehiclesRequest {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: parent = try reader.readString(field, "parent")
+            case 3: pageSize = try reader.readInt32(field, "pageSize")
+            case 4: pageToken = try reader.readString(field, "pageToken")
+            case 6: try reader.readInt32Value(field, "minimumCapacity", into: &minimumCapacity)
+            case 7: try reader.readRepeatedEnum(field, "tripTypes", into: &tripTypes)
+            case 8: try reader.readDuration(field, "maximumStaleness", into: &maximumStaleness)
+            case 9: try reader.readRepeatedEnum(field, "vehicleTypeCategories", into: &vehicleTypeCategories)
+            case 10: try reader.readRepeatedString(field, "requiredAttributes", into: &requiredAttributes)
+            case 11: vehicleState = try reader.readEnum(field, "vehicleState") as VehicleState
+            case 12: try reader.readMessage(field, "header", into: &header)
+            case 13: try reader.readRepeatedString(field, "requiredOneOfAttributes", into: &requiredOneOfAttributes)
+            case 14: onTripOnly = try reader.readBool(field, "onTripOnly")
+            case 15: try reader.readRepeatedString(field, "requiredOneOfAttributeSets", into: &requiredOneOfAttributeSets)
+            case 16: filter = try reader.readString(field, "filter")
+            case 17: try reader.readMessage(field, "viewport", into: &viewport)
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeString(1, parent)
+        writer.writeInt32(3, pageSize)
+        writer.writeString(4, pageToken)
+        writer.writeInt32Value(6, minimumCapacity)
+        writer.writePackedEnum(7, tripTypes)
+        writer.writeDuration(8, maximumStaleness)
+        writer.writePackedEnum(9, vehicleTypeCategories)
+        writer.writeRepeatedString(10, requiredAttributes)
+        writer.writeEnum(11, vehicleState)
+        writer.writeMessage(12, header)
+        writer.writeRepeatedString(13, requiredOneOfAttributes)
+        writer.writeBool(14, onTripOnly)
+        writer.writeRepeatedString(15, requiredOneOfAttributeSets)
+        writer.writeString(16, filter)
+        writer.writeMessage(17, viewport)
+    }
+}

@@ -74,6 +74,38 @@ extension ReportBillableTripRequest {
 }
 
 extension ReportBillableTripRequest {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 2: name = try reader.readString(field, "name")
+            case 3: countryCode = try reader.readString(field, "countryCode")
+            case 5: platform = try reader.readEnum(field, "platform") as BillingPlatformIdentifier
+            case 6: try reader.readRepeatedString(field, "relatedIds", into: &relatedIds)
+            case 7: solutionType = try reader.readEnum(field, "solutionType") as ReportBillableTripRequest.SolutionType
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeString(2, name)
+        writer.writeString(3, countryCode)
+        writer.writeEnum(5, platform)
+        writer.writeRepeatedString(6, relatedIds)
+        writer.writeEnum(7, solutionType)
+    }
+}
+
+extension ReportBillableTripRequest {
     /// Selector for different solution types of a reported trip.
     ///
     /// Proto enum `maps.fleetengine.v1.ReportBillableTripRequest.SolutionType`; an open set (see `ProtoEnum`).

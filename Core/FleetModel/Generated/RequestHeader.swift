@@ -127,6 +127,52 @@ extension RequestHeader {
 }
 
 extension RequestHeader {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: languageCode = try reader.readString(field, "languageCode")
+            case 2: regionCode = try reader.readString(field, "regionCode")
+            case 3: sdkVersion = try reader.readString(field, "sdkVersion")
+            case 4: osVersion = try reader.readString(field, "osVersion")
+            case 5: deviceModel = try reader.readString(field, "deviceModel")
+            case 6: sdkType = try reader.readEnum(field, "sdkType") as RequestHeader.SdkType
+            case 7: mapsSdkVersion = try reader.readString(field, "mapsSdkVersion")
+            case 8: navSdkVersion = try reader.readString(field, "navSdkVersion")
+            case 9: platform = try reader.readEnum(field, "platform") as RequestHeader.Platform
+            case 10: manufacturer = try reader.readString(field, "manufacturer")
+            case 11: androidApiLevel = try reader.readInt32(field, "androidApiLevel")
+            case 12: traceId = try reader.readString(field, "traceId")
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeString(1, languageCode)
+        writer.writeString(2, regionCode)
+        writer.writeString(3, sdkVersion)
+        writer.writeString(4, osVersion)
+        writer.writeString(5, deviceModel)
+        writer.writeEnum(6, sdkType)
+        writer.writeString(7, mapsSdkVersion)
+        writer.writeString(8, navSdkVersion)
+        writer.writeEnum(9, platform)
+        writer.writeString(10, manufacturer)
+        writer.writeInt32(11, androidApiLevel)
+        writer.writeString(12, traceId)
+    }
+}
+
+extension RequestHeader {
     /// Possible types of SDK.
     ///
     /// Proto enum `maps.fleetengine.v1.RequestHeader.SdkType`; an open set (see `ProtoEnum`).

@@ -226,6 +226,64 @@ extension SearchVehiclesRequest {
 }
 
 extension SearchVehiclesRequest {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readMessage(field, "header", into: &header)
+            case 3: parent = try reader.readString(field, "parent")
+            case 4: try reader.readMessage(field, "pickupPoint", into: &pickupPoint)
+            case 5: try reader.readMessage(field, "dropoffPoint", into: &dropoffPoint)
+            case 6: pickupRadiusMeters = try reader.readInt32(field, "pickupRadiusMeters")
+            case 7: count = try reader.readInt32(field, "count")
+            case 8: minimumCapacity = try reader.readInt32(field, "minimumCapacity")
+            case 9: try reader.readRepeatedEnum(field, "tripTypes", into: &tripTypes)
+            case 10: try reader.readDuration(field, "maximumStaleness", into: &maximumStaleness)
+            case 12: try reader.readRepeatedMessage(field, "requiredAttributes", into: &requiredAttributes)
+            case 13: orderBy = try reader.readEnum(field, "orderBy") as SearchVehiclesRequest.VehicleMatchOrder
+            case 14: try reader.readRepeatedMessage(field, "vehicleTypes", into: &vehicleTypes)
+            case 15: try reader.readRepeatedMessage(field, "requiredOneOfAttributes", into: &requiredOneOfAttributes)
+            case 18: includeBackToBack = try reader.readBool(field, "includeBackToBack")
+            case 19: tripId = try reader.readString(field, "tripId")
+            case 20: try reader.readRepeatedMessage(field, "requiredOneOfAttributeSets", into: &requiredOneOfAttributeSets)
+            case 21: currentTripsPresent = try reader.readEnum(field, "currentTripsPresent") as SearchVehiclesRequest.CurrentTripsPresent
+            case 22: filter = try reader.readString(field, "filter")
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeMessage(1, header)
+        writer.writeString(3, parent)
+        writer.writeMessage(4, pickupPoint)
+        writer.writeMessage(5, dropoffPoint)
+        writer.writeInt32(6, pickupRadiusMeters)
+        writer.writeInt32(7, count)
+        writer.writeInt32(8, minimumCapacity)
+        writer.writePackedEnum(9, tripTypes)
+        writer.writeDuration(10, maximumStaleness)
+        writer.writeRepeatedMessage(12, requiredAttributes)
+        writer.writeEnum(13, orderBy)
+        writer.writeRepeatedMessage(14, vehicleTypes)
+        writer.writeRepeatedMessage(15, requiredOneOfAttributes)
+        writer.writeBool(18, includeBackToBack)
+        writer.writeString(19, tripId)
+        writer.writeRepeatedMessage(20, requiredOneOfAttributeSets)
+        writer.writeEnum(21, currentTripsPresent)
+        writer.writeString(22, filter)
+    }
+}
+
+extension SearchVehiclesRequest {
     /// Specifies the order of the vehicle matches in the response.
     ///
     /// Proto enum `maps.fleetengine.v1.SearchVehiclesRequest.VehicleMatchOrder`; an open set (see `ProtoEnum`).

@@ -58,6 +58,34 @@ extension SpeedReadingInterval {
 }
 
 extension SpeedReadingInterval {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: startPolylinePointIndex = try reader.readInt32(field, "startPolylinePointIndex")
+            case 2: endPolylinePointIndex = try reader.readInt32(field, "endPolylinePointIndex")
+            case 3: speed = try reader.readEnum(field, "speed") as SpeedReadingInterval.Speed
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeInt32(1, startPolylinePointIndex)
+        writer.writeInt32(2, endPolylinePointIndex)
+        writer.writeEnum(3, speed)
+    }
+}
+
+extension SpeedReadingInterval {
     /// The classification of polyline speed based on traffic data.
     ///
     /// Proto enum `maps.fleetengine.v1.SpeedReadingInterval.Speed`; an open set (see `ProtoEnum`).

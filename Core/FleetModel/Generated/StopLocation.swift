@@ -52,3 +52,31 @@ extension StopLocation {
         writer.write("stopTime", stopTime)
     }
 }
+
+extension StopLocation {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readMessage(field, "point", into: &point)
+            case 2: try reader.readTimestamp(field, "timestamp", into: &timestamp)
+            case 3: try reader.readTimestamp(field, "stopTime", into: &stopTime)
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeMessage(1, point)
+        writer.writeTimestamp(2, timestamp)
+        writer.writeTimestamp(3, stopTime)
+    }
+}

@@ -66,3 +66,35 @@ extension TerminalLocation {
         writer.write("terminalLocationType", terminalLocationType)
     }
 }
+
+extension TerminalLocation {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readMessage(field, "point", into: &point)
+            case 2: try reader.readMessage(field, "terminalPointId", into: &terminalPointId)
+            case 3: accessPointId = try reader.readString(field, "accessPointId")
+            case 4: tripId = try reader.readString(field, "tripId")
+            case 5: terminalLocationType = try reader.readEnum(field, "terminalLocationType") as WaypointType
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeMessage(1, point)
+        writer.writeMessage(2, terminalPointId)
+        writer.writeString(3, accessPointId)
+        writer.writeString(4, tripId)
+        writer.writeEnum(5, terminalLocationType)
+    }
+}

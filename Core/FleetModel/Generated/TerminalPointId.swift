@@ -93,3 +93,31 @@ extension TerminalPointId {
         writer.write("value", value)
     }
 }
+
+extension TerminalPointId {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 2: placeId = try reader.readString(field, "placeId")
+            case 3: generatedId = try reader.readString(field, "generatedId")
+            case 4: value = try reader.readString(field, "value")
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeString(2, placeId)
+        writer.writeString(3, generatedId)
+        writer.writeString(4, value)
+    }
+}

@@ -310,3 +310,93 @@ extension Trip {
         writer.write("attributes", attributes)
     }
 }
+
+extension Trip {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: name = try reader.readString(field, "name")
+            case 2: vehicleId = try reader.readString(field, "vehicleId")
+            case 3: tripStatus = try reader.readEnum(field, "tripStatus") as TripStatus
+            case 4: tripType = try reader.readEnum(field, "tripType") as TripType
+            case 5: try reader.readMessage(field, "pickupPoint", into: &pickupPoint)
+            case 6: try reader.readTimestamp(field, "pickupTime", into: &pickupTime)
+            case 7: try reader.readMessage(field, "dropoffPoint", into: &dropoffPoint)
+            case 8: try reader.readTimestamp(field, "dropoffTime", into: &dropoffTime)
+            case 9: try reader.readRepeatedMessage(field, "route", into: &route)
+            case 10: numberOfPassengers = try reader.readInt32(field, "numberOfPassengers")
+            case 11: try reader.readMessage(field, "lastLocation", into: &lastLocation)
+            case 12: try reader.readInt32Value(field, "remainingDistanceMeters", into: &remainingDistanceMeters)
+            case 13: try reader.readTimestamp(field, "etaToFirstWaypoint", into: &etaToFirstWaypoint)
+            case 14: try reader.readRepeatedMessage(field, "intermediateDestinations", into: &intermediateDestinations)
+            case 15: intermediateDestinationIndex = try reader.readInt32(field, "intermediateDestinationIndex")
+            case 16: try reader.readRepeatedMessage(field, "remainingWaypoints", into: &remainingWaypoints)
+            case 17: try reader.readTimestamp(field, "currentRouteSegmentVersion", into: &currentRouteSegmentVersion)
+            case 19: try reader.readTimestamp(field, "remainingWaypointsVersion", into: &remainingWaypointsVersion)
+            case 20: try reader.readRepeatedMessage(field, "vehicleWaypoints", into: &vehicleWaypoints)
+            case 21: currentRouteSegment = try reader.readString(field, "currentRouteSegment")
+            case 22: try reader.readMessage(field, "actualPickupPoint", into: &actualPickupPoint)
+            case 23: try reader.readMessage(field, "actualDropoffPoint", into: &actualDropoffPoint)
+            case 24: try reader.readMessage(field, "currentRouteSegmentEndPoint", into: &currentRouteSegmentEndPoint)
+            case 25: try reader.readTimestamp(field, "intermediateDestinationsVersion", into: &intermediateDestinationsVersion)
+            case 26: lastLocationSnappable = try reader.readBool(field, "lastLocationSnappable")
+            case 27: try reader.readDuration(field, "remainingTimeToFirstWaypoint", into: &remainingTimeToFirstWaypoint)
+            case 28: try reader.readMessage(field, "currentRouteSegmentTraffic", into: &currentRouteSegmentTraffic)
+            case 29: try reader.readTimestamp(field, "remainingWaypointsRouteVersion", into: &remainingWaypointsRouteVersion)
+            case 30: try reader.readTimestamp(field, "currentRouteSegmentTrafficVersion", into: &currentRouteSegmentTrafficVersion)
+            case 31: view = try reader.readEnum(field, "view") as TripView
+            case 32: try reader.readMessage(field, "actualPickupArrivalPoint", into: &actualPickupArrivalPoint)
+            case 33: try reader.readRepeatedMessage(field, "actualIntermediateDestinationArrivalPoints", into: &actualIntermediateDestinationArrivalPoints)
+            case 34: try reader.readRepeatedMessage(field, "actualIntermediateDestinations", into: &actualIntermediateDestinations)
+            case 35: try reader.readRepeatedMessage(field, "attributes", into: &attributes)
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeString(1, name)
+        writer.writeString(2, vehicleId)
+        writer.writeEnum(3, tripStatus)
+        writer.writeEnum(4, tripType)
+        writer.writeMessage(5, pickupPoint)
+        writer.writeTimestamp(6, pickupTime)
+        writer.writeMessage(7, dropoffPoint)
+        writer.writeTimestamp(8, dropoffTime)
+        writer.writeRepeatedMessage(9, route)
+        writer.writeInt32(10, numberOfPassengers)
+        writer.writeMessage(11, lastLocation)
+        writer.writeInt32Value(12, remainingDistanceMeters)
+        writer.writeTimestamp(13, etaToFirstWaypoint)
+        writer.writeRepeatedMessage(14, intermediateDestinations)
+        writer.writeInt32(15, intermediateDestinationIndex)
+        writer.writeRepeatedMessage(16, remainingWaypoints)
+        writer.writeTimestamp(17, currentRouteSegmentVersion)
+        writer.writeTimestamp(19, remainingWaypointsVersion)
+        writer.writeRepeatedMessage(20, vehicleWaypoints)
+        writer.writeString(21, currentRouteSegment)
+        writer.writeMessage(22, actualPickupPoint)
+        writer.writeMessage(23, actualDropoffPoint)
+        writer.writeMessage(24, currentRouteSegmentEndPoint)
+        writer.writeTimestamp(25, intermediateDestinationsVersion)
+        writer.writeBool(26, lastLocationSnappable)
+        writer.writeDuration(27, remainingTimeToFirstWaypoint)
+        writer.writeMessage(28, currentRouteSegmentTraffic)
+        writer.writeTimestamp(29, remainingWaypointsRouteVersion)
+        writer.writeTimestamp(30, currentRouteSegmentTrafficVersion)
+        writer.writeEnum(31, view)
+        writer.writeMessage(32, actualPickupArrivalPoint)
+        writer.writeRepeatedMessage(33, actualIntermediateDestinationArrivalPoints)
+        writer.writeRepeatedMessage(34, actualIntermediateDestinations)
+        writer.writeRepeatedMessage(35, attributes)
+    }
+}

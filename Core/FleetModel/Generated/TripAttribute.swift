@@ -115,3 +115,33 @@ extension TripAttribute {
         writer.write("numberValue", numberValue)
     }
 }
+
+extension TripAttribute {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: key = try reader.readString(field, "key")
+            case 2: stringValue = try reader.readString(field, "stringValue")
+            case 3: boolValue = try reader.readBool(field, "boolValue")
+            case 4: numberValue = try reader.readDouble(field, "numberValue")
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeString(1, key)
+        writer.writeString(2, stringValue)
+        writer.writeBool(3, boolValue)
+        writer.writeDouble(4, numberValue)
+    }
+}

@@ -98,3 +98,43 @@ extension TripWaypoint {
         writer.write("duration", duration)
     }
 }
+
+extension TripWaypoint {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readMessage(field, "location", into: &location)
+            case 2: tripId = try reader.readString(field, "tripId")
+            case 3: waypointType = try reader.readEnum(field, "waypointType") as WaypointType
+            case 4: try reader.readRepeatedMessage(field, "pathToWaypoint", into: &pathToWaypoint)
+            case 5: encodedPathToWaypoint = try reader.readString(field, "encodedPathToWaypoint")
+            case 6: try reader.readInt32Value(field, "distanceMeters", into: &distanceMeters)
+            case 7: try reader.readTimestamp(field, "eta", into: &eta)
+            case 8: try reader.readDuration(field, "duration", into: &duration)
+            case 10: try reader.readMessage(field, "trafficToWaypoint", into: &trafficToWaypoint)
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeMessage(1, location)
+        writer.writeString(2, tripId)
+        writer.writeEnum(3, waypointType)
+        writer.writeRepeatedMessage(4, pathToWaypoint)
+        writer.writeString(5, encodedPathToWaypoint)
+        writer.writeInt32Value(6, distanceMeters)
+        writer.writeTimestamp(7, eta)
+        writer.writeDuration(8, duration)
+        writer.writeMessage(10, trafficToWaypoint)
+    }
+}

@@ -221,3 +221,71 @@ extension Vehicle {
         writer.write("deviceSettings", deviceSettings)
     }
 }
+
+extension Vehicle {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: name = try reader.readString(field, "name")
+            case 2: vehicleState = try reader.readEnum(field, "vehicleState") as VehicleState
+            case 3: try reader.readRepeatedEnum(field, "supportedTripTypes", into: &supportedTripTypes)
+            case 4: try reader.readRepeatedString(field, "currentTrips", into: &currentTrips)
+            case 5: try reader.readMessage(field, "lastLocation", into: &lastLocation)
+            case 6: maximumCapacity = try reader.readInt32(field, "maximumCapacity")
+            case 8: try reader.readRepeatedMessage(field, "attributes", into: &attributes)
+            case 9: try reader.readMessage(field, "vehicleType", into: &vehicleType)
+            case 10: try reader.readMessage(field, "licensePlate", into: &licensePlate)
+            case 12: try reader.readRepeatedMessage(field, "route", into: &route)
+            case 15: try reader.readTimestamp(field, "currentRouteSegmentVersion", into: &currentRouteSegmentVersion)
+            case 16: try reader.readTimestamp(field, "waypointsVersion", into: &waypointsVersion)
+            case 18: try reader.readInt32Value(field, "remainingDistanceMeters", into: &remainingDistanceMeters)
+            case 19: try reader.readTimestamp(field, "etaToFirstWaypoint", into: &etaToFirstWaypoint)
+            case 20: currentRouteSegment = try reader.readString(field, "currentRouteSegment")
+            case 22: try reader.readRepeatedMessage(field, "waypoints", into: &waypoints)
+            case 23: backToBackEnabled = try reader.readBool(field, "backToBackEnabled")
+            case 24: try reader.readMessage(field, "currentRouteSegmentEndPoint", into: &currentRouteSegmentEndPoint)
+            case 25: try reader.readInt32Value(field, "remainingTimeSeconds", into: &remainingTimeSeconds)
+            case 26: navigationStatus = try reader.readEnum(field, "navigationStatus") as NavigationStatus
+            case 27: try reader.readMessage(field, "deviceSettings", into: &deviceSettings)
+            case 28: try reader.readMessage(field, "currentRouteSegmentTraffic", into: &currentRouteSegmentTraffic)
+            case 30: try reader.readRepeatedMessage(field, "pastLocations", into: &pastLocations)
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeString(1, name)
+        writer.writeEnum(2, vehicleState)
+        writer.writePackedEnum(3, supportedTripTypes)
+        writer.writeRepeatedString(4, currentTrips)
+        writer.writeMessage(5, lastLocation)
+        writer.writeInt32(6, maximumCapacity)
+        writer.writeRepeatedMessage(8, attributes)
+        writer.writeMessage(9, vehicleType)
+        writer.writeMessage(10, licensePlate)
+        writer.writeRepeatedMessage(12, route)
+        writer.writeTimestamp(15, currentRouteSegmentVersion)
+        writer.writeTimestamp(16, waypointsVersion)
+        writer.writeInt32Value(18, remainingDistanceMeters)
+        writer.writeTimestamp(19, etaToFirstWaypoint)
+        writer.writeString(20, currentRouteSegment)
+        writer.writeRepeatedMessage(22, waypoints)
+        writer.writeBool(23, backToBackEnabled)
+        writer.writeMessage(24, currentRouteSegmentEndPoint)
+        writer.writeInt32Value(25, remainingTimeSeconds)
+        writer.writeEnum(26, navigationStatus)
+        writer.writeMessage(27, deviceSettings)
+        writer.writeMessage(28, currentRouteSegmentTraffic)
+        writer.writeRepeatedMessage(30, pastLocations)
+    }
+}

@@ -127,3 +127,35 @@ extension VehicleAttribute {
         writer.write("numberValue", numberValue)
     }
 }
+
+extension VehicleAttribute {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: key = try reader.readString(field, "key")
+            case 2: value = try reader.readString(field, "value")
+            case 3: stringValue = try reader.readString(field, "stringValue")
+            case 4: boolValue = try reader.readBool(field, "boolValue")
+            case 5: numberValue = try reader.readDouble(field, "numberValue")
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeString(1, key)
+        writer.writeString(2, value)
+        writer.writeString(3, stringValue)
+        writer.writeBool(4, boolValue)
+        writer.writeDouble(5, numberValue)
+    }
+}

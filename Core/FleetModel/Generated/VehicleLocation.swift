@@ -261,3 +261,89 @@ extension VehicleLocation {
         writer.write("roadSnapped", roadSnapped)
     }
 }
+
+extension VehicleLocation {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readMessage(field, "location", into: &location)
+            case 2: try reader.readInt32Value(field, "heading", into: &heading)
+            case 3: try reader.readInt32Value(field, "speedKmph", into: &speedKmph)
+            case 4: try reader.readTimestamp(field, "updateTime", into: &updateTime)
+            case 5: try reader.readDoubleValue(field, "altitude", into: &altitude)
+            case 6: try reader.readDoubleValue(field, "speed", into: &speed)
+            case 7: try reader.readDoubleValue(field, "speedAccuracy", into: &speedAccuracy)
+            case 8: try reader.readDoubleValue(field, "horizontalAccuracy", into: &horizontalAccuracy)
+            case 9: try reader.readDoubleValue(field, "verticalAccuracy", into: &verticalAccuracy)
+            case 10: try reader.readDoubleValue(field, "bearingAccuracy", into: &bearingAccuracy)
+            case 11: locationSensor = try reader.readEnum(field, "locationSensor") as LocationSensor
+            case 12: try reader.readBoolValue(field, "isGpsSensorEnabled", into: &isGpsSensorEnabled)
+            case 13: try reader.readTimestamp(field, "serverTime", into: &serverTime)
+            case 14: try reader.readInt32Value(field, "timeSinceUpdate", into: &timeSinceUpdate)
+            case 15: try reader.readInt32Value(field, "numStaleUpdates", into: &numStaleUpdates)
+            case 16: try reader.readMessage(field, "rawLocation", into: &rawLocation)
+            case 17: try reader.readTimestamp(field, "rawLocationTime", into: &rawLocationTime)
+            case 18: try reader.readMessage(field, "supplementalLocation", into: &supplementalLocation)
+            case 19: try reader.readTimestamp(field, "supplementalLocationTime", into: &supplementalLocationTime)
+            case 20: supplementalLocationSensor = try reader.readEnum(field, "supplementalLocationSensor") as LocationSensor
+            case 21: try reader.readDoubleValue(field, "supplementalLocationAccuracy", into: &supplementalLocationAccuracy)
+            case 22: try reader.readDoubleValue(field, "latlngAccuracy", into: &latlngAccuracy)
+            case 23: try reader.readDoubleValue(field, "headingAccuracy", into: &headingAccuracy)
+            case 24: try reader.readDoubleValue(field, "altitudeAccuracy", into: &altitudeAccuracy)
+            case 25: try reader.readDoubleValue(field, "rawLocationAccuracy", into: &rawLocationAccuracy)
+            case 26: roadSnapped = try reader.readBool(field, "roadSnapped")
+            case 27: try reader.readBoolValue(field, "isRoadSnapped", into: &isRoadSnapped)
+            case 28: rawLocationSensor = try reader.readEnum(field, "rawLocationSensor") as LocationSensor
+            case 29: try reader.readMessage(field, "flpLocation", into: &flpLocation)
+            case 30: try reader.readTimestamp(field, "flpUpdateTime", into: &flpUpdateTime)
+            case 31: try reader.readDoubleValue(field, "flpLatlngAccuracyMeters", into: &flpLatlngAccuracyMeters)
+            case 32: try reader.readInt32Value(field, "flpHeadingDegrees", into: &flpHeadingDegrees)
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeMessage(1, location)
+        writer.writeInt32Value(2, heading)
+        writer.writeInt32Value(3, speedKmph)
+        writer.writeTimestamp(4, updateTime)
+        writer.writeDoubleValue(5, altitude)
+        writer.writeDoubleValue(6, speed)
+        writer.writeDoubleValue(7, speedAccuracy)
+        writer.writeDoubleValue(8, horizontalAccuracy)
+        writer.writeDoubleValue(9, verticalAccuracy)
+        writer.writeDoubleValue(10, bearingAccuracy)
+        writer.writeEnum(11, locationSensor)
+        writer.writeBoolValue(12, isGpsSensorEnabled)
+        writer.writeTimestamp(13, serverTime)
+        writer.writeInt32Value(14, timeSinceUpdate)
+        writer.writeInt32Value(15, numStaleUpdates)
+        writer.writeMessage(16, rawLocation)
+        writer.writeTimestamp(17, rawLocationTime)
+        writer.writeMessage(18, supplementalLocation)
+        writer.writeTimestamp(19, supplementalLocationTime)
+        writer.writeEnum(20, supplementalLocationSensor)
+        writer.writeDoubleValue(21, supplementalLocationAccuracy)
+        writer.writeDoubleValue(22, latlngAccuracy)
+        writer.writeDoubleValue(23, headingAccuracy)
+        writer.writeDoubleValue(24, altitudeAccuracy)
+        writer.writeDoubleValue(25, rawLocationAccuracy)
+        writer.writeBool(26, roadSnapped)
+        writer.writeBoolValue(27, isRoadSnapped)
+        writer.writeEnum(28, rawLocationSensor)
+        writer.writeMessage(29, flpLocation)
+        writer.writeTimestamp(30, flpUpdateTime)
+        writer.writeDoubleValue(31, flpLatlngAccuracyMeters)
+        writer.writeInt32Value(32, flpHeadingDegrees)
+    }
+}

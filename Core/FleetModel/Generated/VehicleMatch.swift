@@ -130,6 +130,50 @@ extension VehicleMatch {
 }
 
 extension VehicleMatch {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readMessage(field, "vehicle", into: &vehicle)
+            case 2: try reader.readTimestamp(field, "vehiclePickupEta", into: &vehiclePickupEta)
+            case 3: try reader.readInt32Value(field, "vehiclePickupDistanceMeters", into: &vehiclePickupDistanceMeters)
+            case 4: try reader.readTimestamp(field, "vehicleDropoffEta", into: &vehicleDropoffEta)
+            case 5: try reader.readInt32Value(field, "vehiclePickupToDropoffDistanceMeters", into: &vehiclePickupToDropoffDistanceMeters)
+            case 6: tripType = try reader.readEnum(field, "tripType") as TripType
+            case 7: try reader.readRepeatedMessage(field, "vehicleTripsWaypoints", into: &vehicleTripsWaypoints)
+            case 8: vehicleMatchType = try reader.readEnum(field, "vehicleMatchType") as VehicleMatch.VehicleMatchType
+            case 9: requestedOrderedBy = try reader.readEnum(field, "requestedOrderedBy") as SearchVehiclesRequest.VehicleMatchOrder
+            case 10: orderedBy = try reader.readEnum(field, "orderedBy") as SearchVehiclesRequest.VehicleMatchOrder
+            case 11: try reader.readInt32Value(field, "vehiclePickupStraightLineDistanceMeters", into: &vehiclePickupStraightLineDistanceMeters)
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeMessage(1, vehicle)
+        writer.writeTimestamp(2, vehiclePickupEta)
+        writer.writeInt32Value(3, vehiclePickupDistanceMeters)
+        writer.writeTimestamp(4, vehicleDropoffEta)
+        writer.writeInt32Value(5, vehiclePickupToDropoffDistanceMeters)
+        writer.writeEnum(6, tripType)
+        writer.writeRepeatedMessage(7, vehicleTripsWaypoints)
+        writer.writeEnum(8, vehicleMatchType)
+        writer.writeEnum(9, requestedOrderedBy)
+        writer.writeEnum(10, orderedBy)
+        writer.writeInt32Value(11, vehiclePickupStraightLineDistanceMeters)
+    }
+}
+
+extension VehicleMatch {
     /// Type of vehicle match.
     ///
     /// Proto enum `maps.fleetengine.v1.VehicleMatch.VehicleMatchType`; an open set (see `ProtoEnum`).

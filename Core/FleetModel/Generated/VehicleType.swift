@@ -40,6 +40,30 @@ extension VehicleType {
 }
 
 extension VehicleType {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: category = try reader.readEnum(field, "category") as VehicleType.Category
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeEnum(1, category)
+    }
+}
+
+extension VehicleType {
     /// Vehicle type categories
     ///
     /// Proto enum `maps.fleetengine.v1.Vehicle.VehicleType.Category`; an open set (see `ProtoEnum`).

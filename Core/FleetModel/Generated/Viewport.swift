@@ -45,3 +45,29 @@ extension Viewport {
         writer.write("high", high)
     }
 }
+
+extension Viewport {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readMessage(field, "low", into: &low)
+            case 2: try reader.readMessage(field, "high", into: &high)
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeMessage(1, low)
+        writer.writeMessage(2, high)
+    }
+}

@@ -43,6 +43,30 @@ extension VisualTrafficReportPolylineRendering {
 }
 
 extension VisualTrafficReportPolylineRendering {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: try reader.readRepeatedMessage(field, "roadStretch", into: &roadStretch)
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeRepeatedMessage(1, roadStretch)
+    }
+}
+
+extension VisualTrafficReportPolylineRendering {
     /// One road stretch that should be rendered.
     ///
     /// Proto message `maps.fleetengine.v1.VisualTrafficReportPolylineRendering.RoadStretch`.
@@ -92,6 +116,34 @@ extension VisualTrafficReportPolylineRendering.RoadStretch {
         writer.write("style", style)
         writer.write("offsetMeters", offsetMeters)
         writer.write("lengthMeters", lengthMeters)
+    }
+}
+
+extension VisualTrafficReportPolylineRendering.RoadStretch {
+    /// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.
+    public init(protobuf reader: inout ProtoBinaryReader) throws {
+        self.init()
+        try mergeProtobuf(from: &reader)
+    }
+
+    /// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown
+    /// numbers are skipped.
+    public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {
+        while let field = try reader.nextField() {
+            switch field.number {
+            case 1: style = try reader.readEnum(field, "style") as VisualTrafficReportPolylineRendering.RoadStretch.Style
+            case 2: offsetMeters = try reader.readInt32(field, "offsetMeters")
+            case 3: lengthMeters = try reader.readInt32(field, "lengthMeters")
+            default: try reader.skip(field)
+            }
+        }
+    }
+
+    /// Writes the set fields in field-number order.
+    public func writeProtobuf(to writer: inout ProtoBinaryWriter) {
+        writer.writeEnum(1, style)
+        writer.writeInt32(2, offsetMeters)
+        writer.writeInt32(3, lengthMeters)
     }
 }
 

@@ -13,8 +13,10 @@ This folder is excluded from the Swift target. Run it with a Python that has the
   python3 -m venv /tmp/gvenv && /tmp/gvenv/bin/pip install google-maps-fleetengine
   /tmp/gvenv/bin/python Core/FleetModel/Generator/generate.py
 
-The infrastructure the generated code uses (JSON, ProtoJSONReader/Writer, ProtoEnum, Timestamp,
-ProtoDuration, FieldMask, LatLng) is hand-written in Core/FleetModel.
+Each message gets its proto3 JSON codec (`init(json:)`, `writeFields(to:)`) and its binary protobuf codec
+(`init(protobuf:)`, `mergeProtobuf(from:)`, `writeProtobuf(to:)`), both from the descriptors. The
+infrastructure the generated code uses (JSON, ProtoJSONReader/Writer, ProtoBinaryReader/Writer, ProtoEnum,
+Timestamp, ProtoDuration, FieldMask, LatLng) is hand-written in Core/FleetModel.
 """
 
 from __future__ import annotations
@@ -64,6 +66,33 @@ SCALARS = {
     pbd.FieldDescriptor.TYPE_UINT64: "UInt64",
     pbd.FieldDescriptor.TYPE_DOUBLE: "Double",
     pbd.FieldDescriptor.TYPE_FLOAT: "Float",
+}
+# Method suffix of ProtoBinaryWriter/ProtoBinaryReader per proto scalar type.
+BINARY_SCALARS = {
+    pbd.FieldDescriptor.TYPE_STRING: "String",
+    pbd.FieldDescriptor.TYPE_BYTES: "Bytes",
+    pbd.FieldDescriptor.TYPE_BOOL: "Bool",
+    pbd.FieldDescriptor.TYPE_INT32: "Int32",
+    pbd.FieldDescriptor.TYPE_INT64: "Int64",
+    pbd.FieldDescriptor.TYPE_UINT32: "UInt32",
+    pbd.FieldDescriptor.TYPE_UINT64: "UInt64",
+    pbd.FieldDescriptor.TYPE_SINT32: "SInt32",
+    pbd.FieldDescriptor.TYPE_SINT64: "SInt64",
+    pbd.FieldDescriptor.TYPE_FIXED32: "Fixed32",
+    pbd.FieldDescriptor.TYPE_FIXED64: "Fixed64",
+    pbd.FieldDescriptor.TYPE_SFIXED32: "SFixed32",
+    pbd.FieldDescriptor.TYPE_SFIXED64: "SFixed64",
+    pbd.FieldDescriptor.TYPE_DOUBLE: "Double",
+    pbd.FieldDescriptor.TYPE_FLOAT: "Float",
+}
+# Method suffix for the well-known types that the models hold as Swift values.
+BINARY_WELL_KNOWN = {
+    "google.protobuf.Timestamp": "Timestamp",
+    "google.protobuf.Duration": "Duration",
+    "google.protobuf.FieldMask": "FieldMask",
+    "google.protobuf.Int32Value": "Int32Value",
+    "google.protobuf.DoubleValue": "DoubleValue",
+    "google.protobuf.BoolValue": "BoolValue",
 }
 # Swift names of enum values where the mechanical lowerCamelCase would mislead: `.none` collides with
 # Optional.none wherever the enum is optional.
@@ -460,10 +489,69 @@ def swift_message(message: Message, nested_enums) -> tuple[str, list[str]]:
         out += f"{i2}    writer.write(\"{f.json_name}\", {f.swift_name})\n"
     out += f"{i2}}}\n"
     out += "}\n"
-    extensions = [out]
+    extensions = [out, swift_binary_extension(message)]
     for e in nested_enums:
         extensions.append(f"extension {message.swift_name} {{\n" + swift_enum(e, "    ") + "}\n")
     return struct_decl, extensions
+
+
+def binary_calls(f: Field) -> tuple[str, str]:
+    """The writer call and the reader statement of one field in the binary protobuf form."""
+    n = f.descriptor.number
+    name = f.swift_name
+    json = f.json_name
+    fd = f.descriptor
+    if f.kind == "enum":
+        if f.repeated:
+            return f"writer.writePackedEnum({n}, {name})", f"try reader.readRepeatedEnum(field, \"{json}\", into: &{name})"
+        return f"writer.writeEnum({n}, {name})", f"{name} = try reader.readEnum(field, \"{json}\") as {f.swift_type}"
+    if f.kind in ("message", "latlng"):
+        if f.repeated:
+            return f"writer.writeRepeatedMessage({n}, {name})", f"try reader.readRepeatedMessage(field, \"{json}\", into: &{name})"
+        return f"writer.writeMessage({n}, {name})", f"try reader.readMessage(field, \"{json}\", into: &{name})"
+    if f.kind in ("timestamp", "duration", "fieldmask", "wrapper"):
+        assert not f.repeated, fd.full_name
+        suffix = BINARY_WELL_KNOWN[fd.message_type.full_name]
+        return f"writer.write{suffix}({n}, {name})", f"try reader.read{suffix}(field, \"{json}\", into: &{name})"
+    suffix = BINARY_SCALARS[fd.type]
+    if f.repeated:
+        write = "writeRepeated" if suffix in ("String", "Bytes") else "writePacked"
+        return f"writer.{write}{suffix}({n}, {name})", f"try reader.readRepeated{suffix}(field, \"{json}\", into: &{name})"
+    return f"writer.write{suffix}({n}, {name})", f"{name} = try reader.read{suffix}(field, \"{json}\")"
+
+
+def swift_binary_extension(message: Message) -> str:
+    """`init(protobuf:)`, `mergeProtobuf(from:)` and `writeProtobuf(to:)` from the field numbers."""
+    i2 = "    "
+    by_number = sorted(message.fields, key=lambda f: f.descriptor.number)
+    out = f"extension {message.swift_name} {{\n"
+    out += f"{i2}/// Decodes the binary protobuf form; errors name fields by their JSON path under the reader's path.\n"
+    out += f"{i2}public init(protobuf reader: inout ProtoBinaryReader) throws {{\n"
+    out += f"{i2}    self.init()\n"
+    out += f"{i2}    try mergeProtobuf(from: &reader)\n"
+    out += f"{i2}}}\n\n"
+    out += f"{i2}/// Reads fields by number: singular ones replace, messages merge, repeated ones append; unknown\n"
+    out += f"{i2}/// numbers are skipped.\n"
+    out += f"{i2}public mutating func mergeProtobuf(from reader: inout ProtoBinaryReader) throws {{\n"
+    out += f"{i2}    while let field = try reader.nextField() {{\n"
+    if by_number:
+        out += f"{i2}        switch field.number {{\n"
+        for f in by_number:
+            out += f"{i2}        case {f.descriptor.number}: {binary_calls(f)[1]}\n"
+        out += f"{i2}        default: try reader.skip(field)\n"
+        out += f"{i2}        }}\n"
+    else:
+        out += f"{i2}        try reader.skip(field)\n"
+    out += f"{i2}    }}\n"
+    out += f"{i2}}}\n\n"
+    out += f"{i2}/// Writes the set fields in field-number order.\n"
+    writer_name = "writer" if by_number else "_"
+    out += f"{i2}public func writeProtobuf(to {writer_name}: inout ProtoBinaryWriter) {{\n"
+    for f in by_number:
+        out += f"{i2}    {binary_calls(f)[0]}\n"
+    out += f"{i2}}}\n"
+    out += "}\n"
+    return out
 
 
 def indented(text: str) -> str:

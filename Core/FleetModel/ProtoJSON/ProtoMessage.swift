@@ -1,10 +1,11 @@
-/// A proto3 message with its REST (proto3 JSON) form: the models of Fleet Engine v1.
+/// A proto3 message with its REST (proto3 JSON) form and its binary (gRPC) form (`ProtoBinaryMessage`):
+/// the models of Fleet Engine v1.
 ///
 /// Conventions of every message: singular fields are optionals (nil = not set, left out of JSON),
 /// repeated fields are arrays (empty = not set), property names are the JSON (lowerCamelCase) names.
 /// Decoding accepts each field by its JSON name or its proto (snake_case) name; unknown fields are
 /// INVALID_ARGUMENT unless `DecodingOptions.ignoreUnknownFields`.
-public protocol ProtoMessage: ProtoJSONValue {
+public protocol ProtoMessage: ProtoJSONValue, ProtoBinaryMessage {
     /// The message's full proto name (`maps.fleetengine.v1.Vehicle`).
     static var protoMessageName: String { get }
 

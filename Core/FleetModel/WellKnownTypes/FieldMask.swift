@@ -41,7 +41,11 @@ public struct FieldMask: Sendable, Hashable, CustomStringConvertible, Expressibl
             let path = String(piece).trimmingASCIISpaces()
             let segments = path.split(separator: ".", omittingEmptySubsequences: false)
             guard !path.isEmpty, segments.allSatisfy({ isFieldName($0) }) else { return nil }
-            paths.append(path)
+            // The JSON name must be a field name too: `a.___` or `a._1` would become `a.` or `a.1`,
+            // which no field has and which would not parse back.
+            let camel = camelCase(path)
+            guard camel.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ isFieldName($0) }) else { return nil }
+            paths.append(camel)
         }
         return FieldMask(paths)
     }

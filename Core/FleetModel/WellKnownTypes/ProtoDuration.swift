@@ -31,10 +31,15 @@ public struct ProtoDuration: Sendable, Hashable, Comparable, CustomStringConvert
         self.nanos = remainder
     }
 
-    /// A duration of `timeInterval` seconds, rounded to the nanosecond.
+    /// A duration of `timeInterval` seconds, rounded to the nanosecond. Beyond ±``maxSeconds`` it is clamped
+    /// to that limit, and NaN gives zero: a computed span never traps.
     public init(timeInterval: Double) {
-        let whole = timeInterval.rounded(.towardZero)
-        self.init(seconds: Int64(whole), nanos: Int32(((timeInterval - whole) * 1e9).rounded()))
+        let seconds = Int64(truncatingClamped: timeInterval, limit: Self.maxSeconds)
+        guard timeInterval.isFinite, seconds.magnitude < UInt64(Self.maxSeconds) else {
+            self.init(seconds: seconds)
+            return
+        }
+        self.init(seconds: seconds, nanos: Int32(((timeInterval - Double(seconds)) * 1e9).rounded()))
     }
 
     /// The same span as a `Swift.Duration` (attoseconds truncated to nanoseconds).

@@ -37,8 +37,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         self.init(timeIntervalSince1970: date.timeIntervalSince1970)
     }
 
-    /// The timestamp a number of seconds after 1970, rounded to the microsecond.
+    /// The timestamp a number of seconds after 1970, rounded to the microsecond. An interval outside the valid
+    /// range is clamped to its first or last second, and NaN gives the Unix epoch: it never traps.
     public init(timeIntervalSince1970 interval: Double) {
+        guard !interval.isNaN else { self = .unixEpoch; return }
+        guard interval >= Double(Self.minSeconds) else { self.init(seconds: Self.minSeconds); return }
+        guard interval < Double(Self.maxSeconds) else { self.init(seconds: Self.maxSeconds); return }
         let wholeSeconds = interval.rounded(.down)
         let micros = ((interval - wholeSeconds) * 1_000_000).rounded()
         self.init(seconds: Int64(wholeSeconds), nanos: Int32(micros) * 1_000)
@@ -165,11 +169,17 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The same instant as a `Date`.
     public var date: Date { Date(timeIntervalSince1970: timeIntervalSince1970) }
 
-    /// The timestamp `interval` seconds later (earlier when negative), to the nanosecond.
+    /// The timestamp `interval` seconds later (earlier when negative), to the nanosecond, clamped to the valid
+    /// range (an ETA computed from a vanishing speed is the last valid second, not a trap); NaN adds nothing.
     public func adding(seconds interval: Double) -> Timestamp {
-        let whole = interval.rounded(.towardZero)
-        let nanosecondPart = ((interval - whole) * 1e9).rounded()
-        return Timestamp(seconds: seconds + Int64(whole), nanos: nanos + Int32(nanosecondPart))
+        guard !interval.isNaN else { return self }
+        let span = Self.maxSeconds - Self.minSeconds
+        let whole = Int64(truncatingClamped: interval, limit: span)
+        let nanosecondPart = whole.magnitude < UInt64(span) ? ((interval - Double(whole)) * 1e9).rounded() : 0
+        let sum = Timestamp(seconds: seconds + whole, nanos: nanos + Int32(nanosecondPart))
+        if sum.seconds > Self.maxSeconds { return Timestamp(seconds: Self.maxSeconds) }
+        if sum.seconds < Self.minSeconds { return Timestamp(seconds: Self.minSeconds) }
+        return sum
     }
 
     /// The timestamp `duration` later (earlier when negative), exactly.

@@ -19,7 +19,7 @@ static size_t cmhd_keep_escaped(void *context, struct MHD_Connection *connection
 }
 
 struct MHD_Daemon *cmhd_start_daemon(const cmhd_daemon_options *options) {
-    struct MHD_OptionItem items[16];
+    struct MHD_OptionItem items[24];
     size_t count = 0;
     /* The logger first, so that MHD reports problems with the other options through it. */
     if (options->logger != NULL)
@@ -33,6 +33,12 @@ struct MHD_Daemon *cmhd_start_daemon(const cmhd_daemon_options *options) {
     if (options->connection_limit > 0)
         items[count++] = (struct MHD_OptionItem) { MHD_OPTION_CONNECTION_LIMIT, (intptr_t) options->connection_limit, NULL };
     items[count++] = (struct MHD_OptionItem) { MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t) options->connection_timeout_seconds, NULL };
+    if (options->per_ip_connection_limit > 0)
+        items[count++] = (struct MHD_OptionItem) { MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t) options->per_ip_connection_limit, NULL };
+    if (options->notify_connection != NULL)
+        items[count++] = (struct MHD_OptionItem) { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) options->notify_connection, options->notify_connection_context };
+    if (options->uri_logger != NULL)
+        items[count++] = (struct MHD_OptionItem) { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) options->uri_logger, options->uri_logger_context };
     if (options->listen_backlog > 0)
         items[count++] = (struct MHD_OptionItem) { MHD_OPTION_LISTEN_BACKLOG_SIZE, (intptr_t) options->listen_backlog, NULL };
     if (options->keep_url_escaped)
@@ -46,7 +52,7 @@ struct MHD_Daemon *cmhd_start_daemon(const cmhd_daemon_options *options) {
         flags |= MHD_USE_IPv6;
     if (options->turbo)
         flags |= MHD_USE_TURBO;
-    return MHD_start_daemon(flags, options->port, NULL, NULL,
+    return MHD_start_daemon(flags, options->port, options->accept_policy, options->accept_policy_context,
                             options->access_handler, options->access_handler_context,
                             MHD_OPTION_ARRAY, items, MHD_OPTION_END);
 }
@@ -64,4 +70,14 @@ unsigned int cmhd_daemon_connection_count(struct MHD_Daemon *daemon) {
 const struct sockaddr *cmhd_connection_client_address(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+void *cmhd_connection_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }

@@ -10,6 +10,9 @@ public enum GoogleErrorBody {
         switch error.cause {
         case ErrorCause.methodNotAllowed.id?: 405
         case ErrorCause.requestTooLarge.id?: 413
+        case ErrorCause.requestTimeout.id?: 408
+        case ErrorCause.unsupportedMediaType.id?: 415
+        case ErrorCause.requestHeadersTooLarge.id?: 431
         default: error.httpStatus
         }
     }

@@ -254,8 +254,9 @@ extension Array where Element == (name: String, value: String) {
         for (rawName, value) in self {
             if systemParameters.contains(rawName) { continue }
             let name = FieldMask.camelCase(rawName)
-            let path = name.utf8.contains(UInt8(ascii: ".")) ? name.split(separator: ".").map(String.init) : [name]
-            guard fields.contains(path[0]) || fields.contains(name) else {
+            // Never empty (`"."` splits into two empty segments), so `path[0]` exists; an empty segment names no field.
+            let path = name.utf8.contains(UInt8(ascii: ".")) ? name.split(separator: ".", omittingEmptySubsequences: false).map(String.init) : [name]
+            guard !path.contains(where: \.isEmpty), fields.contains(path[0]) || fields.contains(name) else {
                 throw FleetError.invalidArgument("Invalid JSON payload received. Unknown name \"\(rawName)\": Cannot bind query parameter. Field '\(rawName)' could not be found in request message.", field: rawName)
             }
             let leaf: JSON

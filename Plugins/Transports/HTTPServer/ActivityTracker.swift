@@ -7,6 +7,8 @@ final class ActivityTracker: @unchecked Sendable {
     private let condition = NSCondition()
     private var requestsInFlight = 0
     private var streams: [ObjectIdentifier: EventStream] = [:]
+    /// Open streams per client address.
+    private var streamsByClient: [String: Int] = [:]
     private var refusesStreams = false
     private var parked: [ObjectIdentifier: DeferredReply] = [:]
 
@@ -25,19 +27,37 @@ final class ActivityTracker: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Registers a stream being sent; false once the server is stopping (the stream is not added).
-    func addStream(_ stream: EventStream) -> Bool {
+    /// Whether a stream was taken on.
+    enum StreamAdmission: Equatable {
+        case added
+        /// The server is stopping.
+        case stopping
+        /// As many streams as the server allows are open.
+        case serverLimit
+        /// As many streams as one client address may hold are open for this one.
+        case clientLimit
+    }
+
+    /// Registers a stream being sent for `client`, unless the server is stopping or a limit
+    /// (nil for none) is reached; the stream is added only when the answer is `.added`.
+    func addStream(_ stream: EventStream, client: String, maxStreams: Int?, maxPerClient: Int?) -> StreamAdmission {
         condition.lock()
         defer { condition.unlock() }
-        guard !refusesStreams else { return false }
+        guard !refusesStreams else { return .stopping }
+        if let maxStreams, streams.count >= maxStreams { return .serverLimit }
+        if let maxPerClient, streamsByClient[client, default: 0] >= maxPerClient { return .clientLimit }
         streams[ObjectIdentifier(stream)] = stream
-        return true
+        streamsByClient[client, default: 0] += 1
+        return .added
     }
 
     /// Forgets a stream whose connection ended.
-    func removeStream(_ stream: EventStream) {
+    func removeStream(_ stream: EventStream, client: String) {
         condition.lock()
-        streams[ObjectIdentifier(stream)] = nil
+        if streams.removeValue(forKey: ObjectIdentifier(stream)) != nil {
+            let left = streamsByClient[client, default: 1] - 1
+            streamsByClient[client] = left > 0 ? left : nil
+        }
         if streams.isEmpty { condition.broadcast() }
         condition.unlock()
     }

@@ -6,9 +6,10 @@ import Synchronization
 ///
 /// Return it from the handler as `.eventStream(stream)`. Events sent before that are buffered and
 /// go out first. While nothing is waiting to be sent the connection is parked (suspended in
-/// libmicrohttpd): it holds no thread and costs no CPU. The server writes a `: keepalive` comment to
-/// every open stream at its heartbeat interval, so a client that went away is noticed at the
-/// latest two heartbeats later (a write to a closed socket fails on the second attempt).
+/// libmicrohttpd): it holds no thread and costs no CPU. A client that closes its end is noticed
+/// within a second (the server looks for hung-up streams twice a second); one that vanished without
+/// closing (its machine went off the network) is noticed by the `: keepalive` comment the server
+/// writes to every open stream at its heartbeat interval, at the latest two heartbeats later.
 public final class EventStream: Sendable {
     /// Why a stream ended.
     public enum CloseReason: Sendable, Hashable {
@@ -20,6 +21,9 @@ public final class EventStream: Sendable {
         case serverStopping
         /// The client read too slowly: more than `maxBufferedBytes` were waiting, so the stream was cut.
         case slowClient
+        /// The stream was never sent: as many streams as the server allows (in all, or for the
+        /// client's address) were open, so the request was answered 429 instead.
+        case refused
     }
 
     /// Header fields added to the reply (after `Content-Type: text/event-stream` and `Cache-Control: no-cache`).
@@ -75,6 +79,11 @@ public final class EventStream: Sendable {
             return state.finishedReason
         }
         if let finished { body(finished) }
+    }
+
+    /// Ends a stream that will never be sent (see `CloseReason.refused`).
+    func refuse() {
+        finish(connectionOutcome: .refused)
     }
 
     /// Bytes handed to the connection so far (for the access log).

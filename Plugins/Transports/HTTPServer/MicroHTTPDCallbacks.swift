@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CMicroHTTPDShim
 
 /// The C function pointers handed to libmicrohttpd. Each is a closure without captures stored in
 /// a type (not at top level, where Swift 6 would make it main-actor isolated and trap on an MHD
@@ -20,6 +21,41 @@ enum MicroHTTPDCallbacks {
         requestSlot.pointee = nil
         let request = Unmanaged<RequestContext>.fromOpaque(slot).takeRetainedValue()
         Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().completed(request, termination: termination)
+    }
+
+    /// `MHD_NotifyConnectionCallback`: `context` is the `RequestDispatcher`; `*socketContext` holds the
+    /// connection's `ConnectionRecord`, retained from its start to its close.
+    static let notifyConnection: MHD_NotifyConnectionCallback = { context, connection, socketContext, event in
+        guard let context, let connection, let socketContext else { return }
+        let registry = Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().connections
+        switch event {
+        case .CONNECTION_NOTIFY_STARTED:
+            let record = registry.opened(
+                descriptor: cmhd_connection_fd(connection),
+                remoteAddress: cmhd_connection_client_address(connection).map(ListenAddress.numericHost) ?? "")
+            socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
+        case .CONNECTION_NOTIFY_CLOSED:
+            guard let stored = socketContext.pointee else { return }
+            socketContext.pointee = nil
+            registry.closed(Unmanaged<ConnectionRecord>.fromOpaque(stored).takeRetainedValue())
+        default:
+            break
+        }
+    }
+
+    /// `MHD_OPTION_URI_LOG_CALLBACK`: the request line arrived. Returns nil, which leaves the
+    /// request's slot empty for the access handler's first call.
+    static let requestLineArrived: cmhd_uri_log_function = { _, _, connection in
+        guard let connection, let stored = cmhd_connection_socket_context(connection) else { return nil }
+        Unmanaged<ConnectionRecord>.fromOpaque(stored).takeUnretainedValue().requestLineArrived()
+        return nil
+    }
+
+    /// `MHD_AcceptPolicyCallback`: refuses a connection (libmicrohttpd closes it at once) while as
+    /// many as the server allows are open.
+    static let acceptPolicy: MHD_AcceptPolicyCallback = { context, _, _ in
+        guard let context else { return .YES }
+        return Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().connections.acceptsMore ? .YES : .NO
     }
 
     /// `MHD_ContentReaderCallback` of an event stream: `context` is the `EventStream`.

@@ -8,6 +8,8 @@ final class RequestContext {
     let path: String
     let httpVersion: String
     let remoteAddress: String
+    /// The header fields, read when the headers arrived.
+    var headers = HTTPHeaders()
     /// The body received so far.
     var body: [UInt8] = []
     /// Set when a chunked body went over the limit: the rest is dropped and 413 is the answer.
@@ -25,10 +27,14 @@ final class RequestContext {
     /// The stream being sent, for an event-stream reply.
     var stream: EventStream?
 
-    init(method: String, path: String, httpVersion: String, remoteAddress: String) {
+    /// The connection it arrived on, as the registry tracks it.
+    let connection: ConnectionRecord?
+
+    init(method: String, path: String, httpVersion: String, remoteAddress: String, connection: ConnectionRecord?) {
         self.method = method
         self.path = path
         self.httpVersion = httpVersion
         self.remoteAddress = remoteAddress
+        self.connection = connection
     }
 }

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import CMicroHTTPDShim
 import FleetErrors
+import Foundation
 import Glibc
 import Synchronization
 
@@ -10,12 +11,15 @@ final class RequestDispatcher: Sendable {
     let configuration: HTTPServer.Configuration
     let handler: @Sendable (HTTPRequest) -> HTTPReply
     let activity = ActivityTracker()
+    /// Every open connection, for the deadlines and limits libmicrohttpd does not enforce itself.
+    let connections: ConnectionRegistry
     /// Set when the server starts stopping: replies then ask the client to close the connection.
     let isStopping = Atomic<Bool>(false)
 
     init(configuration: HTTPServer.Configuration, handler: @escaping @Sendable (HTTPRequest) -> HTTPReply) {
         self.configuration = configuration
         self.handler = handler
+        connections = ConnectionRegistry(configuration: configuration)
     }
 
     // MARK: libmicrohttpd's access handler
@@ -27,13 +31,31 @@ final class RequestDispatcher: Sendable {
                 requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let slot = requestSlot.pointee else {
             // First call: the headers are in. Create the request's context (released in `completed`).
+            let record = cmhd_connection_socket_context(connection).map {
+                Unmanaged<ConnectionRecord>.fromOpaque($0).takeUnretainedValue()
+            }
             let context = RequestContext(
                 method: method.map { String(cString: $0) } ?? "",
                 path: url.map { PercentEncoding.escapingRawBytes(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? "",
                 httpVersion: version.map { String(cString: $0) } ?? "",
-                remoteAddress: cmhd_connection_client_address(connection).map(ListenAddress.numericHost) ?? "")
+                remoteAddress: record?.remoteAddress
+                    ?? cmhd_connection_client_address(connection).map(ListenAddress.numericHost) ?? "",
+                connection: record)
             requestSlot.pointee = Unmanaged.passRetained(context).toOpaque()
             activity.requestStarted()
+            // Answered 408 already (the headers arrived as the deadline passed): drop the request.
+            if let record, !record.headersArrived() { return .NO }
+            let raw = Self.values(of: .HEADER_KIND, on: connection)
+            context.headers = HTTPHeaders(raw.map {
+                (String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self))
+            })
+            if let (status, problem) = refusal(of: context, headerBytes: raw.reduce(context.path.utf8.count + context.method.utf8.count + 12) {
+                $0 + $1.name.count + $1.value.count + 4
+            }) {
+                // Not read on: the connection cannot carry another request.
+                context.connection?.lingerOnClose()
+                return queue(configuration.errorBody(status, problem), for: context, on: connection, closingConnection: true)
+            }
             return checkDeclaredLength(of: context, on: connection)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(slot).takeUnretainedValue()
@@ -59,15 +81,49 @@ final class RequestDispatcher: Sendable {
             return queue(response, for: context, on: connection, closingConnection: false)
         }
         if context.responded { return .YES }
+        if let record = context.connection, !record.requestComplete() { return .NO }  // answered 408 meanwhile
         if context.bodyOverLimit {
             return rejectBody(of: context, on: connection, size: "\(context.discardedBytes)")
         }
         return answer(context, on: connection)
     }
 
+    /// Why a request is refused from its header fields alone, if it is: header fields over the
+    /// limit (431); no `Host` in HTTP/1.1, or more than one; more than one `Authorization`; or
+    /// `Content-Length` values that differ (400). The last three are how requests are smuggled
+    /// past a proxy that reads the other field than this server does.
+    private func refusal(of context: RequestContext, headerBytes: Int) -> (Int, String)? {
+        if headerBytes > configuration.maxHeaderBytes {
+            return (431, "\(headerBytes) bytes of request line and header fields; the limit is \(configuration.maxHeaderBytes) bytes")
+        }
+        // One pass, without allocating, for the usual request: one Host, at most one of the others.
+        var hosts = 0, authorizations = 0, lengths = 0
+        var lengthIsList = false
+        for field in context.headers {
+            if HTTPHeaders.sameName(field.name, "Host") { hosts += 1 }
+            else if HTTPHeaders.sameName(field.name, "Authorization") { authorizations += 1 }
+            else if HTTPHeaders.sameName(field.name, "Content-Length") {
+                lengths += 1
+                if field.value.utf8.contains(UInt8(ascii: ",")) { lengthIsList = true }
+            }
+        }
+        if hosts == 0 && context.httpVersion == "HTTP/1.1" {
+            return (400, "an HTTP/1.1 request without a Host header field")
+        }
+        if hosts > 1 { return (400, "\(hosts) Host header fields; send one") }
+        if authorizations > 1 { return (400, "\(authorizations) Authorization fields; send one") }
+        if lengths > 1 || lengthIsList {
+            let values = Set(context.headers.values(for: "Content-Length").flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingCharacters(in: .whitespaces) })
+            if values.count > 1 { return (400, "different Content-Length values (\(values.sorted().joined(separator: ", ")))") }
+        }
+        return nil
+    }
+
     /// A body without `Content-Length` (chunked) went over the limit. libmicrohttpd 0.9.75 cannot
-    /// queue a response while a body is arriving, so the rest is read and dropped, and the 413 goes
-    /// out when the body ends; a client sending more than the limit again is cut off at once.
+    /// queue a response while a body is arriving, so the rest is read and dropped (up to
+    /// `maxDrainBytes` in all), and the 413 goes out when the body ends; past that bound the
+    /// connection is cut without an answer.
     private func discardBody(of context: RequestContext, count: Int) -> MHD_Result {
         if !context.bodyOverLimit {
             context.bodyOverLimit = true
@@ -75,10 +131,11 @@ final class RequestDispatcher: Sendable {
             context.body = []
         }
         context.discardedBytes += count
-        return context.discardedBytes / 2 > configuration.maxRequestBodyBytes ? .NO : .YES
+        return context.discardedBytes > max(configuration.maxDrainBytes, configuration.maxRequestBodyBytes) ? .NO : .YES
     }
 
-    /// Refuses a body whose `Content-Length` is over the limit before reading it.
+    /// Refuses a body whose `Content-Length` is over the limit at once, before it is read; the
+    /// connection then closes lingering (`LingeringClose`), so a client still sending reads the 413.
     private func checkDeclaredLength(of context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
         guard let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
               let length = Int(String(cString: declared)) else { return .YES }
@@ -93,7 +150,9 @@ final class RequestDispatcher: Sendable {
         let error = FleetError(.requestBodyTooLarge,
                                detail: "\(size) bytes; the limit is \(configuration.maxRequestBodyBytes) bytes")
         let response = configuration.errorBody(413, error.message)
-        // The rest of the body is not read, so the connection cannot carry another request.
+        // The rest of the body is not read, so the connection cannot carry another request; it is
+        // closed lingering, so that a client still sending the body reads the answer.
+        context.connection?.lingerOnClose()
         return queue(response, for: context, on: connection, closingConnection: true)
     }
 
@@ -102,11 +161,10 @@ final class RequestDispatcher: Sendable {
         let request = HTTPRequest(
             method: context.method, path: context.path,
             query: Self.values(of: .GET_ARGUMENT_KIND, on: connection).map {
-                HTTPQueryItem(name: Self.decodeQueryText($0.name), value: Self.decodeQueryText($0.value))
+                let name = Self.decodeQueryText($0.name), value = Self.decodeQueryText($0.value)
+                return HTTPQueryItem(name: name.text, value: value.text, isValidUTF8: name.isValidUTF8 && value.isValidUTF8)
             },
-            headers: HTTPHeaders(Self.values(of: .HEADER_KIND, on: connection).map {
-                (String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self))
-            }),
+            headers: context.headers,
             body: context.body, remoteAddress: context.remoteAddress, httpVersion: context.httpVersion)
         context.body = []
         switch handler(request) {
@@ -151,9 +209,28 @@ final class RequestDispatcher: Sendable {
             return queue(configuration.errorBody(500, "The event stream is already in use"), for: context,
                          on: connection, closingConnection: false)
         }
+        switch activity.addStream(stream, client: context.remoteAddress, maxStreams: configuration.maxEventStreams,
+                                  maxPerClient: configuration.maxEventStreamsPerClient) {
+        case .added:
+            break
+        case .stopping:
+            stream.refuse()
+            return queue(configuration.errorBody(503, "The server is stopping"), for: context, on: connection,
+                         closingConnection: true)
+        case .serverLimit:
+            stream.refuse()
+            let limit = configuration.maxEventStreams ?? 0
+            return queue(configuration.errorBody(429, "Too many event streams are open: the server allows \(limit)"),
+                         for: context, on: connection, closingConnection: false)
+        case .clientLimit:
+            stream.refuse()
+            let limit = configuration.maxEventStreamsPerClient ?? 0
+            return queue(configuration.errorBody(429, "Too many event streams are open from \(context.remoteAddress): the server allows \(limit) per client address"),
+                         for: context, on: connection, closingConnection: false)
+        }
         context.stream = stream
+        context.connection?.streamStarted(stream)
         activity.requestEnded()  // From now on it counts as a stream, not as a request in flight.
-        if !activity.addStream(stream) { stream.requestClose(.serverStopping) }
         let stopping = isStopping.load(ordering: .relaxed)
         // The reader holds the stream until libmicrohttpd frees the response (`releaseEventStream`).
         let retained = Unmanaged.passRetained(stream)
@@ -200,11 +277,12 @@ final class RequestDispatcher: Sendable {
         var bodyBytes = context.responseBytes
         if let stream = context.stream {
             bodyBytes = stream.bytesWritten
-            activity.removeStream(stream)
+            activity.removeStream(stream, client: context.remoteAddress)
             stream.finish(connectionOutcome: outcome == .serverStopped ? .serverStopping : .clientDisconnected)
         } else {
             activity.requestEnded()
         }
+        context.connection?.exchangeEnded()
         let elapsed = context.started.duration(to: .now)
         configuration.accessLog(HTTPAccessLogEntry(
             method: context.method, path: context.path, status: context.status,
@@ -239,8 +317,11 @@ final class RequestDispatcher: Sendable {
             RawValue(name: bytes(name, nameSize), value: bytes(value, valueSize)))
     }
 
-    /// Query text as libmicrohttpd leaves it (`+` already a space, escapes kept), decoded.
-    private static func decodeQueryText(_ raw: [UInt8]) -> String {
-        String(decoding: PercentEncoding.lenient(raw), as: UTF8.self)
+    /// Query text as libmicrohttpd leaves it (`+` already a space, escapes kept), decoded; bytes that
+    /// are not UTF-8 become U+FFFD and are reported, for the handler to refuse.
+    private static func decodeQueryText(_ raw: [UInt8]) -> (text: String, isValidUTF8: Bool) {
+        let bytes = PercentEncoding.lenient(raw)
+        if let text = String(validating: bytes, as: UTF8.self) { return (text, true) }
+        return (String(decoding: bytes, as: UTF8.self), false)
     }
 }

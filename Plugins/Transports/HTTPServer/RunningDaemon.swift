@@ -13,6 +13,8 @@ struct RunningDaemon {
     private let options: UnsafeMutablePointer<cmhd_daemon_options>
     private let socketAddress: UnsafeMutablePointer<sockaddr_storage>
     private let heartbeat: any DispatchSourceTimer
+    /// Enforces the header and body deadlines and notices closed event streams (`ConnectionRegistry.sweep`).
+    private let sweeper: any DispatchSourceTimer
     /// The listening socket once `stopListening()` took it from the daemon; closed after it stops.
     private var quiescedSocket: Int32?
 
@@ -30,15 +32,24 @@ struct RunningDaemon {
             port: UInt16(configuration.port),
             bind_address: UnsafeRawPointer(socketAddress).assumingMemoryBound(to: sockaddr.self),
             thread_pool_size: UInt32(max(1, configuration.threadPoolSize)),
-            connection_memory_limit: max(4096, configuration.maxHeaderBytes),
-            connection_limit: UInt32(max(1, configuration.maxConnections)),
+            connection_memory_limit: max(4096, configuration.maxHeaderBytes) * 2 + 8192,
+            // Headroom above the limit the accept policy enforces: at its own limit libmicrohttpd
+            // stops accepting, and new connections would wait in the listen queue instead of being refused.
+            connection_limit: UInt32(max(1, configuration.maxConnections) + 16 * max(1, configuration.threadPoolSize)),
             connection_timeout_seconds: UInt32(timeoutSeconds),
+            per_ip_connection_limit: UInt32(max(0, configuration.maxConnectionsPerClient ?? 0)),
             listen_backlog: 0,
             keep_url_escaped: 1,
             access_handler: MicroHTTPDCallbacks.accessHandler,
             access_handler_context: Unmanaged.passUnretained(dispatcher).toOpaque(),
             request_completed: MicroHTTPDCallbacks.requestCompleted,
             request_completed_context: Unmanaged.passUnretained(dispatcher).toOpaque(),
+            notify_connection: MicroHTTPDCallbacks.notifyConnection,
+            notify_connection_context: Unmanaged.passUnretained(dispatcher).toOpaque(),
+            uri_logger: MicroHTTPDCallbacks.requestLineArrived,
+            uri_logger_context: nil,
+            accept_policy: MicroHTTPDCallbacks.acceptPolicy,
+            accept_policy_context: Unmanaged.passUnretained(dispatcher).toOpaque(),
             logger: MicroHTTPDCallbacks.log,
             logger_context: Unmanaged.passUnretained(diagnostics).toOpaque()))
         guard let daemon = cmhd_start_daemon(options) else {
@@ -58,6 +69,10 @@ struct RunningDaemon {
             for stream in activity.openStreams { stream.sendComment("keepalive") }
         }
         heartbeat.resume()
+        sweeper = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        sweeper.schedule(deadline: .now() + ConnectionRegistry.sweepInterval, repeating: ConnectionRegistry.sweepInterval)
+        sweeper.setEventHandler { [connections = dispatcher.connections] in connections.sweep() }
+        sweeper.resume()
     }
 
     /// Connections open now.
@@ -79,6 +94,7 @@ struct RunningDaemon {
     /// Every parked event stream must have been woken first (`EventStream.requestClose`).
     func shutDown() {
         heartbeat.cancel()
+        sweeper.cancel()
         MHD_stop_daemon(daemon)
         if let quiescedSocket { _ = close(quiescedSocket) }
         options.deinitialize(count: 1)

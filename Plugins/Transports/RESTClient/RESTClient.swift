@@ -131,10 +131,20 @@ public final class RESTClient: FleetAPI, TripWatching {
             switch outcome {
             case .success(let response):
                 if (200..<300).contains(response.status) { return response.body }
-                let error = GoogleErrorBody.decode(status: response.status, body: response.body)
+                var error = GoogleErrorBody.decode(status: response.status, body: response.body)
+                if let value = response.headers["Retry-After"], let seconds = Int(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 {
+                    error.retryAfter = .seconds(seconds)
+                }
                 if response.status == 401, token != nil, !refreshed {
                     refreshed = true
                     forceRefresh = true
+                    continue
+                }
+                // Over the server's rate limit: the call was refused before it was applied, so any
+                // call may go again, once at least the time the server asked for has passed.
+                if let wait = error.retryAfter, error.code == .resourceExhausted, attempt < retry.maxAttempts {
+                    let delay = max(wait, retry.delay(forAttempt: attempt))
+                    Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
                     continue
                 }
                 // The server answered, so the call reached it: only idempotent calls may go again.

@@ -29,12 +29,28 @@ public struct ServeOptions: Sendable {
     public var threads = ServeOptions.defaultThreads
     public var maxConnections = 4096
     public var connectionTimeout: Duration? = .seconds(60)
+    /// Connections one client address may hold open; nil for no limit.
+    public var maxConnectionsPerClient: Int? = 1024
+    /// How long a request's line and headers may take to arrive; nil for no limit.
+    public var headerTimeout: Duration? = .seconds(30)
+    /// How long a request's body may take to arrive once its headers are in; nil for no limit.
+    public var bodyTimeout: Duration? = .seconds(60)
+    /// `:watch` streams open at once, in all and per client address; nil for no limit.
+    public var maxWatches: Int? = 3072
+    public var maxWatchesPerClient: Int? = 512
+    /// Requests a second per caller (token, or address without tokens), nil for no limit, and the burst.
+    public var rateLimit: Double?
+    public var rateBurst: Double?
+    /// Host names answered without token checks besides loopback names and the listen address.
+    public var allowedHosts: [String] = []
     /// Write an access log line per request to standard error.
     public var accessLog = true
     /// How long in-flight requests get to finish after SIGTERM.
     public var gracePeriod: Duration = .seconds(10)
     /// The map pages (`/map`, `/map/trips/{tripId}`); nil serves none.
     public var map: MapConfiguration? = MapConfiguration()
+    /// The engine's settings: its router (`--router`), say.
+    public var engine = EngineConfiguration()
 
     public init() {}
 
@@ -80,13 +96,18 @@ public struct ServeOptions: Sendable {
 
 /// `fleet-admin serve`: the engine behind Fleet Engine's REST API until SIGTERM or SIGINT.
 public enum FleetServer {
-    /// Google's error body for the answers the HTTP layer gives by itself: 413 for a body over the
-    /// limit, 503 when a stop answers calls still waiting for their commit, 400 otherwise.
+    /// Google's error body for the answers the HTTP layer gives by itself: 408 for a request that
+    /// did not arrive in time, 413 for a body over the limit, 429 for a watch over the limits, 431
+    /// for header fields over the limit, 503 when a stop answers calls still waiting for their
+    /// commit, 400 for a malformed request.
     public static func errorBody(status: Int, message: String) -> HTTPResponse {
         let cause: ErrorCause = switch status {
+        case 408: .requestTimeout
         case 413: .requestTooLarge
+        case 429: .tooManyStreams
+        case 431: .requestHeadersTooLarge
         case 503: .serverUnavailable
-        default: .invalidField
+        default: .badHTTPRequest
         }
         return FleetService.errorResponse(FleetError(cause, detail: message))
     }
@@ -103,9 +124,12 @@ public enum FleetServer {
         if let warning = try options.map?.validate() { FileHandle.standardError.write(Data("fleet-admin serve: \(warning)\n".utf8)) }
         let metrics = ServerMetrics()
         let measured = MeasuredStore(store, metrics: metrics)
+        // A rate of r a second with no burst given allows one second's worth at once.
+        let limiter = options.rateLimit.map { RateLimiter(rate: $0, burst: options.rateBurst ?? max(1, $0)) }
+        let requestGuard = RequestGuard(rateLimiter: limiter, allowedHosts: Set(options.allowedHosts + [host]))
         let site = options.map.map { MapSite(configuration: $0, provider: options.provider) }
-        let service = FleetService(engine: Engine(store: measured), verifier: verifier, provider: options.provider, metrics: metrics,
-                                   map: site)
+        let service = FleetService(engine: Engine(store: measured, configuration: options.engine), verifier: verifier, provider: options.provider, metrics: metrics,
+                                   requestGuard: requestGuard, map: site)
         let logging = options.accessLog
         let accessLog: @Sendable (HTTPAccessLogEntry) -> Void = { entry in
             if logging { HTTPAccessLogEntry.writeToStandardError(entry) }
@@ -117,6 +141,11 @@ public enum FleetServer {
         configuration.maxRequestBodyBytes = options.maxBodyBytes
         configuration.connectionTimeout = options.connectionTimeout
         configuration.maxConnections = options.maxConnections
+        configuration.maxConnectionsPerClient = options.maxConnectionsPerClient
+        configuration.headerTimeout = options.headerTimeout
+        configuration.bodyTimeout = options.bodyTimeout
+        configuration.maxEventStreams = options.maxWatches
+        configuration.maxEventStreamsPerClient = options.maxWatchesPerClient
         configuration.errorBody = { FleetServer.errorBody(status: $0, message: $1) }
         configuration.accessLog = accessLog
         let handler: @Sendable (HTTPRequest) -> HTTPReply = { service.handle($0) }

@@ -17,16 +17,20 @@ public final class FleetService: Sendable {
     public let metrics: ServerMetrics
     /// The map pages, when served.
     let map: MapSite?
+    let requestGuard: RequestGuard
 
     /// A service; with a `verifier`, every Fleet Engine call needs a valid bearer token whose role
-    /// allows it; with a `provider`, only that provider's resources are served; with a `map`, the
-    /// map pages are served under `/map`.
-    public init(engine: Engine, verifier: TokenVerifier?, provider: String?, metrics: ServerMetrics, map: MapSite? = nil) {
+    /// allows it; with a `provider`, only that provider's resources are served; `requestGuard`
+    /// holds the rate limit and the hosts answered without a verifier; with a `map`, the map pages
+    /// are served under `/map`.
+    public init(engine: Engine, verifier: TokenVerifier?, provider: String?, metrics: ServerMetrics,
+                requestGuard: RequestGuard = RequestGuard(), map: MapSite? = nil) {
         self.engine = engine
         self.verifier = verifier
         self.provider = provider
         self.metrics = metrics
         self.map = map
+        self.requestGuard = requestGuard
     }
 
     /// Answers one HTTP request (called on the server's threads).
@@ -34,6 +38,13 @@ public final class FleetService: Sendable {
         switch (request.method, request.path) {
         case ("GET", "/healthz"), ("HEAD", "/healthz"):
             return .response(.json(Array(#"{"status":"ok"}"#.utf8)))
+        default:
+            break
+        }
+        if verifier == nil {
+            do { try requestGuard.checkHost(request) } catch { return .response(Self.errorResponse(Self.fleetError(error))) }
+        }
+        switch (request.method, request.path) {
         case ("GET", "/metrics"):
             var response = HTTPResponse.text(metrics.render())
             response.headers.set(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
@@ -44,11 +55,14 @@ public final class FleetService: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         var method: FleetMethod?
         do {
-            try Self.checkContentType(request)
+            if verifier == nil { try requestGuard.limitRate(key: RequestGuard.callerKey(token: nil, address: request.remoteAddress)) }
+            try requestGuard.checkContentType(request)
+            try Self.checkQueryText(request)
             let call = try RESTMapping.call(verb: request.method, path: request.path,
                                             query: request.query.map { ($0.name, $0.value) }, body: request.body)
             method = call.method
-            try authorize(call, request: request)
+            let token = try authorize(call, request: request)
+            if verifier != nil { try requestGuard.limitRate(key: RequestGuard.callerKey(token: token, address: request.remoteAddress)) }
             return try perform(call, start: start)
         } catch {
             let error = Self.fleetError(error)
@@ -102,23 +116,15 @@ public final class FleetService: Sendable {
         return .deferred(reply)
     }
 
-    /// A body must be JSON. `curl -d` and browsers label bodies form-urlencoded or text/plain by
-    /// default, so those are parsed as JSON (and refused as malformed JSON if they are not);
-    /// any other media type (XML, multipart…) is refused before parsing.
-    static func checkContentType(_ request: HTTPRequest) throws {
-        guard !request.body.isEmpty, let type = request.headers["content-type"] else { return }
-        if type == "application/json" { return }  // the usual case, without the parsing below
-        let media = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        let parsedAsJSON = ["application/json", "", "application/x-www-form-urlencoded", "text/plain"]
-        guard parsedAsJSON.contains(media) || media.hasSuffix("+json") else {
-            throw FleetError.invalidArgument("Invalid JSON payload received. Content-Type '\(media)' is not supported; send application/json", field: nil)
-        }
-    }
-
     /// Google's error body with the matching HTTP status.
     public static func errorResponse(_ error: FleetError) -> HTTPResponse {
         var response = HTTPResponse.json(GoogleErrorBody.encode(error).serializedBytes(), status: GoogleErrorBody.httpStatus(for: error))
         if error.code == .unauthenticated { response.headers.set(name: "WWW-Authenticate", value: "Bearer") }
+        if let wait = error.retryAfter {
+            // Whole seconds, rounded up: a client that waits this long finds the request admitted.
+            let seconds = max(1, wait.components.seconds + (wait.components.attoseconds > 0 ? 1 : 0))
+            response.headers.set(name: "Retry-After", value: String(seconds))
+        }
         return response
     }
 
@@ -179,19 +185,22 @@ public final class FleetService: Sendable {
 
     // MARK: Authorization
 
-    func authorize(_ call: RESTCall, request: HTTPRequest) throws {
-        guard provider != nil || verifier != nil else { return }  // an open server for every provider
+    /// Checks the call's provider and token; returns the verified token, nil when tokens are not checked.
+    @discardableResult
+    func authorize(_ call: RESTCall, request: HTTPRequest) throws -> VerifiedToken? {
+        guard provider != nil || verifier != nil else { return nil }  // an open server for every provider
         let target = Self.target(of: call)
         if let provider, let asked = target.provider, asked != provider {
             throw FleetError(.providerNotServed, detail: "this server serves '\(provider)', not '\(asked)'")
         }
-        guard let verifier else { return }
+        guard let verifier else { return nil }
         let token = try verifier.verify(authorizationHeader: request.headers["authorization"])
         try Authorizer.authorize(token: token, method: call.method, provider: target.provider ?? "",
                                  vehicleID: target.vehicleID, tripID: target.tripID)
         if case .updateVehicle(let r) = call {
             try Authorizer.authorizeVehicleUpdate(token: token, paths: r.updateMask?.paths ?? [])
         }
+        return token
     }
 
     /// The provider, vehicle and trip a call touches, as far as its names say.

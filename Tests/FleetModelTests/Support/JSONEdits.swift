@@ -59,6 +59,23 @@ enum JSONEdits {
         return found
     }
 
+    /// The value at `steps`, or nil when the document has none there.
+    static func value(at steps: [Step], in json: JSON) -> JSON? {
+        var current = json
+        for step in steps {
+            switch (step, current) {
+            case (.member(let key), .object(let object)):
+                guard let next = object[key] else { return nil }
+                current = next
+            case (.element(let index), .array(let elements)) where elements.indices.contains(index):
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
     /// The document with the value at `steps` transformed.
     static func replacing(_ steps: ArraySlice<Step>, in json: JSON, with transform: (JSON) -> JSON) -> JSON {
         guard let step = steps.first else { return transform(json) }

@@ -17,6 +17,14 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
     let reencode: @Sendable (JSON, DecodingOptions) throws -> JSON
     /// The sample's JSON text as written directly (`jsonBytes()`) and through the tree.
     let bothTexts: @Sendable (Int) -> (direct: [UInt8], viaTree: [UInt8])
+    /// Decodes JSON as this message and gives its first unacceptable value (`firstUnacceptableValue`).
+    let audit: @Sendable (JSON) throws -> UnacceptableValue?
+    /// The sample of a variant in the binary protobuf form.
+    let sampleProtobuf: @Sendable (Int) -> [UInt8]
+    /// Whether decoding the sample's binary form gives back the sample.
+    let protobufRoundTrips: @Sendable (Int) throws -> Bool
+    /// Decodes the binary form as this message: its JSON and its binary re-encoding.
+    let decodeProtobuf: @Sendable ([UInt8]) throws -> (json: JSON, protobuf: [UInt8])
 
     var testDescription: String { swiftName }
 
@@ -38,6 +46,16 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
             bothTexts: { variant in
                 let message = sample(variant)
                 return (message.jsonBytes(), message.toJSON().serializedBytes())
+            },
+            audit: { json in try Message(json: json).firstUnacceptableValue() },
+            sampleProtobuf: { sample($0).protobufBytes() },
+            protobufRoundTrips: { variant in
+                let original = sample(variant)
+                return try Message(protobuf: original.protobufBytes()) == original
+            },
+            decodeProtobuf: { bytes in
+                let message = try Message(protobuf: bytes)
+                return (message.toJSON(), message.protobufBytes())
             })
     }
 }

@@ -1,0 +1,71 @@
+import FleetErrors
+import FleetGeo
+import FleetModel
+import FleetRouting
+
+extension Engine {
+    /// Plans a vehicle's route on roads with the configured router, as Fleet Engine does for a vehicle whose
+    /// driver sends no route: from its last location through its remaining waypoints in order. The plan
+    /// becomes the vehicle's `currentRouteSegment` (so riders see it as the trip's route) and the remaining
+    /// distances and ETAs follow it along the roads.
+    ///
+    /// A plan is made when the vehicle has waypoints, a location and no route of the driver's (a route the
+    /// driver sends always wins), and
+    /// - it has no plan yet, or its waypoints changed since (a trip assigned, a pickup done): at once;
+    /// - or the last update found it off its plan (more than ``FleetGeo/RouteMatchingOptions``'
+    ///   `offRouteThresholdMeters`, 50 m: GPS error in urban canyons plus a wide road, so a vehicle on the
+    ///   planned road never counts as astray), or the last plan failed: at most once per
+    ///   `minimumReplanSeconds`.
+    /// Updates along the plan only snap to it, as they do to a driver's route. A vehicle without waypoints
+    /// loses its plan. When the router finds no route (a point off the map), the vehicle keeps the
+    /// great-circle estimates until the next try.
+    func planRouteIfDue(_ record: inout VehicleRecord, now: Timestamp) {
+        guard let router = configuration.router else { return }
+        let vehicle = record.vehicle
+        let planned = record.tracking.routePlanned == true
+        guard vehicle.currentRouteSegment == nil || planned else { return }
+        let stops = vehicle.waypoints.compactMap { $0.location?.point.map(GeoPoint.init) }
+        guard let here = vehicle.lastLocation?.location.map(GeoPoint.init), !stops.isEmpty, stops.count == vehicle.waypoints.count else {
+            if planned { setPlannedRoute(nil, on: &record, now: now) }
+            return
+        }
+        let key = Self.plannedWaypointsKey(vehicle.waypoints)
+        if record.tracking.plannedWaypoints == key {
+            let strayed = planned && vehicle.currentRouteSegment != nil && record.tracking.snappable == false
+            let failed = vehicle.currentRouteSegment == nil
+            guard strayed || failed else { return }
+            if let last = record.tracking.plannedAt, now.timeIntervalSince(last) < configuration.minimumReplanSeconds { return }
+        }
+        record.tracking.plannedAt = now
+        record.tracking.plannedWaypoints = key
+        let request = RouteRequest(waypoints: [here] + stops, category: VehicleCategory(vehicle.vehicleType?.category))
+        guard let plan = try? router.route(request), !plan.isEstimate else {
+            setPlannedRoute(nil, on: &record, now: now)
+            return
+        }
+        // A road route starts where the router put the vehicle on a road; the route starts at the vehicle
+        // (in a yard, say), so that it is on its route from the start.
+        let points = Geodesy.distance(plan.points[0], here) > 1 ? [here] + plan.points : plan.points
+        setPlannedRoute(Polyline.encode(points), on: &record, now: now)
+    }
+
+    /// Installs (or, with nil, removes) the engine's planned route as the vehicle's route segment.
+    private func setPlannedRoute(_ encoded: String?, on record: inout VehicleRecord, now: Timestamp) {
+        record.tracking.routePlanned = encoded == nil ? nil : true
+        guard encoded != record.vehicle.currentRouteSegment else { return }
+        record.vehicle.currentRouteSegment = encoded
+        record.vehicle.currentRouteSegmentEndPoint = nil
+        record.vehicle.currentRouteSegmentVersion = now
+        record.tracking.waypointsRouteVersion = now
+        record.tracking.travelledMeters = nil
+        record.tracking.snappable = nil
+    }
+
+    /// The waypoints a plan went through, as text kept with the vehicle: trip, type and place of each.
+    static func plannedWaypointsKey(_ waypoints: [TripWaypoint]) -> String {
+        waypoints.map { w in
+            let point = w.location?.point
+            return "\(w.tripId ?? "")/\((w.waypointType ?? .unknownWaypointType).name)/\(point?.latitude ?? 0),\(point?.longitude ?? 0)"
+        }.joined(separator: ";")
+    }
+}

@@ -1,0 +1,122 @@
+/// A range of real remaining time, for showing how the error changes as the destination nears.
+public struct RemainingBand: Sendable, Hashable {
+    /// How the band is printed (`2–5 min`).
+    public var name: String
+    /// Lower bound in seconds, exclusive (a point exactly 120 s out is in the band below).
+    public var aboveSeconds: Double
+    /// Upper bound in seconds, inclusive.
+    public var uptoSeconds: Double
+
+    /// Creates a band.
+    public init(name: String, aboveSeconds: Double, uptoSeconds: Double) {
+        self.name = name
+        self.aboveSeconds = aboveSeconds
+        self.uptoSeconds = uptoSeconds
+    }
+
+    /// Whether `seconds` of real remaining time fall in the band.
+    public func contains(_ seconds: Double) -> Bool { seconds > aboveSeconds && seconds <= uptoSeconds }
+
+    /// < 2 min, 2–5, 5–10, 10–20, > 20 min: a rider looks at the ETA most in the last minutes, and a pickup is
+    /// rarely more than twenty minutes away.
+    public static let standard: [RemainingBand] = [
+        RemainingBand(name: "< 2 min", aboveSeconds: 0, uptoSeconds: 120),
+        RemainingBand(name: "2–5 min", aboveSeconds: 120, uptoSeconds: 300),
+        RemainingBand(name: "5–10 min", aboveSeconds: 300, uptoSeconds: 600),
+        RemainingBand(name: "10–20 min", aboveSeconds: 600, uptoSeconds: 1200),
+        RemainingBand(name: "> 20 min", aboveSeconds: 1200, uptoSeconds: .infinity),
+    ]
+
+    /// Every point more than two minutes out: the headline figure. Below that a few seconds are a large
+    /// percentage and a rider reads "arriving" rather than a time.
+    public static let beyondTwoMinutes = RemainingBand(name: "> 2 min", aboveSeconds: 120, uptoSeconds: .infinity)
+}
+
+/// Median and 90th percentile of the absolute ETA error, as a percentage of the real remaining time.
+public struct ErrorFigures: Sendable, Hashable {
+    /// How many predictions the figures summarise.
+    public var count: Int
+    /// Median absolute error, percent; nil without predictions.
+    public var medianPercent: Double?
+    /// 90th-percentile absolute error, percent; nil without predictions.
+    public var p90Percent: Double?
+
+    /// The figures of `errors` (absolute errors in percent, any order).
+    public init(errors: [Double]) {
+        let sorted = errors.sorted()
+        count = sorted.count
+        medianPercent = Self.percentile(sorted, 0.5)
+        p90Percent = Self.percentile(sorted, 0.9)
+    }
+
+    /// The `fraction` percentile of sorted values, interpolated linearly between ranks; nil when empty.
+    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        let rank = fraction * Double(sorted.count - 1)
+        let low = Int(rank.rounded(.down))
+        let high = min(low + 1, sorted.count - 1)
+        return sorted[low] + (rank - Double(low)) * (sorted[high] - sorted[low])
+    }
+}
+
+/// One way of predicting the remaining time, judged over a set of replayed drives.
+public enum Predictor: String, Sendable, Hashable, CaseIterable {
+    /// The engine's estimator along the route.
+    case estimator
+    /// The engine's estimate without a route: straight line times the detour factor.
+    case straightLine
+    /// The route at the category's default speed.
+    case defaultSpeed
+
+    /// How reports name it.
+    public var title: String {
+        switch self {
+        case .estimator: "route, observed speed (engine)"
+        case .straightLine: "straight line (no route)"
+        case .defaultSpeed: "route, default speed"
+        }
+    }
+
+    /// Its prediction at a replayed point.
+    public func seconds(at point: ReplayPoint) -> Double {
+        switch self {
+        case .estimator: point.estimatedSeconds
+        case .straightLine: point.straightLineSeconds
+        case .defaultSpeed: point.defaultSpeedSeconds
+        }
+    }
+}
+
+/// How accurate each predictor was over a set of drives: overall, beyond two minutes, and per band.
+public struct AccuracyReport: Sendable, Hashable {
+    /// Drives that gave at least one prediction.
+    public var drives: Int
+    /// Per predictor: the figures beyond two minutes (the headline), over every point, and per band of
+    /// ``RemainingBand/standard`` in order.
+    public var beyondTwoMinutes: [Predictor: ErrorFigures]
+    public var overall: [Predictor: ErrorFigures]
+    public var byBand: [Predictor: [ErrorFigures]]
+    /// The bands of ``byBand``.
+    public let bands: [RemainingBand]
+
+    /// Judges replayed drives: each element is one drive's points.
+    public init(replays: [[ReplayPoint]], bands: [RemainingBand] = RemainingBand.standard) {
+        self.bands = bands
+        drives = replays.filter { !$0.isEmpty }.count
+        let points = replays.joined().filter { $0.actualSeconds > 0 }
+        beyondTwoMinutes = [:]
+        overall = [:]
+        byBand = [:]
+        for predictor in Predictor.allCases {
+            let errors = points.map { (actual: $0.actualSeconds, error: Self.errorPercent(predictor.seconds(at: $0), actual: $0.actualSeconds)) }
+            overall[predictor] = ErrorFigures(errors: errors.map(\.error))
+            beyondTwoMinutes[predictor] = ErrorFigures(errors: errors.filter { RemainingBand.beyondTwoMinutes.contains($0.actual) }.map(\.error))
+            byBand[predictor] = bands.map { band in ErrorFigures(errors: errors.filter { band.contains($0.actual) }.map(\.error)) }
+        }
+    }
+
+    /// |predicted − actual| / actual, percent.
+    public static func errorPercent(_ predicted: Double, actual: Double) -> Double {
+        abs(predicted - actual) / actual * 100
+    }
+}

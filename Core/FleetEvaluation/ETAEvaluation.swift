@@ -1,0 +1,43 @@
+import FleetGeo
+
+/// Judges the engine's ETAs on a set of recorded drives: cleans the drives, leaves out those too slow to be
+/// drives of the category (walks in a mixed set), replays each along its route, and reports the error as driven
+/// and with the waits cut out.
+public struct ETAEvaluation: Sendable {
+    /// How each drive is replayed.
+    public var replay: ETAReplay
+    /// Drives averaging less than this, stops included, are left out (metres per second; 0 keeps all).
+    public var minimumAverageMetersPerSecond: Double
+
+    /// An evaluation with a replay and a speed filter.
+    public init(replay: ETAReplay = ETAReplay(), minimumAverageMetersPerSecond: Double = 0) {
+        self.replay = replay
+        self.minimumAverageMetersPerSecond = minimumAverageMetersPerSecond
+    }
+
+    /// The drives that are judged: without GPS jumps, at least two fixes apart in time, fast enough.
+    public func selected(_ drives: [Drive]) -> [Drive] {
+        drives.map { $0.withoutJumps(maximumMetersPerSecond: replay.model.maximumPlausibleMetersPerSecond) }
+            .filter { $0.fixes.count >= 2 && $0.durationSeconds > 0 && $0.averageMetersPerSecond >= minimumAverageMetersPerSecond }
+    }
+
+    /// The accuracy on `drives` as driven and with their waits cut out, each replayed along its own path.
+    public func evaluate(_ drives: [Drive]) -> (asDriven: AccuracyReport, withoutWaits: AccuracyReport) {
+        evaluate(drives, route: { $0.path })
+    }
+
+    /// The accuracy on `drives`, each replayed along the route `route` gives for it (a router's plan from its first
+    /// fix to its last).
+    public func evaluate(_ drives: [Drive],
+                         route: (Drive) throws -> [GeoPoint]) rethrows -> (asDriven: AccuracyReport, withoutWaits: AccuracyReport) {
+        let chosen = selected(drives)
+        var asDriven: [[ReplayPoint]] = []
+        var withoutWaits: [[ReplayPoint]] = []
+        for drive in chosen {
+            let path = try route(drive)
+            asDriven.append(replay.replay(drive, along: path))
+            withoutWaits.append(replay.replay(drive.withoutWaits(), along: path))
+        }
+        return (AccuracyReport(replays: asDriven), AccuracyReport(replays: withoutWaits))
+    }
+}

@@ -1,0 +1,72 @@
+import FleetGeo
+
+/// The predictions made at one reported position of a replayed drive, beside the truth.
+public struct ReplayPoint: Sendable, Hashable {
+    /// Seconds the vehicle really still drove to the destination from here.
+    public var actualSeconds: Double
+    /// What the engine's estimator predicted: along the route, at the observed speed (``ETAEstimator``).
+    public var estimatedSeconds: Double
+    /// Baseline: the engine's answer without a route (straight line times the detour factor, observed speed).
+    public var straightLineSeconds: Double
+    /// Baseline: the distance left along the route at the category's default speed.
+    public var defaultSpeedSeconds: Double
+
+    /// Creates a point.
+    public init(actualSeconds: Double, estimatedSeconds: Double, straightLineSeconds: Double, defaultSpeedSeconds: Double) {
+        self.actualSeconds = actualSeconds
+        self.estimatedSeconds = estimatedSeconds
+        self.straightLineSeconds = straightLineSeconds
+        self.defaultSpeedSeconds = defaultSpeedSeconds
+    }
+}
+
+/// Replays a recorded drive through the engine's ETA estimator, as if the drive were a trip to its last position
+/// and each fix a location update: at every fix it asks the estimator for the time left and sets it beside the time
+/// the vehicle really took.
+///
+/// Each update is handled as the engine handles it (`refreshProgress`): the route progress resumes from the
+/// distance travelled so far, the observed speed is fed the position, then the estimator answers for the trip's one
+/// waypoint. The route is a parameter: the drive's own path (what the driver's navigation knew), or one a router
+/// planned from the first position to the last.
+public struct ETAReplay: Sendable {
+    /// The vehicle category, for the default speed.
+    public var category: VehicleCategory
+    /// The model's constants.
+    public var model: SpeedModel
+
+    /// A replay with the engine's standard model.
+    public init(category: VehicleCategory = .auto, model: SpeedModel = .standard) {
+        self.category = category
+        self.model = model
+    }
+
+    /// The predictions at every fix of `drive` but the last, following `route` (nil: the drive's own path). A drive
+    /// of fewer than two fixes, or with no time between its first and last, gives none.
+    public func replay(_ drive: Drive, along route: [GeoPoint]? = nil) -> [ReplayPoint] {
+        guard drive.fixes.count >= 2, let last = drive.fixes.last, last.time > drive.fixes[0].time,
+              let route = Route(points: route ?? drive.path) else { return [] }
+        let waypoints = RouteWaypoints(route: route, positions: [last.position])
+        let defaultSpeed = model.defaultMetersPerSecond(for: category)
+        var estimator = ETAEstimator(category: category, model: model)
+        var withoutRoute = ETAEstimator(category: category, model: model)
+        var travelled = 0.0
+        var points: [ReplayPoint] = []
+        points.reserveCapacity(drive.fixes.count - 1)
+        for fix in drive.fixes.dropLast() {
+            var progress = RouteProgress(route: route, resumingAtMeters: travelled)
+            let match = progress.update(fix.position)
+            travelled = match.travelledMeters
+            estimator.observe(position: fix.position, at: fix.time)
+            withoutRoute.observe(position: fix.position, at: fix.time)
+            let estimated = estimator.estimate(from: match, waypoints: waypoints, now: fix.time)
+            let straight = withoutRoute.estimateWithoutRoute(from: fix.position, to: [last.position], now: fix.time)
+            let remainingMeters = waypoints.remainingMeters(afterTravelling: match.travelledMeters,
+                                                            detourFactor: model.detourFactor)[0]
+            points.append(ReplayPoint(actualSeconds: last.time - fix.time,
+                                      estimatedSeconds: estimated.first?.remainingSeconds ?? 0,
+                                      straightLineSeconds: straight[0].remainingSeconds,
+                                      defaultSpeedSeconds: remainingMeters / defaultSpeed))
+        }
+        return points
+    }
+}

@@ -1,0 +1,122 @@
+import FleetCLI
+import FleetErrors
+import FleetEvaluation
+import FleetGeo
+import FleetKit
+import FleetRouting
+import Foundation
+import Synchronization
+
+/// `fleet-bench eta`: how accurate the engine's ETAs are on recorded drives. The replay and the figures live in
+/// FleetEvaluation; this reads the file, runs it and prints.
+enum ETACommand {
+    static let command = Command(
+        "fleet-bench",
+        abstract: "Benchmarks of the Fleet Engine for Linux.",
+        subcommands: [
+            Command(
+                "eta",
+                abstract: "Measure ETA accuracy by replaying recorded drives through the engine's estimator.",
+                discussion: """
+                    Each drive is replayed as a trip to its last position, along its own path (what the driver's \
+                    navigation knew): at every reported position the engine's estimate of the time left is set \
+                    beside the time the vehicle really took. Prints the median and 90th-percentile absolute error \
+                    in percent of the real remaining time, overall and by remaining time, beside two baselines: \
+                    the straight-line estimate the engine makes without a route, and the route at the category's \
+                    default speed; once as driven and once with the waits (intervals averaging under 1 m/s) cut out. \
+                    The trace file is CSV with the header trip_id,timestamp,latitude,longitude.
+                    """,
+                options: [
+                    .value("traces", valueName: "file.csv", help: "The recorded drives (CSV: trip_id,timestamp,latitude,longitude).",
+                           completion: .files),
+                    .value("simulated", valueName: "count", help: "Judge this many simulated town drives (lights, queues, GPS noise) instead of, or beside, --traces."),
+                    .value("seed", valueName: "n", help: "Seed of the simulated drives.", default: "1"),
+                    .value("category", valueName: "category", help: "Vehicle category, for the default speed.",
+                           default: "AUTO", allowedValues: VehicleCategory.allCases.map(\.rawValue)),
+                    .value("minimum-average-kmh", valueName: "kmh",
+                           help: "Leave out drives averaging less than this, stops included (walks in a mixed set).", default: "0"),
+                    .value("router", valueName: "url", help: "Plan each drive's route from its first to its last position with this router (routino:DIR, straight) instead of following the drive's own path; a drive the router cannot route keeps its own path.",
+                           environment: "FLEET_ROUTER"),
+                    .flag("json", help: #"Print {"drives":N,"medianErrorPercent":X,"p90ErrorPercent":Y,…} for points more than 2 minutes out."#),
+                ],
+                examples: [
+                    Example("fleet-bench eta --traces ../shared/data/traces/liverpool-route14-half.csv", "Bus drives in Liverpool."),
+                    Example("fleet-bench eta --traces .build/traces/mopsi.csv --minimum-average-kmh 20 --json", "The car drives of the mopsi set."),
+                    Example("fleet-bench eta --simulated 200", "Simulated town drives."),
+                ],
+                handler: { arguments, context in try run(arguments, context) }),
+        ])
+
+    static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
+        let tracesPath = arguments.string("traces")
+        let simulated = try arguments.int("simulated") ?? 0
+        guard tracesPath != nil || simulated > 0 else {
+            throw context.usageError("give --traces FILE.csv or --simulated COUNT")
+        }
+        guard simulated >= 0 else { throw context.usageError("--simulated must be 0 or more") }
+        guard let seed = UInt64(arguments.string("seed") ?? "1") else { throw context.usageError("--seed must be a whole number from 0") }
+        let minimumKmh = try arguments.double("minimum-average-kmh") ?? 0
+        guard minimumKmh >= 0 else { throw context.usageError("--minimum-average-kmh must be 0 or more") }
+        let category = VehicleCategory(rawValue: arguments.string("category") ?? "AUTO") ?? .auto
+
+        var drives: [Drive] = []
+        if let tracesPath {
+            let text: String
+            do {
+                text = try String(contentsOfFile: tracesPath, encoding: .utf8)
+            } catch {
+                throw FleetError(.malformedTraceFile, detail: "\(tracesPath): cannot be read: \(error.localizedDescription)", field: "traces")
+            }
+            drives += try TraceFile.drives(from: text, source: tracesPath)
+        }
+        if simulated > 0 { drives += SimulatedDrives().drives(count: simulated, seed: seed) }
+
+        let evaluation = ETAEvaluation(replay: ETAReplay(category: category), minimumAverageMetersPerSecond: minimumKmh / 3.6)
+        let report: (asDriven: AccuracyReport, withoutWaits: AccuracyReport)
+        if let url = arguments.string("router") {
+            let router: any Router
+            do { router = try Wiring.routers.open(url) } catch { throw context.usageError("--router: \(error.message)") }
+            let unrouted = Mutex(0)
+            report = evaluation.evaluate(drives) { drive in
+                let request = RouteRequest(from: drive.path[0], to: drive.path[drive.path.count - 1], category: category)
+                guard drive.path.count >= 2, let plan = try? router.route(request) else {
+                    unrouted.withLock { $0 += 1 }
+                    return drive.path
+                }
+                return plan.points
+            }
+            context.printError("fleet-bench eta: routes from \(router.url); \(unrouted.withLock { $0 }) of \(drives.count) drives had no route and kept their own path")
+        } else {
+            report = evaluation.evaluate(drives)
+        }
+        if arguments.flag("json") {
+            context.print("{\(report.asDriven.jsonMembers),\"withoutWaits\":{\(report.withoutWaits.jsonMembers)}}")
+        } else {
+            context.print(report.asDriven.table(title: "ETA error as driven"))
+            context.print(report.withoutWaits.table(title: "ETA error with the waits cut out"), terminator: "")
+        }
+        return ExitCode.success.rawValue
+    }
+}
+
+/// The ETA rows of the benchmark table: median and p90 error beyond two minutes on the mopsi car drives
+/// (`make traces`, skipped when not fetched) and on simulated drives, against both baselines.
+enum ETABenchmarks {
+    static func run(tracesPath: String = ".build/traces/mopsi.csv") -> [BenchmarkRow] {
+        var sets: [(String, [Drive], Double)] = []
+        if let text = try? String(contentsOfFile: tracesPath, encoding: .utf8),
+           let drives = try? TraceFile.drives(from: text, source: tracesPath) {
+            sets.append(("mopsi car drives", drives, 20 / 3.6))
+        }
+        sets.append(("100 simulated town drives", SimulatedDrives().drives(count: 100, seed: 1), 0))
+        return sets.map { name, drives, minimum in
+            let report = ETAEvaluation(minimumAverageMetersPerSecond: minimum).evaluate(drives).asDriven
+            func text(_ predictor: Predictor) -> String {
+                let figures = report.beyondTwoMinutes[predictor] ?? ErrorFigures(errors: [])
+                return "\(figures.medianPercent.map { "\(Int($0.rounded()))" } ?? "–")/\(figures.p90Percent.map { "\(Int($0.rounded()))" } ?? "–")%"
+            }
+            return BenchmarkRow(name: "ETA error > 2 min, median/p90: \(name) (\(report.drives))", value: text(.estimator),
+                                comparison: "straight line \(text(.straightLine)), default speed \(text(.defaultSpeed)); aim ≤ 10/25%")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import FleetErrors
+import FleetGeo
+import FleetRouting
+
+/// Routes as the crow flies: each leg is the great-circle distance times the detour factor, driven at
+/// the category's default speed (both from ``SpeedModel``). Needs no map, answers anywhere on Earth,
+/// and always marks its plans as estimates.
+///
+/// The router to use when no map is configured, and the baseline road routes are judged against.
+public struct StraightRouter: Router {
+    /// The numbers of the estimate.
+    public let model: SpeedModel
+
+    /// A router with the documented speed model.
+    public init(model: SpeedModel = .standard) {
+        self.model = model
+    }
+
+    public var url: String { "straight" }
+
+    /// The waypoints themselves as the route's points, with estimated cumulative distance and time.
+    public func route(_ request: RouteRequest) throws(FleetError) -> RoutePlan {
+        try request.validate()
+        let speed = model.defaultMetersPerSecond(for: request.category)
+        var meters: [Double] = [0]
+        var seconds: [Double] = [0]
+        meters.reserveCapacity(request.waypoints.count)
+        seconds.reserveCapacity(request.waypoints.count)
+        for index in 1..<request.waypoints.count {
+            let leg = Geodesy.distance(request.waypoints[index - 1], request.waypoints[index]) * model.detourFactor
+            meters.append(meters[index - 1] + leg)
+            seconds.append(seconds[index - 1] + leg / speed)
+        }
+        return RoutePlan(points: request.waypoints, cumulativeMeters: meters, cumulativeSeconds: seconds,
+                         waypointIndices: Array(request.waypoints.indices), isEstimate: true)
+    }
+
+    /// `straight`: registered by the wiring.
+    public static let scheme = RouterRegistry.Scheme(
+        name: "straight", summary: "great-circle estimates times a detour factor at the category's default speed; no map needed",
+        needsPath: false) { _ throws(FleetError) in StraightRouter() }
+}

@@ -1,0 +1,103 @@
+import FleetTestSupport
+import Foundation
+import Testing
+
+/// Runs the built `fleet-bench eta` on small trace files the test writes and removes.
+struct FleetBenchETATests {
+    /// A trace of one drive due east at 40 km/h (AUTO's default speed) for ten minutes, a fix every 5 s,
+    /// and a second drive, at a walking pace, that the speed filter leaves out.
+    private func steadyTrace() -> String {
+        var lines = ["trip_id,timestamp,latitude,longitude"]
+        let metersPerDegreeLongitude = 111_195.08 * cos(62.6 * Double.pi / 180)
+        for (trip, speed) in [("car", 40 / 3.6), ("walk", 1.3)] {
+            for step in 0...120 {
+                let t = Double(step) * 5
+                lines.append("\(trip),\(1_700_000_000 + t),62.6,\(29.76 + speed * t / metersPerDegreeLongitude)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func withTrace<T>(_ text: String, _ body: (String) throws -> T) throws -> T {
+        let folder = try Products.temporaryDirectory("fleet-bench-eta")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("drives.csv")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return try body(file.path)
+    }
+
+    @Test func jsonOfASteadyDriveIsExactAlongTheRouteAndThirtyPercentOffInAStraightLine() throws {
+        let result = try withTrace(steadyTrace()) { path in
+            try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", path, "--minimum-average-kmh", "20", "--json"])
+        }
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result)")
+        #expect(object["drives"] as? Int == 1)
+        // Points more than two minutes out: 600 s of drive, a fix every 5 s, those with 125…600 s to go.
+        #expect(object["points"] as? Int == 96)
+        let median = try #require(object["medianErrorPercent"] as? Double)
+        let p90 = try #require(object["p90ErrorPercent"] as? Double)
+        #expect(median >= 0 && median < 1, "\(result.output)")
+        #expect(p90 >= median && p90 < 1, "\(result.output)")
+        let straight = try #require(object["straightLine"] as? [String: Any])
+        #expect(abs((straight["medianErrorPercent"] as? Double ?? 0) - 30) < 1, "\(result.output)")
+        let waits = try #require(object["withoutWaits"] as? [String: Any])
+        #expect(waits["drives"] as? Int == 1)
+    }
+
+    @Test func aRouterPlansEachDrivesRoute() throws {
+        // The drive runs straight east: a straight router's route from its first to its last fix is its path.
+        let result = try withTrace(steadyTrace()) { path in
+            try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", path, "--minimum-average-kmh", "20", "--router", "straight", "--json"])
+        }
+        #expect(result.status == 0, "\(result)")
+        #expect(result.error.contains("routes from straight; 0 of 2 drives had no route"), "\(result.error)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result)")
+        #expect((object["medianErrorPercent"] as? Double ?? 100) < 1, "\(result.output)")
+        let bad = try withTrace(steadyTrace()) { path in
+            try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", path, "--router", "osrm:x"])
+        }
+        #expect(bad.status == 2 && bad.error.contains("routino:DIR"), "\(bad)")
+    }
+
+    @Test func tableNamesTheBandsAndBaselines() throws {
+        let result = try withTrace(steadyTrace()) { path in
+            try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", path])
+        }
+        #expect(result.status == 0, "\(result)")
+        #expect(result.output.hasPrefix("ETA error as driven: 2 drives\n"), "\(result)")
+        for text in ["2–5 min", "5–10 min", "route, observed speed (engine)", "straight line (no route)",
+                     "route, default speed", "ETA error with the waits cut out"] {
+            #expect(result.output.contains(text), "\(text)")
+        }
+    }
+
+    @Test func badRowGivesInvalidArgumentNamingLineAndColumn() throws {
+        let result = try withTrace("trip_id,timestamp,latitude,longitude\na,1700000000,62.6,29.76\na,noon,62.6,29.77\n") { path in
+            try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", path, "--json"])
+        }
+        #expect(result.status == 13, "\(result)")
+        #expect(result.output == "")
+        // The report is wrapped to the terminal's width: compare with the line breaks as spaces.
+        let message = result.error.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(message.contains("drives.csv line 3, column timestamp: 'noon' is neither RFC 3339 nor epoch seconds"), "\(result)")
+        #expect(result.error.contains("MALFORMED_TRACE_FILE"), "\(result)")
+    }
+
+    @Test func missingTracesIsAUsageError() throws {
+        let result = try BinaryRunner(product: "fleet-bench").run(["eta", "--json"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.error.contains("--traces"), "\(result)")
+        let missing = try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", "/nonexistent/drives.csv"])
+        #expect(missing.status == 13, "\(missing)")
+        #expect(missing.error.contains("/nonexistent/drives.csv"), "\(missing)")
+    }
+
+    @Test func simulatedDrivesNeedNoFile() throws {
+        let result = try BinaryRunner(product: "fleet-bench").run(["eta", "--simulated", "3", "--seed", "5", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(object["drives"] as? Int == 3)
+        #expect(object["medianErrorPercent"] as? Double != nil)
+    }
+}

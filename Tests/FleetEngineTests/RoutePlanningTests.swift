@@ -1,0 +1,208 @@
+import FleetEngine
+import FleetErrors
+import FleetGeo
+import FleetModel
+import FleetRouting
+import Synchronization
+import Testing
+
+/// A router for tests: drives every leg as an L (north or south first, then east or west), so its routes are
+/// measurably longer than a straight line; counts its calls; can be told to fail.
+final class LRouter: Router {
+    let calls = Mutex(0)
+    let failing = Mutex(false)
+    var url: String { "test-l" }
+
+    func route(_ request: RouteRequest) throws(FleetError) -> RoutePlan {
+        calls.withLock { $0 += 1 }
+        if failing.withLock({ $0 }) { throw FleetError(code: .notFound, message: "no route between the points") }
+        var points = [request.waypoints[0]]
+        var indices = [0]
+        for next in request.waypoints.dropFirst() {
+            let previous = points[points.count - 1]
+            points.append(GeoPoint(latitude: next.latitude, longitude: previous.longitude))
+            points.append(next)
+            indices.append(points.count - 1)
+        }
+        var meters = [0.0]
+        for i in points.indices.dropFirst() { meters.append(meters[i - 1] + Geodesy.distance(points[i - 1], points[i])) }
+        return RoutePlan(points: points, cumulativeMeters: meters, cumulativeSeconds: meters.map { $0 / 10 },
+                         waypointIndices: indices, isEstimate: false)
+    }
+
+    var count: Int { calls.withLock { $0 } }
+}
+
+/// The engine plans routes on roads for vehicles with trips whose drivers send none.
+@Suite struct RoutePlanningTests {
+    // The vehicle starts at (52.50, 13.40); the pickup is 0.01° north and 0.02° east; the dropoff further east.
+    let pickup = (52.51, 13.42)
+    let dropoff = (52.51, 13.46)
+
+    func fixture(_ router: LRouter) -> Fixture {
+        var configuration = EngineConfiguration()
+        configuration.router = router
+        return Fixture(configuration: configuration)
+    }
+
+    @Test func aVehicleWithATripGetsARoadRouteAndRoadDistances() throws {
+        let router = LRouter()
+        let f = fixture(router)
+        try f.createVehicle("v1", at: (52.50, 13.40))
+        try f.createTrip("t1", pickup: pickup, dropoff: dropoff, vehicle: "v1")
+        #expect(router.count == 1, "assigning the trip plans the route")
+        let vehicle = try f.vehicle("v1")
+        let points = try Polyline.decode(try #require(vehicle.currentRouteSegment))
+        #expect(points.count == 5, "start, corner, pickup, corner, dropoff")
+        let trip = try f.trip("t1")
+        // The L: 0.01° north (~1112 m) then 0.02° east (~1354 m); a straight line times 1.3 would be ~2270 m.
+        let distance = Double(try #require(trip.remainingDistanceMeters))
+        #expect(abs(distance - 2466) < 15, "along the planned roads: \(distance) m")
+        #expect(trip.lastLocationSnappable == true)
+        #expect(!trip.route.isEmpty, "the rider sees the planned route")
+    }
+
+    @Test func updatesAlongThePlanOnlySnapToIt() throws {
+        let router = LRouter()
+        let f = fixture(router)
+        try f.createVehicle("v1", at: (52.50, 13.40))
+        try f.createTrip("t1", pickup: pickup, dropoff: dropoff, vehicle: "v1")
+        var previous = Int32.max
+        for step in 1...9 {
+            f.clock.advance(seconds: 10)
+            try f.move("v1", to: 52.50 + Double(step) * 0.001, 13.40)
+            let distance = try #require(try f.trip("t1").remainingDistanceMeters)
+            #expect(distance < previous)
+            previous = distance
+        }
+        #expect(router.count == 1, "no plan on any update along the route")
+    }
+
+    @Test func aVehicleThatStraysIsPlannedAgainButNeverOnEveryUpdate() throws {
+        let router = LRouter()
+        let f = fixture(router)
+        try f.createVehicle("v1", at: (52.50, 13.40))
+        try f.createTrip("t1", pickup: pickup, dropoff: dropoff, vehicle: "v1")
+        f.clock.advance(seconds: 10)
+        try f.move("v1", to: 52.50, 13.405)  // ~340 m east of the planned road north: off route
+        #expect(router.count == 1, "the update that finds it astray snaps; the next one plans")
+        f.clock.advance(seconds: 10)
+        try f.move("v1", to: 52.50, 13.406)
+        #expect(router.count == 2)
+        let points = try Polyline.decode(try #require(try f.vehicle("v1").currentRouteSegment))
+        #expect(Geodesy.distance(points[0], GeoPoint(latitude: 52.50, longitude: 13.406)) < 1, "the new plan starts where the vehicle is")
+        // Astray again at once (1 s later): no plan before minimumReplanSeconds.
+        for _ in 0..<3 {
+            f.clock.advance(seconds: 1)
+            try f.move("v1", to: 52.49, 13.406)
+        }
+        #expect(router.count == 2)
+        f.clock.advance(seconds: 10)
+        try f.move("v1", to: 52.49, 13.407)
+        #expect(router.count == 3)
+    }
+
+    @Test func theDriversRouteWins() throws {
+        let router = LRouter()
+        let f = fixture(router)
+        try f.createVehicle("v1", at: (52.50, 13.40))
+        try f.createTrip("t1", pickup: pickup, dropoff: dropoff, vehicle: "v1")
+        let drivers = Polyline.encode([GeoPoint(latitude: 52.50, longitude: 13.40), GeoPoint(latitude: 52.51, longitude: 13.42)])
+        _ = try f.engine.updateVehicle(UpdateVehicleRequest(name: f.vehicleName("v1"), vehicle: Vehicle(currentRouteSegment: drivers),
+                                                            updateMask: ["currentRouteSegment"]))
+        for step in 1...3 {
+            f.clock.advance(seconds: 20)
+            try f.move("v1", to: 52.50 + Double(step) * 0.0001, 13.40 + Double(step) * 0.0002)
+        }
+        try f.move("v1", to: 52.40, 13.40)  // far off the driver's route: still the driver's to fix
+        f.clock.advance(seconds: 20)
+        try f.move("v1", to: 52.40, 13.401)
+        #expect(router.count == 1)
+        #expect(try f.vehicle("v1").currentRouteSegment == drivers)
+    }
+
+    @Test func aChangeOfWaypointsPlansAtOnceAndTheEndOfTheTripDropsThePlan() throws {
+        let router = LRouter()
+        let f = fixture(router)
+        try f.createVehicle("v1", at: (52.50, 13.40))
+        try f.createTrip("t1", pickup: pickup, dropoff: dropoff, vehicle: "v1")
+        try f.setStatus("t1", .enrouteToPickup)
+        try f.move("v1", to: pickup.0, pickup.1)
+        try f.setStatus("t1", .arrivedAtPickup)
+        try f.setStatus("t1", .enrouteToDropoff)
+        #expect(router.count == 2, "the pickup done, the route to the dropoff is planned")
+        let points = try Polyline.decode(try #require(try f.vehicle("v1").currentRouteSegment))
+        #expect(Geodesy.distance(try #require(points.last), GeoPoint(latitude: dropoff.0, longitude: dropoff.1)) < 1)
+        try f.move("v1", to: dropoff.0, dropoff.1)
+        try f.setStatus("t1", .complete)
+        #expect(try f.vehicle("v1").currentRouteSegment == nil, "no waypoints, no plan")
+    }
+
+    @Test func whenTheRouterFailsTheEstimatesStayAndItIsAskedAgainLater() throws {
+        let router = LRouter()
+        router.failing.withLock { $0 = true }
+        let f = fixture(router)
+        try f.createVehicle("v1", at: (52.50, 13.40))
+        try f.createTrip("t1", pickup: pickup, dropoff: dropoff, vehicle: "v1")
+        #expect(router.count == 1)
+        let trip = try f.trip("t1")
+        #expect(trip.remainingDistanceMeters != nil, "a great-circle estimate")
+        #expect(trip.lastLocationSnappable == false)
+        f.clock.advance(seconds: 5)
+        try f.move("v1", to: 52.5001, 13.40)
+        #expect(router.count == 1, "not before minimumReplanSeconds")
+        router.failing.withLock { $0 = false }
+        f.clock.advance(seconds: 10)
+        try f.move("v1", to: 52.5002, 13.40)
+        #expect(router.count == 2)
+        #expect(try f.vehicle("v1").currentRouteSegment != nil)
+    }
+
+    @Test func withoutARouterNothingIsPlanned() throws {
+        let f = Fixture()
+        try f.createVehicle("v1", at: (52.50, 13.40))
+        try f.createTrip("t1", pickup: pickup, dropoff: dropoff, vehicle: "v1")
+        #expect(try f.vehicle("v1").currentRouteSegment == nil)
+    }
+
+    /// Vehicle "diagonal" is nearer as the crow flies (~900 m) but ~1,280 m away by the L router's roads;
+    /// "south" is ~1,060 m away both ways.
+    func searchFleet(_ f: Fixture) throws -> SearchVehiclesRequest {
+        try f.createVehicle("diagonal", at: (52.504, 13.411))
+        try f.createVehicle("south", at: (52.5005, 13.42))
+        return SearchVehiclesRequest(parent: f.parent, pickupPoint: Fixture.terminal(52.51, 13.42), pickupRadiusMeters: 2000,
+                                     count: 2, minimumCapacity: 1, tripTypes: [.exclusive],
+                                     vehicleTypes: [VehicleType(category: .auto)], orderBy: .pickupPointEta)
+    }
+
+    @Test func searchVehiclesRanksByRoadETAs() throws {
+        let router = LRouter()
+        let f = fixture(router)
+        let request = try searchFleet(f)
+        let matches = try f.engine.searchVehicles(request).matches
+        #expect(matches.map { $0.vehicle?.name?.split(separator: "/").last.map(String.init) } == ["south", "diagonal"])
+        let south = try #require(matches.first)
+        #expect(abs(Double(try #require(south.vehiclePickupDistanceMeters)) - 1056) < 5, "the road distance")
+        #expect(abs(Double(try #require(matches.last?.vehiclePickupDistanceMeters)) - 1276) < 10)
+        #expect(router.count == 2)
+        _ = try f.engine.searchVehicles(request)
+        #expect(router.count == 2, "the same search again is answered from the cache")
+
+        // Without a router the great-circle estimate ranks them the other way round.
+        let plain = Fixture()
+        let estimated = try plain.engine.searchVehicles(try searchFleet(plain)).matches
+        #expect(estimated.first?.vehicle?.name?.hasSuffix("/diagonal") == true)
+    }
+
+    @Test func searchRoutesOnlyTheCandidatesThatCanMakeTheAnswer() throws {
+        let router = LRouter()
+        let f = fixture(router)
+        try f.createVehicle("near", at: (52.5095, 13.42))
+        for i in 0..<30 { try f.createVehicle("far-\(i)", at: (52.495 - Double(i) * 0.0001, 13.42)) }
+        let matches = try f.engine.searchVehicles(SearchVehiclesRequest(
+            parent: f.parent, pickupPoint: Fixture.terminal(52.51, 13.42), pickupRadiusMeters: 3000, count: 1, minimumCapacity: 1,
+            tripTypes: [.exclusive], vehicleTypes: [VehicleType(category: .auto)], orderBy: .pickupPointEta)).matches
+        #expect(matches.first?.vehicle?.name?.hasSuffix("/near") == true)
+        #expect(router.count == 1, "the nearest vehicle's road route beats every other's lower bound: one route")
+    }
+}

@@ -1,0 +1,124 @@
+import FleetEvaluation
+import FleetGeo
+import Testing
+
+/// A straight drive east from Joensuu at a steady speed, one fix every `interval` seconds.
+private func steadyDrive(metersPerSecond speed: Double, seconds: Double, interval: Double = 5, id: String = "steady") -> Drive {
+    let start = GeoPoint(latitude: 62.6, longitude: 29.76)
+    let fixes = stride(from: 0.0, through: seconds, by: interval).map { t in
+        Fix(time: 1_700_000_000 + t, position: Geodesy.destination(from: start, bearing: 90, meters: speed * t))
+    }
+    return Drive(id: id, fixes: fixes)
+}
+
+struct ReplayTests {
+    @Test func steadyDriveAtTheDefaultSpeedIsPredictedExactlyAlongTheRoute() {
+        let speed = SpeedModel.standard.defaultMetersPerSecond(for: .auto)
+        let points = ETAReplay(category: .auto).replay(steadyDrive(metersPerSecond: speed, seconds: 900))
+        #expect(points.count == 180)
+        for point in points {
+            #expect(abs(point.estimatedSeconds - point.actualSeconds) / point.actualSeconds < 0.01, "\(point)")
+            #expect(abs(point.defaultSpeedSeconds - point.actualSeconds) / point.actualSeconds < 0.01, "\(point)")
+            // A straight road has no detours: the straight line times 1.3 is 30% too long.
+            #expect(abs(point.straightLineSeconds / point.actualSeconds - 1.3) < 0.02, "\(point)")
+        }
+    }
+
+    @Test func steadyDriveAtHalfTheDefaultSpeedIsLearntByTheEstimatorOnly() {
+        let speed = SpeedModel.standard.defaultMetersPerSecond(for: .auto) / 2
+        let points = ETAReplay(category: .auto).replay(steadyDrive(metersPerSecond: speed, seconds: 1_800))
+        let report = AccuracyReport(replays: [points])
+        // The default speed is twice the real one: every prediction is half the real time, 50% off.
+        #expect(abs((report.overall[.defaultSpeed]?.medianPercent ?? 0) - 50) < 1)
+        // Straight line at the observed speed: 30% too long once the speed is learnt.
+        #expect(abs((report.beyondTwoMinutes[.straightLine]?.medianPercent ?? 0) - 30) < 3)
+        // The estimator trusts what it sees as the minutes go by: after 15 minutes it is within 2%.
+        let late = points.filter { 1_800 - $0.actualSeconds >= 900 }
+        #expect(!late.isEmpty)
+        for point in late {
+            #expect(abs(point.estimatedSeconds - point.actualSeconds) / point.actualSeconds < 0.02, "\(point)")
+        }
+        #expect((report.beyondTwoMinutes[.estimator]?.medianPercent ?? 100) < (report.beyondTwoMinutes[.defaultSpeed]?.medianPercent ?? 0))
+    }
+
+    @Test func aRouterRouteIsFollowedInsteadOfThePath() {
+        let speed = SpeedModel.standard.defaultMetersPerSecond(for: .auto)
+        let drive = steadyDrive(metersPerSecond: speed, seconds: 600)
+        // A planned route twice as long as the drive (out past the end and back): the default-speed baseline
+        // doubles its answer at the start.
+        let end = drive.fixes.last!.position
+        let beyond = Geodesy.destination(from: end, bearing: 90, meters: speed * 300)
+        let points = ETAReplay().replay(drive, along: [drive.fixes[0].position, beyond, end])
+        #expect(abs(points[0].defaultSpeedSeconds / points[0].actualSeconds - 2) < 0.02)
+    }
+
+    @Test func tooShortDrivesGiveNothing() {
+        #expect(ETAReplay().replay(Drive(id: "one", fixes: [Fix(time: 0, position: GeoPoint(latitude: 1, longitude: 1))])).isEmpty)
+        #expect(AccuracyReport(replays: [[]]).drives == 0)
+        #expect(AccuracyReport(replays: [[]]).overall[.estimator]?.medianPercent == nil)
+    }
+
+    @Test func percentilesInterpolateBetweenRanks() {
+        let figures = ErrorFigures(errors: Array(stride(from: 10.0, through: 1.0, by: -1)))
+        #expect(figures.count == 10)
+        #expect(figures.medianPercent == 5.5)
+        #expect(abs((figures.p90Percent ?? 0) - 9.1) < 1e-9)
+    }
+
+    @Test func bandsSplitByRealRemainingTime() {
+        let points = [60.0, 200, 400, 700, 1500].map {
+            ReplayPoint(actualSeconds: $0, estimatedSeconds: $0 * 1.1, straightLineSeconds: $0, defaultSpeedSeconds: $0 * 2)
+        }
+        let report = AccuracyReport(replays: [points])
+        #expect(report.byBand[.estimator]?.map(\.count) == [1, 1, 1, 1, 1])
+        #expect(report.beyondTwoMinutes[.estimator]?.count == 4)
+        #expect(abs((report.overall[.estimator]?.medianPercent ?? 0) - 10) < 1e-9)
+        #expect(report.overall[.defaultSpeed]?.p90Percent == 100)
+        #expect(report.jsonMembers.hasPrefix(#""drives":1,"medianErrorPercent":10.0,"p90ErrorPercent":10.0,"points":4"#))
+    }
+
+    @Test func waitsAreCutOutOfTheClock() {
+        let start = GeoPoint(latitude: 62.6, longitude: 29.76)
+        let moved = Geodesy.destination(from: start, bearing: 90, meters: 100)
+        let end = Geodesy.destination(from: start, bearing: 90, meters: 200)
+        // 10 s to drive 100 m, 60 s standing (two fixes), 10 s more to the end.
+        let drive = Drive(id: "wait", fixes: [
+            Fix(time: 0, position: start), Fix(time: 10, position: moved), Fix(time: 40, position: moved),
+            Fix(time: 70, position: moved), Fix(time: 80, position: end),
+        ])
+        let cut = drive.withoutWaits()
+        #expect(cut.fixes.map(\.time) == [0, 10, 20])
+        #expect(cut.fixes.map(\.position) == [start, moved, end])
+    }
+
+    @Test func gpsJumpsAreDropped() {
+        let start = GeoPoint(latitude: 62.6, longitude: 29.76)
+        let drive = Drive(id: "jump", fixes: [
+            Fix(time: 0, position: start),
+            Fix(time: 2, position: Geodesy.destination(from: start, bearing: 0, meters: 1_500)),
+            Fix(time: 4, position: Geodesy.destination(from: start, bearing: 90, meters: 30)),
+            Fix(time: 4, position: Geodesy.destination(from: start, bearing: 90, meters: 31)),
+        ])
+        #expect(drive.withoutJumps().fixes.map(\.time) == [0, 4])
+    }
+
+    @Test func simulatedDrivesAreSeededAndStopAtLights() {
+        let drives = SimulatedDrives().drives(count: 5, seed: 7)
+        #expect(drives == SimulatedDrives().drives(count: 5, seed: 7))
+        #expect(drives != SimulatedDrives().drives(count: 5, seed: 8))
+        #expect(drives.count == 5)
+        for drive in drives {
+            #expect(drive.fixes.count > 20)
+            // Waits make the drive slower on average than its slowest cruising speed would.
+            #expect(drive.withoutWaits().durationSeconds < drive.durationSeconds)
+        }
+    }
+
+    @Test func evaluationLeavesOutWalks() {
+        let walk = steadyDrive(metersPerSecond: 1.3, seconds: 600, id: "walk")
+        let car = steadyDrive(metersPerSecond: 10, seconds: 600, id: "car")
+        let evaluation = ETAEvaluation(minimumAverageMetersPerSecond: 20 / 3.6)
+        #expect(evaluation.selected([walk, car]).map(\.id) == ["car"])
+        #expect(evaluation.evaluate([walk, car]).asDriven.drives == 1)
+    }
+}

@@ -1,0 +1,70 @@
+import FleetErrors
+import FleetGeo
+import FleetRouting
+import FleetTestSupport
+import Foundation
+import RoutinoRouter
+import Testing
+
+/// `fleet-admin serve --router routino:DIR` plans the routes of vehicles that send none: the rider's trip
+/// shows a road route and road distances, the same as the router gives.
+@Suite(.serialized, .enabled(if: HelsinkiMap.directory != nil, "\(HelsinkiMap.missing)"))
+struct ServerRoutingTests {
+    static let json = [("Content-Type", "application/json")]
+
+    func send(_ server: ServerProcess, _ method: String, _ target: String, _ body: String = "") throws -> [String: Any] {
+        let answer = try RawHTTP.exchange(server.url, RawHTTP.request(method, target, headers: body.isEmpty ? [] : Self.json, body: Array(body.utf8)))
+        let object = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any] ?? [:]
+        #expect(answer.status == 200, "\(method) \(target): \(answer.body.prefix(400))")
+        return object
+    }
+
+    func point(_ p: GeoPoint) -> String { #"{"latitude":\#(p.latitude),"longitude":\#(p.longitude)}"# }
+
+    /// Three seeded points of the map joined by car: vehicle, pickup, dropoff, and their road plan.
+    func ride() throws -> (points: [GeoPoint], plan: RoutePlan) {
+        let router = try RoutinoRouter(directory: HelsinkiMap.directory!)
+        let candidates = HelsinkiMap.randomPoints(count: 60, seed: 42)
+        for i in stride(from: 0, to: candidates.count - 2, by: 3) {
+            let points = Array(candidates[i..<i + 3])
+            guard Geodesy.distance(points[0], points[1]) > 400, Geodesy.distance(points[1], points[2]) > 400,
+                  let plan = try? router.route(RouteRequest(waypoints: points, category: .auto)) else { continue }
+            return (points, plan)
+        }
+        throw FleetError(code: .notFound, message: "no routable ride among the seeded points")
+    }
+
+    @Test func theServerPlansARoadRouteForAVehicleThatSendsNone() throws {
+        let (points, plan) = try ride()
+        let server = try ServerProcess(store: "memory", arguments: ["--router", "routino:" + HelsinkiMap.directory!])
+        defer { _ = server.stop() }
+        _ = try send(server, "POST", "/v1/providers/p/vehicles?vehicleId=v1",
+                     #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"},"lastLocation":{"location":\#(point(points[0]))}}"#)
+        _ = try send(server, "POST", "/v1/providers/p/trips?tripId=t1",
+                     #"{"vehicleId":"v1","tripType":"EXCLUSIVE","pickupPoint":{"point":\#(point(points[1]))},"dropoffPoint":{"point":\#(point(points[2]))}}"#)
+        let trip = try send(server, "GET", "/v1/providers/p/trips/t1")
+        let remaining = try #require(trip["remainingDistanceMeters"] as? Double, "\(trip)")
+        // The route runs from the vehicle to where the router put it on a road, then along the roads.
+        let pickupMeters = Geodesy.distance(points[0], plan.points[0]) + plan.arrival(atWaypoint: 1).meters
+        #expect(abs(remaining - pickupMeters) < 30, "the road distance to the pickup: \(remaining) m, the router's \(pickupMeters) m")
+        #expect(remaining > Geodesy.distance(points[0], points[1]), "longer than the straight line")
+        let route = try #require(trip["route"] as? [[String: Any]], "the rider sees the planned route: \(trip.keys.sorted())")
+        #expect(route.count > 2)
+        #expect(trip["lastLocationSnappable"] as? Bool == true)
+
+        // Driving along the plan: the remaining distance follows the roads.
+        let along = plan.points[plan.waypointIndices[1] / 2]
+        _ = try send(server, "PUT", "/v1/providers/p/vehicles/v1?updateMask=lastLocation",
+                     #"{"lastLocation":{"location":\#(point(along))}}"#)
+        let later = try send(server, "GET", "/v1/providers/p/trips/t1")
+        let closer = try #require(later["remainingDistanceMeters"] as? Double)
+        #expect(closer < remaining)
+        #expect(later["lastLocationSnappable"] as? Bool == true)
+    }
+
+    @Test func aBadRouterIsAUsageErrorListingTheSchemes() throws {
+        let run = try BinaryRunner(product: "fleet-admin").run(["serve", "--listen", "127.0.0.1:0", "--store", "memory", "--router", "osrm:x"])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.error.contains("straight") && run.error.contains("routino:DIR"), "\(run.error)")
+    }
+}
