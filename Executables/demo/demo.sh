@@ -3,23 +3,29 @@
 #
 #   Executables/demo/demo.sh BIN_DIR          (make demo / make demo SERVER=1)
 #
-# A dispatcher (fleet-admin) creates a car and a ride; the car's computer (driver-report) drives the
-# ride's route from Alexanderplatz through the pickup on Unter den Linden to Potsdamer Platz, at
-# DEMO_SPEEDUP times real speed; a driver app (the loop below) advances the trip's status as the car
-# arrives; the rider (consumer-follow) watches it live until COMPLETE. SERVER=1 puts everything
-# behind `fleet-admin serve` on loopback instead of sharing the SQLite file directly.
+# A dispatcher (fleet-admin) creates a car and a ride in central Helsinki; the car's computer
+# (driver-report) drives the ride on the city's streets, as Routino plans them on the OpenStreetMap
+# extract `make map` builds (© OpenStreetMap contributors, ODbL), at DEMO_SPEEDUP times real speed,
+# and reports the road route it navigates; a driver app (the loop below) advances the trip's status
+# as the car arrives; the rider (consumer-follow) watches it live, route and road ETAs, until
+# COMPLETE. SERVER=1 puts everything behind `fleet-admin serve` on loopback instead of sharing the
+# SQLite file directly.
 #
 # The rider's and the operator's map pages (docs/map.md) are served throughout, by the server of
 # SERVER=1 or else by a `fleet-admin serve` sharing the SQLite file; their URLs are printed first.
 # On a terminal the demo then keeps that server up until Ctrl-C, so the finished ride can be looked at.
 #
-# Environment: SERVER=1, DEMO_SPEEDUP (default 40), FLEET_DATA_DIR (default: a temporary folder,
-# removed afterwards). Exits 0 only when the trip reached COMPLETE; leaves nothing running.
+# Environment: SERVER=1, DEMO_SPEEDUP (default 40), FLEET_MAP_DIR (default: .build/map of this
+# checkout), FLEET_DATA_DIR (default: a temporary folder, removed afterwards). Exits 0 only when the
+# trip reached COMPLETE; leaves nothing running.
 set -euo pipefail
 
 bin="$(cd "${1:-.build/debug}" && pwd)"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-route="$here/route.geojson"
+map="${FLEET_MAP_DIR:-$here/../../.build/map}"
+[ -f "$map/nodes.mem" ] || { echo "demo: no routing map in $map: run make map (make demo does)" >&2; exit 1; }
+map="$(cd "$map" && pwd)"
+export FLEET_ROUTER="routino:$map"
 speedup="${DEMO_SPEEDUP:-40}"
 provider="demo-project"
 
@@ -41,11 +47,16 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
+# Bold headings on a terminal only: plain lines in logs and CI.
+if [ -t 2 ] && [ -z "${NO_COLOR:-}" ]; then
+    say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
+else
+    say() { printf '\n== %s\n' "$*" >&2; }
+fi
 
 if [ "${SERVER:-0}" = 1 ]; then
     say "starting fleet-admin serve on loopback over $store"
-    coproc SERVE { exec "$bin/fleet-admin" serve --listen 127.0.0.1:0 --store "$store" --no-access-log; }
+    coproc SERVE { exec "$bin/fleet-admin" serve --listen 127.0.0.1:0 --store "$store" --no-access-log --map-roads "$map/roads.geojson"; }
     pids+=("$SERVE_PID")
     read -r line <&"${SERVE[0]}"
     echo "$line" >&2
@@ -54,7 +65,7 @@ if [ "${SERVER:-0}" = 1 ]; then
 else
     connect=(--transport memory --store "$store")
     # The map pages only: every other program shares the SQLite file directly.
-    coproc SERVE { exec "$bin/fleet-admin" serve --listen 127.0.0.1:0 --store "$store" --no-access-log; }
+    coproc SERVE { exec "$bin/fleet-admin" serve --listen 127.0.0.1:0 --store "$store" --no-access-log --map-roads "$map/roads.geojson"; }
     pids+=("$SERVE_PID")
     read -r line <&"${SERVE[0]}"
     transport="$(echo "$line" | grep -o 'http://[^ ]*')"
@@ -63,15 +74,46 @@ admin() { "$bin/fleet-admin" "${connect[@]}" "$@"; }
 say "the map: the rider's page and the operator's (open them in a browser)"
 printf '  rider:    %s/map/trips/ride-1?provider=%s\n  operator: %s/map?provider=%s\n' "$transport" "$provider" "$transport" "$provider" >&2
 
-say "a dispatcher creates the car and the ride"
-admin vehicles create car-1 --state online --type exclusive --category taxi --capacity 4 --location 52.52170,13.41300
-admin trips create ride-1 --type exclusive --passengers 1 --pickup 52.51700,13.39400 --dropoff 52.50960,13.37600 --vehicle car-1
+# The ride: from the Old Church Park area to Kruununhaka on Routino's quickest route; the pickup is the
+# point of that route halfway along, so pickup and dropoff lie on streets the car drives.
+read -r start pickup dropoff pickup_m polyline < <(
+    "$bin/fleet-admin" route --from 60.1660,24.9400 --to 60.1745,24.9420 --category taxi --json | python3 -c '
+import json, math, sys
+r = json.load(sys.stdin)
+def decode(text):
+    points, index, lat, lng = [], 0, 0, 0
+    while index < len(text):
+        for axis in range(2):
+            shift = result = 0
+            while True:
+                b = ord(text[index]) - 63; index += 1
+                result |= (b & 0x1F) << shift; shift += 5
+                if b < 0x20: break
+            delta = ~(result >> 1) if result & 1 else result >> 1
+            if axis == 0: lat += delta
+            else: lng += delta
+        points.append((lat / 1e5, lng / 1e5))
+    return points
+def distance(a, b):
+    la1, lo1, la2, lo2 = map(math.radians, (a[0], a[1], b[0], b[1]))
+    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+    return 2 * 6371008.8 * math.asin(math.sqrt(h))
+points = decode(r["encodedPolyline"])
+along, middle = 0.0, 0
+for i in range(1, len(points)):
+    along += distance(points[i - 1], points[i])
+    if along >= r["distanceMeters"] / 2: middle, pickup_m = i, along; break
+fmt = lambda p: "%.5f,%.5f" % p
+print(fmt(points[0]), fmt(points[middle]), fmt(points[-1]), int(pickup_m), r["encodedPolyline"])')
+say "a dispatcher creates the car and the ride (road route planned by Routino on $map)"
+admin vehicles create car-1 --state online --type exclusive --category taxi --capacity 4 --location "$start"
+admin trips create ride-1 --type exclusive --passengers 1 --pickup "$pickup" --dropoff "$dropoff" --vehicle car-1
 admin trips status ride-1 enroute-to-pickup
 
-say "the car drives its route at ${speedup}x (driver-report, simulated GPS)"
+say "the car drives the ride at ${speedup}x (driver-report: simulated GPS, navigating on the streets)"
 "$bin/driver-report" "${connect[@]}" --provider "$provider" --vehicle car-1 \
-    --source "simulate:$route" --route "$route" --speedup "$speedup" --interval 5s \
-    --stops 1396m:60s --log-format text 2>"$data/driver-report.log" &
+    --source "simulate:polyline:$polyline" --speedup "$speedup" --interval 5s \
+    --stops "${pickup_m}m:60s" --log-format text 2>"$data/driver-report.log" &
 driver=$!
 pids+=("$driver")
 

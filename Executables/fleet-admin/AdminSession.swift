@@ -1,5 +1,6 @@
 import Foundation
 import FleetCLI
+import FleetEngine
 import FleetErrors
 import FleetKit
 import FleetModel
@@ -100,9 +101,14 @@ struct AdminSession: Sendable {
         return result
     }
 
-    /// Store, token and clock for `Wiring.connect`.
+    /// Store, token and engine settings for `Wiring.connect`. An engine in this process (the `memory`
+    /// transport) plans routes with the router `FLEET_ROUTER` names, as `serve` does with `--router`.
     func connectionOptions() throws -> ConnectionOptions {
-        ConnectionOptions(store: arguments.string("store"), token: tokenSource())
+        var engine = EngineConfiguration()
+        if ["memory", ""].contains(arguments.string("transport") ?? "memory") {
+            engine.router = try Wiring.planningRouter(nil, environment: context.environment)
+        }
+        return ConnectionOptions(store: arguments.string("store"), token: tokenSource(), engine: engine)
     }
 
     /// The bearer token: `--token`, else the contents of `--token-file` (read again on refresh), else none.
