@@ -14,7 +14,7 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, search, http, watch, and http-pairs,
+// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, search, http, watch, soak, and http-pairs,
 // which only runs when named); for engine, the
 // update rows of the stores whose name contains STORE ("sqlite, durable").
 let only = CommandLine.arguments.dropFirst().first
@@ -52,6 +52,23 @@ if only == "search" {
 if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }
 if only == "http-pairs" { section("GetTrip and UpdateVehicle against nginx, in rounds", { HTTPBenchmarks.pairs() }) }
 if wanted("watch") { section("watch streams", { WatchBenchmarks.run() }) }
+// `fleet-bench soak [--seconds N]`: each allocator setting under N seconds of mixed load (default
+// 180); `make bench` runs a short one.
+if wanted("soak") {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    var seconds = only == nil ? 20.0 : 180.0
+    if let flag = arguments.firstIndex(of: "--seconds") {
+        guard flag + 1 < arguments.count, let value = Double(arguments[flag + 1]), value >= 10 else {
+            FileHandle.standardError.write(Data("fleet-bench soak: --seconds needs a number of seconds, at least 10\n".utf8))
+            exit(2)
+        }
+        seconds = value
+    } else if let unknown = arguments.first {
+        FileHandle.standardError.write(Data("fleet-bench soak: unknown argument '\(unknown)'; usage: fleet-bench soak [--seconds N]\n".utf8))
+        exit(2)
+    }
+    section("soak (mixed load; server memory, files and threads)", { SoakBenchmarks.run(seconds: seconds) })
+}
 
 let nameWidth = max(10, rows.map(\.name.count).max() ?? 0)
 let valueWidth = max(8, rows.map(\.value.count).max() ?? 0)

@@ -1,0 +1,230 @@
+import FleetModel
+import Foundation
+import Glibc
+import HTTPServer
+import RESTClient
+import Synchronization
+
+/// A soak: mixed load on `fleet-admin serve` over durable SQLite for a while — location updates,
+/// GetTrip, and `:watch` streams opened and closed in batches — with the server's resident memory,
+/// open descriptors and threads read from /proc at start, after warm-up and at the end. A server
+/// that leaks grows after warm-up; one that does not levels off.
+///
+/// Each soak runs twice: with glibc's default number of malloc arenas (up to 8 per core) and with
+/// `MALLOC_ARENA_MAX=2`, the setting docs/configuration.md recommends for `serve` (a `:watch` stream
+/// is served on whichever thread the kernel wakes, and each thread that allocates gets an arena of
+/// its own, which keeps the memory it once held).
+enum SoakBenchmarks {
+    static let provider = "soak"
+    static let trips = 200
+    static let updaters = 2
+    static let readers = 1
+    static let watchCyclers = 2
+    /// Streams each cycler opens, waits for the first event on, and closes, again and again.
+    static let watchBatch = 100
+
+    /// The allocator settings compared: nil is glibc's default.
+    static let arenaSettings: [String?] = [nil, "2"]
+
+    static func run(seconds: Double) -> [BenchmarkRow] {
+        OpenFileLimit.raise(toAtLeast: 2 * watchCyclers * watchBatch + 256)
+        return arenaSettings.flatMap { soak(seconds: seconds, arenaMax: $0) }
+    }
+
+    /// One soak of `seconds` (warm-up included: the first fifth, at least 5 s).
+    static func soak(seconds: Double, arenaMax: String?) -> [BenchmarkRow] {
+        let label = "soak \(Int(seconds)) s, malloc arenas \(arenaMax.map { "max \($0)" } ?? "default")"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-soak-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["MALLOC_ARENA_MAX"] = arenaMax
+        let server: BenchServer
+        do { server = try BenchServer(folder: folder, environment: environment) } catch {
+            return [BenchmarkRow(name: label, value: "failed", comparison: "fleet-admin serve: \(error)")]
+        }
+        defer { server.stop() }
+        let pid = server.process.processIdentifier
+        guard let start = ProcessSample.read(pid) else {
+            return [BenchmarkRow(name: label, value: "failed", comparison: "cannot read /proc/\(pid)")]
+        }
+
+        let load = SoakLoad()
+        do {
+            let client = try RESTClient(baseURL: server.url)
+            try setUp(client)
+        } catch {
+            return [BenchmarkRow(name: label, value: "failed", comparison: "setting up \(trips) trips: \(error)")]
+        }
+        let group = DispatchGroup()
+        for worker in 0..<updaters {
+            group.enter()
+            Thread.detachNewThread { load.updateVehicles(server: server, worker: worker); group.leave() }
+        }
+        for worker in 0..<readers {
+            group.enter()
+            Thread.detachNewThread { load.readTrips(server: server, worker: worker); group.leave() }
+        }
+        for worker in 0..<watchCyclers {
+            group.enter()
+            Thread.detachNewThread { load.cycleWatches(server: server, worker: worker); group.leave() }
+        }
+
+        let began = Date()
+        let warmUp = max(5, seconds / 5)
+        var warm: ProcessSample?
+        var peakRSS = start.rssKB
+        while Date().timeIntervalSince(began) < seconds && load.failure == nil {
+            Thread.sleep(forTimeInterval: 0.5)
+            guard let sample = ProcessSample.read(pid) else { break }
+            peakRSS = max(peakRSS, sample.rssKB)
+            if warm == nil && Date().timeIntervalSince(began) >= warmUp { warm = sample }
+        }
+        let elapsed = Date().timeIntervalSince(began)
+        load.stop()
+        group.wait()
+        Thread.sleep(forTimeInterval: 1)  // closed streams and finished requests released
+        guard let end = ProcessSample.read(pid), let warm else {
+            return [BenchmarkRow(name: label, value: "failed", comparison: "the server went away (\(load.failure ?? "no error seen"))")]
+        }
+        if let failure = load.failure {
+            return [BenchmarkRow(name: label, value: "failed", comparison: failure)]
+        }
+        let growth = Double(end.rssKB - warm.rssKB) / Double(max(warm.rssKB, 1)) * 100
+        func mb(_ kb: Int) -> String { String(format: "%.0f MB", Double(kb) / 1024) }
+        let counts = load.counts
+        return [
+            BenchmarkRow(
+                name: "\(label): server RSS at end",
+                value: mb(end.rssKB),
+                comparison: "start \(mb(start.rssKB)), after \(Int(warmUp)) s warm-up \(mb(warm.rssKB)), peak \(mb(peakRSS)); "
+                    + String(format: "%+.0f%% after warm-up; aim steady (<= +25%%)", growth)),
+            BenchmarkRow(
+                name: "\(label): open files, threads",
+                value: "\(end.openFiles) fds",
+                comparison: "start \(start.openFiles), after warm-up \(warm.openFiles); threads \(start.threads) / \(warm.threads) / \(end.threads); aim: back to start"),
+            BenchmarkRow(
+                name: "\(label): load",
+                value: StoreBenchmarks.rate(Double(counts.updates + counts.reads) / elapsed),
+                comparison: "\(counts.updates) UpdateVehicle, \(counts.reads) GetTrip, \(counts.watchCycles) watch cycles "
+                    + "(\(counts.watchCycles * watchBatch) streams opened and closed)"),
+        ]
+    }
+
+    /// `trips` vehicles, each on a trip of its own.
+    static func setUp(_ client: RESTClient) throws {
+        let parent = "providers/\(provider)"
+        for i in 0..<trips {
+            _ = try client.createVehicle(CreateVehicleRequest(parent: parent, vehicleId: "v\(i)", vehicle: Vehicle(
+                vehicleState: .online, supportedTripTypes: [.exclusive],
+                lastLocation: VehicleLocation(location: location(i, step: 0)),
+                maximumCapacity: 4, vehicleType: VehicleType(category: .auto))))
+            _ = try client.createTrip(CreateTripRequest(parent: parent, tripId: "t\(i)", trip: Trip(
+                vehicleId: "v\(i)", tripType: .exclusive,
+                pickupPoint: TerminalLocation(point: LatLng(latitude: 52.51, longitude: 13.41)),
+                dropoffPoint: TerminalLocation(point: LatLng(latitude: 52.52, longitude: 13.43)))))
+        }
+    }
+
+    static func location(_ vehicle: Int, step: Int) -> LatLng {
+        LatLng(latitude: 52.5 + Double(vehicle % 100) * 1e-4 + Double(step % 500) * 1e-5, longitude: 13.4 + Double(vehicle / 100) * 1e-4)
+    }
+}
+
+/// The soak's workers: they run until `stop()` or the first failure, and count what they did.
+final class SoakLoad: Sendable {
+    struct Counts {
+        var updates = 0
+        var reads = 0
+        var watchCycles = 0
+    }
+
+    private let stopped = Atomic<Bool>(false)
+    private let state = Mutex<(counts: Counts, failure: String?)>((Counts(), nil))
+
+    var counts: Counts { state.withLock { $0.counts } }
+    var failure: String? { state.withLock { $0.failure } }
+    func stop() { stopped.store(true, ordering: .relaxed) }
+    private var running: Bool { !stopped.load(ordering: .relaxed) && failure == nil }
+
+    private func fail(_ message: String) {
+        state.withLock { if $0.failure == nil { $0.failure = message } }
+    }
+
+    /// Location updates, vehicle after vehicle.
+    func updateVehicles(server: BenchServer, worker: Int) {
+        do {
+            let client = try RESTClient(baseURL: server.url)
+            var step = 1
+            while running {
+                for vehicle in stride(from: worker, to: SoakBenchmarks.trips, by: SoakBenchmarks.updaters) where running {
+                    _ = try client.updateVehicle(UpdateVehicleRequest(
+                        name: "providers/\(SoakBenchmarks.provider)/vehicles/v\(vehicle)",
+                        vehicle: Vehicle(lastLocation: VehicleLocation(location: SoakBenchmarks.location(vehicle, step: step))),
+                        updateMask: FieldMask(["lastLocation"])))
+                    state.withLock { $0.counts.updates += 1 }
+                }
+                step += 1
+            }
+        } catch {
+            fail("UpdateVehicle: \(error)")
+        }
+    }
+
+    /// GetTrip, trip after trip.
+    func readTrips(server: BenchServer, worker: Int) {
+        do {
+            let client = try RESTClient(baseURL: server.url)
+            var trip = worker
+            while running {
+                _ = try client.getTrip(GetTripRequest(name: "providers/\(SoakBenchmarks.provider)/trips/t\(trip % SoakBenchmarks.trips)"))
+                state.withLock { $0.counts.reads += 1 }
+                trip += SoakBenchmarks.readers
+            }
+        } catch {
+            fail("GetTrip: \(error)")
+        }
+    }
+
+    /// Opens `watchBatch` streams on consecutive trips, waits for each one's first event, closes them all.
+    func cycleWatches(server: BenchServer, worker: Int) {
+        var first = worker * SoakBenchmarks.watchBatch
+        while running {
+            let targets = (0..<SoakBenchmarks.watchBatch).map {
+                "/v1/providers/\(SoakBenchmarks.provider)/trips/t\((first + $0) % SoakBenchmarks.trips):watch"
+            }
+            do {
+                let streams = try WatchStreams(port: server.port, targets: targets)
+                let arrived = streams.waitForEvents(atLeast: Array(repeating: 1, count: targets.count), timeout: 30)
+                streams.close()
+                guard arrived else {
+                    fail("a :watch stream got no first event within 30 s")
+                    return
+                }
+            } catch {
+                fail(":watch: \(error)")
+                return
+            }
+            state.withLock { $0.counts.watchCycles += 1 }
+            first += SoakBenchmarks.watchBatch * SoakBenchmarks.watchCyclers
+        }
+    }
+}
+
+/// A process's resident memory, descriptors and threads, from /proc.
+struct ProcessSample {
+    var rssKB: Int
+    var openFiles: Int
+    var threads: Int
+
+    static func read(_ pid: Int32) -> ProcessSample? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return nil }
+        func field(_ name: String) -> Int? {
+            status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+                .flatMap { Int($0.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") }
+        }
+        guard let rss = field("VmRSS"), let threads = field("Threads") else { return nil }
+        return ProcessSample(rssKB: rss, openFiles: descriptors.count, threads: threads)
+    }
+}
