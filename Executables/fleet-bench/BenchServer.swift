@@ -11,14 +11,15 @@ final class BenchServer: Sendable {
         var description: String
     }
 
-    /// A server over `store` (default: a new durable SQLite file in `folder`), with `environment`
-    /// instead of this process's (the soak sets the allocator's).
-    init(folder: String, store: String? = nil, extraArguments: [String] = [], environment: [String: String]? = nil) throws {
+    /// A server over `store` (default: a new durable SQLite file in `folder`).
+    init(folder: String, store: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:]) throws {
         let admin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fleet-admin").path
         process.executableURL = URL(fileURLWithPath: admin)
         process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", store ?? "sqlite:\(folder)/serve-\(UUID().uuidString).db",
                              "--no-access-log"] + extraArguments
-        if let environment { process.environment = environment }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -7,40 +7,54 @@ import Synchronization
 
 /// A soak: mixed load on `fleet-admin serve` over durable SQLite for a while — location updates,
 /// GetTrip, and `:watch` streams opened and closed in batches — with the server's resident memory,
-/// open descriptors and threads read from /proc at start, after warm-up and at the end. A server
-/// that leaks grows after warm-up; one that does not levels off.
+/// open descriptors and threads read from /proc at start, after warm-up and once idle again. A
+/// server that leaks grows after warm-up; one that does not levels off.
 ///
-/// Each soak runs twice: with glibc's default number of malloc arenas (up to 8 per core) and with
-/// `MALLOC_ARENA_MAX=2`, the setting docs/configuration.md recommends for `serve` (a `:watch` stream
-/// is served on whichever thread the kernel wakes, and each thread that allocates gets an arena of
-/// its own, which keeps the memory it once held).
+/// Each soak runs once per allocator setting: glibc's defaults, `MALLOC_ARENA_MAX=2` and
+/// `glibc.malloc.mmap_threshold=16384`. Memory freed after a burst of connections stays with
+/// glibc's heap under the first two; under the third a connection's buffers are mapped on their
+/// own and go back to the system when it closes (docs/configuration.md, "Memory").
 enum SoakBenchmarks {
     static let provider = "soak"
     static let trips = 200
     static let updaters = 2
     static let readers = 1
     static let watchCyclers = 2
-    /// Streams each cycler opens, waits for the first event on, and closes, again and again.
-    static let watchBatch = 100
+    /// Streams each cycler opens, waits for the first event on, and closes, again and again (`--watch-batch`).
+    static let defaultWatchBatch = 50
 
-    /// The allocator settings compared: nil is glibc's default.
-    static let arenaSettings: [String?] = [nil, "2"]
+    /// How long the idle server may take, after the load, to close what the clients closed.
+    static let settleSeconds = 30.0
+    /// How long a cycler keeps its streams open once each has had its first event.
+    static let watchHold = 0.5
 
-    static func run(seconds: Double) -> [BenchmarkRow] {
+    /// An allocator setting: the environment variables the server is started with.
+    struct AllocatorSetting: Sendable {
+        var name: String
+        var environment: [String: String]
+
+        static let glibcDefault = AllocatorSetting(name: "malloc defaults", environment: [:])
+        static let twoArenas = AllocatorSetting(name: "MALLOC_ARENA_MAX=2", environment: ["MALLOC_ARENA_MAX": "2"])
+        static let mappedBuffers = AllocatorSetting(name: "mmap_threshold=16384",
+                                                    environment: ["GLIBC_TUNABLES": "glibc.malloc.mmap_threshold=16384"])
+        /// `make bench` compares the default with the recommended setting; `fleet-bench soak` adds two arenas.
+        static let short = [glibcDefault, mappedBuffers]
+        static let all = [glibcDefault, twoArenas, mappedBuffers]
+    }
+
+    static func run(seconds: Double, watchBatch: Int = defaultWatchBatch, settings: [AllocatorSetting] = AllocatorSetting.all) -> [BenchmarkRow] {
         OpenFileLimit.raise(toAtLeast: 2 * watchCyclers * watchBatch + 256)
-        return arenaSettings.flatMap { soak(seconds: seconds, arenaMax: $0) }
+        return settings.flatMap { soak(seconds: seconds, watchBatch: watchBatch, allocator: $0) }
     }
 
     /// One soak of `seconds` (warm-up included: the first fifth, at least 5 s).
-    static func soak(seconds: Double, arenaMax: String?) -> [BenchmarkRow] {
-        let label = "soak \(Int(seconds)) s, malloc arenas \(arenaMax.map { "max \($0)" } ?? "default")"
+    static func soak(seconds: Double, watchBatch: Int, allocator: AllocatorSetting) -> [BenchmarkRow] {
+        let label = "soak \(Int(seconds)) s\(watchBatch == defaultWatchBatch ? "" : ", \(watchBatch) streams a cycle"), \(allocator.name)"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-soak-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["MALLOC_ARENA_MAX"] = arenaMax
         let server: BenchServer
-        do { server = try BenchServer(folder: folder, environment: environment) } catch {
+        do { server = try BenchServer(folder: folder, environment: allocator.environment) } catch {
             return [BenchmarkRow(name: label, value: "failed", comparison: "fleet-admin serve: \(error)")]
         }
         defer { server.stop() }
@@ -49,7 +63,7 @@ enum SoakBenchmarks {
             return [BenchmarkRow(name: label, value: "failed", comparison: "cannot read /proc/\(pid)")]
         }
 
-        let load = SoakLoad()
+        let load = SoakLoad(watchBatch: watchBatch)
         do {
             let client = try RESTClient(baseURL: server.url)
             try setUp(client)
@@ -74,17 +88,27 @@ enum SoakBenchmarks {
         let warmUp = max(5, seconds / 5)
         var warm: ProcessSample?
         var peakRSS = start.rssKB
+        var peakFiles = start.openFiles
         while Date().timeIntervalSince(began) < seconds && load.failure == nil {
             Thread.sleep(forTimeInterval: 0.5)
             guard let sample = ProcessSample.read(pid) else { break }
             peakRSS = max(peakRSS, sample.rssKB)
+            peakFiles = max(peakFiles, sample.openFiles)
             if warm == nil && Date().timeIntervalSince(began) >= warmUp { warm = sample }
         }
         let elapsed = Date().timeIntervalSince(began)
         load.stop()
         group.wait()
-        Thread.sleep(forTimeInterval: 1)  // closed streams and finished requests released
-        guard let end = ProcessSample.read(pid), let warm else {
+        // Idle until the server has noticed every closed stream (it may take until the stream's next
+        // keep-alive, 15 s) so that what remains is what it keeps, not connections still open.
+        let stopped = Date()
+        var end = ProcessSample.read(pid)
+        while let sample = end, sample.openFiles > start.openFiles + 4, Date().timeIntervalSince(stopped) < settleSeconds {
+            Thread.sleep(forTimeInterval: 0.5)
+            end = ProcessSample.read(pid)
+        }
+        let settled = Date().timeIntervalSince(stopped)
+        guard let end, let warm else {
             return [BenchmarkRow(name: label, value: "failed", comparison: "the server went away (\(load.failure ?? "no error seen"))")]
         }
         if let failure = load.failure {
@@ -97,12 +121,13 @@ enum SoakBenchmarks {
             BenchmarkRow(
                 name: "\(label): server RSS at end",
                 value: mb(end.rssKB),
-                comparison: "start \(mb(start.rssKB)), after \(Int(warmUp)) s warm-up \(mb(warm.rssKB)), peak \(mb(peakRSS)); "
-                    + String(format: "%+.0f%% after warm-up; aim steady (<= +25%%)", growth)),
+                comparison: "start \(mb(start.rssKB)), after \(Int(warmUp)) s warm-up \(mb(warm.rssKB)), peak \(mb(peakRSS)), "
+                    + String(format: "end %.0f s after the load; %+.0f%% after warm-up; aim steady (<= +25%%)", settled, growth)),
             BenchmarkRow(
                 name: "\(label): open files, threads",
                 value: "\(end.openFiles) fds",
-                comparison: "start \(start.openFiles), after warm-up \(warm.openFiles); threads \(start.threads) / \(warm.threads) / \(end.threads); aim: back to start"),
+                comparison: "start \(start.openFiles), after warm-up \(warm.openFiles), peak \(peakFiles); "
+                    + "threads \(start.threads) / \(warm.threads) / \(end.threads); aim: back to start"),
             BenchmarkRow(
                 name: "\(label): load",
                 value: StoreBenchmarks.rate(Double(counts.updates + counts.reads) / elapsed),
@@ -139,8 +164,13 @@ final class SoakLoad: Sendable {
         var watchCycles = 0
     }
 
+    let watchBatch: Int
     private let stopped = Atomic<Bool>(false)
     private let state = Mutex<(counts: Counts, failure: String?)>((Counts(), nil))
+
+    init(watchBatch: Int) {
+        self.watchBatch = watchBatch
+    }
 
     var counts: Counts { state.withLock { $0.counts } }
     var failure: String? { state.withLock { $0.failure } }
@@ -188,14 +218,15 @@ final class SoakLoad: Sendable {
 
     /// Opens `watchBatch` streams on consecutive trips, waits for each one's first event, closes them all.
     func cycleWatches(server: BenchServer, worker: Int) {
-        var first = worker * SoakBenchmarks.watchBatch
+        var first = worker * watchBatch
         while running {
-            let targets = (0..<SoakBenchmarks.watchBatch).map {
+            let targets = (0..<watchBatch).map {
                 "/v1/providers/\(SoakBenchmarks.provider)/trips/t\((first + $0) % SoakBenchmarks.trips):watch"
             }
             do {
                 let streams = try WatchStreams(port: server.port, targets: targets)
                 let arrived = streams.waitForEvents(atLeast: Array(repeating: 1, count: targets.count), timeout: 30)
+                Thread.sleep(forTimeInterval: SoakBenchmarks.watchHold)
                 streams.close()
                 guard arrived else {
                     fail("a :watch stream got no first event within 30 s")
@@ -206,7 +237,7 @@ final class SoakLoad: Sendable {
                 return
             }
             state.withLock { $0.counts.watchCycles += 1 }
-            first += SoakBenchmarks.watchBatch * SoakBenchmarks.watchCyclers
+            first += watchBatch * SoakBenchmarks.watchCyclers
         }
     }
 }

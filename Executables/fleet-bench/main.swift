@@ -52,22 +52,27 @@ if only == "search" {
 if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }
 if only == "http-pairs" { section("GetTrip and UpdateVehicle against nginx, in rounds", { HTTPBenchmarks.pairs() }) }
 if wanted("watch") { section("watch streams", { WatchBenchmarks.run() }) }
-// `fleet-bench soak [--seconds N]`: each allocator setting under N seconds of mixed load (default
-// 180); `make bench` runs a short one.
+// `fleet-bench soak [--seconds N] [--watch-batch N]`: each allocator setting under N seconds of mixed
+// load (default 180); `make bench` runs a short one with the default and the recommended setting.
 if wanted("soak") {
-    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    var arguments = Array(CommandLine.arguments.dropFirst(2))
     var seconds = only == nil ? 20.0 : 180.0
-    if let flag = arguments.firstIndex(of: "--seconds") {
-        guard flag + 1 < arguments.count, let value = Double(arguments[flag + 1]), value >= 10 else {
-            FileHandle.standardError.write(Data("fleet-bench soak: --seconds needs a number of seconds, at least 10\n".utf8))
+    var watchBatch = SoakBenchmarks.defaultWatchBatch
+    while let flag = arguments.first {
+        let value = arguments.dropFirst().first.flatMap(Int.init)
+        switch (flag, value) {
+        case ("--seconds", let value?) where value >= 10: seconds = Double(value)
+        case ("--watch-batch", let value?) where value >= 1: watchBatch = value
+        default:
+            FileHandle.standardError.write(Data("fleet-bench soak: '\(arguments.prefix(2).joined(separator: " "))' is not understood; usage: fleet-bench soak [--seconds N (>= 10)] [--watch-batch N (>= 1)]\n".utf8))
             exit(2)
         }
-        seconds = value
-    } else if let unknown = arguments.first {
-        FileHandle.standardError.write(Data("fleet-bench soak: unknown argument '\(unknown)'; usage: fleet-bench soak [--seconds N]\n".utf8))
-        exit(2)
+        arguments.removeFirst(2)
     }
-    section("soak (mixed load; server memory, files and threads)", { SoakBenchmarks.run(seconds: seconds) })
+    section("soak (mixed load; server memory, files and threads)", {
+        SoakBenchmarks.run(seconds: seconds, watchBatch: watchBatch,
+                           settings: only == nil ? SoakBenchmarks.AllocatorSetting.short : SoakBenchmarks.AllocatorSetting.all)
+    })
 }
 
 let nameWidth = max(10, rows.map(\.name.count).max() ?? 0)
