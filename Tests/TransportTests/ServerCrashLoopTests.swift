@@ -97,7 +97,7 @@ import Testing
         #expect(completed > 0, "no trip was driven to COMPLETE in \(summary.rounds) rounds")
         print("crash loop \(store): \(summary.rounds) rounds (SIGKILL each), \(summary.acknowledged) acknowledged writes, "
               + "\(summary.checks) record checks after restarts, \(summary.cut) writes cut by a kill "
-              + "(\(summary.cutApplied) of them found applied), \(trips.count) trips (\(completed) complete), none lost, \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+              + "(\(summary.cutApplied) of them found applied), \(trips.count) trips (\(completed) complete), \(failures.isEmpty ? "none lost" : "FAILURES above"), \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
     }
 }
 
