@@ -99,13 +99,17 @@ enum SoakBenchmarks {
         let elapsed = Date().timeIntervalSince(began)
         load.stop()
         group.wait()
-        // Idle until the server has noticed every closed stream (it may take until the stream's next
-        // keep-alive, 15 s) so that what remains is what it keeps, not connections still open.
+        // Idle until the server has noticed every closed stream, so that what remains is what it
+        // keeps, not connections still open: its descriptors are down to a few more than at start
+        // (the store's reader connections) and have not changed for 2 s.
         let stopped = Date()
         var end = ProcessSample.read(pid)
-        while let sample = end, sample.openFiles > start.openFiles + 4, Date().timeIntervalSince(stopped) < settleSeconds {
+        var steadySince = Date()
+        while let sample = end, Date().timeIntervalSince(stopped) < settleSeconds {
+            if sample.openFiles <= start.openFiles + 16 && Date().timeIntervalSince(steadySince) >= 2 { break }
             Thread.sleep(forTimeInterval: 0.5)
             end = ProcessSample.read(pid)
+            if end?.openFiles != sample.openFiles { steadySince = Date() }
         }
         let settled = Date().timeIntervalSince(stopped)
         guard let end, let warm else {
