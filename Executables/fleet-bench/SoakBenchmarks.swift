@@ -5,95 +5,148 @@ import HTTPServer
 import RESTClient
 import Synchronization
 
-/// A soak: `fleet-admin serve` over durable SQLite under a few minutes of mixed load (location
-/// updates, GetTrip, and `:watch` streams opened, read and closed in a loop), reporting the server's
-/// resident memory and open files at start, after warm-up and at the end. A server that leaks shows
-/// memory or descriptors growing after warm-up; one that does not levels off.
+/// A soak: mixed load on `fleet-admin serve` over durable SQLite for a while — location updates,
+/// GetTrip, and `:watch` streams opened and closed in batches — with the server's resident memory,
+/// open descriptors and threads read from /proc at start, after warm-up and once idle again. A
+/// server that leaks grows after warm-up; one that does not levels off.
 ///
-/// The same load runs twice: with glibc's default malloc arenas (up to 8 per core, one taken by each
-/// thread that allocates while another holds the arena it used) and with `MALLOC_ARENA_MAX=2`.
+/// Each soak runs once per allocator setting: glibc's defaults, `MALLOC_ARENA_MAX=2` and
+/// `glibc.malloc.mmap_threshold=16384`. Memory freed after a burst of connections stays with
+/// glibc's heap under the first two; under the third a connection's buffers are mapped on their
+/// own and go back to the system when it closes (docs/configuration.md, "Memory").
 enum SoakBenchmarks {
     static let provider = "soak"
-    static let vehicles = 100
+    static let trips = 200
+    static let updaters = 2
+    static let readers = 1
+    static let watchCyclers = 2
+    /// Streams each cycler opens, waits for the first event on, and closes, again and again (`--watch-batch`).
+    static let defaultWatchBatch = 50
 
-    /// `FLEET_SOAK_SECONDS` (default 60) for each of the two runs.
-    static func run() -> [BenchmarkRow] {
-        let seconds = ProcessInfo.processInfo.environment["FLEET_SOAK_SECONDS"].flatMap(Double.init) ?? 60
-        return soak(seconds: seconds, environment: [:], label: "default arenas")
-            + soak(seconds: seconds, environment: ["MALLOC_ARENA_MAX": "2"], label: "MALLOC_ARENA_MAX=2")
+    /// How long the idle server may take, after the load, to close what the clients closed.
+    static let settleSeconds = 30.0
+    /// How long a cycler keeps its streams open once each has had its first event.
+    static let watchHold = 0.5
+
+    /// An allocator setting: the environment variables the server is started with.
+    struct AllocatorSetting: Sendable {
+        var name: String
+        var environment: [String: String]
+
+        static let glibcDefault = AllocatorSetting(name: "malloc defaults", environment: [:])
+        static let twoArenas = AllocatorSetting(name: "MALLOC_ARENA_MAX=2", environment: ["MALLOC_ARENA_MAX": "2"])
+        static let mappedBuffers = AllocatorSetting(name: "mmap_threshold=16384",
+                                                    environment: ["GLIBC_TUNABLES": "glibc.malloc.mmap_threshold=16384"])
+        /// `make bench` compares the default with the recommended setting; `fleet-bench soak` adds two arenas.
+        static let short = [glibcDefault, mappedBuffers]
+        static let all = [glibcDefault, twoArenas, mappedBuffers]
     }
 
-    static func soak(seconds: Double, environment: [String: String], label: String) -> [BenchmarkRow] {
+    static func run(seconds: Double, watchBatch: Int = defaultWatchBatch, settings: [AllocatorSetting] = AllocatorSetting.all) -> [BenchmarkRow] {
+        OpenFileLimit.raise(toAtLeast: 2 * watchCyclers * watchBatch + 256)
+        return settings.flatMap { soak(seconds: seconds, watchBatch: watchBatch, allocator: $0) }
+    }
+
+    /// One soak of `seconds` (warm-up included: the first fifth, at least 5 s).
+    static func soak(seconds: Double, watchBatch: Int, allocator: AllocatorSetting) -> [BenchmarkRow] {
+        let label = "soak \(Int(seconds)) s\(watchBatch == defaultWatchBatch ? "" : ", \(watchBatch) streams a cycle"), \(allocator.name)"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-soak-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server: BenchServer
-        do { server = try BenchServer(folder: folder, environment: environment) } catch {
-            return [BenchmarkRow(name: "soak (\(label))", value: "failed", comparison: "\(error)")]
+        do { server = try BenchServer(folder: folder, environment: allocator.environment) } catch {
+            return [BenchmarkRow(name: label, value: "failed", comparison: "fleet-admin serve: \(error)")]
         }
         defer { server.stop() }
         let pid = server.process.processIdentifier
+        guard let start = ProcessSample.read(pid) else {
+            return [BenchmarkRow(name: label, value: "failed", comparison: "cannot read /proc/\(pid)")]
+        }
+
+        let load = SoakLoad(watchBatch: watchBatch)
         do {
             let client = try RESTClient(baseURL: server.url)
             try setUp(client)
-            let start = sample(pid)
-            let counts = Mutex((updates: 0, reads: 0, watches: 0, failures: 0))
-            let stop = Atomic<Bool>(false)
-            let group = DispatchGroup()
-            // Two writers, two readers, two watch cyclers: six threads on a shared two-core machine.
-            for worker in 0..<6 {
-                DispatchQueue.global().async(group: group) {
-                    var step = 0
-                    while !stop.load(ordering: .relaxed) {
-                        step += 1
-                        let vehicle = (worker * 37 + step) % vehicles
-                        do {
-                            switch worker % 3 {
-                            case 0:
-                                try WatchBenchmarks.update(client, vehicle: vehicle, step: step, provider: provider)
-                                counts.withLock { $0.updates += 1 }
-                            case 1:
-                                _ = try client.getTrip(GetTripRequest(name: "providers/\(provider)/trips/t\(vehicle)"))
-                                counts.withLock { $0.reads += 1 }
-                            default:
-                                try watchOnce(port: server.port, trip: vehicle)
-                                counts.withLock { $0.watches += 1 }
-                            }
-                        } catch {
-                            counts.withLock { $0.failures += 1 }
-                        }
-                    }
-                }
-            }
-            let warmUp = min(seconds / 4, 30)
-            Thread.sleep(forTimeInterval: warmUp)
-            let warm = sample(pid)
-            Thread.sleep(forTimeInterval: seconds - warmUp)
-            stop.store(true, ordering: .relaxed)
-            group.wait()
-            let end = sample(pid)
-            let done = counts.withLock { $0 }
-            return [
-                BenchmarkRow(name: "soak, \(Int(seconds)) s (\(label)): server RSS",
-                             value: String(format: "%.0f MB", end.rssMB),
-                             comparison: String(format: "start %.0f MB, after %.0f s warm-up %.0f MB, end %.0f MB; %d updates, %d GetTrip, %d watches opened and closed, %d failures",
-                                                start.rssMB, warmUp, warm.rssMB, end.rssMB, done.updates, done.reads, done.watches, done.failures)),
-                BenchmarkRow(name: "soak, \(Int(seconds)) s (\(label)): server open files",
-                             value: "\(end.openFiles)",
-                             comparison: "start \(start.openFiles), after warm-up \(warm.openFiles), end \(end.openFiles)"),
-            ]
         } catch {
-            return [BenchmarkRow(name: "soak (\(label))", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: label, value: "failed", comparison: "setting up \(trips) trips: \(error)")]
         }
+        let group = DispatchGroup()
+        for worker in 0..<updaters {
+            group.enter()
+            Thread.detachNewThread { load.updateVehicles(server: server, worker: worker); group.leave() }
+        }
+        for worker in 0..<readers {
+            group.enter()
+            Thread.detachNewThread { load.readTrips(server: server, worker: worker); group.leave() }
+        }
+        for worker in 0..<watchCyclers {
+            group.enter()
+            Thread.detachNewThread { load.cycleWatches(server: server, worker: worker); group.leave() }
+        }
+
+        let began = Date()
+        let warmUp = max(5, seconds / 5)
+        var warm: ProcessSample?
+        var peakRSS = start.rssKB
+        var peakFiles = start.openFiles
+        while Date().timeIntervalSince(began) < seconds && load.failure == nil {
+            Thread.sleep(forTimeInterval: 0.5)
+            guard let sample = ProcessSample.read(pid) else { break }
+            peakRSS = max(peakRSS, sample.rssKB)
+            peakFiles = max(peakFiles, sample.openFiles)
+            if warm == nil && Date().timeIntervalSince(began) >= warmUp { warm = sample }
+        }
+        let elapsed = Date().timeIntervalSince(began)
+        load.stop()
+        group.wait()
+        // Idle until the server has noticed every closed stream, so that what remains is what it
+        // keeps, not connections still open: its descriptors are down to a few more than at start
+        // (the store's reader connections) and have not changed for 2 s.
+        let stopped = Date()
+        var end = ProcessSample.read(pid)
+        var steadySince = Date()
+        while let sample = end, Date().timeIntervalSince(stopped) < settleSeconds {
+            if sample.openFiles <= start.openFiles + 16 && Date().timeIntervalSince(steadySince) >= 2 { break }
+            Thread.sleep(forTimeInterval: 0.5)
+            end = ProcessSample.read(pid)
+            if end?.openFiles != sample.openFiles { steadySince = Date() }
+        }
+        let settled = Date().timeIntervalSince(stopped)
+        guard let end, let warm else {
+            return [BenchmarkRow(name: label, value: "failed", comparison: "the server went away (\(load.failure ?? "no error seen"))")]
+        }
+        if let failure = load.failure {
+            return [BenchmarkRow(name: label, value: "failed", comparison: failure)]
+        }
+        let growth = Double(end.rssKB - warm.rssKB) / Double(max(warm.rssKB, 1)) * 100
+        func mb(_ kb: Int) -> String { String(format: "%.0f MB", Double(kb) / 1024) }
+        let counts = load.counts
+        return [
+            BenchmarkRow(
+                name: "\(label): server RSS at end",
+                value: mb(end.rssKB),
+                comparison: "start \(mb(start.rssKB)), after \(Int(warmUp)) s warm-up \(mb(warm.rssKB)), peak \(mb(peakRSS)), "
+                    + String(format: "end %.0f s after the load; %+.0f%% after warm-up; aim steady (<= +25%%)", settled, growth)),
+            BenchmarkRow(
+                name: "\(label): open files, threads",
+                value: "\(end.openFiles) fds",
+                comparison: "start \(start.openFiles), after warm-up \(warm.openFiles), peak \(peakFiles); "
+                    + "threads \(start.threads) / \(warm.threads) / \(end.threads); aim: back to start"),
+            BenchmarkRow(
+                name: "\(label): load",
+                value: StoreBenchmarks.rate(Double(counts.updates + counts.reads) / elapsed),
+                comparison: "\(counts.updates) UpdateVehicle, \(counts.reads) GetTrip, \(counts.watchCycles) watch cycles "
+                    + "(\(counts.watchCycles * watchBatch) streams opened and closed)"),
+        ]
     }
 
-    /// 100 vehicles, each on a trip of its own.
+    /// `trips` vehicles, each on a trip of its own.
     static func setUp(_ client: RESTClient) throws {
         let parent = "providers/\(provider)"
-        for i in 0..<vehicles {
+        for i in 0..<trips {
             _ = try client.createVehicle(CreateVehicleRequest(parent: parent, vehicleId: "v\(i)", vehicle: Vehicle(
                 vehicleState: .online, supportedTripTypes: [.exclusive],
-                lastLocation: VehicleLocation(location: WatchBenchmarks.location(i, step: 0)),
+                lastLocation: VehicleLocation(location: location(i, step: 0)),
                 maximumCapacity: 4, vehicleType: VehicleType(category: .auto))))
             _ = try client.createTrip(CreateTripRequest(parent: parent, tripId: "t\(i)", trip: Trip(
                 vehicleId: "v\(i)", tripType: .exclusive,
@@ -102,35 +155,111 @@ enum SoakBenchmarks {
         }
     }
 
-    /// Opens a watch of trip `trip`, reads its first event, closes it.
-    static func watchOnce(port: UInt16, trip: Int) throws {
-        let socket = try WatchStreams.connect(port: port)
-        defer { close(socket) }
-        let request = Array("GET /v1/providers/\(provider)/trips/t\(trip):watch HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
-            throw StreamFailure(description: "could not send a watch request")
-        }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16 << 10)
-        while !String(decoding: received, as: UTF8.self).contains("event: trip") {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            guard count > 0 else { throw StreamFailure(description: "a watch ended before its first event") }
-            received += buffer[0..<count]
+    static func location(_ vehicle: Int, step: Int) -> LatLng {
+        LatLng(latitude: 52.5 + Double(vehicle % 100) * 1e-4 + Double(step % 500) * 1e-5, longitude: 13.4 + Double(vehicle / 100) * 1e-4)
+    }
+}
+
+/// The soak's workers: they run until `stop()` or the first failure, and count what they did.
+final class SoakLoad: Sendable {
+    struct Counts {
+        var updates = 0
+        var reads = 0
+        var watchCycles = 0
+    }
+
+    let watchBatch: Int
+    private let stopped = Atomic<Bool>(false)
+    private let state = Mutex<(counts: Counts, failure: String?)>((Counts(), nil))
+
+    init(watchBatch: Int) {
+        self.watchBatch = watchBatch
+    }
+
+    var counts: Counts { state.withLock { $0.counts } }
+    var failure: String? { state.withLock { $0.failure } }
+    func stop() { stopped.store(true, ordering: .relaxed) }
+    private var running: Bool { !stopped.load(ordering: .relaxed) && failure == nil }
+
+    private func fail(_ message: String) {
+        state.withLock { if $0.failure == nil { $0.failure = message } }
+    }
+
+    /// Location updates, vehicle after vehicle.
+    func updateVehicles(server: BenchServer, worker: Int) {
+        do {
+            let client = try RESTClient(baseURL: server.url)
+            var step = 1
+            while running {
+                for vehicle in stride(from: worker, to: SoakBenchmarks.trips, by: SoakBenchmarks.updaters) where running {
+                    _ = try client.updateVehicle(UpdateVehicleRequest(
+                        name: "providers/\(SoakBenchmarks.provider)/vehicles/v\(vehicle)",
+                        vehicle: Vehicle(lastLocation: VehicleLocation(location: SoakBenchmarks.location(vehicle, step: step))),
+                        updateMask: FieldMask(["lastLocation"])))
+                    state.withLock { $0.counts.updates += 1 }
+                }
+                step += 1
+            }
+        } catch {
+            fail("UpdateVehicle: \(error)")
         }
     }
 
-    struct Sample {
-        var rssMB: Double
-        var openFiles: Int
+    /// GetTrip, trip after trip.
+    func readTrips(server: BenchServer, worker: Int) {
+        do {
+            let client = try RESTClient(baseURL: server.url)
+            var trip = worker
+            while running {
+                _ = try client.getTrip(GetTripRequest(name: "providers/\(SoakBenchmarks.provider)/trips/t\(trip % SoakBenchmarks.trips)"))
+                state.withLock { $0.counts.reads += 1 }
+                trip += SoakBenchmarks.readers
+            }
+        } catch {
+            fail("GetTrip: \(error)")
+        }
     }
 
-    /// The process's resident memory (`VmRSS`) and open descriptors, from /proc.
-    static func sample(_ pid: Int32) -> Sample {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-            .flatMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first }
-            .flatMap { Double($0) } ?? 0
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
-        return Sample(rssMB: rss / 1024, openFiles: files)
+    /// Opens `watchBatch` streams on consecutive trips, waits for each one's first event, closes them all.
+    func cycleWatches(server: BenchServer, worker: Int) {
+        var first = worker * watchBatch
+        while running {
+            let targets = (0..<watchBatch).map {
+                "/v1/providers/\(SoakBenchmarks.provider)/trips/t\((first + $0) % SoakBenchmarks.trips):watch"
+            }
+            do {
+                let streams = try WatchStreams(port: server.port, targets: targets)
+                let arrived = streams.waitForEvents(atLeast: Array(repeating: 1, count: targets.count), timeout: 30)
+                Thread.sleep(forTimeInterval: SoakBenchmarks.watchHold)
+                streams.close()
+                guard arrived else {
+                    fail("a :watch stream got no first event within 30 s")
+                    return
+                }
+            } catch {
+                fail(":watch: \(error)")
+                return
+            }
+            state.withLock { $0.counts.watchCycles += 1 }
+            first += watchBatch * SoakBenchmarks.watchCyclers
+        }
+    }
+}
+
+/// A process's resident memory, descriptors and threads, from /proc.
+struct ProcessSample {
+    var rssKB: Int
+    var openFiles: Int
+    var threads: Int
+
+    static func read(_ pid: Int32) -> ProcessSample? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return nil }
+        func field(_ name: String) -> Int? {
+            status.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+                .flatMap { Int($0.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") }
+        }
+        guard let rss = field("VmRSS"), let threads = field("Threads") else { return nil }
+        return ProcessSample(rssKB: rss, openFiles: descriptors.count, threads: threads)
     }
 }

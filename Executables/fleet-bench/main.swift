@@ -53,7 +53,28 @@ if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }
 if only == "http-pairs" { section("GetTrip and UpdateVehicle against nginx, in rounds", { HTTPBenchmarks.pairs() }) }
 if wanted("watch") { section("watch streams", { WatchBenchmarks.run() }) }
 if wanted("map") { section("map pages (headless Chromium)", { MapBenchmarks.run() }) }
-if wanted("soak") { section("soak (mixed load; FLEET_SOAK_SECONDS per run)", { SoakBenchmarks.run() }) }
+// `fleet-bench soak [--seconds N] [--watch-batch N]`: each allocator setting under N seconds of mixed
+// load (default 180); `make bench` runs a short one with the default and the recommended setting.
+if wanted("soak") {
+    var arguments = Array(CommandLine.arguments.dropFirst(2))
+    var seconds = only == nil ? 20.0 : 180.0
+    var watchBatch = SoakBenchmarks.defaultWatchBatch
+    while let flag = arguments.first {
+        let value = arguments.dropFirst().first.flatMap(Int.init)
+        switch (flag, value) {
+        case ("--seconds", let value?) where value >= 10: seconds = Double(value)
+        case ("--watch-batch", let value?) where value >= 1: watchBatch = value
+        default:
+            FileHandle.standardError.write(Data("fleet-bench soak: '\(arguments.prefix(2).joined(separator: " "))' is not understood; usage: fleet-bench soak [--seconds N (>= 10)] [--watch-batch N (>= 1)]\n".utf8))
+            exit(2)
+        }
+        arguments.removeFirst(2)
+    }
+    section("soak (mixed load; server memory, files and threads)", {
+        SoakBenchmarks.run(seconds: seconds, watchBatch: watchBatch,
+                           settings: only == nil ? SoakBenchmarks.AllocatorSetting.short : SoakBenchmarks.AllocatorSetting.all)
+    })
+}
 
 let nameWidth = max(10, rows.map(\.name.count).max() ?? 0)
 let valueWidth = max(8, rows.map(\.value.count).max() ?? 0)
