@@ -88,6 +88,26 @@ public struct StoreRegistry: Sendable {
         return try scheme.open(path, options)
     }
 
+    /// `url` as logs and messages may show it: a password in it (`//USER:PASSWORD@HOST`,
+    /// `password=…`) replaced by `***`.
+    public static func redacted(_ url: String) -> String {
+        var shown = url
+        if let slashes = shown.range(of: "//") {
+            let authorityEnd = shown[slashes.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? shown.endIndex
+            if let at = shown[slashes.upperBound..<authorityEnd].lastIndex(of: "@"),
+               let colon = shown[slashes.upperBound..<at].firstIndex(of: ":") {
+                shown.replaceSubrange(shown.index(after: colon)..<at, with: "***")
+            }
+        }
+        if let query = shown.firstIndex(of: "?") {
+            let pairs = shown[shown.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
+                pair.hasPrefix("password=") ? "password=***" : String(pair)
+            }
+            shown = shown[..<query] + "?" + pairs.joined(separator: "&")
+        }
+        return shown
+    }
+
     /// The schemes as `memory`, `file:PATH`, … for messages.
     public var usage: String {
         schemes.map { $0.needsPath ? "\($0.name):PATH" : $0.name }.joined(separator: ", ")

@@ -43,7 +43,9 @@ public final class PostgresCluster: Sendable {
     private init() throws {
         runAsPostgres = getuid() == 0
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-pg-\(UUID().uuidString.prefix(8))").path
+        Self.removeAbandonedClusters(asPostgres: runAsPostgres)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try String(getpid()).write(toFile: folder + "/owner.pid", atomically: true, encoding: .utf8)
         if runAsPostgres {
             try Self.run("/bin/chown", ["postgres:postgres", folder])
         }
@@ -148,29 +150,51 @@ public final class PostgresCluster: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Runs a command to its end; throws with its output when it fails.
+    /// Runs a command to its end; throws with its output when it fails. The output goes through a
+    /// file, not a pipe: `pg_ctl start` leaves the server running, and a server holding the write
+    /// end of a pipe would keep the reader waiting for ever.
     @discardableResult
     static func run(_ path: String, _ arguments: [String], asPostgres: Bool = false) throws -> String {
-        let process = Process()
-        if asPostgres {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", "postgres", "--", path] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
+        let command = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", path] + arguments : [path] + arguments
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-pg-output-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        // posix_spawn and waitpid rather than Foundation's Process, whose wait never returned for a
+        // `pg_ctl start` whose server lives on.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            throw CommandFailed(command: command.joined(separator: " "), output: String(cString: strerror(spawned)))
         }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw CommandFailed(command: ([path] + arguments).joined(separator: " "), output: text)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // Exited normally with status 0 (the wait status's low 7 bits are 0 for an exit).
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw CommandFailed(command: command.joined(separator: " "), output: text)
         }
         return text
+    }
+
+    /// Stops and removes the clusters earlier test processes left behind when they were killed
+    /// (a crash or SIGKILL runs no exit handler): each folder names the process that made it.
+    private static func removeAbandonedClusters(asPostgres: Bool) {
+        let temporary = FileManager.default.temporaryDirectory.path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix("fleet-pg-") {
+            let folder = temporary + "/" + name
+            guard let owner = try? String(contentsOfFile: folder + "/owner.pid", encoding: .utf8),
+                  let pid = Int32(owner.trimmingCharacters(in: .whitespacesAndNewlines)),
+                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            _ = try? run(binaries + "/pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"], asPostgres: asPostgres)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
     }
 
     /// A command that exited with a failure.

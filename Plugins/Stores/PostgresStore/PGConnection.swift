@@ -102,6 +102,8 @@ final class PGConnection {
             PQfinish(connection)
             throw PostgresFailure.connecting(message: message, url: displayURL)
         }
+        // Notices (`relation … already exists, skipping`) are not errors: keep them off stderr.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         self.connection = connection
     }
 

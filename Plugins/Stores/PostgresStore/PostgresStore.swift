@@ -34,6 +34,7 @@ public final class PostgresStore: Store {
 
     private let pool: ConnectionPool
     private let conninfo: String
+    private let listener: ChangeListener
 
     /// Connects, checks the URL by opening the first connection, and migrates the schema.
     ///
@@ -58,6 +59,7 @@ public final class PostgresStore: Store {
         let first = try open()
         try Schema.migrate(first)
         self.pool = ConnectionPool(capacity: parsed.poolSize, closedError: { PostgresFailure.closed(url: url) }, open: open)
+        self.listener = ChangeListener { try PGConnection(conninfo: conninfo, displayURL: url) }
     }
 
     /// Opens `postgres://…` (or `postgresql://…`) as a whole URL, for tools and tests.
@@ -69,11 +71,18 @@ public final class PostgresStore: Store {
     }
 
     deinit {
+        listener.stop()
         pool.close()
     }
 
     /// Other nodes share the database.
     public var isSharedWithOtherProcesses: Bool { true }
+
+    /// Every commit notifies the keys it changed (a trigger on the records table, so writers that
+    /// are not this engine notify too); one connection of the store's LISTENs for all handlers.
+    public func observeChanges(_ handler: @escaping @Sendable ([RecordKey]) -> Void) -> (any StoreChangeObservation)? {
+        listener.add(handler)
+    }
 
     public func get(_ key: RecordKey) throws -> StoreRecord? {
         try pool.withConnection { try Self.get(key, on: $0, url: url) }
@@ -216,6 +225,7 @@ public final class PostgresStore: Store {
 
     /// Waits for calls in flight, then closes every connection. Calling it again does nothing.
     public func close() throws {
+        listener.stop()
         pool.close()
     }
 }

@@ -48,11 +48,6 @@ struct PostgresURL: Sendable, Hashable {
 
     /// `//user:secret@host/db` as `//user:***@host/db`.
     static func redacted(_ path: String) -> String {
-        guard path.hasPrefix("//") else { return path }
-        let authority = path.dropFirst(2).prefix { $0 != "/" && $0 != "?" }
-        guard let at = authority.lastIndex(of: "@") else { return path }
-        let userInfo = authority[..<at]
-        guard let colon = userInfo.firstIndex(of: ":") else { return path }
-        return "//" + userInfo[..<colon] + ":***" + path[at...]
+        StoreRegistry.redacted(path)
     }
 }

@@ -97,7 +97,7 @@ enum Schema {
 
     /// The database's schema version, 0 for a new database.
     static func version(of connection: PGConnection) throws -> Int {
-        let exists = try connection.execute("SELECT (to_regclass('schema_migrations') IS NOT NULL)::int8",
+        let exists = try connection.execute("SELECT (to_regclass('schema_migrations') IS NOT NULL)::int4::int8",
                                             doing: "looking for the schema version table")
         guard exists.count == 1, exists.int8(0, 0) == 1 else { return 0 }
         let rows = try connection.execute("SELECT coalesce(max(version), 0)::int8 FROM schema_migrations", doing: "reading the schema version")

@@ -1,0 +1,99 @@
+import FleetModel
+import FleetTestSupport
+import Foundation
+import RESTClient
+import Testing
+
+/// Several real `fleet-admin serve` nodes on one PostgreSQL database, as behind a load balancer:
+/// what one node writes, the other reads, pages and watches.
+@Suite(.enabled(if: PostgresCluster.isInstalled, Comment(rawValue: PostgresCluster.missingMessage)))
+struct PostgresNodesTests {
+    static let parent = "providers/p"
+
+    /// Two nodes on a fresh database of the test cluster.
+    func nodes() throws -> (ServerProcess, ServerProcess) {
+        let store = try PostgresCluster.shared!.database(named: "nodes")
+        return (try ServerProcess(store: store), try ServerProcess(store: store))
+    }
+
+    func vehicle(at latitude: Double) -> Vehicle {
+        Vehicle(vehicleState: .online, supportedTripTypes: [.exclusive],
+                lastLocation: VehicleLocation(location: LatLng(latitude: latitude, longitude: 13.4)),
+                maximumCapacity: 4, vehicleType: VehicleType(category: .auto))
+    }
+
+    @Test func writesThroughOneNodeAreReadAndPagedThroughTheOther() throws {
+        let (a, b) = try nodes()
+        defer { a.stop(); b.stop() }
+        let throughA = try RESTClient(baseURL: a.url), throughB = try RESTClient(baseURL: b.url)
+        for n in 1...5 {
+            _ = try throughA.createVehicle(CreateVehicleRequest(parent: Self.parent, vehicleId: "v\(n)", vehicle: vehicle(at: 52.5)))
+        }
+        _ = try throughA.createTrip(CreateTripRequest(parent: Self.parent, tripId: "t1", trip: Trip(
+            vehicleId: "v1", tripType: .exclusive, pickupPoint: TerminalLocation(point: LatLng(latitude: 52.51, longitude: 13.41)))))
+
+        #expect(try throughB.getTrip(GetTripRequest(name: "\(Self.parent)/trips/t1")).vehicleId == "v1")
+        _ = try throughB.updateVehicle(UpdateVehicleRequest(
+            name: "\(Self.parent)/vehicles/v2", vehicle: Vehicle(vehicleState: .offline), updateMask: FieldMask(["vehicleState"])))
+        #expect(try throughA.getVehicle(GetVehicleRequest(name: "\(Self.parent)/vehicles/v2")).vehicleState == .offline)
+
+        // A page token from one node works on the other.
+        let first = try throughA.listVehicles(ListVehiclesRequest(parent: Self.parent, pageSize: 2))
+        let token = try #require(first.nextPageToken)
+        var names = first.vehicles.compactMap(\.name)
+        var next: String? = token
+        while let page = next, !page.isEmpty {
+            let answer = try throughB.listVehicles(ListVehiclesRequest(parent: Self.parent, pageSize: 2, pageToken: page))
+            names += answer.vehicles.compactMap(\.name)
+            next = answer.nextPageToken
+        }
+        #expect(names == (1...5).map { "\(Self.parent)/vehicles/v\($0)" })
+    }
+
+    /// A watch on node B hears of a change made through node A from PostgreSQL's notification, well
+    /// before B's next poll of the store (every second).
+    @Test func aWatchOnOneNodeSeesAChangeMadeThroughTheOther() throws {
+        let (a, b) = try nodes()
+        defer { a.stop(); b.stop() }
+        let throughA = try RESTClient(baseURL: a.url)
+        _ = try throughA.createVehicle(CreateVehicleRequest(parent: Self.parent, vehicleId: "v1", vehicle: vehicle(at: 52.5)))
+        _ = try throughA.createTrip(CreateTripRequest(parent: Self.parent, tripId: "t1", trip: Trip(
+            vehicleId: "v1", tripType: .exclusive, pickupPoint: TerminalLocation(point: LatLng(latitude: 52.51, longitude: 13.41)))))
+        let watch = try WatchSocket(url: b.url, target: "/v1/\(Self.parent)/trips/t1:watch")
+        defer { watch.close() }
+        #expect(try watch.readEvents(until: 1) == 1)
+
+        var delays: [Double] = []
+        for step in 1...3 {
+            Thread.sleep(forTimeInterval: 0.3)  // away from the moment B last polled
+            let latitude = 52.5 + Double(step) * 0.001
+            let sent = Date()
+            _ = try throughA.updateVehicle(UpdateVehicleRequest(
+                name: "\(Self.parent)/vehicles/v1",
+                vehicle: Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: latitude, longitude: 13.4))),
+                updateMask: FieldMask(["lastLocation"])))
+            #expect(try watch.readEvents(until: 1 + step) == 1 + step)
+            delays.append(Date().timeIntervalSince(sent))
+            #expect(watch.received.contains(String(latitude)))
+        }
+        // With polling alone, the delays would spread over the poll's second; notified, each is the
+        // time of one read of the trip.
+        let slowest = delays.max() ?? 0
+        #expect(slowest < 0.5, "node B saw node A's changes after \(delays) s")
+    }
+
+    /// A store URL the server refuses stops `serve` at start with the bad-setting exit (INVALID_ARGUMENT,
+    /// 13), naming the URL without its password; a server nobody listens on is UNAVAILABLE (24).
+    @Test func serveRefusesABadDatabaseURLAtStart() throws {
+        let cluster = PostgresCluster.shared!
+        let runner = try BinaryRunner(product: "fleet-admin")
+        let missing = try runner.run(["serve", "--listen", "127.0.0.1:0", "--store",
+                                      "postgres://\(PostgresCluster.user):hunter2@127.0.0.1:\(cluster.port)/no_such_database"])
+        #expect(missing.status == 13, "\(missing)")
+        #expect(missing.error.contains("postgres://\(PostgresCluster.user):***@127.0.0.1:\(cluster.port)/no_such_database"), "\(missing)")
+        #expect(missing.error.contains("does not exist"), "\(missing)")
+        #expect(!missing.error.contains("hunter2"), "\(missing)")
+        let unreachable = try runner.run(["serve", "--listen", "127.0.0.1:0", "--store", "postgres://fleet@127.0.0.1:1/fleet?connect_timeout=2"])
+        #expect(unreachable.status == 24, "\(unreachable)")
+    }
+}
