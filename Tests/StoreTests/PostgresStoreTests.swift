@@ -2,6 +2,7 @@ import FleetErrors
 import FleetStore
 import FleetTestSupport
 import Foundation
+import Synchronization
 import PostgresStore
 import Testing
 
@@ -37,6 +38,37 @@ struct PostgresStoreTests {
             try a.commit(.put(Sample.trip("t1", payload: "stale"), expectedVersion: 1))
         }
         #expect(stale?.actualVersion == 2)
+    }
+
+    @Test func aStoreHearsOfTheCommitsOfAnotherUntilItsObservationIsCancelled() throws {
+        let url = try cluster.database(named: "notify")
+        let a = try PostgresStore(url: url), b = try PostgresStore(url: url)
+        defer { try? a.close(); try? b.close() }
+        let heard = Mutex<[RecordKey]>([])
+        let arrived = DispatchSemaphore(value: 0)
+        let observation = try #require(b.observeChanges { keys in
+            heard.withLock { $0 += keys }
+            arrived.signal()
+        })
+        // LISTEN starts on the store's own thread: commit until the first notification is heard.
+        let odd = "p/ü\u{0}"
+        var created = 0
+        repeat {
+            created += 1
+            try Sample.create(Sample.vehicle("v\(created)", provider: odd), in: a)
+        } while arrived.wait(timeout: .now() + 0.2) == .timedOut && created < 50
+        #expect(heard.withLock { $0.last } == RecordKey(.vehicle, provider: odd, id: "v\(created)"))
+
+        try a.commit(.delete(RecordKey(.vehicle, provider: odd, id: "v1"), expectedVersion: 1))
+        #expect(arrived.wait(timeout: .now() + 5) == .success)
+        #expect(heard.withLock { $0.last } == RecordKey(.vehicle, provider: odd, id: "v1"))
+
+        observation.cancel()
+        Thread.sleep(forTimeInterval: 0.3)
+        let before = heard.withLock { $0.count }
+        try Sample.create(Sample.trip("after"), in: a)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(heard.withLock { $0.count } == before)
     }
 
     @Test func storesOpeningANewDatabaseAtOnceMigrateItOnce() throws {
