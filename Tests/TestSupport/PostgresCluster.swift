@@ -40,6 +40,12 @@ public final class PostgresCluster: Sendable {
     private let runAsPostgres: Bool
     private let databases = DatabaseCounter()
 
+    /// A cluster of the caller's own (the tests that stop and start their server), stopped and
+    /// removed at process exit like the shared one.
+    public static func makePrivate() throws -> PostgresCluster {
+        try PostgresCluster()
+    }
+
     private init() throws {
         runAsPostgres = getuid() == 0
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-pg-\(UUID().uuidString.prefix(8))").path
@@ -213,12 +219,17 @@ private final class DatabaseCounter: @unchecked Sendable {
     func next() -> Int { lock.withLock { count += 1; return count } }
 }
 
-/// Stops the process's cluster when the process exits.
+/// Stops the process's clusters when the process exits.
 private enum ClusterExit {
-    nonisolated(unsafe) static var cluster: PostgresCluster?
+    nonisolated(unsafe) static var clusters: [PostgresCluster] = []
+    static let lock = NSLock()
 
     static func register(_ cluster: PostgresCluster) {
-        self.cluster = cluster
-        atexit { ClusterExit.cluster?.destroy() }
+        lock.withLock {
+            if clusters.isEmpty {
+                atexit { ClusterExit.lock.withLock { ClusterExit.clusters.forEach { $0.destroy() } } }
+            }
+            clusters.append(cluster)
+        }
     }
 }

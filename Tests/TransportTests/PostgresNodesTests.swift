@@ -96,4 +96,31 @@ struct PostgresNodesTests {
         let unreachable = try runner.run(["serve", "--listen", "127.0.0.1:0", "--store", "postgres://fleet@127.0.0.1:1/fleet?connect_timeout=2"])
         #expect(unreachable.status == 24, "\(unreachable)")
     }
+
+    /// The database stopped under a running node (a crash, a restart, a failover): calls fail with
+    /// UNAVAILABLE (HTTP 503, so clients retry) and succeed again once it is back, by themselves,
+    /// with everything acknowledged before still there.
+    @Test func aNodeRecoversByItselfWhenItsDatabaseComesBack() throws {
+        let cluster = try PostgresCluster.makePrivate()
+        let node = try ServerProcess(store: try cluster.database(named: "restart"))
+        defer { node.stop() }
+        let client = try RESTClient(baseURL: node.url)
+        _ = try client.createVehicle(CreateVehicleRequest(parent: Self.parent, vehicleId: "v1", vehicle: vehicle(at: 52.5)))
+        let path = "/v1/\(Self.parent)/vehicles/v1"
+
+        try cluster.stopImmediately()
+        let down = try RawHTTP.exchange(node.url, RawHTTP.request("GET", path))
+        #expect(down.status == 503, "\(down.body)")
+        #expect(down.body.contains("UNAVAILABLE"))
+
+        try cluster.start()
+        var answer = try RawHTTP.exchange(node.url, RawHTTP.request("GET", path))
+        let deadline = Date().addingTimeInterval(10)
+        while answer.status != 200 && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            answer = try RawHTTP.exchange(node.url, RawHTTP.request("GET", path))
+        }
+        #expect(answer.status == 200, "\(answer.body)")
+        #expect(answer.body.contains("vehicles/v1"))
+    }
 }
