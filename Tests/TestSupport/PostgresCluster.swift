@@ -6,7 +6,8 @@ import Foundation
 /// `database(named:)`.
 ///
 /// `initdb` refuses to run as root, so as root the cluster runs as the `postgres` user (the folder
-/// is handed to it). Tuned for tests of logic, not durability: no fsync, no synchronous commit.
+/// is handed to it). Tuned for tests of logic, not durability: no fsync, no synchronous commit
+/// (`makePrivate()` makes one that keeps acknowledged commits through a stop).
 public final class PostgresCluster: Sendable {
     /// Where Debian's `postgresql-15` puts the server binaries.
     public static let binaries = "/usr/lib/postgresql/15/bin"
@@ -42,11 +43,19 @@ public final class PostgresCluster: Sendable {
 
     /// A cluster of the caller's own (the tests that stop and start their server), stopped and
     /// removed at process exit like the shared one.
+    /// It acknowledges a commit only once its WAL reached the kernel (`synchronous_commit` on), so
+    /// that a server stopped as by a crash keeps every acknowledged write.
     public static func makePrivate() throws -> PostgresCluster {
-        try PostgresCluster()
+        try PostgresCluster(waitsForWAL: true)
     }
 
-    private init() throws {
+    /// How the server is started: loopback only, its socket in the folder, no fsync (these tests do
+    /// not crash the machine), and commits that wait for the WAL only when asked.
+    private let serverOptions: String
+
+    private init(waitsForWAL: Bool = false) throws {
+        serverOptions = "-c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200"
+            + (waitsForWAL ? "" : " -c synchronous_commit=off")
         runAsPostgres = getuid() == 0
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-pg-\(UUID().uuidString.prefix(8))").path
         Self.removeAbandonedClusters(asPostgres: runAsPostgres)
@@ -65,7 +74,7 @@ public final class PostgresCluster: Sendable {
                 do {
                     try Self.run(Self.binaries + "/pg_ctl", [
                         "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "-o",
-                        "-p \(candidate) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+                        "-p \(candidate) -k \(folder) \(serverOptions)",
                         "start",
                     ], asPostgres: runAsPostgres)
                     started = candidate
@@ -120,7 +129,7 @@ public final class PostgresCluster: Sendable {
     public func start() throws {
         try Self.run(Self.binaries + "/pg_ctl", [
             "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "-o",
-            "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+            "-p \(port) -k \(folder) \(serverOptions)",
             "start",
         ], asPostgres: runAsPostgres)
     }
