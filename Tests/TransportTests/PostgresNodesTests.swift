@@ -2,6 +2,7 @@ import FleetModel
 import FleetTestSupport
 import Foundation
 import RESTClient
+import Synchronization
 import Testing
 
 /// Several real `fleet-admin serve` nodes on one PostgreSQL database, as behind a load balancer:
@@ -122,5 +123,42 @@ struct PostgresNodesTests {
         }
         #expect(answer.status == 200, "\(answer.body)")
         #expect(answer.body.contains("vehicles/v1"))
+    }
+
+    /// A node killed (SIGKILL) while clients write through it loses none of the writes it
+    /// acknowledged: each was committed in PostgreSQL before its answer went out.
+    @Test func aNodeKilledInTheMiddleOfWritesLosesNoneItAcknowledged() throws {
+        let (a, b) = try nodes()
+        defer { b.stop() }
+        let acknowledged = Mutex<[String]>([])
+        let body = Array(#"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"}}"#.utf8)
+        let writers = (0..<4).map { writer in
+            Thread {
+                for n in 0..<10_000 {
+                    let id = "w\(writer)-\(n)"
+                    guard let answer = try? RawHTTP.exchange(a.url, RawHTTP.request(
+                        "POST", "/v1/\(Self.parent)/vehicles?vehicleId=\(id)", headers: [("Content-Type", "application/json")], body: body),
+                        timeout: 5), answer.status != nil else { return }
+                    if answer.status == 200 { acknowledged.withLock { $0.append(id) } }
+                }
+            }
+        }
+        writers.forEach { $0.start() }
+        let deadline = Date().addingTimeInterval(20)
+        while acknowledged.withLock({ $0.count }) < 40 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        a.kill()
+        Thread.sleep(forTimeInterval: 0.5)  // writers find the node gone and stop
+        let written = acknowledged.withLock { $0 }
+        #expect(written.count >= 40)
+        let throughB = try RESTClient(baseURL: b.url)
+        var stored: Set<String> = []
+        var token: String?
+        repeat {
+            let page = try throughB.listVehicles(ListVehiclesRequest(parent: Self.parent, pageSize: 500, pageToken: token, vehicleTypeCategories: [.auto]))
+            stored.formUnion(page.vehicles.compactMap { $0.name?.split(separator: "/").last.map(String.init) })
+            token = page.nextPageToken
+        } while !(token ?? "").isEmpty
+        let lost = Set(written).subtracting(stored)
+        #expect(lost.isEmpty, "acknowledged but lost: \(lost.sorted())")
     }
 }
