@@ -93,6 +93,10 @@ test: build map
 conformance:
 	@bash Tests/conformance/run.sh "$(VENV)"
 	@"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin"
+	@# Again on a node over PostgreSQL: pg_virtualenv (postgresql-common) makes a throwaway cluster
+	@# around the command and sets PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE.
+	@pg_virtualenv -v 15 sh -c '"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin" \
+	  --store "postgres://$$PGUSER@$$PGHOST:$$PGPORT/$$PGDATABASE"'
 
 demo: build map
 	@bash Executables/demo/demo.sh "$(BIN_DIR)"
