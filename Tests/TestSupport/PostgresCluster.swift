@@ -216,6 +216,12 @@ public final class PostgresCluster: Sendable {
     public struct CommandFailed: Error, CustomStringConvertible {
         public let command: String
         public let output: String
+
+        public init(command: String, output: String) {
+            self.command = command
+            self.output = output
+        }
+
         public var description: String { "`\(command)` failed: \(output)" }
     }
 }
