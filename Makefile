@@ -19,7 +19,7 @@ VENV         := $(BUILD_DIR)/conformance-venv
 # Debian packages the project needs: the C libraries behind our systemLibrary targets, and test tools.
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
                    python3 python3-venv python3-pip tmux gpsd gpsd-clients \
-                   routino libroutino-dev osmium-tool postgresql-15 libpq-dev
+                   routino libroutino-dev osmium-tool postgresql-15 libpq-dev nginx-light
 EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)

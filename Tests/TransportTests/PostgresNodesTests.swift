@@ -161,4 +161,89 @@ struct PostgresNodesTests {
         let lost = Set(written).subtracting(stored)
         #expect(lost.isEmpty, "acknowledged but lost: \(lost.sorted())")
     }
+
+    /// The nginx configuration of docs/examples, as it stands, in front of two nodes: calls through
+    /// it reach both nodes, and a :watch through it sees each change, whichever node made it.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "nginx is not installed (make setup installs it)"))
+    func theDocumentedNginxConfigurationServesTwoNodes() throws {
+        let (a, b) = try nodes()
+        defer { a.stop(); b.stop() }
+        let folder = try Products.temporaryDirectory("nginx")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let listen = "127.0.0.1:\(try freePort())"
+        let example = try String(contentsOf: repositoryFolder().appendingPathComponent("docs/examples/nginx-fleet-nodes.conf"), encoding: .utf8)
+        let site = example.replacingOccurrences(of: "127.0.0.1:8081", with: a.url.replacingOccurrences(of: "http://", with: ""))
+            .replacingOccurrences(of: "127.0.0.1:8082", with: b.url.replacingOccurrences(of: "http://", with: ""))
+            .replacingOccurrences(of: "127.0.0.1:8080", with: listen)
+        let config = """
+            worker_processes 1;
+            error_log \(folder.path)/error.log;
+            pid \(folder.path)/nginx.pid;
+            events { worker_connections 256; }
+            http {
+              access_log off;
+              client_body_temp_path \(folder.path);
+              proxy_temp_path \(folder.path);
+            \(site)
+            }
+            """
+        try config.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        let nginx = Process()
+        nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        nginx.arguments = ["-p", folder.path, "-c", folder.appendingPathComponent("nginx.conf").path, "-g", "daemon off;"]
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("stderr.log").path, contents: nil)
+        let errors = try FileHandle(forWritingTo: folder.appendingPathComponent("stderr.log"))
+        nginx.standardOutput = errors
+        nginx.standardError = errors
+        nginx.standardInput = FileHandle.nullDevice
+        try nginx.run()
+        defer { nginx.terminate(); nginx.waitUntilExit() }
+        let proxy = "http://" + listen
+        // Not half-closed: nginx takes a client that shuts its sending side for one that went away.
+        var health = try? RawHTTP.exchange(proxy, RawHTTP.request("GET", "/healthz"), halfClose: false)
+        for _ in 0..<50 where health?.status != 200 {
+            Thread.sleep(forTimeInterval: 0.1)
+            health = try? RawHTTP.exchange(proxy, RawHTTP.request("GET", "/healthz"), halfClose: false)
+        }
+        try #require(health?.status == 200, "nginx did not start: \(["error.log", "stderr.log"].map { (try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)) ?? "" })")
+
+        let client = try RESTClient(baseURL: proxy)
+        _ = try client.createVehicle(CreateVehicleRequest(parent: Self.parent, vehicleId: "v1", vehicle: vehicle(at: 52.5)))
+        _ = try client.createTrip(CreateTripRequest(parent: Self.parent, tripId: "t1", trip: Trip(
+            vehicleId: "v1", tripType: .exclusive, pickupPoint: TerminalLocation(point: LatLng(latitude: 52.51, longitude: 13.41)))))
+        let watch = try WatchSocket(url: proxy, target: "/v1/\(Self.parent)/trips/t1:watch")
+        defer { watch.close() }
+        #expect(try watch.readEvents(until: 1) == 1)
+        for step in 1...4 {
+            let latitude = 52.5 + Double(step) * 0.001
+            _ = try client.updateVehicle(UpdateVehicleRequest(
+                name: "\(Self.parent)/vehicles/v1",
+                vehicle: Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: latitude, longitude: 13.4))),
+                updateMask: FieldMask(["lastLocation"])))
+            #expect(try watch.readEvents(until: 1 + step) == 1 + step)
+            #expect(watch.received.contains(String(latitude)))
+        }
+        for node in [a, b] {
+            let metrics = try RawHTTP.exchange(node.url, RawHTTP.request("GET", "/metrics"))
+            #expect(metrics.body.contains("fleet_requests_total{method=\"UpdateVehicle\""), "\(node.url) served no update")
+        }
+    }
+}
+
+/// The repository's root, above this file.
+private func repositoryFolder(file: String = #filePath) -> URL {
+    URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}
+
+/// A loopback port free a moment ago.
+private func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return Int(UInt16(bigEndian: address.sin_port))
 }
