@@ -71,7 +71,7 @@ _fleet_admin() {
             "fleet_admin_map --transport"|"fleet_admin_map --store"|"fleet_admin_map --provider"|"fleet_admin_map --token"|"fleet_admin_map --token-file") (( i++ )) ;;
             "fleet_admin_map_import --transport"|"fleet_admin_map_import --store"|"fleet_admin_map_import --provider"|"fleet_admin_map_import --token"|"fleet_admin_map_import --token-file"|"fleet_admin_map_import --into") (( i++ )) ;;
             "fleet_admin_replay --transport"|"fleet_admin_replay --store"|"fleet_admin_replay --provider"|"fleet_admin_replay --token"|"fleet_admin_replay --token-file"|"fleet_admin_replay --to"|"fleet_admin_replay --from") (( i++ )) ;;
-            "fleet_admin_serve --transport"|"fleet_admin_serve --store"|"fleet_admin_serve --provider"|"fleet_admin_serve --token"|"fleet_admin_serve --token-file"|"fleet_admin_serve --listen"|"fleet_admin_serve --jwt-key"|"fleet_admin_serve --jwt-secret-file"|"fleet_admin_serve --max-body"|"fleet_admin_serve --threads"|"fleet_admin_serve --max-connections"|"fleet_admin_serve --connection-timeout") (( i++ )) ;;
+            "fleet_admin_serve --transport"|"fleet_admin_serve --store"|"fleet_admin_serve --provider"|"fleet_admin_serve --token"|"fleet_admin_serve --token-file"|"fleet_admin_serve --listen"|"fleet_admin_serve --jwt-key"|"fleet_admin_serve --jwt-secret-file"|"fleet_admin_serve --max-body"|"fleet_admin_serve --threads"|"fleet_admin_serve --max-connections"|"fleet_admin_serve --connection-timeout"|"fleet_admin_serve --router") (( i++ )) ;;
         esac
     done
     case "$command $prev" in
@@ -326,6 +326,7 @@ _fleet_admin() {
         "fleet_admin_serve --threads") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --max-connections") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --connection-timeout") COMPREPLY=(); return 0 ;;
+        "fleet_admin_serve --router") COMPREPLY=( $(compgen -W "straight routino:" -- "$cur") ); return 0 ;;
     esac
     case "$command" in
         "fleet_admin")
@@ -519,7 +520,7 @@ _fleet_admin() {
             fi ;;
         "fleet_admin_serve")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --listen --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --no-access-log -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --listen --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --no-access-log --router -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;

@@ -850,6 +850,7 @@ _fleet_admin_serve() {
         '--max-connections[Most connections open at once.]:n: '
         '--connection-timeout[Close connections idle this long \(0 for never\).]:duration: '
         '--no-access-log[Do not write an access log line per request.]'
+        '--router[Where routes come from\: straight \(great-circle estimates, no map needed\) or routino\:DIR \(road routes on a Routino database\: make map builds .build/map; map import builds your own\).]:url:(straight routino\:)'
         '(- *)'{-h,--help}'[Show help information.]'
     )
     _arguments -C -s "${args[@]}" && ret=0
