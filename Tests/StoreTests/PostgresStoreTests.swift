@@ -90,6 +90,23 @@ struct PostgresStoreTests {
         #expect(error?.message.contains("hunter2") == false)
     }
 
+    /// Against a server that wants passwords: the right one in the URL connects, a wrong one is a
+    /// bad setting whose message never shows it.
+    @Test func aWrongPasswordIsABadSettingThatDoesNotShowIt() throws {
+        let secured = try PostgresCluster.makePrivate(passwordsOverTCP: true)
+        try secured.psql("CREATE ROLE driver LOGIN PASSWORD 'right-one'")
+        try secured.psql("CREATE DATABASE fleet_driver OWNER driver")
+        let base = "127.0.0.1:\(secured.port)/fleet_driver"
+        let store = try PostgresStore(url: "postgres://driver:right-one@\(base)")
+        try store.close()
+        let error = #expect(throws: FleetError.self) { try PostgresStore(url: "postgres://driver:wrong-one@\(base)") }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.cause == ErrorCause.storeSettingRejected.id)
+        #expect(error?.message.contains("password authentication failed") == true)
+        #expect(error?.message.contains("postgres://driver:***@\(base)") == true)
+        #expect(error?.message.contains("wrong-one") == false)
+    }
+
     @Test func anUnknownUserAndAMalformedURLAreBadSettings() throws {
         let unknown = #expect(throws: FleetError.self) {
             try PostgresStore(url: "postgres://nobody@127.0.0.1:\(cluster.port)/postgres")

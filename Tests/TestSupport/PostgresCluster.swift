@@ -45,15 +45,17 @@ public final class PostgresCluster: Sendable {
     /// removed at process exit like the shared one.
     /// It acknowledges a commit only once its WAL reached the kernel (`synchronous_commit` on), so
     /// that a server stopped as by a crash keeps every acknowledged write.
-    public static func makePrivate() throws -> PostgresCluster {
-        try PostgresCluster(waitsForWAL: true)
+    /// With `passwordsOverTCP`, connections over TCP must give their role's password (SCRAM);
+    /// the cluster's own tools still connect through its socket without one.
+    public static func makePrivate(passwordsOverTCP: Bool = false) throws -> PostgresCluster {
+        try PostgresCluster(waitsForWAL: true, passwordsOverTCP: passwordsOverTCP)
     }
 
     /// How the server is started: loopback only, its socket in the folder, no fsync (these tests do
     /// not crash the machine), and commits that wait for the WAL only when asked.
     private let serverOptions: String
 
-    private init(waitsForWAL: Bool = false) throws {
+    private init(waitsForWAL: Bool = false, passwordsOverTCP: Bool = false) throws {
         serverOptions = "-c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200"
             + (waitsForWAL ? "" : " -c synchronous_commit=off")
         runAsPostgres = getuid() == 0
@@ -65,7 +67,8 @@ public final class PostgresCluster: Sendable {
             try Self.run("/bin/chown", ["postgres:postgres", folder])
         }
         do {
-            try Self.run(Self.binaries + "/initdb", ["-D", folder + "/data", "-U", Self.user, "--auth=trust", "-E", "UTF8",
+            try Self.run(Self.binaries + "/initdb", ["-D", folder + "/data", "-U", Self.user, "--auth-local=trust",
+                                                     "--auth-host=\(passwordsOverTCP ? "scram-sha-256" : "trust")", "-E", "UTF8",
                                                      "--no-locale", "--no-sync"], asPostgres: runAsPostgres)
             var started: Int?
             var lastError: (any Error)?

@@ -35,6 +35,10 @@ enum PostgresFailure {
         if state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state) {
             return FleetError(.storeUnreachable, detail: "\(doing) in '\(url)': \(message) (SQLSTATE \(state))")
         }
+        // 42501: the user may not do this (create the tables, read them): a setting to fix, not a fault.
+        if state == "42501" {
+            return FleetError(.storeSettingRejected, detail: "\(doing) in '\(url)': \(message) (SQLSTATE \(state)); the store's user needs to own its database, or rights on its tables", field: "store")
+        }
         // 40001 serialization failure, 40P01 deadlock, class 53 insufficient resources, 55P03 lock not available.
         if ["40001", "40P01", "55P03"].contains(state) || state.hasPrefix("53") {
             return FleetError(.storeBusy, detail: "\(doing) in '\(url)': \(message) (SQLSTATE \(state))")

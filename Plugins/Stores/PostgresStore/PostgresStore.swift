@@ -33,7 +33,6 @@ public final class PostgresStore: Store {
     public let poolSize: Int
 
     private let pool: ConnectionPool
-    private let conninfo: String
     private let listener: ChangeListener
 
     /// Connects, checks the URL by opening the first connection, and migrates the schema.
@@ -46,7 +45,6 @@ public final class PostgresStore: Store {
         self.url = parsed.display
         self.options = options
         self.poolSize = parsed.poolSize
-        self.conninfo = parsed.conninfo
         let durable = options.durable
         let url = parsed.display, conninfo = parsed.conninfo
         let open: () throws -> PGConnection = {
