@@ -21,7 +21,8 @@ VENV         := $(BUILD_DIR)/conformance-venv
 # Leaflet for the map pages (served from /usr/share/javascript/leaflet) and the browser their tests drive.
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
                    python3 python3-venv python3-pip tmux gpsd gpsd-clients \
-                   routino libroutino-dev osmium-tool chromium chromium-driver libjs-leaflet
+                   routino libroutino-dev osmium-tool chromium chromium-driver libjs-leaflet \
+                   postgresql-15 libpq-dev nginx-light
 EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
@@ -132,6 +133,10 @@ fuzz-corpus: fuzz-build
 conformance:
 	@bash Tests/conformance/run.sh "$(VENV)"
 	@"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin"
+	@# Again on a node over PostgreSQL: pg_virtualenv (postgresql-common) makes a throwaway cluster
+	@# around the command and sets PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE.
+	@pg_virtualenv -v 15 sh -c '"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin" \
+	  --store "postgres://$$PGUSER@$$PGHOST:$$PGPORT/$$PGDATABASE"'
 
 demo: build map
 	@bash Executables/demo/demo.sh "$(BIN_DIR)"

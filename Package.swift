@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Plugins/System/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CRoutino", path: "Plugins/System/CRoutino", providers: [.apt(["libroutino-dev"])]),
+        .systemLibrary(name: "CLibPQ", path: "Plugins/System/CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Plugins/System/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
@@ -53,6 +55,7 @@ let package = Package(
         .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore", "FileIO"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"], path: "Plugins/System/CSQLiteShim"),
         .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite", "CSQLiteShim"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
+        .target(name: "PostgresStore", dependencies: ["FleetStore", "FleetErrors", "CLibPQ"], path: "Plugins/Stores/PostgresStore", swiftSettings: strict),
 
         // MARK: Plugins: routers.
         .target(name: "StraightRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors"],
@@ -88,7 +91,7 @@ let package = Package(
 
         // MARK: Wiring: URLs to stores, transports and routers.
         .target(name: "FleetKit", dependencies: ["FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
-                                                 "RESTClient", "JournalTransport", "FleetAuth", "HTTPClient",
+                                                 "PostgresStore", "RESTClient", "JournalTransport", "FleetAuth", "HTTPClient",
                                                  "FleetRouting", "StraightRouter", "RoutinoRouter"],
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
@@ -109,7 +112,7 @@ let package = Package(
         .executableTarget(name: "consumer-follow", dependencies: ["FleetConsumer", "FleetKit", "FleetAuth", "FleetCLI", "FleetErrors",
                                                                 "FleetModel"],
                           path: "Executables/consumer-follow", swiftSettings: strict),
-        .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetEngine", "FleetKit",
+        .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetEngine", "FleetKit", "FleetStore",
                                                             "FleetAuth", "JournalTransport", "RESTServer", "FleetGeo", "FleetRouting", "RoutinoRouter", "MapPages"],
                           path: "Executables/fleet-admin", swiftSettings: strict),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI"],
@@ -132,11 +135,13 @@ let package = Package(
         .testTarget(name: "FleetEvaluationTests", dependencies: ["FleetEvaluation", "FleetGeo", "FleetErrors", "FleetTestSupport"],
                     path: "Tests/FleetEvaluationTests"),
         .testTarget(name: "FleetCLITests", dependencies: ["FleetCLI", "FleetErrors"], path: "Tests/FleetCLITests"),
-        .testTarget(name: "StoreTests", dependencies: ["FleetTestSupport", "FleetStore", "FleetErrors", "MemoryStore", "FileStore", "SQLiteStore", "CSQLite"],
+        .testTarget(name: "StoreTests", dependencies: ["FleetTestSupport", "FleetStore", "FleetErrors", "MemoryStore", "FileStore", "SQLiteStore", "CSQLite",
+                                                       "PostgresStore"],
                     path: "Tests/StoreTests"),
         .testTarget(name: "FleetAuthTests", dependencies: ["FleetAuth", "FleetModel", "FleetErrors"],
                     path: "Tests/FleetAuthTests", exclude: ["Fixtures"]),
-        .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "FleetRouting", "MemoryStore", "SQLiteStore"], path: "Tests/FleetEngineTests"),
+        .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "FleetRouting", "MemoryStore", "SQLiteStore", "PostgresStore",
+                                                             "FleetTestSupport"], path: "Tests/FleetEngineTests"),
         .testTarget(name: "JournalTransportTests",
                     dependencies: ["JournalTransport", "FleetEngine", "FleetModel", "FleetErrors", "MemoryStore", "FleetTestSupport"],
                     path: "Tests/JournalTransportTests"),

@@ -172,8 +172,10 @@ extension Trip {
 }
 
 /// The engine's open feeds, one per watched request, and — over a store other processes share — the
-/// timer that re-reads them so that those processes' changes are seen too. (Every change made in this
-/// process, the journal transport's replays included, wakes its feeds at once.)
+/// timer that re-reads them so that those processes' changes are seen too, and the store's own news of
+/// their commits where it has any (PostgreSQL's notifications wake a feed within milliseconds; the
+/// timer stays for what a reconnecting store missed). Every change made in this process, the journal
+/// transport's replays included, wakes its feeds at once.
 final class TripFeeds: Sendable {
     /// Where refreshes run: a concurrent queue, so feeds refresh in parallel (each one in order).
     let queue = DispatchQueue(label: "fleet.trip-feeds", attributes: .concurrent)
@@ -184,6 +186,8 @@ final class TripFeeds: Sendable {
     private struct State {
         var feeds: [GetTripRequest: TripFeed] = [:]
         var poller: (any DispatchSourceTimer)?
+        /// The store's own news of other processes' commits, when it has any (PostgreSQL).
+        var storeChanges: (any StoreChangeObservation)?
     }
 
     init(pollSeconds: Double) {
@@ -191,7 +195,10 @@ final class TripFeeds: Sendable {
     }
 
     deinit {
-        state.withLock { $0.poller?.cancel() }
+        state.withLock {
+            $0.poller?.cancel()
+            $0.storeChanges?.cancel()
+        }
     }
 
     /// Adds a watcher to the feed of `request` (opening it if needed) and schedules a read, which
@@ -207,7 +214,10 @@ final class TripFeeds: Sendable {
                 return feed
             }()
             feed.add(observation)
-            if state.poller == nil && engine.store.isSharedWithOtherProcesses { state.poller = startPoller() }
+            if state.poller == nil && engine.store.isSharedWithOtherProcesses {
+                state.poller = startPoller()
+                state.storeChanges = engine.store.observeChanges { [weak engine] keys in engine?.changes.signal(keys) }
+            }
             return feed
         }
         observation.setDetach { [weak self, weak feed, weak observation] in
@@ -224,6 +234,8 @@ final class TripFeeds: Sendable {
             if state.feeds.isEmpty {
                 state.poller?.cancel()
                 state.poller = nil
+                state.storeChanges?.cancel()
+                state.storeChanges = nil
             }
             return true
         }

@@ -325,6 +325,23 @@ extension ErrorCause {
         summary: "The store file was written by a newer version of the engine",
         remedy: "Open it with that version or a newer one; this version would not understand its records.")
 
+    // MARK: PostgresStore
+    /// The PostgreSQL server cannot be reached, or the connection broke during a call (server
+    /// restarted, network down). A write in flight was not acknowledged: it may or may not have
+    /// been applied, and the engine's versions make a retry safe.
+    public static let storeUnreachable = ErrorCause(
+        id: "STORE_UNREACHABLE", code: .unavailable,
+        summary: "The store's database server cannot be reached",
+        remedy: "Retry with backoff: the store reconnects by itself. If it lasts, check that PostgreSQL is running and reachable at the store URL's host and port.",
+        matchPhrases: ["server closed the connection unexpectedly", "connection to server at", "could not connect to server"])
+    /// The database server refused the store's settings: a malformed URL, an unknown user, a wrong
+    /// password or a database that does not exist.
+    public static let storeSettingRejected = ErrorCause(
+        id: "STORE_SETTING_REJECTED", code: .invalidArgument,
+        summary: "The store URL was rejected",
+        remedy: "Fix --store (or FLEET_STORE): postgres://USER@HOST:PORT/DATABASE with a user the server knows, its password (in ~/.pgpass or PGPASSWORD rather than the URL) and a database that exists (createdb).",
+        matchPhrases: ["password authentication failed", "invalid connection option", "store url"])
+
     // MARK: FileStore
     /// A record in the middle of a file store's journal is damaged (not a torn tail left by a crash).
     public static let journalCorrupt = ErrorCause(

@@ -25,6 +25,7 @@ public enum ErrorCatalogue {
     /// The causes the modules above FleetErrors report (Causes+Modules.swift).
     static let moduleCauses: [ErrorCause] = [
         .jwtMalformed, .jwtAlgorithmRejected, .jwtUnknownKey, .jwtBadSignature, .jwtWrongAudience, .jwtNotYetValid, .jwtIssuedInFuture, .jwtMissingClaim, .jwtLifetimeTooLong, .tokenUnavailable, .jwtWithoutRole, .jwtRoleExceedsIssuer, .authKeyInvalid, .vehicleCannotTakeTrip, .badProviderName, .badBillableTripName, .malformedProtobuf, .serverUnreachable, .tlsHandshakeFailed, .connectionLost, .serverStalled, .callDeadlineExceeded, .deadlineExceededWhileConnecting, .invalidHTTPRequest, .httpTransportFailure, .methodNotAllowed, .requestBodyTooLarge, .badListenAddress, .listenFailed, .transportJournalCorrupt, .journalFormatTooNew, .journalReplayDiverged, .journalIOFailure, .journalTransportClosed, .providerNotServed, .insecureListen, .storeSchemaTooNew, .journalCorrupt, .snapshotCorrupt, .unwritableOutput, .badExportLine, .malformedLocationFile, .unknownLocationSource, .malformedTraceFile, .locationSourceFailed,
+        .storeUnreachable, .storeSettingRejected,
         .routeNotFound, .pointOffMap, .unknownRouter, .routingMapUnavailable, .mapImportFailed, .routingToolsMissing,
         .requestTimeout, .tooManyStreams, .badHTTPRequest, .requestHeadersTooLarge, .rateLimited, .unsupportedMediaType, .hostNotAllowed,
     ]

@@ -165,6 +165,20 @@ public protocol Store: AnyObject, Sendable {
     /// Their writes do not pass through this process, so whoever waits for changes must also look
     /// again now and then. (No default, for the same reason as `nearbyIndex`.)
     var isSharedWithOtherProcesses: Bool { get }
+
+    /// Calls `handler` with the keys of records any process committed (this one's included), soon
+    /// after each commit, on a thread of the store's; for shared stores whose other writers can
+    /// say so (PostgreSQL's LISTEN/NOTIFY), so that a watch on one node wakes when another node
+    /// writes instead of at its next poll. Nil when the store cannot tell. Changes may be missed
+    /// while the store reconnects: keep polling as well. (No default, for the same reason as
+    /// `nearbyIndex`: a wrapping store that forgot it would slow every watch down to the poll.)
+    func observeChanges(_ handler: @escaping @Sendable ([RecordKey]) -> Void) -> (any StoreChangeObservation)?
+}
+
+/// Notifications `Store.observeChanges` started; they stop on `cancel()`.
+public protocol StoreChangeObservation: AnyObject, Sendable {
+    /// Stops the notifications (one under way may still arrive). Safe to call more than once.
+    func cancel()
 }
 
 extension Store {

@@ -4,15 +4,19 @@ import FleetErrors
 public struct StoreOptions: Sendable, Hashable {
     /// Acknowledge a commit only once it is on disk (fsync). Off for benchmarks and throwaway data.
     public var durable: Bool
+    /// The URL's other options (`?pool=8`), for schemes that declare them in `Scheme.options`.
+    public var settings: [String: String]
 
-    public init(durable: Bool = true) {
+    public init(durable: Bool = true, settings: [String: String] = [:]) {
         self.durable = durable
+        self.settings = settings
     }
 }
 
 /// The single place that turns a store URL (`memory`, `file:PATH`, `sqlite:PATH`) into a `Store`.
 ///
-/// A URL is `SCHEME` or `SCHEME:PATH`, optionally followed by `?durable=false`.
+/// A URL is `SCHEME` or `SCHEME:PATH`, optionally followed by `?durable=false` and the options its
+/// scheme declares (`postgres://fleet@db:5432/fleet?pool=16`).
 public struct StoreRegistry: Sendable {
     /// One kind of store the registry can open.
     public struct Scheme: Sendable {
@@ -21,12 +25,16 @@ public struct StoreRegistry: Sendable {
         public var summary: String
         /// Whether the scheme needs a path after the colon.
         public var needsPath: Bool
+        /// The URL options the scheme reads besides `durable` (they arrive in `StoreOptions.settings`).
+        public var options: [String]
         public var open: @Sendable (_ path: String, _ options: StoreOptions) throws -> any Store
 
-        public init(name: String, summary: String, needsPath: Bool, open: @escaping @Sendable (String, StoreOptions) throws -> any Store) {
+        public init(name: String, summary: String, needsPath: Bool, options: [String] = [],
+                    open: @escaping @Sendable (String, StoreOptions) throws -> any Store) {
             self.name = name
             self.summary = summary
             self.needsPath = needsPath
+            self.options = options
             self.open = open
         }
     }
@@ -45,17 +53,9 @@ public struct StoreRegistry: Sendable {
     /// Opens the store a URL names, or throws INVALID_ARGUMENT listing the known schemes.
     public func open(_ url: String) throws -> any Store {
         var rest = Substring(url)
-        var options = StoreOptions()
+        var query: Substring?
         if let q = rest.firstIndex(of: "?") {
-            for pair in rest[rest.index(after: q)...].split(separator: "&") {
-                let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                switch (kv.first, kv.count == 2 ? kv[1] : nil) {
-                case ("durable", "true"?), ("durable", "1"?): options.durable = true
-                case ("durable", "false"?), ("durable", "0"?): options.durable = false
-                default:
-                    throw FleetError.invalidArgument("unknown store option '\(pair)' in '\(url)'; the only option is durable=true|false", field: "store")
-                }
-            }
+            query = rest[rest.index(after: q)...]
             rest = rest[..<q]
         }
         let name: Substring
@@ -73,7 +73,39 @@ public struct StoreRegistry: Sendable {
         if scheme.needsPath && path.isEmpty {
             throw FleetError.invalidArgument("store '\(url)' needs a path: \(scheme.name):PATH (\(scheme.summary))", field: "store")
         }
+        var options = StoreOptions()
+        for pair in query?.split(separator: "&") ?? [] {
+            let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            switch (kv.first, kv.count == 2 ? kv[1] : nil) {
+            case ("durable", "true"?), ("durable", "1"?): options.durable = true
+            case ("durable", "false"?), ("durable", "0"?): options.durable = false
+            case (let key?, let value?) where scheme.options.contains(key): options.settings[key] = value
+            default:
+                let known = (["durable=true|false"] + scheme.options.map { "\($0)=…" }).joined(separator: ", ")
+                throw FleetError.invalidArgument("unknown store option '\(pair)' in the \(scheme.name) store URL; the options are \(known)", field: "store")
+            }
+        }
         return try scheme.open(path, options)
+    }
+
+    /// `url` as logs and messages may show it: a password in it (`//USER:PASSWORD@HOST`,
+    /// `password=…`) replaced by `***`.
+    public static func redacted(_ url: String) -> String {
+        var shown = url
+        if let slashes = shown.range(of: "//") {
+            let authorityEnd = shown[slashes.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? shown.endIndex
+            if let at = shown[slashes.upperBound..<authorityEnd].lastIndex(of: "@"),
+               let colon = shown[slashes.upperBound..<at].firstIndex(of: ":") {
+                shown.replaceSubrange(shown.index(after: colon)..<at, with: "***")
+            }
+        }
+        if let query = shown.firstIndex(of: "?") {
+            let pairs = shown[shown.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
+                pair.hasPrefix("password=") ? "password=***" : String(pair)
+            }
+            shown = shown[..<query] + "?" + pairs.joined(separator: "&")
+        }
+        return shown
     }
 
     /// The schemes as `memory`, `file:PATH`, … for messages.

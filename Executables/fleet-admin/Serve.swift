@@ -2,6 +2,7 @@ import FleetCLI
 import FleetErrors
 import FleetKit
 import FleetRouting
+import FleetStore
 import Foundation
 import MapPages
 import RESTServer
@@ -133,7 +134,7 @@ let serveCommand = Command(
     let storeURL = args.string("store") ?? Wiring.defaultStoreURL()
     let store = try Wiring.openStore(storeURL)
     try FleetServer.run(store: store, options: options) { url in
-        context.print("listening on \(url) (store \(storeURL), router \(options.engine.router?.url ?? "straight"))")
+        context.print("listening on \(url) (store \(StoreRegistry.redacted(storeURL)), router \(options.engine.router?.url ?? "straight"))")
     }
     context.printError("fleet-admin serve: stopped")
     return 0

@@ -6,6 +6,7 @@ import FleetStore
 import Foundation
 import JournalTransport
 import MemoryStore
+import PostgresStore
 import RESTClient
 import SQLiteStore
 
@@ -53,8 +54,9 @@ public final class Connection: Sendable {
 
 /// Turns `--transport` and `--store` URLs into a connection: the single place every executable wires itself.
 public enum Wiring {
-    /// The stores this build knows: `memory`, `file:PATH`, `sqlite:PATH`.
-    public static let stores = StoreRegistry([MemoryStore.scheme, FileStore.scheme, SQLiteStore.scheme])
+    /// The stores this build knows: `memory`, `file:PATH`, `sqlite:PATH`, `postgres://…` (also `postgresql://…`).
+    public static let stores = StoreRegistry([MemoryStore.scheme, FileStore.scheme, SQLiteStore.scheme,
+                                              PostgresStore.scheme, PostgresStore.alternativeScheme])
 
     /// The transports this build knows, for messages.
     public static let transportUsage = "memory, file:PATH, http://HOST:PORT, https://HOST"

@@ -1,6 +1,8 @@
 import FileStore
+import FleetTestSupport
 import FleetStore
 import MemoryStore
+import PostgresStore
 import SQLiteStore
 import Testing
 
@@ -35,13 +37,27 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
 
 /// Every store the contract suite runs against.
 enum StoreFactories {
-    /// One line per store.
+    /// One line per store; PostgreSQL when its server is installed (`make setup` installs it).
     static let all: [StoreFactory] = [
         StoreFactory(MemoryStore.scheme),
         StoreFactory(SQLiteStore.scheme),
         StoreFactory(FileStore.scheme),
-    ]
+    ] + (PostgresCluster.isInstalled ? [postgres] : [])
+
+    /// A database of the test process's PostgreSQL cluster per directory: the same directory opens
+    /// the same database again.
+    static let postgres = StoreFactory(name: "postgres", persistent: true) { directory, options in
+        guard let cluster = PostgresCluster.shared else { throw PostgresMissing() }
+        let name = "store_" + String(directory.suffix(36)).lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }
+        try cluster.createDatabase(String(name))
+        return try PostgresStore(url: cluster.url(database: String(name)), options: options)
+    }
 
     /// The stores whose records survive reopening.
     static var persistent: [StoreFactory] { all.filter(\.isPersistent) }
+}
+
+/// PostgreSQL tests asked for a cluster where none is installed.
+struct PostgresMissing: Error, CustomStringConvertible {
+    var description: String { PostgresCluster.missingMessage }
 }

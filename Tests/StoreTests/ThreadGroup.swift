@@ -27,4 +27,14 @@ enum ThreadGroup {
             throw first
         }
     }
+
+    /// `run`, keeping what each thread returned, in thread order.
+    static func collect<Value: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Value) throws -> [Value] {
+        let values = Mutex<[Int: Value]>([:])
+        try run(count) { index in
+            let value = try body(index)
+            values.withLock { $0[index] = value }
+        }
+        return values.withLock { found in (0..<count).compactMap { found[$0] } }
+    }
 }

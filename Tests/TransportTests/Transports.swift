@@ -37,7 +37,14 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
         return Connected(api: journal, keepAlive: folder)
     }
 
-    static let all: [TransportKind] = [.memory, .file, .http]
+    /// A real `fleet-admin serve` over a fresh database of the test process's PostgreSQL cluster.
+    static let httpPostgres = TransportKind(name: "http-postgres") {
+        guard let cluster = PostgresCluster.shared else { throw PostgresCluster.CommandFailed(command: "initdb", output: PostgresCluster.missingMessage) }
+        let server = try ServerProcess(store: try cluster.database(named: "transport"))
+        return Connected(api: try RESTClient(baseURL: server.url), keepAlive: server)
+    }
+
+    static let all: [TransportKind] = [.memory, .file, .http] + (PostgresCluster.isInstalled ? [.httpPostgres] : [])
 
     /// Runs `body` with a fresh engine behind this transport, keeping the server alive until it returns.
     func with<T>(_ body: (any TripWatching) throws -> T) throws -> T {

@@ -6,7 +6,7 @@ the request goes over HTTP to the server on Fleet Engine's REST path; every answ
 `from_json(..., ignore_unknown_fields=False)`, so a field name, enum or format Google's types do not
 know fails the check. Error answers must be Google's error body.
 
-    check_server.py --binary .build/debug/fleet-admin
+    check_server.py --binary .build/debug/fleet-admin [--store URL]
 """
 import argparse
 import json
@@ -72,8 +72,9 @@ def expect_error(name, status, text, http_status, grpc_status):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
+    parser.add_argument("--store", default="memory", help="the server's store URL (a fresh, empty one)")
     arguments = parser.parse_args()
-    server = subprocess.Popen([arguments.binary, "serve", "--listen", "127.0.0.1:0", "--store", "memory", "--no-access-log"],
+    server = subprocess.Popen([arguments.binary, "serve", "--listen", "127.0.0.1:0", "--store", arguments.store, "--no-access-log"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = server.stdout.readline()
@@ -90,7 +91,7 @@ def main():
         for failure in failures:
             print(" - " + failure, file=sys.stderr)
         return 1
-    print("\nREST conformance: every answer parsed strictly by Google's types")
+    print(f"\nREST conformance ({arguments.store.split('://')[0]} store): every answer parsed strictly by Google's types")
     return 0
 
 

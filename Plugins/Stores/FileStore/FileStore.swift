@@ -127,6 +127,9 @@ public final class FileStore: Store, @unchecked Sendable {
     /// This process's alone.
     public var isSharedWithOtherProcesses: Bool { false }
 
+    /// Every change passes through this process's engine, which tells its watchers itself.
+    public func observeChanges(_ handler: @escaping @Sendable ([RecordKey]) -> Void) -> (any StoreChangeObservation)? { nil }
+
     /// The provider's vehicles whose point lies in the bounding box of the circle (a superset of the
     /// circle: the caller filters by exact distance), ordered by ID. Throws INVALID_ARGUMENT for a
     /// negative or non-finite radius.

@@ -69,6 +69,9 @@ public final class MemoryStore: Store {
     /// This process's alone.
     public var isSharedWithOtherProcesses: Bool { false }
 
+    /// Every change passes through this process's engine, which tells its watchers itself.
+    public func observeChanges(_ handler: @escaping @Sendable ([RecordKey]) -> Void) -> (any StoreChangeObservation)? { nil }
+
     /// The provider's vehicles within `radiusMeters` of `center` (never fewer than a caller's exact filter keeps).
     public func nearby(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [StoreRecord] {
         try state.withLock { tables in

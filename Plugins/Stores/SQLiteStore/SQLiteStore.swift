@@ -96,6 +96,9 @@ public final class SQLiteStore: Store {
     /// Other processes may open the same file.
     public var isSharedWithOtherProcesses: Bool { true }
 
+    /// SQLite cannot tell this process of another's commits: watchers poll.
+    public func observeChanges(_ handler: @escaping @Sendable ([RecordKey]) -> Void) -> (any StoreChangeObservation)? { nil }
+
     /// The record under `key`, read on a pooled read connection (never waits for writers).
     public func get(_ key: RecordKey) throws -> StoreRecord? {
         try readers.withConnection { connection in

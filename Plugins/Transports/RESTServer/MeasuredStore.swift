@@ -50,5 +50,9 @@ final class MeasuredStore: Store {
 
     var isSharedWithOtherProcesses: Bool { base.isSharedWithOtherProcesses }
 
+    func observeChanges(_ handler: @escaping @Sendable ([RecordKey]) -> Void) -> (any StoreChangeObservation)? {
+        base.observeChanges(handler)
+    }
+
     func close() throws { try base.close() }
 }

@@ -1,0 +1,181 @@
+import CLibPQ
+import Foundation
+import FleetErrors
+
+/// A value bound to a statement parameter, sent in PostgreSQL's binary format.
+enum PGValue {
+    case text(String)
+    case bytes([UInt8])
+    case int8(Int64)
+    case optionalInt8(Int64?)
+    case float8(Double?)
+    case optionalBytes([UInt8]?)
+
+    /// The parameter's type OID (text 25, bytea 17, int8 20, float8 701).
+    var type: Oid {
+        switch self {
+        case .text: 25
+        case .bytes, .optionalBytes: 17
+        case .int8, .optionalInt8: 20
+        case .float8: 701
+        }
+    }
+
+    /// The binary encoding, nil for SQL NULL.
+    var encoded: [UInt8]? {
+        switch self {
+        case .text(let text): Array(text.utf8)
+        case .bytes(let bytes): bytes
+        case .optionalBytes(let bytes): bytes
+        case .int8(let value): bigEndianBytes(UInt64(bitPattern: value))
+        case .optionalInt8(let value): value.map { bigEndianBytes(UInt64(bitPattern: $0)) }
+        case .float8(let value): value.map { bigEndianBytes($0.bitPattern) }
+        }
+    }
+
+    private func bigEndianBytes(_ value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
+    }
+}
+
+/// The rows of one statement's answer, in binary format. Valid until the next statement on the
+/// connection that made it; read what you need, then let it go.
+struct PGRows: ~Copyable {
+    fileprivate let result: OpaquePointer
+
+    deinit { PQclear(result) }
+
+    var count: Int { Int(PQntuples(result)) }
+
+    /// How many rows the statement changed (`UPDATE`, `DELETE`, `INSERT`).
+    var changed: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
+
+    func isNull(_ row: Int, _ column: Int) -> Bool {
+        PQgetisnull(result, Int32(row), Int32(column)) == 1
+    }
+
+    func bytes(_ row: Int, _ column: Int) -> [UInt8] {
+        let length = Int(PQgetlength(result, Int32(row), Int32(column)))
+        guard length > 0, let value = PQgetvalue(result, Int32(row), Int32(column)) else { return [] }
+        return value.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+
+    func optionalBytes(_ row: Int, _ column: Int) -> [UInt8]? {
+        isNull(row, column) ? nil : bytes(row, column)
+    }
+
+    func string(_ row: Int, _ column: Int) -> String {
+        String(decoding: bytes(row, column), as: UTF8.self)
+    }
+
+    func int8(_ row: Int, _ column: Int) -> Int64 {
+        Int64(bitPattern: bigEndian(row, column))
+    }
+
+    func float8(_ row: Int, _ column: Int) -> Double? {
+        isNull(row, column) ? nil : Double(bitPattern: bigEndian(row, column))
+    }
+
+    private func bigEndian(_ row: Int, _ column: Int) -> UInt64 {
+        bytes(row, column).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}
+
+/// One libpq connection. libpq calls block the calling thread, so a connection is used by one
+/// thread at a time (the pool lends it); it is not `Sendable`.
+final class PGConnection {
+    private let connection: OpaquePointer
+    /// The store's URL without its password, for messages.
+    let displayURL: String
+    /// Set once the server or network failed under this connection: the pool drops it.
+    private(set) var isBroken = false
+
+    /// Connects to `conninfo` (a libpq URI). Throws INVALID_ARGUMENT for a URL, user, password or
+    /// database the server refuses, UNAVAILABLE when the server cannot be reached.
+    init(conninfo: String, displayURL: String) throws {
+        self.displayURL = displayURL
+        guard let connection = PQconnectdb(conninfo) else {
+            throw FleetError(.storeUnreachable, detail: "\(displayURL): libpq could not allocate a connection")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.trimmed(PQerrorMessage(connection))
+            PQfinish(connection)
+            throw PostgresFailure.connecting(message: message, url: displayURL)
+        }
+        // Notices (`relation … already exists, skipping`) are not errors: keep them off stderr.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        self.connection = connection
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// The libpq socket, for waiting on notifications.
+    var socket: Int32 { PQsocket(connection) }
+
+    /// Runs one statement with `parameters` ($1, $2, …) bound in binary format and binary results.
+    /// `doing` says what for, in errors.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [PGValue] = [], doing: String) throws -> PGRows {
+        let encoded = parameters.map(\.encoded)
+        var buffer: [UInt8] = [0]  // never empty, so every offset has an address
+        var offsets: [Int] = []
+        var lengths: [Int32] = []
+        for value in encoded {
+            offsets.append(buffer.count)
+            lengths.append(Int32(value?.count ?? 0))
+            if let value { buffer += value }
+        }
+        let types = parameters.map(\.type)
+        let formats = [Int32](repeating: 1, count: parameters.count)
+        let result: OpaquePointer? = buffer.withUnsafeBufferPointer { bytes in
+            let base = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
+            let values: [UnsafePointer<CChar>?] = encoded.indices.map { encoded[$0] == nil ? nil : base + offsets[$0] }
+            return PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+        }
+        guard let result else {
+            isBroken = PQstatus(connection) != CONNECTION_OK
+            throw PostgresFailure.lost(message: Self.trimmed(PQerrorMessage(connection)), doing: doing, url: displayURL)
+        }
+        let status = PQresultStatus(result)
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
+            return PGRows(result: result)
+        }
+        let message = Self.trimmed(PQresultErrorMessage(result))
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        PQclear(result)
+        if PQstatus(connection) != CONNECTION_OK {
+            isBroken = true
+            throw PostgresFailure.lost(message: message, doing: doing, url: displayURL)
+        }
+        throw PostgresFailure.statement(state: state, message: message, doing: doing, url: displayURL)
+    }
+
+    /// Whether the connection is inside a transaction (also a failed one).
+    var isInTransaction: Bool {
+        let status = PQtransactionStatus(connection)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    /// Reads what the server sent without waiting; false when the connection failed.
+    func consumeInput() -> Bool {
+        if PQconsumeInput(connection) == 1 { return true }
+        isBroken = true
+        return false
+    }
+
+    /// The next notification already received, if any: its channel and payload.
+    func nextNotification() -> (channel: String, payload: String)? {
+        guard let notify = PQnotifies(connection) else { return nil }
+        defer { PQfreemem(notify) }
+        return (String(cString: notify.pointee.relname), String(cString: notify.pointee.extra))
+    }
+
+    /// Marks the connection as unusable (its server went away), so that the pool drops it.
+    func markBroken() { isBroken = true }
+
+    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "no message" }
+        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(separator: "\n").joined(separator: "; ")
+    }
+}

@@ -1,0 +1,239 @@
+import FleetErrors
+import FleetStore
+
+/// The store for several server nodes: records in a PostgreSQL database that any number of
+/// processes share (`postgres://USER@HOST:PORT/DATABASE`).
+///
+/// libpq calls block, so every call borrows a connection of its own from a bounded pool and runs on
+/// the calling thread; no lock is held while a call waits on the network. Versions are checked by the
+/// statements that write (`UPDATE … WHERE version = $4`), which PostgreSQL evaluates again on the
+/// row a concurrent writer left, so two nodes never both win. Nearby search reads an ordinary index
+/// of grid cells numbered as the SQLite store numbers them (`GeoBox`). A commit is acknowledged once
+/// PostgreSQL's COMMIT returned; with `durable=false` it does not wait for the server's WAL flush.
+public final class PostgresStore: Store {
+    /// The `postgres://…` scheme for `StoreRegistry`.
+    public static let scheme = makeScheme("postgres")
+    /// The same store under libpq's other spelling, `postgresql://…`.
+    public static let alternativeScheme = makeScheme("postgresql")
+
+    private static func makeScheme(_ name: String) -> StoreRegistry.Scheme {
+        StoreRegistry.Scheme(
+            name: name,
+            summary: "a PostgreSQL database, \(name)://USER@HOST:PORT/DATABASE (libpq's URI; the database must exist); several server nodes may share it",
+            needsPath: true,
+            options: ["pool"] + PostgresURL.libpqOptions,
+            open: { path, options in try PostgresStore(scheme: name, path: path, options: options) })
+    }
+
+    /// The URL without its password.
+    public let url: String
+    /// How the store was opened.
+    public let options: StoreOptions
+    /// The most connections the store opens (`?pool=N`, default 16).
+    public let poolSize: Int
+
+    private let pool: ConnectionPool
+    private let listener: ChangeListener
+
+    /// Connects, checks the URL by opening the first connection, and migrates the schema.
+    ///
+    /// Throws `storeSettingRejected` (INVALID_ARGUMENT) for a malformed URL, a wrong user or password
+    /// or a missing database, `storeUnreachable` (UNAVAILABLE) when the server cannot be reached,
+    /// and `storeSchemaTooNew` when a newer engine migrated the database.
+    public init(scheme: String = "postgres", path: String, options: StoreOptions = .init()) throws {
+        let parsed = try PostgresURL(scheme: scheme, path: path, settings: options.settings)
+        self.url = parsed.display
+        self.options = options
+        self.poolSize = parsed.poolSize
+        let durable = options.durable
+        let url = parsed.display, conninfo = parsed.conninfo
+        let open: () throws -> PGConnection = {
+            let connection = try PGConnection(conninfo: conninfo, displayURL: url)
+            if !durable {
+                try connection.execute("SET synchronous_commit = off", doing: "turning off waiting for the WAL flush")
+            }
+            return connection
+        }
+        let first = try open()
+        try Schema.migrate(first)
+        self.pool = ConnectionPool(capacity: parsed.poolSize, closedError: { PostgresFailure.closed(url: url) }, open: open)
+        self.listener = ChangeListener { try PGConnection(conninfo: conninfo, displayURL: url) }
+    }
+
+    /// Opens `postgres://…` (or `postgresql://…`) as a whole URL, for tools and tests.
+    public convenience init(url: String, options: StoreOptions = .init()) throws {
+        guard let colon = url.firstIndex(of: ":"), ["postgres", "postgresql"].contains(url[..<colon]) else {
+            throw FleetError(.storeSettingRejected, detail: "'\(PostgresURL.redacted(url))' is not a postgres:// URL", field: "store")
+        }
+        try self.init(scheme: String(url[..<colon]), path: String(url[url.index(after: colon)...]), options: options)
+    }
+
+    deinit {
+        listener.stop()
+        pool.close()
+    }
+
+    /// Other nodes share the database.
+    public var isSharedWithOtherProcesses: Bool { true }
+
+    /// Every commit notifies the keys it changed (a trigger on the records table, so writers that
+    /// are not this engine notify too); one connection of the store's LISTENs for all handlers.
+    public func observeChanges(_ handler: @escaping @Sendable ([RecordKey]) -> Void) -> (any StoreChangeObservation)? {
+        listener.add(handler)
+    }
+
+    public func get(_ key: RecordKey) throws -> StoreRecord? {
+        try pool.withConnection { try Self.get(key, on: $0, url: url) }
+    }
+
+    static func get(_ key: RecordKey, on connection: PGConnection, url: String) throws -> StoreRecord? {
+        let rows = try connection.execute(RecordSQL.get, RecordSQL.key(key), doing: "reading \(key)")
+        return rows.count == 0 ? nil : try RecordSQL.record(from: rows, row: 0, url: url)
+    }
+
+    /// Runs `body` in one REPEATABLE READ transaction: every read sees the same committed state.
+    public func withSnapshot<Value>(_ body: (any StoreSnapshot) throws -> Value) throws -> Value {
+        try pool.withConnection { connection in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", doing: "starting a read transaction")
+            do {
+                let value = try body(PostgresSnapshot(connection: connection, url: url))
+                try connection.execute("COMMIT", doing: "ending a read transaction")
+                return value
+            } catch {
+                if connection.isInTransaction { _ = try? connection.execute("ROLLBACK", doing: "ending a read transaction") }
+                throw error
+            }
+        }
+    }
+
+    /// Times a commit is tried again after PostgreSQL broke a deadlock by aborting it (nothing of it
+    /// was applied, so trying again is safe).
+    static let deadlockRetries = 3
+
+    /// Applies `writes` in one transaction (a single write as one statement); returns once COMMIT did.
+    @discardableResult
+    public func commit(_ writes: [StoreWrite]) throws -> [UInt64] {
+        for write in writes {
+            if case .put(let record, _) = write, let point = record.point, !(point.latitude.isFinite && point.longitude.isFinite) {
+                throw FleetError.invalidArgument("cannot index the point of \(record.key): latitude and longitude must be finite numbers")
+            }
+        }
+        return try pool.withConnection { connection in
+            guard !writes.isEmpty else { return [] }
+            var attempt = 0
+            while true {
+                do {
+                    return try apply(writes, on: connection)
+                } catch let error as FleetError where error.cause == ErrorCause.storeBusy.id && attempt < Self.deadlockRetries
+                            && error.message.contains("SQLSTATE 40P01") {
+                    attempt += 1
+                }
+            }
+        }
+    }
+
+    /// Applies `writes` on `connection`, in key order so that two commits lock shared rows in the
+    /// same order (a deadlock otherwise); the versions come back in the order of `writes`.
+    private func apply(_ writes: [StoreWrite], on connection: PGConnection) throws -> [UInt64] {
+        if writes.count == 1 { return [try apply(writes[0], on: connection)] }
+        let order = writes.indices.sorted { (writes[$0].key, $0) < (writes[$1].key, $1) }  // a key written twice keeps its order
+        try connection.execute("BEGIN", doing: "starting a write transaction")
+        do {
+            var versions = [UInt64](repeating: 0, count: writes.count)
+            for index in order {
+                versions[index] = try apply(writes[index], on: connection)
+            }
+            try connection.execute("COMMIT", doing: "committing \(writes.count) writes")
+            return versions
+        } catch {
+            if connection.isInTransaction { _ = try? connection.execute("ROLLBACK", doing: "rolling back a write transaction") }
+            throw error
+        }
+    }
+
+    /// One write; throws `StoreConflict` when its record is not at the expected version.
+    private func apply(_ write: StoreWrite, on connection: PGConnection) throws -> UInt64 {
+        let key = write.key
+        let changed: PGRows
+        switch write {
+        case .put(let record, 0):
+            changed = try connection.execute(RecordSQL.create, RecordSQL.key(key) + RecordSQL.contents(record), doing: "creating \(key)")
+        case .put(let record, let expected):
+            changed = try connection.execute(RecordSQL.update, RecordSQL.key(key) + [.int8(Int64(bitPattern: expected))] + RecordSQL.contents(record),
+                                             doing: "updating \(key)")
+        case .delete(_, let expected):
+            changed = try connection.execute(RecordSQL.delete, RecordSQL.key(key) + [.int8(Int64(bitPattern: expected))], doing: "deleting \(key)")
+        }
+        guard changed.count == 1 else {
+            let current = try connection.execute(RecordSQL.currentVersion, RecordSQL.key(key), doing: "reading the version of \(key)")
+            let actual = current.count == 0 ? 0 : UInt64(bitPattern: current.int8(0, 0))
+            throw StoreConflict(key: key, expectedVersion: write.expectedVersion, actualVersion: actual)
+        }
+        if case .delete = write { return 0 }
+        return UInt64(bitPattern: changed.int8(0, 0))
+    }
+
+    /// Commits on the calling thread, then calls `completion` there.
+    public func commit(_ writes: [StoreWrite], completion: @escaping @Sendable (Result<[UInt64], any Error>) -> Void) {
+        commitAtOnce(writes, completion: completion)
+    }
+
+    public func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord] {
+        try pool.withConnection { connection in
+            guard limit > 0 else { return [] }
+            var parameters: [PGValue] = [.text(kind.rawValue), .bytes(Array(provider.utf8)), .int8(Int64(limit))]
+            if let afterID { parameters.append(.bytes(Array(afterID.utf8))) }
+            let rows = try connection.execute(afterID == nil ? RecordSQL.listFirst : RecordSQL.listAfter, parameters,
+                                              doing: "listing \(kind.rawValue) records of provider '\(provider)'")
+            return try RecordSQL.records(from: rows, url: url)
+        }
+    }
+
+    public func nearby(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [StoreRecord] {
+        try pool.withConnection { connection in
+            let rows = try connection.execute(RecordSQL.nearby, RecordSQL.nearbyParameters(provider: provider, center: center, radiusMeters: radiusMeters),
+                                              doing: "searching vehicles of provider '\(provider)' near a point")
+            return try RecordSQL.records(from: rows, url: url)
+        }
+    }
+
+    public func nearbyIndex(provider: String, center: IndexPoint, radiusMeters: Double) throws -> [IndexEntry] {
+        try pool.withConnection { connection in
+            let rows = try connection.execute(RecordSQL.nearbyIndex, RecordSQL.nearbyParameters(provider: provider, center: center, radiusMeters: radiusMeters),
+                                              doing: "searching vehicles of provider '\(provider)' near a point")
+            var found: [IndexEntry] = []
+            found.reserveCapacity(rows.count)
+            for row in 0..<rows.count {
+                guard let lat = rows.float8(row, 2), let lng = rows.float8(row, 3) else { continue }
+                found.append(IndexEntry(key: RecordKey(.vehicle, provider: provider, id: rows.string(row, 0)),
+                                        version: UInt64(bitPattern: rows.int8(row, 1)),
+                                        point: IndexPoint(latitude: lat, longitude: lng)))
+            }
+            return found
+        }
+    }
+
+    public func owned(by owner: String, provider: String) throws -> [StoreRecord] {
+        try pool.withConnection { connection in
+            let rows = try connection.execute(RecordSQL.owned, [.bytes(Array(provider.utf8)), .bytes(Array(owner.utf8)), .text(RecordKind.trip.rawValue)],
+                                              doing: "reading the trips of '\(owner)' of provider '\(provider)'")
+            return try RecordSQL.records(from: rows, url: url)
+        }
+    }
+
+    /// Waits for calls in flight, then closes every connection. Calling it again does nothing.
+    public func close() throws {
+        listener.stop()
+        pool.close()
+    }
+}
+
+/// Reads on the connection `PostgresStore.withSnapshot` holds in a transaction.
+private struct PostgresSnapshot: StoreSnapshot {
+    let connection: PGConnection
+    let url: String
+
+    func get(_ key: RecordKey) throws -> StoreRecord? {
+        try PostgresStore.get(key, on: connection, url: url)
+    }
+}

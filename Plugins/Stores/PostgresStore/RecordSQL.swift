@@ -1,0 +1,112 @@
+import FleetErrors
+import FleetStore
+
+/// The statements the store runs on records, and how a row becomes a `StoreRecord`. Every value is
+/// a bound parameter: $1 kind, $2 provider, $3 id wherever a statement names one record.
+enum RecordSQL {
+    /// The columns `record(from:row:)` reads, in order.
+    static let columns = "kind, provider, id, version, payload, lat, lng, owner"
+
+    static let get = "SELECT \(columns) FROM records WHERE kind = $1 AND provider = $2 AND id = $3"
+
+    static let listFirst = "SELECT \(columns) FROM records WHERE kind = $1 AND provider = $2 ORDER BY id LIMIT $3"
+
+    static let listAfter = "SELECT \(columns) FROM records WHERE kind = $1 AND provider = $2 AND id > $4 ORDER BY id LIMIT $3"
+
+    static let owned = "SELECT \(columns) FROM records WHERE provider = $1 AND owner = $2 AND kind = $3 ORDER BY id"
+
+    /// The cell ranges of a search as four arrays ($3 first cell, $4 last cell, $5 first column, $6
+    /// last column, one element per range; `GeoBox.cellSearch`) joined to the cell index, so that a
+    /// search is one statement however many rows of cells it meets. $7 is `GeoBox.cellColumns`.
+    private static func nearby(_ selected: String) -> String {
+        """
+        SELECT \(selected) FROM unnest($3::text::int8[], $4::text::int8[], $5::text::int8[], $6::text::int8[]) AS c(lo, hi, clo, chi)
+        JOIN records r ON r.kind = $1 AND r.provider = $2 AND r.cell BETWEEN c.lo AND c.hi AND r.cell % $7 BETWEEN c.clo AND c.chi
+        """
+    }
+
+    static let nearby = nearby("r.kind, r.provider, r.id, r.version, r.payload, r.lat, r.lng, r.owner")
+
+    /// As `nearby`, without the payload: id, version, lat, lng.
+    static let nearbyIndex = nearby("r.id, r.version, r.lat, r.lng")
+
+    /// Parameters of `nearby` and `nearbyIndex` for a circle.
+    static func nearbyParameters(provider: String, center: IndexPoint, radiusMeters: Double) -> [PGValue] {
+        var lows: [Int64] = [], highs: [Int64] = [], west: [Int64] = [], east: [Int64] = []
+        for box in GeoBox.covering(center: center, radiusMeters: radiusMeters) {
+            let search = box.cellSearch
+            for cells in search.ranges {
+                lows.append(cells.lowerBound)
+                highs.append(cells.upperBound)
+                west.append(search.columns.lowerBound)
+                east.append(search.columns.upperBound)
+            }
+        }
+        func array(_ values: [Int64]) -> PGValue { .text("{" + values.map(String.init).joined(separator: ",") + "}") }
+        return [.text(RecordKind.vehicle.rawValue), .bytes(Array(provider.utf8)),
+                array(lows), array(highs), array(west), array(east), .int8(GeoBox.cellColumns)]
+    }
+
+    /// Creates a record that does not exist: its version goes on from the one it was deleted at,
+    /// if it was. No row back means it exists already.
+    static let create = """
+        WITH buried AS (DELETE FROM tombstones WHERE kind = $1 AND provider = $2 AND id = $3 RETURNING version)
+        INSERT INTO records (kind, provider, id, version, payload, lat, lng, owner, cell)
+        VALUES ($1, $2, $3, coalesce((SELECT version FROM buried), 0) + 1, $4, $5, $6, $7, $8)
+        ON CONFLICT (kind, provider, id) DO NOTHING
+        RETURNING version
+        """
+
+    /// Replaces a record at version $4. No row back means it is at another version (or gone). A
+    /// concurrent update of the same row is waited for, and the version compared on what it wrote.
+    static let update = """
+        UPDATE records SET version = version + 1, payload = $5, lat = $6, lng = $7, owner = $8, cell = $9
+        WHERE kind = $1 AND provider = $2 AND id = $3 AND version = $4
+        RETURNING version
+        """
+
+    /// Deletes a record at version $4, remembering that version. No row back means a conflict.
+    static let delete = """
+        WITH gone AS (DELETE FROM records WHERE kind = $1 AND provider = $2 AND id = $3 AND version = $4
+                      RETURNING kind, provider, id, version)
+        INSERT INTO tombstones (kind, provider, id, version) SELECT kind, provider, id, version FROM gone
+        ON CONFLICT (kind, provider, id) DO UPDATE SET version = excluded.version
+        RETURNING version
+        """
+
+    static let currentVersion = "SELECT version FROM records WHERE kind = $1 AND provider = $2 AND id = $3"
+
+    /// $1 kind, $2 provider, $3 id.
+    static func key(_ key: RecordKey) -> [PGValue] {
+        [.text(key.kind.rawValue), .bytes(Array(key.provider.utf8)), .bytes(Array(key.id.utf8))]
+    }
+
+    /// The parameters after the key for `create` ($4…$8) or `update` ($5…$9).
+    static func contents(_ record: StoreRecord) -> [PGValue] {
+        [.bytes(record.payload), .float8(record.point?.latitude), .float8(record.point?.longitude),
+         .optionalBytes(record.owner.map { Array($0.utf8) }), .optionalInt8(record.point.map(GeoBox.cellNumber(of:)))]
+    }
+
+    /// Reads the `columns` of row `row`.
+    static func record(from rows: borrowing PGRows, row: Int, url: String) throws -> StoreRecord {
+        let kindName = rows.string(row, 0)
+        guard let kind = RecordKind(rawValue: kindName) else {
+            throw FleetError(.storeCorrupted, detail: "reading '\(url)': a record has the unknown kind '\(kindName)'")
+        }
+        let key = RecordKey(kind, provider: rows.string(row, 1), id: rows.string(row, 2))
+        let point: IndexPoint? = switch (rows.float8(row, 5), rows.float8(row, 6)) {
+        case let (latitude?, longitude?): IndexPoint(latitude: latitude, longitude: longitude)
+        default: nil
+        }
+        return StoreRecord(key: key, version: UInt64(bitPattern: rows.int8(row, 3)), payload: rows.bytes(row, 4),
+                           point: point, owner: rows.optionalBytes(row, 7).map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    /// Every row of `rows` as a record.
+    static func records(from rows: borrowing PGRows, url: String) throws -> [StoreRecord] {
+        var found: [StoreRecord] = []
+        found.reserveCapacity(rows.count)
+        for row in 0..<rows.count { found.append(try record(from: rows, row: row, url: url)) }
+        return found
+    }
+}

@@ -1,0 +1,174 @@
+import FleetErrors
+import FleetStore
+import FleetTestSupport
+import Foundation
+import Synchronization
+import PostgresStore
+import Testing
+
+/// What the PostgreSQL store does beyond the contract: several stores (as several nodes) on one
+/// database, clear errors for bad URLs, and recovery from lost connections. On the test process's
+/// own PostgreSQL cluster.
+@Suite(.enabled(if: PostgresCluster.isInstalled, Comment(rawValue: PostgresCluster.missingMessage)))
+struct PostgresStoreTests {
+    var cluster: PostgresCluster { PostgresCluster.shared! }
+
+    @Test func twoStoresOnOneDatabaseLoseNoIncrement() throws {
+        let url = try cluster.database(named: "two_stores")
+        let a = try PostgresStore(url: url), b = try PostgresStore(url: url)
+        defer { try? a.close(); try? b.close() }
+        let key = RecordKey(.vehicle, provider: "p", id: "counter")
+        try Sample.create(Sample.vehicle("counter", payload: "0"), in: a)
+        try ThreadGroup.run(6) { index in
+            for _ in 0..<50 { try Counter.increment(key, in: index % 2 == 0 ? a : b) }
+        }
+        #expect(Sample.text(try b.get(key)) == "300")
+        #expect(try a.get(key)?.version == 301)
+    }
+
+    @Test func aVersionRememberedInOneStoreNeverMatchesARecordTheOtherCreatedAgain() throws {
+        let url = try cluster.database(named: "tombstones")
+        let a = try PostgresStore(url: url), b = try PostgresStore(url: url)
+        defer { try? a.close(); try? b.close() }
+        let key = RecordKey(.trip, provider: "p", id: "t1")
+        try Sample.create(Sample.trip("t1"), in: a)
+        try b.commit(.delete(key, expectedVersion: 1))
+        #expect(try b.commit(.put(Sample.trip("t1", payload: "again"), expectedVersion: 0)) == 2)
+        let stale = #expect(throws: StoreConflict.self) {
+            try a.commit(.put(Sample.trip("t1", payload: "stale"), expectedVersion: 1))
+        }
+        #expect(stale?.actualVersion == 2)
+    }
+
+    @Test func aStoreHearsOfTheCommitsOfAnotherUntilItsObservationIsCancelled() throws {
+        let url = try cluster.database(named: "notify")
+        let a = try PostgresStore(url: url), b = try PostgresStore(url: url)
+        defer { try? a.close(); try? b.close() }
+        let heard = Mutex<[RecordKey]>([])
+        let arrived = DispatchSemaphore(value: 0)
+        let observation = try #require(b.observeChanges { keys in
+            heard.withLock { $0 += keys }
+            arrived.signal()
+        })
+        // LISTEN starts on the store's own thread: commit until the first notification is heard.
+        let odd = "p/ü\u{0}"
+        var created = 0
+        repeat {
+            created += 1
+            try Sample.create(Sample.vehicle("v\(created)", provider: odd), in: a)
+        } while arrived.wait(timeout: .now() + 0.2) == .timedOut && created < 50
+        #expect(heard.withLock { $0.last } == RecordKey(.vehicle, provider: odd, id: "v\(created)"))
+
+        try a.commit(.delete(RecordKey(.vehicle, provider: odd, id: "v1"), expectedVersion: 1))
+        #expect(arrived.wait(timeout: .now() + 5) == .success)
+        #expect(heard.withLock { $0.last } == RecordKey(.vehicle, provider: odd, id: "v1"))
+
+        observation.cancel()
+        Thread.sleep(forTimeInterval: 0.3)
+        let before = heard.withLock { $0.count }
+        try Sample.create(Sample.trip("after"), in: a)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(heard.withLock { $0.count } == before)
+    }
+
+    @Test func storesOpeningANewDatabaseAtOnceMigrateItOnce() throws {
+        let url = try cluster.database(named: "migrate_once")
+        let opened = try ThreadGroup.collect(6) { _ in try PostgresStore(url: url) }
+        defer { for store in opened { try? store.close() } }
+        let rows = try cluster.psql("SELECT count(*), max(version) FROM schema_migrations", database: String(url.split(separator: "/").last!))
+        #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "2|2")
+    }
+
+    @Test func aDatabaseThatDoesNotExistIsABadSettingNamingTheURLWithoutItsPassword() throws {
+        let url = "postgres://\(PostgresCluster.user):hunter2@127.0.0.1:\(cluster.port)/no_such_database"
+        let error = #expect(throws: FleetError.self) { try PostgresStore(url: url) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.cause == ErrorCause.storeSettingRejected.id)
+        #expect(error?.field == "store")
+        #expect(error?.message.contains("postgres://\(PostgresCluster.user):***@127.0.0.1:\(cluster.port)/no_such_database") == true)
+        #expect(error?.message.contains("no_such_database\" does not exist") == true)
+        #expect(error?.message.contains("hunter2") == false)
+    }
+
+    /// Against a server that wants passwords: the right one in the URL connects, a wrong one is a
+    /// bad setting whose message never shows it.
+    @Test func aWrongPasswordIsABadSettingThatDoesNotShowIt() throws {
+        let secured = try PostgresCluster.makePrivate(passwordsOverTCP: true)
+        try secured.psql("CREATE ROLE driver LOGIN PASSWORD 'right-one'")
+        try secured.psql("CREATE DATABASE fleet_driver OWNER driver")
+        let base = "127.0.0.1:\(secured.port)/fleet_driver"
+        let store = try PostgresStore(url: "postgres://driver:right-one@\(base)")
+        try store.close()
+        let error = #expect(throws: FleetError.self) { try PostgresStore(url: "postgres://driver:wrong-one@\(base)") }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.cause == ErrorCause.storeSettingRejected.id)
+        #expect(error?.message.contains("password authentication failed") == true)
+        #expect(error?.message.contains("postgres://driver:***@\(base)") == true)
+        #expect(error?.message.contains("wrong-one") == false)
+    }
+
+    @Test func anUnknownUserAndAMalformedURLAreBadSettings() throws {
+        let unknown = #expect(throws: FleetError.self) {
+            try PostgresStore(url: "postgres://nobody@127.0.0.1:\(cluster.port)/postgres")
+        }
+        #expect(unknown?.code == .invalidArgument)
+        #expect(unknown?.message.contains("\"nobody\" does not exist") == true)
+        let malformed = #expect(throws: FleetError.self) { try PostgresStore(url: "postgres:fleet@somewhere") }
+        #expect(malformed?.code == .invalidArgument)
+        #expect(malformed?.message.contains("postgres://USER@HOST:PORT/DATABASE") == true)
+        let pool = #expect(throws: FleetError.self) {
+            try StoreRegistry([PostgresStore.scheme]).open(cluster.url(database: "postgres") + "?pool=0")
+        }
+        #expect(pool?.message.contains("pool=0") == true)
+    }
+
+    @Test func aServerNobodyListensOnIsUnavailable() throws {
+        let port = try closedPort()
+        let error = #expect(throws: FleetError.self) { try PostgresStore(url: "postgres://fleet@127.0.0.1:\(port)/fleet") }
+        #expect(error?.code == .unavailable)
+        #expect(error?.cause == ErrorCause.storeUnreachable.id)
+    }
+
+    @Test func theRegistryOpensBothSpellingsWithPoolAndDurabilityOptions() throws {
+        let url = try cluster.database(named: "spellings")
+        let registry = StoreRegistry([PostgresStore.scheme, PostgresStore.alternativeScheme])
+        let a = try #require(try registry.open(url + "?pool=2&durable=false") as? PostgresStore)
+        defer { try? a.close() }
+        #expect(a.poolSize == 2)
+        #expect(a.options.durable == false)
+        let b = try registry.open("postgresql" + url.dropFirst("postgres".count) + "?application_name=fleet-test")
+        defer { try? b.close() }
+        try Sample.create(Sample.vehicle("v1"), in: a)
+        #expect(try b.get(RecordKey(.vehicle, provider: "p", id: "v1"))?.version == 1)
+    }
+
+    /// Connections the server drops (a restart, a failover, an administrator) fail the call in
+    /// flight with UNAVAILABLE; the pool connects again by itself and nothing committed is lost.
+    @Test func droppedConnectionsFailOneCallWithUnavailableThenReconnect() throws {
+        let url = try cluster.database(named: "dropped")
+        let database = String(url.split(separator: "/").last!)
+        let store = try PostgresStore(url: url)
+        defer { try? store.close() }
+        let key = RecordKey(.vehicle, provider: "p", id: "v1")
+        try Sample.create(Sample.vehicle("v1", payload: "acknowledged"), in: store)
+        try cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()")
+        let lost = #expect(throws: FleetError.self) { try store.get(key) }
+        #expect(lost?.code == .unavailable)
+        #expect(lost?.cause == ErrorCause.storeUnreachable.id)
+        #expect(Sample.text(try store.get(key)) == "acknowledged")
+        #expect(try store.commit(.put(Sample.vehicle("v1", payload: "after"), expectedVersion: 1)) == 2)
+    }
+}
+
+/// A loopback port that was free a moment ago: nobody listens on it.
+private func closedPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return Int(UInt16(bigEndian: address.sin_port))
+}

@@ -1,0 +1,253 @@
+import Foundation
+
+/// A throwaway PostgreSQL server for the test process: one cluster in a temporary folder, started on
+/// first use on a free loopback port (its socket in the same folder), stopped and removed when the
+/// process exits, also after failed tests. Each test makes a database of its own with
+/// `database(named:)`.
+///
+/// `initdb` refuses to run as root, so as root the cluster runs as the `postgres` user (the folder
+/// is handed to it). Tuned for tests of logic, not durability: no fsync, no synchronous commit
+/// (`makePrivate()` makes one that keeps acknowledged commits through a stop).
+public final class PostgresCluster: Sendable {
+    /// Where Debian's `postgresql-15` puts the server binaries.
+    public static let binaries = "/usr/lib/postgresql/15/bin"
+
+    /// The user the cluster's superuser is called (and tests connect as), with trust authentication.
+    public static let user = "fleet"
+
+    /// Whether the PostgreSQL binaries are installed (`make setup` installs them).
+    public static var isInstalled: Bool {
+        FileManager.default.isExecutableFile(atPath: binaries + "/initdb")
+    }
+
+    /// Why PostgreSQL tests are skipped, for `.enabled(if:)` messages.
+    public static let missingMessage = "PostgreSQL 15 is not installed (\(binaries)/initdb): run `make setup`"
+
+    /// The process's cluster, started on first use; nil when PostgreSQL is not installed. A cluster
+    /// that is installed but fails to start is a test failure, not a skip: `shared` traps with why.
+    public static let shared: PostgresCluster? = {
+        guard isInstalled else { return nil }
+        do {
+            return try PostgresCluster()
+        } catch {
+            fatalError("could not start the test PostgreSQL cluster: \(error)")
+        }
+    }()
+
+    /// The folder holding the data directory, the socket and the log.
+    public let folder: String
+    /// The loopback port it listens on.
+    public let port: Int
+    private let runAsPostgres: Bool
+    private let databases = DatabaseCounter()
+
+    /// A cluster of the caller's own (the tests that stop and start their server), stopped and
+    /// removed at process exit like the shared one.
+    /// It acknowledges a commit only once its WAL reached the kernel (`synchronous_commit` on), so
+    /// that a server stopped as by a crash keeps every acknowledged write.
+    /// With `passwordsOverTCP`, connections over TCP must give their role's password (SCRAM);
+    /// the cluster's own tools still connect through its socket without one.
+    public static func makePrivate(passwordsOverTCP: Bool = false) throws -> PostgresCluster {
+        try PostgresCluster(waitsForWAL: true, passwordsOverTCP: passwordsOverTCP)
+    }
+
+    /// How the server is started: loopback only, its socket in the folder, no fsync (these tests do
+    /// not crash the machine), and commits that wait for the WAL only when asked.
+    private let serverOptions: String
+
+    private init(waitsForWAL: Bool = false, passwordsOverTCP: Bool = false) throws {
+        serverOptions = "-c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200"
+            + (waitsForWAL ? "" : " -c synchronous_commit=off")
+        runAsPostgres = getuid() == 0
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-pg-\(UUID().uuidString.prefix(8))").path
+        Self.removeAbandonedClusters(asPostgres: runAsPostgres)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try String(getpid()).write(toFile: folder + "/owner.pid", atomically: true, encoding: .utf8)
+        if runAsPostgres {
+            try Self.run("/bin/chown", ["postgres:postgres", folder])
+        }
+        do {
+            try Self.run(Self.binaries + "/initdb", ["-D", folder + "/data", "-U", Self.user, "--auth-local=trust",
+                                                     "--auth-host=\(passwordsOverTCP ? "scram-sha-256" : "trust")", "-E", "UTF8",
+                                                     "--no-locale", "--no-sync"], asPostgres: runAsPostgres)
+            var started: Int?
+            var lastError: (any Error)?
+            for _ in 0..<5 where started == nil {
+                let candidate = try Self.freePort()
+                do {
+                    try Self.run(Self.binaries + "/pg_ctl", [
+                        "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "-o",
+                        "-p \(candidate) -k \(folder) \(serverOptions)",
+                        "start",
+                    ], asPostgres: runAsPostgres)
+                    started = candidate
+                } catch {
+                    lastError = error
+                }
+            }
+            guard let started else { throw lastError ?? CommandFailed(command: "pg_ctl start", output: "") }
+            port = started
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+        Self.stopAtExit(self)
+    }
+
+    /// `postgres://fleet@127.0.0.1:PORT/NAME` for a new, empty database (the name made unique).
+    public func database(named label: String) throws -> String {
+        let cleaned = label.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }
+        let name = "t\(databases.next())_" + String(cleaned.prefix(40))
+        try createDatabase(name)
+        return url(database: name)
+    }
+
+    /// The URL of database `name` (which need not exist).
+    public func url(database name: String) -> String {
+        "postgres://\(Self.user)@127.0.0.1:\(port)/\(name)"
+    }
+
+    /// Creates database `name` if it does not exist yet.
+    public func createDatabase(_ name: String) throws {
+        do {
+            try Self.run(Self.binaries + "/createdb", ["-h", folder, "-p", String(port), "-U", Self.user, name])
+        } catch let failure as CommandFailed where failure.output.contains("already exists") {
+            return
+        }
+    }
+
+    /// Runs SQL through `psql` as the superuser, in database `database`; returns what it printed.
+    @discardableResult
+    public func psql(_ sql: String, database: String = "postgres") throws -> String {
+        try Self.run(Self.binaries + "/psql", ["-h", folder, "-p", String(port), "-U", Self.user, "-d", database,
+                                               "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql])
+    }
+
+    /// Stops the server at once (as a crash would), for tests of lost connections.
+    public func stopImmediately() throws {
+        try Self.run(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"], asPostgres: runAsPostgres)
+    }
+
+    /// Starts the server again after `stopImmediately`, on the same port.
+    public func start() throws {
+        try Self.run(Self.binaries + "/pg_ctl", [
+            "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "-o",
+            "-p \(port) -k \(folder) \(serverOptions)",
+            "start",
+        ], asPostgres: runAsPostgres)
+    }
+
+    private static func stopAtExit(_ cluster: PostgresCluster) {
+        ClusterExit.register(cluster)
+    }
+
+    /// Stops the server and removes its folder.
+    fileprivate func destroy() {
+        _ = try? Self.run(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"], asPostgres: runAsPostgres)
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// A loopback TCP port nobody listens on right now.
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw CommandFailed(command: "socket()", output: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0 else { throw CommandFailed(command: "bind()", output: String(cString: strerror(errno))) }
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw CommandFailed(command: "getsockname()", output: String(cString: strerror(errno))) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Runs a command to its end; throws with its output when it fails. The output goes through a
+    /// file, not a pipe: `pg_ctl start` leaves the server running, and a server holding the write
+    /// end of a pipe would keep the reader waiting for ever.
+    @discardableResult
+    static func run(_ path: String, _ arguments: [String], asPostgres: Bool = false) throws -> String {
+        let command = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", path] + arguments : [path] + arguments
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-pg-output-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        // posix_spawn and waitpid rather than Foundation's Process, whose wait never returned for a
+        // `pg_ctl start` whose server lives on.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            throw CommandFailed(command: command.joined(separator: " "), output: String(cString: strerror(spawned)))
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // Exited normally with status 0 (the wait status's low 7 bits are 0 for an exit).
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw CommandFailed(command: command.joined(separator: " "), output: text)
+        }
+        return text
+    }
+
+    /// Stops and removes the clusters earlier test processes left behind when they were killed
+    /// (a crash or SIGKILL runs no exit handler): each folder names the process that made it.
+    private static func removeAbandonedClusters(asPostgres: Bool) {
+        let temporary = FileManager.default.temporaryDirectory.path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix("fleet-pg-") {
+            let folder = temporary + "/" + name
+            guard let owner = try? String(contentsOfFile: folder + "/owner.pid", encoding: .utf8),
+                  let pid = Int32(owner.trimmingCharacters(in: .whitespacesAndNewlines)),
+                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            _ = try? run(binaries + "/pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"], asPostgres: asPostgres)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+    }
+
+    /// A command that exited with a failure.
+    public struct CommandFailed: Error, CustomStringConvertible {
+        public let command: String
+        public let output: String
+
+        public init(command: String, output: String) {
+            self.command = command
+            self.output = output
+        }
+
+        public var description: String { "`\(command)` failed: \(output)" }
+    }
+}
+
+/// Numbers the databases of one cluster.
+private final class DatabaseCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func next() -> Int { lock.withLock { count += 1; return count } }
+}
+
+/// Stops the process's clusters when the process exits.
+private enum ClusterExit {
+    nonisolated(unsafe) static var clusters: [PostgresCluster] = []
+    static let lock = NSLock()
+
+    static func register(_ cluster: PostgresCluster) {
+        lock.withLock {
+            if clusters.isEmpty {
+                atexit { ClusterExit.lock.withLock { ClusterExit.clusters.forEach { $0.destroy() } } }
+            }
+            clusters.append(cluster)
+        }
+    }
+}
