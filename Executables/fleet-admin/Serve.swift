@@ -49,7 +49,7 @@ let serveCommand = Command(
                environment: "FLEET_TILES"),
         .value("tiles-attribution", valueName: "text", help: "Attribution the tile server requires, shown on the map.",
                environment: "FLEET_TILES_ATTRIBUTION"),
-        .value("map-roads", valueName: "file", help: "GeoJSON roads drawn as the map's base layer when no --tiles are given (offline maps).",
+        .value("map-roads", valueName: "file", help: "GeoJSON roads drawn as the map's base layer when no --tiles are given (offline maps); default: roads.geojson beside --router routino:DIR's database, when there.",
                environment: "FLEET_MAP_ROADS", completion: .files),
         .value("stale-after", valueName: "seconds", help: "The map pages flag a vehicle whose last location is older than this as stale.",
                default: "30", environment: "FLEET_STALE_AFTER"),
@@ -103,6 +103,16 @@ let serveCommand = Command(
         options.map = map
     }
     options.engine.router = try planningRouter(args)
+    // Without tiles or roads of its own, the map draws the routing map's roads (make map writes them beside
+    // the Routino database), so the pages show the streets the routes follow, offline.
+    if var map = options.map, map.tilesURL == nil, map.roadsFile == nil,
+       let url = options.engine.router?.url, url.hasPrefix("routino:") {
+        let roads = String(url.dropFirst("routino:".count)) + "/roads.geojson"
+        if FileManager.default.fileExists(atPath: roads) {
+            map.roadsFile = roads
+            options.map = map
+        }
+    }
     if let connections = try args.int("max-connections-per-client") {
         guard connections >= 0 else { throw args.usageError("--max-connections-per-client must be 0 or more") }
         options.maxConnectionsPerClient = connections == 0 ? nil : connections

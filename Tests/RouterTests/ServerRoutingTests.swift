@@ -62,6 +62,16 @@ struct ServerRoutingTests {
         #expect(later["lastLocationSnappable"] as? Bool == true)
     }
 
+    @Test func theMapPagesDrawTheRoutingMapsRoads() throws {
+        let routed = try ServerProcess(store: "memory", arguments: ["--router", "routino:" + HelsinkiMap.directory!])
+        defer { _ = routed.stop() }
+        let roads = try RawHTTP.exchange(routed.url, RawHTTP.request("GET", "/map/roads.geojson"))
+        #expect(roads.status == 200 && roads.body.contains("FeatureCollection"), "\(roads.status ?? 0) \(roads.body.prefix(200))")
+        let plain = try ServerProcess(store: "memory")
+        defer { _ = plain.stop() }
+        #expect(try RawHTTP.exchange(plain.url, RawHTTP.request("GET", "/map/roads.geojson")).status == 404)
+    }
+
     @Test func aBadRouterIsAUsageErrorListingTheSchemes() throws {
         let run = try BinaryRunner(product: "fleet-admin").run(["serve", "--listen", "127.0.0.1:0", "--store", "memory", "--router", "osrm:x"])
         #expect(run.status == 2, "\(run)")

@@ -861,7 +861,7 @@ _fleet_admin_serve() {
         '--leaflet-dir[Folder holding Leaflet 1.x \(leaflet.js, leaflet.css, images/\) for the map pages.]:dir:_files -/'
         '--tiles[Tile server for the map pages'\'' base layer, e.g.]:url-template: '
         '--tiles-attribution[Attribution the tile server requires, shown on the map.]:text: '
-        '--map-roads[GeoJSON roads drawn as the map'\''s base layer when no --tiles are given \(offline maps\).]:file:_files'
+        '--map-roads[GeoJSON roads drawn as the map'\''s base layer when no --tiles are given \(offline maps\); default\: roads.geojson beside --router routino\:DIR'\''s database, when there.]:file:_files'
         '--stale-after[The map pages flag a vehicle whose last location is older than this as stale.]:seconds: '
         '--no-map[Do not serve the map pages under /map.]'
         '--router[Where routes come from\: straight \(great-circle estimates, no map needed\) or routino\:DIR \(road routes on a Routino database\: make map builds .build/map; map import builds your own\).]:url:(straight routino\:)'
