@@ -1,3 +1,4 @@
+import FleetGeo
 import FleetModel
 import Foundation
 import RESTClient
@@ -64,14 +65,64 @@ enum HTTPBenchmarks {
                 rows.append(BenchmarkRow(name: "  UpdateVehicle, \(name)", value: "failed", comparison: "\(error)"))
             }
         }
-        return rows
+        return rows + ownRouteRows(wrk: wrk, folder: folder)
+    }
+
+    /// `fleet-bench http-router`: only the rows of `ownRouteRows`.
+    static func ownRoutes() -> [BenchmarkRow] {
+        guard let wrk = which("wrk") else {
+            return [BenchmarkRow(name: "HTTP benchmarks", value: "skipped", comparison: "wrk is not installed (make bench installs it)")]
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-http-router-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        return ownRouteRows(wrk: wrk, folder: folder)
+    }
+
+    /// UpdateVehicle of vehicles with trips that send their own routes, on a server without a router and
+    /// on one with `--router routino:` (which plans only for vehicles that send none), in alternating
+    /// rounds of the same load: a router must not slow down the updates of drivers who navigate.
+    static func ownRouteRows(wrk: String, folder: String, rounds: Int = 5) -> [BenchmarkRow] {
+        let map = RouteBenchmarks.mapDirectory
+        guard FileManager.default.fileExists(atPath: map + "/nodes.mem") else {
+            return [BenchmarkRow(name: "UpdateVehicle with --router routino", value: "skipped", comparison: "no map in \(map): run make map")]
+        }
+        do {
+            let plain = try preparedServer(folder: folder, ownRoutes: true)
+            defer { plain.stop() }
+            let routed = try preparedServer(folder: folder, ownRoutes: true, extraArguments: ["--router", "routino:" + map])
+            defer { routed.stop() }
+            var rates: (plain: [Double], routed: [Double]) = ([], [])
+            for server in [plain, routed] { _ = runWrk(wrk, url: server.url + "/", script: updateScript, folder: folder, duration: warmUp) }
+            for _ in 0..<rounds {
+                if let r = runWrk(wrk, url: plain.url + "/", script: updateScript, folder: folder, duration: "3s") { rates.plain.append(r.rate) }
+                if let r = runWrk(wrk, url: routed.url + "/", script: updateScript, folder: folder, duration: "3s") { rates.routed.append(r.rate) }
+            }
+            guard !rates.plain.isEmpty, rates.plain.count == rates.routed.count else {
+                return [BenchmarkRow(name: "UpdateVehicle with --router routino", value: "failed", comparison: "wrk did not report")]
+            }
+            let ratios = zip(rates.routed, rates.plain).map { $0 / $1 }.sorted()
+            let median = { (values: [Double]) in values.sorted()[values.count / 2] }
+            return [
+                BenchmarkRow(name: "UpdateVehicle, vehicles with trips and their own routes, no router", value: StoreBenchmarks.rate(median(rates.plain)),
+                             comparison: "median of \(rounds) rounds of 3 s (baseline)"),
+                BenchmarkRow(name: "  the same with --router routino:", value: StoreBenchmarks.rate(median(rates.routed)),
+                             comparison: String(format: "%.0f%% of the baseline (rounds %@); aim: not slower", ratios[ratios.count / 2] * 100,
+                                                ratios.map { String(format: "%.0f%%", $0 * 100) }.joined(separator: ", "))),
+            ]
+        } catch {
+            return [BenchmarkRow(name: "UpdateVehicle with --router routino", value: "failed", comparison: "\(error)")]
+        }
     }
 
     /// `fleet-admin serve` over `store` (default: a new durable SQLite file), set up by `setUp`.
-    static func preparedServer(folder: String, store: String? = nil) throws -> BenchServer {
-        let server = try BenchServer(folder: folder, store: store)
+    /// With `ownRoutes`, each of v0…v99 also has a trip and a route of its driver's along the updates' path.
+    static func preparedServer(folder: String, store: String? = nil, ownRoutes: Bool = false, extraArguments: [String] = []) throws -> BenchServer {
+        let server = try BenchServer(folder: folder, store: store, extraArguments: extraArguments)
         do {
-            try setUp(try RESTClient(baseURL: server.url))
+            let client = try RESTClient(baseURL: server.url)
+            try setUp(client)
+            if ownRoutes { try giveOwnRoutes(client) }
         } catch {
             server.stop()
             throw error
@@ -93,6 +144,18 @@ enum HTTPBenchmarks {
         _ = try client.createTrip(CreateTripRequest(parent: "providers/\(provider)", tripId: "t1", trip: Trip(
             vehicleId: "v1", tripType: .exclusive, pickupPoint: TerminalLocation(point: LatLng(latitude: 52.51, longitude: 13.41)),
             dropoffPoint: TerminalLocation(point: LatLng(latitude: 52.52, longitude: 13.43)))))
+    }
+
+    /// A trip for each of v0…v99 and the driver's route north along longitude 13.4, where the updates go.
+    static func giveOwnRoutes(_ client: RESTClient) throws {
+        let route = Polyline.encode([GeoPoint(latitude: 53.49, longitude: 13.4), GeoPoint(latitude: 53.6, longitude: 13.4)])
+        for v in 0..<100 {
+            if v != 1 { _ = try client.createTrip(CreateTripRequest(parent: "providers/\(provider)", tripId: "r\(v)", trip: Trip(
+                vehicleId: "v\(v)", tripType: .exclusive, pickupPoint: TerminalLocation(point: LatLng(latitude: 53.6, longitude: 13.4)),
+                dropoffPoint: TerminalLocation(point: LatLng(latitude: 53.61, longitude: 13.4))))) }  // v1 has t1
+            _ = try client.updateVehicle(UpdateVehicleRequest(name: "providers/\(provider)/vehicles/v\(v)",
+                                                              vehicle: Vehicle(currentRouteSegment: route), updateMask: ["currentRouteSegment"]))
+        }
     }
 
     /// The calls the issue sets an aim for, as shares of nginx's rate.
