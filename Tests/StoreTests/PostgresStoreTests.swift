@@ -11,7 +11,11 @@ import Testing
 /// own PostgreSQL cluster.
 @Suite(.enabled(if: PostgresCluster.isInstalled, Comment(rawValue: PostgresCluster.missingMessage)))
 struct PostgresStoreTests {
-    var cluster: PostgresCluster { PostgresCluster.shared! }
+    let cluster: PostgresCluster
+
+    init() throws {
+        cluster = try #require(try PostgresCluster.shared)
+    }
 
     @Test func twoStoresOnOneDatabaseLoseNoIncrement() throws {
         let url = try cluster.database(named: "two_stores")

@@ -47,7 +47,7 @@ enum StoreFactories {
     /// A database of the test process's PostgreSQL cluster per directory: the same directory opens
     /// the same database again.
     static let postgres = StoreFactory(name: "postgres", persistent: true) { directory, options in
-        guard let cluster = PostgresCluster.shared else { throw PostgresMissing() }
+        guard let cluster = try PostgresCluster.shared else { throw PostgresMissing() }
         let name = "store_" + String(directory.suffix(36)).lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }
         try cluster.createDatabase(String(name))
         return try PostgresStore(url: cluster.url(database: String(name)), options: options)

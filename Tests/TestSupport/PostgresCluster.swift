@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A throwaway PostgreSQL server for the test process: one cluster in a temporary folder, started on
 /// first use on a free loopback port (its socket in the same folder), stopped and removed when the
@@ -24,15 +25,31 @@ public final class PostgresCluster: Sendable {
     public static let missingMessage = "PostgreSQL 15 is not installed (\(binaries)/initdb): run `make setup`"
 
     /// The process's cluster, started on first use; nil when PostgreSQL is not installed. A cluster
-    /// that is installed but fails to start is a test failure, not a skip: `shared` traps with why.
-    public static let shared: PostgresCluster? = {
-        guard isInstalled else { return nil }
-        do {
-            return try PostgresCluster()
-        } catch {
-            fatalError("could not start the test PostgreSQL cluster: \(error)")
+    /// that is installed but fails to start is a failure of each test that asks for it (with the
+    /// server's log), not a skip and not a crash of the whole test process; the start is tried again
+    /// by the next test, up to three times.
+    public static var shared: PostgresCluster? {
+        get throws {
+            guard isInstalled else { return nil }
+            return try sharedState.withLock { state in
+                if let cluster = state.cluster { return cluster }
+                guard state.attempts < 3 else {
+                    throw CommandFailed(command: "starting the test PostgreSQL cluster (3 attempts)", output: state.lastError)
+                }
+                state.attempts += 1
+                do {
+                    let cluster = try PostgresCluster()
+                    state.cluster = cluster
+                    return cluster
+                } catch {
+                    state.lastError = "\(error)"
+                    throw error
+                }
+            }
         }
-    }()
+    }
+
+    private static let sharedState = Mutex<(cluster: PostgresCluster?, attempts: Int, lastError: String)>((nil, 0, ""))
 
     /// The folder holding the data directory, the socket and the log.
     public let folder: String
@@ -87,6 +104,11 @@ public final class PostgresCluster: Sendable {
             }
             guard let started else { throw lastError ?? CommandFailed(command: "pg_ctl start", output: "") }
             port = started
+        } catch let failure as CommandFailed {
+            // The server's own words say why it did not start: keep them before the folder goes.
+            let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)).map { String($0.suffix(2000)) } ?? "(no log)"
+            try? FileManager.default.removeItem(atPath: folder)
+            throw CommandFailed(command: failure.command, output: failure.output + "\n--- server log\n" + log)
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             throw error

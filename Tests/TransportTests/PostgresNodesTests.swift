@@ -86,7 +86,7 @@ struct PostgresNodesTests {
     /// A store URL the server refuses stops `serve` at start with the bad-setting exit (INVALID_ARGUMENT,
     /// 13), naming the URL without its password; a server nobody listens on is UNAVAILABLE (24).
     @Test func serveRefusesABadDatabaseURLAtStart() throws {
-        let cluster = PostgresCluster.shared!
+        let cluster = try #require(try PostgresCluster.shared)
         let runner = try BinaryRunner(product: "fleet-admin")
         let missing = try runner.run(["serve", "--listen", "127.0.0.1:0", "--store",
                                       "postgres://\(PostgresCluster.user):hunter2@127.0.0.1:\(cluster.port)/no_such_database"])

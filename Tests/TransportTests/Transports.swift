@@ -39,7 +39,7 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
 
     /// A real `fleet-admin serve` over a fresh database of the test process's PostgreSQL cluster.
     static let httpPostgres = TransportKind(name: "http-postgres") {
-        guard let cluster = PostgresCluster.shared else { throw PostgresCluster.CommandFailed(command: "initdb", output: PostgresCluster.missingMessage) }
+        guard let cluster = try PostgresCluster.shared else { throw PostgresCluster.CommandFailed(command: "initdb", output: PostgresCluster.missingMessage) }
         let server = try ServerProcess(store: try cluster.database(named: "transport"))
         return Connected(api: try RESTClient(baseURL: server.url), keepAlive: server)
     }
