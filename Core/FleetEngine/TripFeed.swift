@@ -251,14 +251,20 @@ final class TripFeeds: Sendable {
     var isPolling: Bool { state.withLock { $0.poller != nil } }
 
     private func startPoller() -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        let interval = DispatchTimeInterval.milliseconds(Int(pollSeconds * 1000))
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-        timer.setEventHandler { [weak self] in
+        pollTimer(every: pollSeconds, on: queue) { [weak self] in
             guard let self else { return }
             for feed in self.state.withLock({ Array($0.feeds.values) }) { feed.recordChanged() }
         }
-        timer.resume()
-        return timer
     }
+}
+
+/// A running timer that calls `tick` every `seconds` on `queue`: how feeds over a store other processes
+/// share look again for changes those processes made.
+func pollTimer(every seconds: Double, on queue: DispatchQueue, tick: @escaping @Sendable () -> Void) -> any DispatchSourceTimer {
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    let interval = DispatchTimeInterval.milliseconds(Int(seconds * 1000))
+    timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
+    timer.setEventHandler(handler: tick)
+    timer.resume()
+    return timer
 }

@@ -258,14 +258,9 @@ final class VehicleFeeds: Sendable {
     var count: Int { state.withLock { $0.feeds.count } }
 
     private func startPoller() -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        let interval = DispatchTimeInterval.milliseconds(Int(pollSeconds * 1000))
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-        timer.setEventHandler { [weak self] in
+        pollTimer(every: pollSeconds, on: queue) { [weak self] in
             guard let self else { return }
             for feed in self.state.withLock({ Array($0.feeds.values) }) { feed.relist() }
         }
-        timer.resume()
-        return timer
     }
 }

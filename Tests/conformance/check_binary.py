@@ -24,14 +24,13 @@ Exit status 1 on any mismatch, with one line per problem.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 
 from google.protobuf import unknown_fields
 
-from check_models import VARIANTS, all_message_names, difference, fill, normalize, proto_type, same, to_json
+from check_models import VARIANTS, all_message_names, difference, fill, normalize, proto_type, run_steps, same, to_json
 
 
 def split_name(file_name: str, extension: str) -> tuple[str, str]:
@@ -129,29 +128,5 @@ def compare(google_dir: str, reencoded_dir: str) -> list[str]:
     return problems
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    steps = parser.add_subparsers(dest="step", required=True)
-    check = steps.add_parser("check-swift")
-    check.add_argument("--dir", required=True)
-    write = steps.add_parser("write-google")
-    write.add_argument("--out", required=True)
-    comparison = steps.add_parser("compare")
-    comparison.add_argument("--google-dir", required=True)
-    comparison.add_argument("--reencoded-dir", required=True)
-    arguments = parser.parse_args()
-
-    if arguments.step == "check-swift":
-        problems = check_swift(arguments.dir)
-    elif arguments.step == "write-google":
-        problems = write_google(arguments.out)
-    else:
-        problems = compare(arguments.google_dir, arguments.reencoded_dir)
-    for problem in problems:
-        print(f"MISMATCH {problem}")
-    print(f"binary {arguments.step}: {'FAILED with ' + str(len(problems)) + ' problem(s)' if problems else 'ok'}")
-    return 1 if problems else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_steps(__doc__, check_swift, write_google, compare, "--dir", label="binary "))

@@ -389,11 +389,13 @@ def compare(google_dir: str, reencoded_dir: str) -> list[str]:
     return problems
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def run_steps(doc, check_swift_step, write_google_step, compare_step, swift_dir_option, label="") -> int:
+    """The three steps run.sh drives, as subcommands: check-swift, write-google and compare. Prints each
+    problem as a MISMATCH line and exits 1 when there is any."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     steps = parser.add_subparsers(dest="step", required=True)
     check = steps.add_parser("check-swift")
-    check.add_argument("--swift-dir", required=True)
+    check.add_argument(swift_dir_option, dest="swift_dir", required=True)
     write = steps.add_parser("write-google")
     write.add_argument("--out", required=True)
     comparison = steps.add_parser("compare")
@@ -402,16 +404,16 @@ def main() -> int:
     arguments = parser.parse_args()
 
     if arguments.step == "check-swift":
-        problems = check_swift(arguments.swift_dir)
+        problems = check_swift_step(arguments.swift_dir)
     elif arguments.step == "write-google":
-        problems = write_google(arguments.out)
+        problems = write_google_step(arguments.out)
     else:
-        problems = compare(arguments.google_dir, arguments.reencoded_dir)
+        problems = compare_step(arguments.google_dir, arguments.reencoded_dir)
     for problem in problems:
         print(f"MISMATCH {problem}")
-    print(f"{arguments.step}: {'FAILED with ' + str(len(problems)) + ' problem(s)' if problems else 'ok'}")
+    print(f"{label}{arguments.step}: {'FAILED with ' + str(len(problems)) + ' problem(s)' if problems else 'ok'}")
     return 1 if problems else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_steps(__doc__, check_swift, write_google, compare, "--swift-dir"))
