@@ -17,18 +17,35 @@ extension AccuracyReport {
                              + pad(percent(f.medianPercent), 9) + pad(percent(f.p90Percent), 9) + "\(f.count)")
             }
         }
+        lines.append("")
+        lines.append("where the engine's error comes from (> 2 min to go; signed: negative = too early)")
+        let phaseHeader = pad("points", 16) + pad("median", 9) + pad("p90", 9) + pad("signed", 9) + "points"
+        lines.append(phaseHeader)
+        lines.append(String(repeating: "-", count: phaseHeader.count))
+        for phase in phases {
+            lines.append(pad(phase.name, 16) + pad(percent(phase.figures.medianPercent), 9)
+                         + pad(percent(phase.figures.p90Percent), 9) + pad(percent(phase.medianSignedPercent), 9)
+                         + "\(phase.figures.count)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// The headline as JSON members (no braces): drives, the estimator's median and p90 beyond two minutes, the
-    /// number of predictions, and both baselines.
+    /// number of predictions, both baselines, the hindsight bound, and the engine's error by phase.
     public var jsonMembers: String {
         let engine = beyondTwoMinutes[.estimator] ?? ErrorFigures(errors: [])
         func figures(_ predictor: Predictor) -> String {
             let f = beyondTwoMinutes[predictor] ?? ErrorFigures(errors: [])
             return #"{"medianErrorPercent":\#(number(f.medianPercent)),"p90ErrorPercent":\#(number(f.p90Percent))}"#
         }
-        return #""drives":\#(drives),"medianErrorPercent":\#(number(engine.medianPercent)),"p90ErrorPercent":\#(number(engine.p90Percent)),"points":\#(engine.count),"straightLine":\#(figures(.straightLine)),"defaultSpeed":\#(figures(.defaultSpeed))"#
+        return #""drives":\#(drives),"medianErrorPercent":\#(number(engine.medianPercent)),"p90ErrorPercent":\#(number(engine.p90Percent)),"points":\#(engine.count),"straightLine":\#(figures(.straightLine)),"defaultSpeed":\#(figures(.defaultSpeed)),"hindsight":\#(figures(.hindsight)),"phases":[\#(phaseMembers)]"#
+    }
+
+    /// The phases as JSON objects, comma-separated.
+    private var phaseMembers: String {
+        phases.map { phase in
+            #"{"name":"\#(phase.name)","medianErrorPercent":\#(number(phase.figures.medianPercent)),"p90ErrorPercent":\#(number(phase.figures.p90Percent)),"medianSignedErrorPercent":\#(number(phase.medianSignedPercent)),"points":\#(phase.figures.count)}"#
+        }.joined(separator: ",")
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

@@ -1,3 +1,5 @@
+import FleetGeo
+
 /// A range of real remaining time, for showing how the error changes as the destination nears.
 public struct RemainingBand: Sendable, Hashable {
     /// How the band is printed (`2–5 min`).
@@ -67,6 +69,9 @@ public enum Predictor: String, Sendable, Hashable, CaseIterable {
     case straightLine
     /// The route at the category's default speed.
     case defaultSpeed
+    /// Not a live predictor: the route at the drive's own average speed, known only in hindsight
+    /// (``ReplayPoint/hindsightSeconds``). The error left to it bounds what any one speed per drive can reach.
+    case hindsight
 
     /// How reports name it.
     public var title: String {
@@ -74,6 +79,7 @@ public enum Predictor: String, Sendable, Hashable, CaseIterable {
         case .estimator: "route, observed speed (engine)"
         case .straightLine: "straight line (no route)"
         case .defaultSpeed: "route, default speed"
+        case .hindsight: "route, drive's average (hindsight)"
         }
     }
 
@@ -83,8 +89,32 @@ public enum Predictor: String, Sendable, Hashable, CaseIterable {
         case .estimator: point.estimatedSeconds
         case .straightLine: point.straightLineSeconds
         case .defaultSpeed: point.defaultSpeedSeconds
+        case .hindsight: point.hindsightSeconds
         }
     }
+}
+
+/// The engine's error beyond two minutes over one kind of point (the first minutes watched, standing), with its
+/// sign: where the error comes from.
+public struct PhaseFigures: Sendable, Hashable {
+    /// How reports name the kind of point (`watched < 3 min`).
+    public var name: String
+    /// Median and p90 of the absolute error.
+    public var figures: ErrorFigures
+    /// Median of the signed error, percent: negative when the estimate is too short (the vehicle arrives later
+    /// than said), positive when too long; nil without points.
+    public var medianSignedPercent: Double?
+
+    /// The figures of signed errors in percent (predicted − actual over actual).
+    public init(name: String, signedErrors: [Double]) {
+        self.name = name
+        figures = ErrorFigures(errors: signedErrors.map(abs))
+        medianSignedPercent = ErrorFigures.percentile(signedErrors.sorted(), 0.5)
+    }
+
+    /// Seconds watched below which the estimate still leans on the category's default speed: 180 s, the
+    /// estimator's trust time constant (``SpeedModel/trustTimeConstantSeconds``), when the observed speed weighs 63%.
+    public static let earlySeconds = SpeedModel.standard.trustTimeConstantSeconds
 }
 
 /// How accurate each predictor was over a set of drives: overall, beyond two minutes, and per band.
@@ -98,6 +128,9 @@ public struct AccuracyReport: Sendable, Hashable {
     public var byBand: [Predictor: [ErrorFigures]]
     /// The bands of ``byBand``.
     public let bands: [RemainingBand]
+    /// The engine's error beyond two minutes split by what the vehicle was doing: watched for under three minutes
+    /// (the default speed still weighs) or longer, and standing or moving since the previous fix.
+    public var phases: [PhaseFigures]
 
     /// Judges replayed drives: each element is one drive's points.
     public init(replays: [[ReplayPoint]], bands: [RemainingBand] = RemainingBand.standard) {
@@ -113,6 +146,19 @@ public struct AccuracyReport: Sendable, Hashable {
             beyondTwoMinutes[predictor] = ErrorFigures(errors: errors.filter { RemainingBand.beyondTwoMinutes.contains($0.actual) }.map(\.error))
             byBand[predictor] = bands.map { band in ErrorFigures(errors: errors.filter { band.contains($0.actual) }.map(\.error)) }
         }
+        let beyond = points.filter { RemainingBand.beyondTwoMinutes.contains($0.actualSeconds) }
+        func phase(_ name: String, _ included: (ReplayPoint) -> Bool) -> PhaseFigures {
+            PhaseFigures(name: name, signedErrors: beyond.filter(included).map {
+                ($0.estimatedSeconds - $0.actualSeconds) / $0.actualSeconds * 100
+            })
+        }
+        let early = PhaseFigures.earlySeconds
+        phases = [
+            phase("watched < \(Int(early / 60)) min") { $0.watchedSeconds < early },
+            phase("watched ≥ \(Int(early / 60)) min") { $0.watchedSeconds >= early },
+            phase("standing") { $0.isStanding },
+            phase("moving") { !$0.isStanding },
+        ]
     }
 
     /// |predicted − actual| / actual, percent.

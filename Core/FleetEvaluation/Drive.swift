@@ -74,12 +74,16 @@ public struct Drive: Sendable, Hashable {
         return Drive(id: id, fixes: kept)
     }
 
+    /// Below this average speed between two fixes (1 m/s) the vehicle counts as standing: GPS wander of a parked
+    /// car stays under it at a fix every few seconds, and walking pace in a queue is above it.
+    public static let standingMetersPerSecond = 1.0
+
     /// The drive with its waits cut out: every interval between two fixes in which the vehicle averaged less than
     /// `standingMetersPerSecond` (a bus at a stop, a car at a red light, a standstill in a queue) is removed from the
     /// clock, with the fix that ends it. What is left is the time spent moving; replaying it shows how much of the
     /// ETA error the waits cause. At one fix every 20–30 s an interval that mixes a short wait with driving counts
     /// as moving, so this removes most waits, not all.
-    public func withoutWaits(standingMetersPerSecond: Double = 1) -> Drive {
+    public func withoutWaits(standingMetersPerSecond: Double = Drive.standingMetersPerSecond) -> Drive {
         guard var previous = fixes.first else { return self }
         var kept = [previous]
         var removed = 0.0

@@ -10,13 +10,25 @@ public struct ReplayPoint: Sendable, Hashable {
     public var straightLineSeconds: Double
     /// Baseline: the distance left along the route at the category's default speed.
     public var defaultSpeedSeconds: Double
+    /// Hindsight bound, not a live estimate: the distance left along the route at the drive's own average speed
+    /// over the whole route, stops included, which only the finished drive knows. What is left of its error is
+    /// the speed changing along the way (where the waits fall, town then suburbs), which no single speed predicts.
+    public var hindsightSeconds: Double
+    /// Seconds since the drive's first fix: how long the estimator has watched the vehicle.
+    public var watchedSeconds: Double
+    /// Whether the vehicle averaged under 1 m/s since the previous fix (standing at a stop, a light, in a queue).
+    public var isStanding: Bool
 
     /// Creates a point.
-    public init(actualSeconds: Double, estimatedSeconds: Double, straightLineSeconds: Double, defaultSpeedSeconds: Double) {
+    public init(actualSeconds: Double, estimatedSeconds: Double, straightLineSeconds: Double, defaultSpeedSeconds: Double,
+                hindsightSeconds: Double = 0, watchedSeconds: Double = 0, isStanding: Bool = false) {
         self.actualSeconds = actualSeconds
         self.estimatedSeconds = estimatedSeconds
         self.straightLineSeconds = straightLineSeconds
         self.defaultSpeedSeconds = defaultSpeedSeconds
+        self.hindsightSeconds = hindsightSeconds
+        self.watchedSeconds = watchedSeconds
+        self.isStanding = isStanding
     }
 }
 
@@ -49,10 +61,17 @@ public struct ETAReplay: Sendable {
         let defaultSpeed = model.defaultMetersPerSecond(for: category)
         var estimator = ETAEstimator(category: category, model: model)
         var withoutRoute = ETAEstimator(category: category, model: model)
+        // The drive's average speed along this route, stops included: known only once the drive is over.
+        let hindsightSpeed = route.totalMeters / (last.time - drive.fixes[0].time)
         var travelled = 0.0
+        var previous: Fix? = nil
         var points: [ReplayPoint] = []
         points.reserveCapacity(drive.fixes.count - 1)
         for fix in drive.fixes.dropLast() {
+            defer { previous = fix }
+            let isStanding = previous.map { p in
+                fix.time > p.time && Geodesy.distance(p.position, fix.position) / (fix.time - p.time) < Drive.standingMetersPerSecond
+            } ?? false
             var progress = RouteProgress(route: route, resumingAtMeters: travelled)
             let match = progress.update(fix.position)
             travelled = match.travelledMeters
@@ -65,7 +84,9 @@ public struct ETAReplay: Sendable {
             points.append(ReplayPoint(actualSeconds: last.time - fix.time,
                                       estimatedSeconds: estimated.first?.remainingSeconds ?? 0,
                                       straightLineSeconds: straight[0].remainingSeconds,
-                                      defaultSpeedSeconds: remainingMeters / defaultSpeed))
+                                      defaultSpeedSeconds: remainingMeters / defaultSpeed,
+                                      hindsightSeconds: remainingMeters / hindsightSpeed,
+                                      watchedSeconds: fix.time - drive.fixes[0].time, isStanding: isStanding))
         }
         return points
     }

@@ -121,4 +121,50 @@ struct ReplayTests {
         #expect(evaluation.selected([walk, car]).map(\.id) == ["car"])
         #expect(evaluation.evaluate([walk, car]).asDriven.drives == 1)
     }
+
+    /// 600 s east at `speed`, 300 s standing, 600 s more: a bus at a long stop half way.
+    private func driveWithAWait(metersPerSecond speed: Double) -> Drive {
+        let start = GeoPoint(latitude: 62.6, longitude: 29.76)
+        let fixes = stride(from: 0.0, through: 1_500, by: 5).map { t in
+            let driven = speed * (t < 600 ? t : t < 900 ? 600 : t - 300)
+            return Fix(time: 1_700_000_000 + t, position: Geodesy.destination(from: start, bearing: 90, meters: driven))
+        }
+        return Drive(id: "wait", fixes: fixes)
+    }
+
+    @Test func hindsightIsExactOnASteadyDriveButNotWhereTheWaitFalls() {
+        let steady = ETAReplay().replay(steadyDrive(metersPerSecond: 6, seconds: 900))
+        for point in steady {
+            #expect(abs(point.hindsightSeconds - point.actualSeconds) / point.actualSeconds < 0.01, "\(point)")
+        }
+        // The drive's average (7,200 m in 1,500 s) spreads the 300 s wait over the whole route: right at the start,
+        // too short before the stop (the wait is still ahead and only partly counted), too long after it.
+        let points = ETAReplay().replay(driveWithAWait(metersPerSecond: 6))
+        let report = AccuracyReport(replays: [points])
+        #expect(abs(points[0].hindsightSeconds - points[0].actualSeconds) < 1)
+        let afterTheWait = points.first { $0.watchedSeconds == 905 }!
+        // 595 s of driving left, said at the average speed (route 7,200 m in 1,500 s): 3,570 m / 4.8 m/s = 744 s.
+        #expect(abs(afterTheWait.hindsightSeconds - 743.75) < 1)
+        #expect((report.beyondTwoMinutes[.hindsight]?.p90Percent ?? 0) > 10)
+        #expect(report.jsonMembers.contains(#""hindsight":{"medianErrorPercent":"#))
+    }
+
+    @Test func phasesSplitTheEnginesErrorByWatchedTimeAndStanding() {
+        let points = ETAReplay().replay(driveWithAWait(metersPerSecond: 6))
+        let report = AccuracyReport(replays: [points])
+        #expect(report.phases.map(\.name) == ["watched < 3 min", "watched ≥ 3 min", "standing", "moving"])
+        // One fix every 5 s, 1,500 s: fixes at 0…175 s are in the first three minutes (36), the rest more than
+        // two minutes out (up to 1,375 s) after them; the fixes at 605…900 s stood since the previous one (60).
+        #expect(report.phases[0].figures.count == 36)
+        #expect(report.phases[1].figures.count == (1_375 - 180) / 5 + 1)
+        #expect(report.phases[2].figures.count == 60)
+        #expect(report.phases[2].figures.count + report.phases[3].figures.count == report.beyondTwoMinutes[.estimator]?.count)
+        // 6 m/s is about half AUTO's default: in the first minutes the default still weighs and the estimate is too
+        // short (signed error negative).
+        #expect((report.phases[0].medianSignedPercent ?? 0) < -10)
+        let table = report.table(title: "t")
+        #expect(table.contains("where the engine's error comes from"))
+        #expect(table.contains("standing"))
+        #expect(report.jsonMembers.contains(#""phases":[{"name":"watched < 3 min","#))
+    }
 }
