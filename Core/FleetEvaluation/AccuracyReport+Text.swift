@@ -18,12 +18,12 @@ extension AccuracyReport {
             }
         }
         lines.append("")
-        lines.append("where the engine's error comes from (> 2 min to go; signed: negative = too early)")
-        let phaseHeader = pad("points", 16) + pad("median", 9) + pad("p90", 9) + pad("signed", 9) + "points"
+        lines.append("where the engine's error comes from (> 2 min to go; signed: negative = estimate too short)")
+        let phaseHeader = pad("phase", 18) + pad("median", 9) + pad("p90", 9) + pad("signed", 9) + "points"
         lines.append(phaseHeader)
         lines.append(String(repeating: "-", count: phaseHeader.count))
         for phase in phases {
-            lines.append(pad(phase.name, 16) + pad(percent(phase.figures.medianPercent), 9)
+            lines.append(pad(phase.name, 18) + pad(percent(phase.figures.medianPercent), 9)
                          + pad(percent(phase.figures.p90Percent), 9) + pad(percent(phase.medianSignedPercent), 9)
                          + "\(phase.figures.count)")
         }
