@@ -75,17 +75,17 @@ public enum Authorizer {
         }
     }
 
-    /// The Vehicle fields (JSON names, top level) a driver token may name in UpdateVehicle's update
-    /// mask: its location, state, route and navigation status, as the Driver SDK reports them.
-    public static let driverUpdatableVehicleFields: Set<String> = [
-        "lastLocation", "pastLocations", "vehicleState",
-        "route", "currentRouteSegment", "currentRouteSegmentEndPoint", "currentRouteSegmentTraffic",
-        "remainingDistanceMeters", "remainingTimeSeconds", "etaToFirstWaypoint", "navigationStatus",
+    /// The Vehicle fields a driver token may name in UpdateVehicle's update mask: its location, state,
+    /// route and navigation status, as the Driver SDK reports them.
+    public static let driverUpdatableVehicleFields: Set<Vehicle.FieldPath> = [
+        .lastLocation, .pastLocations, .vehicleState,
+        .route, .currentRouteSegment, .currentRouteSegmentEndPoint, .currentRouteSegmentTraffic,
+        .remainingDistanceMeters, .remainingTimeSeconds, .etaToFirstWaypoint, .navigationStatus,
     ]
 
     /// The fields `role` may update with UpdateVehicle: nil for no limit beyond the API's own rules
     /// (server), `driverUpdatableVehicleFields` for drivers, empty for roles that may not call it.
-    public static func updatableVehicleFields(for role: Role) -> Set<String>? {
+    public static func updatableVehicleFields(for role: Role) -> Set<Vehicle.FieldPath>? {
         switch access(of: role, to: .updateVehicle) {
         case .denied: return []
         default: return role == .driver ? driverUpdatableVehicleFields : nil
@@ -141,12 +141,13 @@ public enum Authorizer {
         guard let allowed = updatableVehicleFields(for: token.role) else { return }
         if allowed.isEmpty { throw roleDenied(token.role, .updateVehicle) }
         for path in paths {
+            // A name that is no field is not the driver's to write either; the engine would refuse it as
+            // INVALID_ARGUMENT, but the role is checked first.
+            if let field = Vehicle.FieldPath(firstSegmentOf: path), allowed.contains(field) { continue }
             let field = String(FieldMask.camelCase(path).prefix { $0 != "." })
-            if !allowed.contains(field) {
-                throw FleetError(.insufficientRole,
-                                 detail: "a \(token.role) token may not update the vehicle's \(quote(field)); it may update \(allowed.sorted().joined(separator: ", "))",
-                                 field: "updateMask")
-            }
+            throw FleetError(.insufficientRole,
+                             detail: "a \(token.role) token may not update the vehicle's \(quote(field)); it may update \(allowed.map(\.rawValue).sorted().joined(separator: ", "))",
+                             field: "updateMask")
         }
     }
 

@@ -14,39 +14,39 @@ public enum UpdatePlanner {
     /// `forceState` puts `vehicleState` in the mask even when unchanged (the final OFFLINE update).
     public static func request(for vehicle: VehicleName, desired: VehicleReport, acknowledged: VehicleReport,
                                forceState: Bool = false) -> UpdateVehicleRequest? {
-        var paths: [String] = []
+        var paths: [Vehicle.FieldPath] = []
         var body = Vehicle()
         if let state = desired.state, forceState || state != acknowledged.state {
-            paths.append("vehicleState")
+            paths.append(.vehicleState)
             body.vehicleState = state
         }
         if let location = desired.location, location != acknowledged.location {
-            paths.append("lastLocation")
+            paths.append(.lastLocation)
             body.lastLocation = location
         }
         if let navigation = desired.navigation {
             let previous = acknowledged.navigation
             if navigation.routeSegment != previous?.routeSegment || navigation.endPoint != previous?.endPoint {
-                paths.append("currentRouteSegment")
+                paths.append(.currentRouteSegment)
                 body.currentRouteSegment = navigation.routeSegment
                 if let endPoint = navigation.endPoint {
-                    paths.append("currentRouteSegmentEndPoint")
+                    paths.append(.currentRouteSegmentEndPoint)
                     body.currentRouteSegmentEndPoint = endPoint
                 }
             }
             if let meters = navigation.remainingDistanceMeters, meters != previous?.remainingDistanceMeters {
-                paths.append("remainingDistanceMeters")
+                paths.append(.remainingDistanceMeters)
                 body.remainingDistanceMeters = meters
             }
             if let seconds = navigation.remainingTimeSeconds, seconds != previous?.remainingTimeSeconds {
-                paths.append("remainingTimeSeconds")
+                paths.append(.remainingTimeSeconds)
                 body.remainingTimeSeconds = seconds
             }
         } else if acknowledged.navigation != nil {
-            paths.append("currentRouteSegment")
+            paths.append(.currentRouteSegment)
             body.currentRouteSegment = ""
         }
         guard !paths.isEmpty else { return nil }
-        return UpdateVehicleRequest(name: vehicle.description, vehicle: body, updateMask: FieldMask(paths))
+        return UpdateVehicleRequest(name: vehicle.description, vehicle: body, updateMask: FieldMask(fields: paths))
     }
 }

@@ -122,109 +122,22 @@ extension Engine {
     private func tripUpdate(_ request: UpdateTripRequest) throws -> TransactionBody<Trip> {
         try Validate.values(of: request)
         let name = try TripName(parsing: request.name ?? "", field: "name")
-        let paths = try UpdateMask.paths(request.updateMask, updatable: UpdateMask.tripUpdatable,
-                                         serverOwned: UpdateMask.tripServerOwned, resource: "Trip")
+        let paths = try UpdateMask.paths(request.updateMask, of: Trip.self)
         let update = request.trip ?? Trip()
         try checkTripUpdate(update, paths: paths, provider: name.provider)
         return { [self] _ in
             var record = try requireTrip(tripKey(name))
             let now = clock.now()
-            var vehicles: [String: VehicleRecord] = [:]
-            func vehicle(_ id: String) throws -> VehicleRecord {
-                if let v = vehicles[id] { return v }
-                let v = try requireAssignee(id, provider: name.provider)
-                vehicles[id] = v
-                return v
-            }
             let before = record.trip
             let wasActive = record.isActive
-            var trip = record.trip
-
-            for path in paths {
-                switch path {
-                case "vehicleId": trip.vehicleId = update.vehicleId.flatMap { $0.isEmpty ? nil : $0 }
-                case "tripType":
-                    guard before.vehicleId == nil || before.vehicleId == "" else {
-                        throw FleetError.failedPrecondition("trip.tripType can only change while the trip has no vehicle", field: "trip.tripType")
-                    }
-                    trip.tripType = update.tripType
-                case "pickupPoint": trip.pickupPoint = update.pickupPoint
-                case "dropoffPoint": trip.dropoffPoint = update.dropoffPoint
-                case "intermediateDestinations":
-                    trip.intermediateDestinations = update.intermediateDestinations
-                    trip.intermediateDestinationsVersion = now
-                case "intermediateDestinationIndex": trip.intermediateDestinationIndex = update.intermediateDestinationIndex
-                case "actualPickupPoint": trip.actualPickupPoint = update.actualPickupPoint
-                case "actualPickupArrivalPoint": trip.actualPickupArrivalPoint = update.actualPickupArrivalPoint
-                case "actualIntermediateDestinationArrivalPoints": trip.actualIntermediateDestinationArrivalPoints = update.actualIntermediateDestinationArrivalPoints
-                case "actualIntermediateDestinations": trip.actualIntermediateDestinations = update.actualIntermediateDestinations
-                case "actualDropoffPoint": trip.actualDropoffPoint = update.actualDropoffPoint
-                case "attributes": trip.attributes = update.attributes
-                case "tripStatus", "vehicleWaypoints": break // below, once the vehicle is settled
-                default:
-                    throw FleetError(.badUpdateMaskPath, detail: "'\(path)' is not a field of Trip", field: "updateMask")
-                }
-            }
-            if paths.contains("intermediateDestinations") {
-                try checkIntermediates(trip.intermediateDestinations, type: trip.tripType ?? .exclusive)
-            }
-
-            // Status: the state machine, with the intermediate destinations version guard.
-            let from = before.tripStatus ?? .new
-            let to = paths.contains("tripStatus") ? (update.tripStatus ?? .unknownTripStatus) : from
-            let toIndex = paths.contains("intermediateDestinationIndex") ? update.intermediateDestinationIndex : before.intermediateDestinationIndex
-            if let sent = update.intermediateDestinationsVersion,
-               to == .enrouteToIntermediateDestination || paths.contains("intermediateDestinationIndex"),
-               sent != before.intermediateDestinationsVersion {
-                throw FleetError(.intermediateDestinationsVersionMismatch,
-                                 detail: "sent \(sent), the trip has \(before.intermediateDestinationsVersion?.description ?? "none")",
-                                 field: "trip.intermediateDestinationsVersion")
-            }
-            if paths.contains("tripStatus") || paths.contains("intermediateDestinationIndex") {
-                try TripLifecycle.validate(from: from, fromIndex: before.intermediateDestinationIndex, to: to, toIndex: toIndex,
-                                           intermediateCount: trip.intermediateDestinations.count,
-                                           hasVehicle: trip.vehicleId.map { !$0.isEmpty } ?? false)
-                if !TripLifecycle.isActive(from) && paths.contains("vehicleId") && trip.vehicleId != before.vehicleId {
-                    throw FleetError.failedPrecondition("trip is \(from.name): its vehicle can no longer change", field: "trip.vehicleId")
-                }
-                trip.tripStatus = to
-                stampTimes(&trip, from: from, to: to, now: now)
-            }
+            var trip = try applyMask(of: update, paths: paths, to: before, now: now)
+            try transitionStatus(&trip, from: before, update: update, paths: paths, now: now)
             record.trip = trip
             record.updatedAt = now
-
-            // The vehicles: leave the old one, join the new one, keep waypoints in step with the status.
-            let oldVehicle = wasActive ? before.vehicleId.flatMap { $0.isEmpty ? nil : $0 } : nil
-            let newVehicle = record.isActive ? record.vehicleID : nil
-            if let old = oldVehicle, old != newVehicle {
-                var v = try vehicle(old)
-                unassign(name.tripID, from: &v, now: now)
-                vehicles[old] = v
-            }
-            if let new = newVehicle {
-                var v = try vehicle(new)
-                if v.vehicle.currentTrips.contains(name.tripID) {
-                    let remaining = TripLifecycle.remainingWaypoints(of: record.trip, tripID: name.tripID)
-                    let replaced = WaypointOrder.replace(in: v.vehicle.waypoints, tripID: name.tripID, with: remaining)
-                    if replaced.map(WaypointKey.init) != v.vehicle.waypoints.map(WaypointKey.init) {
-                        v.vehicle.waypoints = replaced
-                        v.vehicle.waypointsVersion = now
-                    }
-                    if paths.contains("vehicleWaypoints") {
-                        try reorderWaypoints(&v, to: update.vehicleWaypoints, now: now)
-                    }
-                } else {
-                    try assign(record, to: &v, order: paths.contains("vehicleWaypoints") ? update.vehicleWaypoints : [], now: now)
-                }
-                refreshProgress(&v, now: now)
-                vehicles[new] = v
-            } else if paths.contains("vehicleWaypoints") {
-                throw FleetError.failedPrecondition("trip.vehicleWaypoints needs an active trip with a vehicle", field: "trip.vehicleWaypoints")
-            }
-
-            let writes = [EngineWrite.save(record)] + vehicles.values.map { var v = $0; v.tracking.updatedAt = now; return EngineWrite.save(v) }
-            let shown = newVehicle.flatMap { vehicles[$0] }
-            return (writes, tripView(record, vehicle: shown, now: now, includeVehicleWaypoints: true))
+            let vehicles = try rebalanceVehicles(for: record, before: before, wasActive: wasActive, update: update,
+                                                 paths: paths, now: now)
+            let writes = [EngineWrite.save(record)] + vehicles.changed.map { var v = $0; v.tracking.updatedAt = now; return EngineWrite.save(v) }
+            return (writes, tripView(record, vehicle: vehicles.current, now: now, includeVehicleWaypoints: true))
         }
     }
 
@@ -401,23 +314,33 @@ extension Engine {
         }
     }
 
-    func checkTripUpdate(_ t: Trip, paths: [String], provider: String) throws {
+    /// Checks the values an update sets before any store access.
+    func checkTripUpdate(_ t: Trip, paths: [Trip.FieldPath], provider: String) throws {
         for path in paths {
             switch path {
-            case "vehicleId":
+            case .vehicleId:
                 if let id = t.vehicleId, !id.isEmpty { _ = try VehicleName(provider: provider, vehicleID: id) }
-            case "tripStatus":
+            case .tripStatus:
                 guard let status = t.tripStatus, status != .unknownTripStatus, TripStatus.allKnown.contains(status) else {
                     throw FleetError.invalidArgument("trip.tripStatus must be a trip status such as ENROUTE_TO_PICKUP", field: "trip.tripStatus")
                 }
-            case "tripType":
+            case .tripType:
                 guard let type = t.tripType, type == .shared || type == .exclusive else {
                     throw FleetError.invalidArgument("trip.tripType must be SHARED or EXCLUSIVE", field: "trip.tripType")
                 }
-            case "pickupPoint": try Validate.terminal(t.pickupPoint, field: "trip.pickupPoint")
-            case "dropoffPoint": if t.dropoffPoint != nil { try Validate.terminal(t.dropoffPoint, field: "trip.dropoffPoint") }
-            case "attributes": try checkTripAttributes(t.attributes)
-            default: break
+            case .pickupPoint: try Validate.terminal(t.pickupPoint, field: "trip.pickupPoint")
+            case .dropoffPoint: if t.dropoffPoint != nil { try Validate.terminal(t.dropoffPoint, field: "trip.dropoffPoint") }
+            case .attributes: try checkTripAttributes(t.attributes)
+            case .actualPickupPoint, .actualPickupArrivalPoint, .intermediateDestinations, .intermediateDestinationIndex,
+                 .actualIntermediateDestinationArrivalPoints, .actualIntermediateDestinations, .actualDropoffPoint,
+                 .vehicleWaypoints:
+                break // any value will do, or checked against the stored trip when the update is applied
+            case .name, .pickupTime, .intermediateDestinationsVersion, .dropoffTime, .remainingWaypoints, .route,
+                 .currentRouteSegment, .currentRouteSegmentVersion, .currentRouteSegmentTraffic,
+                 .currentRouteSegmentTrafficVersion, .currentRouteSegmentEndPoint, .remainingDistanceMeters,
+                 .etaToFirstWaypoint, .remainingTimeToFirstWaypoint, .remainingWaypointsVersion,
+                 .remainingWaypointsRouteVersion, .numberOfPassengers, .lastLocation, .lastLocationSnappable, .view:
+                throw UpdateMask.serverOwned(path)
             }
         }
     }

@@ -122,8 +122,7 @@ extension Engine {
     ) throws -> TransactionBody<Result> {
         try Validate.values(of: request)
         let name = try VehicleName(parsing: request.name ?? "", field: "name")
-        let paths = try UpdateMask.paths(request.updateMask, updatable: UpdateMask.vehicleUpdatable,
-                                         serverOwned: UpdateMask.vehicleServerOwned, resource: "Vehicle")
+        let paths = try UpdateMask.paths(request.updateMask, of: Vehicle.self)
         let update = request.vehicle ?? Vehicle()
         try checkVehicleUpdate(update, paths: paths)
         return { [self] isFirstAttempt in
@@ -288,68 +287,71 @@ extension Engine {
     }
 
     /// Checks the values an update sets before any store access.
-    func checkVehicleUpdate(_ v: Vehicle, paths: [String]) throws {
+    func checkVehicleUpdate(_ v: Vehicle, paths: [Vehicle.FieldPath]) throws {
         for path in paths {
             switch path {
-            case "vehicleState":
+            case .vehicleState:
                 guard let state = v.vehicleState, state == .online || state == .offline else {
                     throw FleetError.invalidArgument("vehicle.vehicleState must be ONLINE or OFFLINE", field: "vehicle.vehicleState")
                 }
-            case "supportedTripTypes":
+            case .supportedTripTypes:
                 try checkTripTypes(v.supportedTripTypes, field: "vehicle.supportedTripTypes")
-            case "maximumCapacity":
+            case .maximumCapacity:
                 guard let c = v.maximumCapacity, c >= 1 else {
                     throw FleetError.invalidArgument("vehicle.maximumCapacity must be at least 1", field: "vehicle.maximumCapacity")
                 }
-            case "attributes":
+            case .attributes:
                 try Validate.attributes(v.attributes, field: "vehicle.attributes")
-            case "vehicleType":
+            case .vehicleType:
                 guard v.vehicleType != nil else {
                     throw FleetError.invalidArgument("vehicle.vehicleType is required when named in updateMask", field: "vehicle.vehicleType")
                 }
-            case "lastLocation":
+            case .lastLocation:
                 guard let location = v.lastLocation else {
                     throw FleetError.invalidArgument("vehicle.lastLocation is required when named in updateMask", field: "vehicle.lastLocation")
                 }
                 try Validate.latLng(location.location, field: "vehicle.lastLocation.location")
-            case "currentRouteSegment":
+            case .currentRouteSegment:
                 if let segment = v.currentRouteSegment, !segment.isEmpty {
                     try Validate.routeSegment(segment, field: "vehicle.currentRouteSegment")
                 }
-            case "remainingDistanceMeters":
+            case .remainingDistanceMeters:
                 if let d = v.remainingDistanceMeters, d < 0 {
                     throw FleetError.invalidArgument("vehicle.remainingDistanceMeters must not be negative", field: "vehicle.remainingDistanceMeters")
                 }
-            case "remainingTimeSeconds":
+            case .remainingTimeSeconds:
                 if let t = v.remainingTimeSeconds, t < 0 {
                     throw FleetError.invalidArgument("vehicle.remainingTimeSeconds must not be negative", field: "vehicle.remainingTimeSeconds")
                 }
-            default:
-                break
+            case .pastLocations, .licensePlate, .route, .currentRouteSegmentTraffic, .currentRouteSegmentEndPoint,
+                 .etaToFirstWaypoint, .waypoints, .backToBackEnabled, .navigationStatus, .deviceSettings:
+                break // any value will do, or checked against the stored vehicle in `apply`
+            case .name, .currentTrips, .currentRouteSegmentVersion, .waypointsVersion:
+                throw UpdateMask.serverOwned(path)
             }
         }
     }
 
     /// Applies the masked fields of `update` to a stored vehicle, then refreshes what derives from them.
-    func apply(_ update: Vehicle, paths: [String], to record: inout VehicleRecord, now: Timestamp) throws {
+    func apply(_ update: Vehicle, paths: [Vehicle.FieldPath], to record: inout VehicleRecord, now: Timestamp) throws {
         var routeChanged = false
         var progressInputsChanged = false
         var clientNavigation = false
         for path in paths {
             switch path {
-            case "vehicleState": record.vehicle.vehicleState = update.vehicleState
-            case "supportedTripTypes": record.vehicle.supportedTripTypes = update.supportedTripTypes
-            case "lastLocation":
+            case .vehicleState: record.vehicle.vehicleState = update.vehicleState
+            case .supportedTripTypes: record.vehicle.supportedTripTypes = update.supportedTripTypes
+            case .lastLocation:
                 record.vehicle.lastLocation = update.lastLocation
                 try acceptLocation(&record, now: now, field: "vehicle.lastLocation")
                 progressInputsChanged = true
-            case "pastLocations": break // input only: locations the device could not send; the last one wins.
-            case "maximumCapacity": record.vehicle.maximumCapacity = update.maximumCapacity
-            case "attributes": record.vehicle.attributes = update.attributes
-            case "vehicleType": record.vehicle.vehicleType = update.vehicleType
-            case "licensePlate": record.vehicle.licensePlate = update.licensePlate
-            case "route": record.vehicle.route = update.route
-            case "currentRouteSegment":
+            case .pastLocations: break // input only: locations the device could not send; the last one wins.
+            case .maximumCapacity: record.vehicle.maximumCapacity = update.maximumCapacity
+            case .attributes: record.vehicle.attributes = update.attributes
+            case .vehicleType: record.vehicle.vehicleType = update.vehicleType
+            case .licensePlate: record.vehicle.licensePlate = update.licensePlate
+            case .route: record.vehicle.route = update.route
+            case .currentRouteSegment:
                 let segment = update.currentRouteSegment.flatMap { $0.isEmpty ? nil : $0 }
                 record.tracking.routePlanned = nil  // the driver's route (or none) from now on
                 if segment != record.vehicle.currentRouteSegment {
@@ -359,37 +361,37 @@ extension Engine {
                     record.tracking.travelledMeters = nil
                     routeChanged = true
                 }
-                if paths.contains("currentRouteSegmentEndPoint") {
+                if paths.contains(.currentRouteSegmentEndPoint) {
                     record.vehicle.currentRouteSegmentEndPoint = update.currentRouteSegmentEndPoint
                 } else if routeChanged {
                     record.vehicle.currentRouteSegmentEndPoint = nil
                 }
                 progressInputsChanged = true
-            case "currentRouteSegmentEndPoint":
+            case .currentRouteSegmentEndPoint:
                 break // used only together with currentRouteSegment, as Fleet Engine does
-            case "currentRouteSegmentTraffic":
+            case .currentRouteSegmentTraffic:
                 record.vehicle.currentRouteSegmentTraffic = update.currentRouteSegmentTraffic
                 record.tracking.trafficVersion = now
                 record.tracking.waypointsRouteVersion = now
                 progressInputsChanged = true
-            case "remainingDistanceMeters":
+            case .remainingDistanceMeters:
                 record.vehicle.remainingDistanceMeters = update.remainingDistanceMeters
                 clientNavigation = true
-            case "etaToFirstWaypoint":
-                if !paths.contains("remainingTimeSeconds") { record.vehicle.etaToFirstWaypoint = update.etaToFirstWaypoint }
+            case .etaToFirstWaypoint:
+                if !paths.contains(.remainingTimeSeconds) { record.vehicle.etaToFirstWaypoint = update.etaToFirstWaypoint }
                 clientNavigation = true
-            case "remainingTimeSeconds":
+            case .remainingTimeSeconds:
                 // Takes precedence over etaToFirstWaypoint in the same request.
                 record.vehicle.etaToFirstWaypoint = update.remainingTimeSeconds.map { now.adding(seconds: Double($0)) }
                 clientNavigation = true
-            case "waypoints":
+            case .waypoints:
                 try reorderWaypoints(&record, to: update.waypoints, now: now)
                 progressInputsChanged = true
-            case "backToBackEnabled": record.vehicle.backToBackEnabled = update.backToBackEnabled
-            case "navigationStatus": record.vehicle.navigationStatus = update.navigationStatus
-            case "deviceSettings": record.vehicle.deviceSettings = update.deviceSettings
-            default:
-                throw FleetError(.badUpdateMaskPath, detail: "'\(path)' is not a field of Vehicle", field: "updateMask")
+            case .backToBackEnabled: record.vehicle.backToBackEnabled = update.backToBackEnabled
+            case .navigationStatus: record.vehicle.navigationStatus = update.navigationStatus
+            case .deviceSettings: record.vehicle.deviceSettings = update.deviceSettings
+            case .name, .currentTrips, .currentRouteSegmentVersion, .waypointsVersion:
+                throw UpdateMask.serverOwned(path)
             }
         }
         if progressInputsChanged || clientNavigation {
@@ -398,8 +400,8 @@ extension Engine {
             let supplied = (distance: record.vehicle.remainingDistanceMeters, eta: record.vehicle.etaToFirstWaypoint)
             refreshProgress(&record, now: now)
             if clientNavigation && routeEndsAtNextWaypoint(record) {
-                if paths.contains("remainingDistanceMeters") { record.vehicle.remainingDistanceMeters = supplied.distance }
-                if paths.contains("etaToFirstWaypoint") || paths.contains("remainingTimeSeconds") {
+                if paths.contains(.remainingDistanceMeters) { record.vehicle.remainingDistanceMeters = supplied.distance }
+                if paths.contains(.etaToFirstWaypoint) || paths.contains(.remainingTimeSeconds) {
                     record.vehicle.etaToFirstWaypoint = supplied.eta
                 }
             }

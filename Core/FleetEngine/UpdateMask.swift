@@ -1,54 +1,40 @@
 import FleetErrors
 import FleetModel
 
-/// The paths an update may name, per resource, and the check every update goes through.
+/// The check every update mask goes through. Which fields a client may name, and which the server
+/// keeps, is generated per message (`Vehicle.updatableFields`, `Trip.serverOwnedFields`), so the
+/// paths come out typed and the engine's switches over them are exhaustive.
 enum UpdateMask {
-    /// Vehicle fields a client may update.
-    static let vehicleUpdatable: Set<String> = [
-        "vehicleState", "supportedTripTypes", "lastLocation", "pastLocations", "maximumCapacity", "attributes",
-        "vehicleType", "licensePlate", "route", "currentRouteSegment", "currentRouteSegmentTraffic",
-        "currentRouteSegmentEndPoint", "remainingDistanceMeters", "etaToFirstWaypoint", "remainingTimeSeconds",
-        "waypoints", "backToBackEnabled", "navigationStatus", "deviceSettings",
-    ]
-    /// Vehicle fields the server maintains.
-    static let vehicleServerOwned: Set<String> = [
-        "name", "currentTrips", "availableCapacity", "currentRouteSegmentVersion", "waypointsVersion",
-    ]
-    /// Trip fields a client may update.
-    static let tripUpdatable: Set<String> = [
-        "vehicleId", "tripStatus", "tripType", "pickupPoint", "actualPickupPoint", "actualPickupArrivalPoint",
-        "intermediateDestinations", "intermediateDestinationIndex", "actualIntermediateDestinationArrivalPoints",
-        "actualIntermediateDestinations", "dropoffPoint", "actualDropoffPoint", "vehicleWaypoints", "attributes",
-    ]
-    /// Trip fields Fleet Engine maintains ("do not update them using Trip.update").
-    static let tripServerOwned: Set<String> = [
-        "name", "currentRouteSegment", "currentRouteSegmentEndPoint", "currentRouteSegmentTraffic",
-        "currentRouteSegmentTrafficVersion", "currentRouteSegmentVersion", "dropoffTime", "etaToFirstWaypoint",
-        "intermediateDestinationsVersion", "lastLocation", "numberOfPassengers", "pickupTime",
-        "remainingDistanceMeters", "remainingTimeToFirstWaypoint", "remainingWaypoints",
-        "remainingWaypointsVersion", "remainingWaypointsRouteVersion", "route", "lastLocationSnappable", "view",
-    ]
-
-    /// The mask's paths, checked: at least one, each a known field the client may change.
-    static func paths(_ mask: FieldMask?, updatable: Set<String>, serverOwned: Set<String>, resource: String) throws -> [String] {
+    /// The mask's paths, checked: at least one, each a whole top-level field the client may change,
+    /// without repeats, in the order given.
+    ///
+    /// - Throws: INVALID_ARGUMENT naming `updateMask`: `.emptyUpdateMask` for no path,
+    ///   `.badUpdateMaskPath` for a field the server keeps, a nested path or a name that is no field.
+    static func paths<Message: UpdatableMessage>(_ mask: FieldMask?, of _: Message.Type) throws -> [Message.FieldPath] {
+        let resource = Message.protoMessageName.split(separator: ".").last.map(String.init) ?? Message.protoMessageName
         let paths = (mask?.paths ?? []).filter { !$0.isEmpty }
         guard !paths.isEmpty else {
             throw FleetError(.emptyUpdateMask, detail: "name at least one \(resource) field in updateMask", field: "updateMask")
         }
-        var seen = Set<String>()
+        var fields: [Message.FieldPath] = []
         for path in paths {
-            if serverOwned.contains(path) {
-                throw FleetError(.badUpdateMaskPath, detail: "'\(path)' is maintained by the server and cannot be updated", field: "updateMask")
+            if let field = Message.FieldPath(rawValue: path) {
+                if Message.serverOwnedFields.contains(field) { throw serverOwned(path) }
+                if !fields.contains(field) { fields.append(field) }
+                continue
             }
-            guard updatable.contains(path) else {
-                let top = path.split(separator: ".").first.map(String.init) ?? path
-                let detail = updatable.contains(top)
-                    ? "'\(path)': only whole top-level fields can be updated; use '\(top)'"
-                    : "'\(path)' is not a field of \(resource)"
-                throw FleetError(.badUpdateMaskPath, detail: detail, field: "updateMask")
+            if let top = Message.FieldPath(firstSegmentOf: path), Message.updatableFields.contains(top) {
+                throw FleetError(.badUpdateMaskPath, detail: "'\(path)': only whole top-level fields can be updated; use '\(top)'",
+                                 field: "updateMask")
             }
-            seen.insert(path)
+            throw FleetError(.badUpdateMaskPath, detail: "'\(path)' is not a field of \(resource)", field: "updateMask")
         }
-        return paths.filter { seen.remove($0) != nil }
+        return fields
+    }
+
+    /// The error for a path naming a field the server keeps: `paths(_:of:)` refuses those, so a switch
+    /// over checked paths that meets one throws this rather than treating it as a no-op.
+    static func serverOwned(_ path: some CustomStringConvertible) -> FleetError {
+        FleetError(.badUpdateMaskPath, detail: "'\(path)' is maintained by the server and cannot be updated", field: "updateMask")
     }
 }

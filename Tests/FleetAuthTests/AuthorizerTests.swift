@@ -192,7 +192,7 @@ private let allCells: [(Role, FleetMethod)] = Role.allCases.flatMap { role in Fl
             }
             #expect(error?.field == "updateMask")
         }
-        #expect(Authorizer.driverUpdatableVehicleFields.isSuperset(of: ["lastLocation", "vehicleState", "route", "navigationStatus"]))
+        #expect(Authorizer.driverUpdatableVehicleFields.isSuperset(of: [.lastLocation, .vehicleState, .route, .navigationStatus]))
         try Authorizer.authorizeVehicleUpdate(token: token(.server, .everything), paths: ["attributes", "maximumCapacity"])
         expectFleetError(.insufficientRole) {
             try Authorizer.authorizeVehicleUpdate(token: token(.consumer, AuthorizationScope(tripID: "t1")), paths: ["lastLocation"])

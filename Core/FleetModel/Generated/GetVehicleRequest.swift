@@ -39,13 +39,17 @@ extension GetVehicleRequest {
     /// The message's full proto name.
     public static let protoMessageName = "maps.fleetengine.v1.GetVehicleRequest"
 
+    /// The message's top-level fields by JSON name, as the first segment of an update mask's path
+    /// names them: switches over them are checked by the compiler. Each case is named as the property.
+    public enum FieldPath: String, ProtoFieldPath {
+        case header
+        case name
+        case currentRouteSegmentVersion
+        case waypointsVersion
+    }
+
     /// The JSON names of the fields (the first segments an update mask may name).
-    public static let fieldPaths: Set<String> = [
-        "currentRouteSegmentVersion",
-        "header",
-        "name",
-        "waypointsVersion",
-    ]
+    public static let fieldPaths: Set<String> = Set(FieldPath.allCases.map(\.rawValue))
 
     /// Decodes proto3 JSON (JSON or proto field names); errors name fields by their path under `path`.
     public init(json: JSON, path: String, options: DecodingOptions) throws {

@@ -137,24 +137,28 @@ extension ListVehiclesRequest {
     /// The message's full proto name.
     public static let protoMessageName = "maps.fleetengine.v1.ListVehiclesRequest"
 
+    /// The message's top-level fields by JSON name, as the first segment of an update mask's path
+    /// names them: switches over them are checked by the compiler. Each case is named as the property.
+    public enum FieldPath: String, ProtoFieldPath {
+        case header
+        case parent
+        case pageSize
+        case pageToken
+        case minimumCapacity
+        case tripTypes
+        case maximumStaleness
+        case vehicleTypeCategories
+        case requiredAttributes
+        case requiredOneOfAttributes
+        case requiredOneOfAttributeSets
+        case vehicleState
+        case onTripOnly
+        case filter
+        case viewport
+    }
+
     /// The JSON names of the fields (the first segments an update mask may name).
-    public static let fieldPaths: Set<String> = [
-        "filter",
-        "header",
-        "maximumStaleness",
-        "minimumCapacity",
-        "onTripOnly",
-        "pageSize",
-        "pageToken",
-        "parent",
-        "requiredAttributes",
-        "requiredOneOfAttributeSets",
-        "requiredOneOfAttributes",
-        "tripTypes",
-        "vehicleState",
-        "vehicleTypeCategories",
-        "viewport",
-    ]
+    public static let fieldPaths: Set<String> = Set(FieldPath.allCases.map(\.rawValue))
 
     /// Decodes proto3 JSON (JSON or proto field names); errors name fields by their path under `path`.
     public init(json: JSON, path: String, options: DecodingOptions) throws {

@@ -75,21 +75,25 @@ extension RequestHeader {
     /// The message's full proto name.
     public static let protoMessageName = "maps.fleetengine.v1.RequestHeader"
 
+    /// The message's top-level fields by JSON name, as the first segment of an update mask's path
+    /// names them: switches over them are checked by the compiler. Each case is named as the property.
+    public enum FieldPath: String, ProtoFieldPath {
+        case languageCode
+        case regionCode
+        case sdkVersion
+        case osVersion
+        case deviceModel
+        case sdkType
+        case mapsSdkVersion
+        case navSdkVersion
+        case platform
+        case manufacturer
+        case androidApiLevel
+        case traceId
+    }
+
     /// The JSON names of the fields (the first segments an update mask may name).
-    public static let fieldPaths: Set<String> = [
-        "androidApiLevel",
-        "deviceModel",
-        "languageCode",
-        "manufacturer",
-        "mapsSdkVersion",
-        "navSdkVersion",
-        "osVersion",
-        "platform",
-        "regionCode",
-        "sdkType",
-        "sdkVersion",
-        "traceId",
-    ]
+    public static let fieldPaths: Set<String> = Set(FieldPath.allCases.map(\.rawValue))
 
     /// Decodes proto3 JSON (JSON or proto field names); errors name fields by their path under `path`.
     public init(json: JSON, path: String, options: DecodingOptions) throws {

@@ -156,27 +156,31 @@ extension SearchVehiclesRequest {
     /// The message's full proto name.
     public static let protoMessageName = "maps.fleetengine.v1.SearchVehiclesRequest"
 
+    /// The message's top-level fields by JSON name, as the first segment of an update mask's path
+    /// names them: switches over them are checked by the compiler. Each case is named as the property.
+    public enum FieldPath: String, ProtoFieldPath {
+        case header
+        case parent
+        case pickupPoint
+        case dropoffPoint
+        case pickupRadiusMeters
+        case count
+        case minimumCapacity
+        case tripTypes
+        case maximumStaleness
+        case vehicleTypes
+        case requiredAttributes
+        case requiredOneOfAttributes
+        case requiredOneOfAttributeSets
+        case orderBy
+        case includeBackToBack
+        case tripId
+        case currentTripsPresent
+        case filter
+    }
+
     /// The JSON names of the fields (the first segments an update mask may name).
-    public static let fieldPaths: Set<String> = [
-        "count",
-        "currentTripsPresent",
-        "dropoffPoint",
-        "filter",
-        "header",
-        "includeBackToBack",
-        "maximumStaleness",
-        "minimumCapacity",
-        "orderBy",
-        "parent",
-        "pickupPoint",
-        "pickupRadiusMeters",
-        "requiredAttributes",
-        "requiredOneOfAttributeSets",
-        "requiredOneOfAttributes",
-        "tripId",
-        "tripTypes",
-        "vehicleTypes",
-    ]
+    public static let fieldPaths: Set<String> = Set(FieldPath.allCases.map(\.rawValue))
 
     /// Decodes proto3 JSON (JSON or proto field names); errors name fields by their path under `path`.
     public init(json: JSON, path: String, options: DecodingOptions) throws {

@@ -194,43 +194,47 @@ extension Trip {
     /// The message's full proto name.
     public static let protoMessageName = "maps.fleetengine.v1.Trip"
 
+    /// The message's top-level fields by JSON name, as the first segment of an update mask's path
+    /// names them: switches over them are checked by the compiler. Each case is named as the property.
+    public enum FieldPath: String, ProtoFieldPath {
+        case name
+        case vehicleId
+        case tripStatus
+        case tripType
+        case pickupPoint
+        case actualPickupPoint
+        case actualPickupArrivalPoint
+        case pickupTime
+        case intermediateDestinations
+        case intermediateDestinationsVersion
+        case intermediateDestinationIndex
+        case actualIntermediateDestinationArrivalPoints
+        case actualIntermediateDestinations
+        case dropoffPoint
+        case actualDropoffPoint
+        case dropoffTime
+        case remainingWaypoints
+        case vehicleWaypoints
+        case route
+        case currentRouteSegment
+        case currentRouteSegmentVersion
+        case currentRouteSegmentTraffic
+        case currentRouteSegmentTrafficVersion
+        case currentRouteSegmentEndPoint
+        case remainingDistanceMeters
+        case etaToFirstWaypoint
+        case remainingTimeToFirstWaypoint
+        case remainingWaypointsVersion
+        case remainingWaypointsRouteVersion
+        case numberOfPassengers
+        case lastLocation
+        case lastLocationSnappable
+        case view
+        case attributes
+    }
+
     /// The JSON names of the fields (the first segments an update mask may name).
-    public static let fieldPaths: Set<String> = [
-        "actualDropoffPoint",
-        "actualIntermediateDestinationArrivalPoints",
-        "actualIntermediateDestinations",
-        "actualPickupArrivalPoint",
-        "actualPickupPoint",
-        "attributes",
-        "currentRouteSegment",
-        "currentRouteSegmentEndPoint",
-        "currentRouteSegmentTraffic",
-        "currentRouteSegmentTrafficVersion",
-        "currentRouteSegmentVersion",
-        "dropoffPoint",
-        "dropoffTime",
-        "etaToFirstWaypoint",
-        "intermediateDestinationIndex",
-        "intermediateDestinations",
-        "intermediateDestinationsVersion",
-        "lastLocation",
-        "lastLocationSnappable",
-        "name",
-        "numberOfPassengers",
-        "pickupPoint",
-        "pickupTime",
-        "remainingDistanceMeters",
-        "remainingTimeToFirstWaypoint",
-        "remainingWaypoints",
-        "remainingWaypointsRouteVersion",
-        "remainingWaypointsVersion",
-        "route",
-        "tripStatus",
-        "tripType",
-        "vehicleId",
-        "vehicleWaypoints",
-        "view",
-    ]
+    public static let fieldPaths: Set<String> = Set(FieldPath.allCases.map(\.rawValue))
 
     /// Decodes proto3 JSON (JSON or proto field names); errors name fields by their path under `path`.
     public init(json: JSON, path: String, options: DecodingOptions) throws {
@@ -399,4 +403,51 @@ extension Trip {
         writer.writeRepeatedMessage(34, actualIntermediateDestinations)
         writer.writeRepeatedMessage(35, attributes)
     }
+}
+
+extension Trip: UpdatableMessage {
+    /// The fields UpdateTrip's update mask may name: every field the server does not keep.
+    public static let updatableFields: Set<FieldPath> = [
+        .vehicleId,
+        .tripStatus,
+        .tripType,
+        .pickupPoint,
+        .actualPickupPoint,
+        .actualPickupArrivalPoint,
+        .intermediateDestinations,
+        .intermediateDestinationIndex,
+        .actualIntermediateDestinationArrivalPoints,
+        .actualIntermediateDestinations,
+        .dropoffPoint,
+        .actualDropoffPoint,
+        .vehicleWaypoints,
+        .attributes,
+    ]
+
+    /// The fields only the server sets: an update mask naming one is refused. Google documents them
+    /// as output only or immutable, except:
+    /// - `intermediateDestinationsVersion`: a guard the client sends back, set when intermediateDestinations change.
+    /// - `view`: a GetTrip request option echoed in the response, not state of the trip.
+    public static let serverOwnedFields: Set<FieldPath> = [
+        .name,
+        .pickupTime,
+        .intermediateDestinationsVersion,
+        .dropoffTime,
+        .remainingWaypoints,
+        .route,
+        .currentRouteSegment,
+        .currentRouteSegmentVersion,
+        .currentRouteSegmentTraffic,
+        .currentRouteSegmentTrafficVersion,
+        .currentRouteSegmentEndPoint,
+        .remainingDistanceMeters,
+        .etaToFirstWaypoint,
+        .remainingTimeToFirstWaypoint,
+        .remainingWaypointsVersion,
+        .remainingWaypointsRouteVersion,
+        .numberOfPassengers,
+        .lastLocation,
+        .lastLocationSnappable,
+        .view,
+    ]
 }

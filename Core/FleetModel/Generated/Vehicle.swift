@@ -138,32 +138,36 @@ extension Vehicle {
     /// The message's full proto name.
     public static let protoMessageName = "maps.fleetengine.v1.Vehicle"
 
+    /// The message's top-level fields by JSON name, as the first segment of an update mask's path
+    /// names them: switches over them are checked by the compiler. Each case is named as the property.
+    public enum FieldPath: String, ProtoFieldPath {
+        case name
+        case vehicleState
+        case supportedTripTypes
+        case currentTrips
+        case lastLocation
+        case pastLocations
+        case maximumCapacity
+        case attributes
+        case vehicleType
+        case licensePlate
+        case route
+        case currentRouteSegment
+        case currentRouteSegmentTraffic
+        case currentRouteSegmentVersion
+        case currentRouteSegmentEndPoint
+        case remainingDistanceMeters
+        case etaToFirstWaypoint
+        case remainingTimeSeconds
+        case waypoints
+        case waypointsVersion
+        case backToBackEnabled
+        case navigationStatus
+        case deviceSettings
+    }
+
     /// The JSON names of the fields (the first segments an update mask may name).
-    public static let fieldPaths: Set<String> = [
-        "attributes",
-        "backToBackEnabled",
-        "currentRouteSegment",
-        "currentRouteSegmentEndPoint",
-        "currentRouteSegmentTraffic",
-        "currentRouteSegmentVersion",
-        "currentTrips",
-        "deviceSettings",
-        "etaToFirstWaypoint",
-        "lastLocation",
-        "licensePlate",
-        "maximumCapacity",
-        "name",
-        "navigationStatus",
-        "pastLocations",
-        "remainingDistanceMeters",
-        "remainingTimeSeconds",
-        "route",
-        "supportedTripTypes",
-        "vehicleState",
-        "vehicleType",
-        "waypoints",
-        "waypointsVersion",
-    ]
+    public static let fieldPaths: Set<String> = Set(FieldPath.allCases.map(\.rawValue))
 
     /// Decodes proto3 JSON (JSON or proto field names); errors name fields by their path under `path`.
     public init(json: JSON, path: String, options: DecodingOptions) throws {
@@ -288,4 +292,38 @@ extension Vehicle {
         writer.writeMessage(28, currentRouteSegmentTraffic)
         writer.writeRepeatedMessage(30, pastLocations)
     }
+}
+
+extension Vehicle: UpdatableMessage {
+    /// The fields UpdateVehicle's update mask may name: every field the server does not keep.
+    public static let updatableFields: Set<FieldPath> = [
+        .vehicleState,
+        .supportedTripTypes,
+        .lastLocation,
+        .pastLocations,
+        .maximumCapacity,
+        .attributes,
+        .vehicleType,
+        .licensePlate,
+        .route,
+        .currentRouteSegment,
+        .currentRouteSegmentTraffic,
+        .currentRouteSegmentEndPoint,
+        .remainingDistanceMeters,
+        .etaToFirstWaypoint,
+        .remainingTimeSeconds,
+        .waypoints,
+        .backToBackEnabled,
+        .navigationStatus,
+        .deviceSettings,
+    ]
+
+    /// The fields only the server sets: an update mask naming one is refused. Google documents them
+    /// as output only or immutable.
+    public static let serverOwnedFields: Set<FieldPath> = [
+        .name,
+        .currentTrips,
+        .currentRouteSegmentVersion,
+        .waypointsVersion,
+    ]
 }

@@ -151,41 +151,45 @@ extension VehicleLocation {
     /// The message's full proto name.
     public static let protoMessageName = "maps.fleetengine.v1.VehicleLocation"
 
+    /// The message's top-level fields by JSON name, as the first segment of an update mask's path
+    /// names them: switches over them are checked by the compiler. Each case is named as the property.
+    public enum FieldPath: String, ProtoFieldPath {
+        case location
+        case horizontalAccuracy
+        case latlngAccuracy
+        case heading
+        case bearingAccuracy
+        case headingAccuracy
+        case altitude
+        case verticalAccuracy
+        case altitudeAccuracy
+        case speedKmph
+        case speed
+        case speedAccuracy
+        case updateTime
+        case serverTime
+        case locationSensor
+        case isRoadSnapped
+        case isGpsSensorEnabled
+        case timeSinceUpdate
+        case numStaleUpdates
+        case rawLocation
+        case rawLocationTime
+        case rawLocationSensor
+        case rawLocationAccuracy
+        case flpLocation
+        case flpUpdateTime
+        case flpLatlngAccuracyMeters
+        case flpHeadingDegrees
+        case supplementalLocation
+        case supplementalLocationTime
+        case supplementalLocationSensor
+        case supplementalLocationAccuracy
+        case roadSnapped
+    }
+
     /// The JSON names of the fields (the first segments an update mask may name).
-    public static let fieldPaths: Set<String> = [
-        "altitude",
-        "altitudeAccuracy",
-        "bearingAccuracy",
-        "flpHeadingDegrees",
-        "flpLatlngAccuracyMeters",
-        "flpLocation",
-        "flpUpdateTime",
-        "heading",
-        "headingAccuracy",
-        "horizontalAccuracy",
-        "isGpsSensorEnabled",
-        "isRoadSnapped",
-        "latlngAccuracy",
-        "location",
-        "locationSensor",
-        "numStaleUpdates",
-        "rawLocation",
-        "rawLocationAccuracy",
-        "rawLocationSensor",
-        "rawLocationTime",
-        "roadSnapped",
-        "serverTime",
-        "speed",
-        "speedAccuracy",
-        "speedKmph",
-        "supplementalLocation",
-        "supplementalLocationAccuracy",
-        "supplementalLocationSensor",
-        "supplementalLocationTime",
-        "timeSinceUpdate",
-        "updateTime",
-        "verticalAccuracy",
-    ]
+    public static let fieldPaths: Set<String> = Set(FieldPath.allCases.map(\.rawValue))
 
     /// Decodes proto3 JSON (JSON or proto field names); errors name fields by their path under `path`.
     public init(json: JSON, path: String, options: DecodingOptions) throws {

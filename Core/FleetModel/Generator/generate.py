@@ -13,6 +13,8 @@ This folder is excluded from the Swift target. Run it with a Python that has the
   python3 -m venv /tmp/gvenv && /tmp/gvenv/bin/pip install google-maps-fleetengine
   /tmp/gvenv/bin/python Core/FleetModel/Generator/generate.py
 
+Each message gets a `FieldPath` enum of its top-level fields, and the messages an Update call changes
+through an update mask (Vehicle, Trip) their `updatableFields` and `serverOwnedFields` (`UpdatableMessage`).
 Each message gets its proto3 JSON codec (`init(json:)`, `writeFields(to:)`) and its binary protobuf codec
 (`init(protobuf:)`, `mergeProtobuf(from:)`, `writeProtobuf(to:)`), both from the descriptors. The
 infrastructure the generated code uses (JSON, ProtoJSONReader/Writer, ProtoBinaryReader/Writer, ProtoEnum,
@@ -97,6 +99,14 @@ BINARY_WELL_KNOWN = {
 # Swift names of enum values where the mechanical lowerCamelCase would mislead: `.none` collides with
 # Optional.none wherever the enum is optional.
 VALUE_NAME_OVERRIDES = {("SearchVehiclesRequest.CurrentTripsPresent", "NONE"): "noTrips"}
+# Fields of updatable messages that the server keeps although Google's docs do not say "Output only.":
+# the field's name → why. Everything else not documented as output only or immutable is updatable.
+SERVER_OWNED_EXTRA = {
+    "maps.fleetengine.v1.Trip": {
+        "intermediate_destinations_version": "a guard the client sends back, set when intermediateDestinations change",
+        "view": "a GetTrip request option echoed in the response, not state of the trip",
+    },
+}
 # Descriptions for types without proto-plus docstrings.
 EXTRA_DOCS = {
     "google.geo.type.Viewport": "A latitude-longitude viewport: two diagonally opposite corners, `low` and `high`.",
@@ -457,17 +467,12 @@ def swift_message(message: Message, nested_enums) -> tuple[str, list[str]]:
     struct_decl = out
 
     # Protocol conformance in an extension.
-    field_names = sorted(f.json_name for f in message.fields)
     out = f"extension {message.swift_name} {{\n"
     out += f"{i2}/// The message's full proto name.\n"
     out += f"{i2}public static let protoMessageName = \"{d.full_name}\"\n\n"
+    out += swift_field_path_enum(message)
     out += f"{i2}/// The JSON names of the fields (the first segments an update mask may name).\n"
-    if field_names:
-        out += f"{i2}public static let fieldPaths: Set<String> = [\n"
-        out += "".join(f"{i2}    \"{n}\",\n" for n in field_names)
-        out += f"{i2}]\n\n"
-    else:
-        out += f"{i2}public static let fieldPaths: Set<String> = []\n\n"
+    out += f"{i2}public static let fieldPaths: Set<String> = Set(FieldPath.allCases.map(\\.rawValue))\n\n"
     out += f"{i2}/// Decodes proto3 JSON (JSON or proto field names); errors name fields by their path under `path`.\n"
     out += f"{i2}public init(json: JSON, path: String, options: DecodingOptions) throws {{\n"
     reader_var = "var reader" if message.fields else "let reader"
@@ -490,9 +495,78 @@ def swift_message(message: Message, nested_enums) -> tuple[str, list[str]]:
     out += f"{i2}}}\n"
     out += "}\n"
     extensions = [out, swift_binary_extension(message)]
+    if message.descriptor.full_name in UPDATABLE:
+        extensions.append(swift_updatable_extension(message))
     for e in nested_enums:
         extensions.append(f"extension {message.swift_name} {{\n" + swift_enum(e, "    ") + "}\n")
     return struct_decl, extensions
+
+
+def swift_field_path_enum(message: Message) -> str:
+    """`FieldPath`: one case per top-level field, raw value its JSON name, in declaration order."""
+    assert message.fields, message.descriptor.full_name  # an enum with a raw type needs a case
+    i2 = "    "
+    out = f"{i2}/// The message's top-level fields by JSON name, as the first segment of an update mask's path\n"
+    out += f"{i2}/// names them: switches over them are checked by the compiler. Each case is named as the property.\n"
+    out += f"{i2}public enum FieldPath: String, ProtoFieldPath {{\n"
+    out += "".join(f"{i2}    case {f.swift_name}\n" for f in message.fields)
+    out += f"{i2}}}\n\n"
+    return out
+
+
+def updatable_messages() -> dict[str, str]:
+    """The messages an Update call changes through an update mask, with the call's name: the type of
+    the message field beside `update_mask` in each `Update…Request`."""
+    found = {}
+    for d in MESSAGES_D:
+        names = {f.name for f in d.fields}
+        if not (d.name.startswith("Update") and d.name.endswith("Request") and "update_mask" in names):
+            continue
+        for f in d.fields:
+            if f.type == pbd.FieldDescriptor.TYPE_MESSAGE and f.name not in ("update_mask", "header"):
+                found[f.message_type.full_name] = d.name[: -len("Request")]
+    return found
+
+
+def server_owned(message: Message) -> list[Field]:
+    """The fields only the server sets: those Google documents as `Output only.` or `Immutable.`, and
+    those of SERVER_OWNED_EXTRA."""
+    extra = SERVER_OWNED_EXTRA.get(message.descriptor.full_name, {})
+    known = {f.proto_name for f in message.fields}
+    assert set(extra) <= known, set(extra) - known
+    owned = []
+    for f in message.fields:
+        text = " ".join(f.doc.split())
+        if text.startswith("Output only.") or text.startswith("Immutable.") or f.proto_name in extra:
+            owned.append(f)
+    return owned
+
+
+def swift_updatable_extension(message: Message) -> str:
+    """`UpdatableMessage`: which fields an update mask may name and which the server keeps."""
+    call = UPDATABLE[message.descriptor.full_name]
+    owned = server_owned(message)
+    updatable = [f for f in message.fields if f not in owned]
+    i2 = "    "
+
+    def cases(fields: list[Field]) -> str:
+        return "".join(f"{i2}    .{f.swift_name},\n" for f in fields)
+
+    out = f"extension {message.swift_name}: UpdatableMessage {{\n"
+    out += f"{i2}/// The fields {call}'s update mask may name: every field the server does not keep.\n"
+    out += f"{i2}public static let updatableFields: Set<FieldPath> = [\n{cases(updatable)}{i2}]\n\n"
+    extra = SERVER_OWNED_EXTRA.get(message.descriptor.full_name, {})
+    out += f"{i2}/// The fields only the server sets: an update mask naming one is refused. Google documents them\n"
+    if extra:
+        out += f"{i2}/// as output only or immutable, except:\n"
+        for f in owned:
+            if f.proto_name in extra:
+                out += f"{i2}/// - `{f.json_name}`: {extra[f.proto_name]}.\n"
+    else:
+        out += f"{i2}/// as output only or immutable.\n"
+    out += f"{i2}public static let serverOwnedFields: Set<FieldPath> = [\n{cases(owned)}{i2}]\n"
+    out += "}\n"
+    return out
 
 
 def binary_calls(f: Field) -> tuple[str, str]:
@@ -672,6 +746,7 @@ def samples_file(messages: list[Message]) -> str:
 
 
 MESSAGES_D, ENUMS = all_descriptors()
+UPDATABLE = updatable_messages()
 
 
 def main() -> None:

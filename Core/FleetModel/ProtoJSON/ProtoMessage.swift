@@ -9,7 +9,11 @@ public protocol ProtoMessage: ProtoJSONValue, ProtoBinaryMessage {
     /// The message's full proto name (`maps.fleetengine.v1.Vehicle`).
     static var protoMessageName: String { get }
 
-    /// The JSON names of the message's top-level fields (what an update mask's first segment may name).
+    /// The message's top-level fields, typed (generated as a nested `FieldPath` enum).
+    associatedtype FieldPath: ProtoFieldPath
+
+    /// The JSON names of the message's top-level fields (what an update mask's first segment may name):
+    /// the raw values of `FieldPath`.
     static var fieldPaths: Set<String> { get }
 
     /// Decodes from proto3 JSON; `path` is where the message sits in the request ("" for the body itself),

@@ -17,8 +17,14 @@ public struct LatLng: ProtoMessage {
 
     /// The message's full proto name.
     public static let protoMessageName = "google.type.LatLng"
+    /// The message's two fields.
+    public enum FieldPath: String, ProtoFieldPath {
+        case latitude
+        case longitude
+    }
+
     /// The JSON names of the fields.
-    public static let fieldPaths: Set<String> = ["latitude", "longitude"]
+    public static let fieldPaths: Set<String> = Set(FieldPath.allCases.map(\.rawValue))
 
     /// Decodes `{"latitude": …, "longitude": …}`; a missing or null coordinate is 0.
     public init(json: JSON, path: String, options: DecodingOptions) throws {
