@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetInterface
 import FleetModel
 
 /// How far a reader has got in a journal, and the reading of the complete lines after that point.

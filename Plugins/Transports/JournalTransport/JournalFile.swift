@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import FleetInterface
 import Glibc
 #endif
 import FileIO

@@ -1,3 +1,4 @@
+import FleetInterface
 import FleetErrors
 
 /// Reads the records of a journal file in order, for replaying a session (`fleet-admin replay JOURNAL

@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetInterface
 import FleetModel
 
 /// One line of a journal: the `sequence`-th mutating call, made at time `at`.

@@ -1,3 +1,4 @@
+import FleetInterface
 import Foundation
 import Synchronization
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FleetEngine
+import FleetInterface
 import FleetModel
 import Synchronization
 
