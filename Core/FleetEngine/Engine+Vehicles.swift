@@ -1,5 +1,4 @@
 import FleetErrors
-import FleetInterface
 import FleetGeo
 import FleetModel
 import FleetStore

@@ -1,5 +1,4 @@
 import FleetErrors
-import FleetInterface
 import FleetKit
 import FleetModel
 import Foundation

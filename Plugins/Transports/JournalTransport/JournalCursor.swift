@@ -1,5 +1,4 @@
 import FleetErrors
-import FleetInterface
 import FleetModel
 
 /// How far a reader has got in a journal, and the reading of the complete lines after that point.

@@ -1,5 +1,4 @@
 #if canImport(Glibc)
-import FleetInterface
 import Glibc
 #endif
 import FileIO

@@ -1,4 +1,3 @@
-import FleetInterface
 import FleetErrors
 
 /// Reads the records of a journal file in order, for replaying a session (`fleet-admin replay JOURNAL

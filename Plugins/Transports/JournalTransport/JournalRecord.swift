@@ -1,5 +1,4 @@
 import FleetErrors
-import FleetInterface
 import FleetModel
 
 /// One line of a journal: the `sequence`-th mutating call, made at time `at`.

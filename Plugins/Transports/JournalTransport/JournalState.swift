@@ -1,4 +1,3 @@
-import FleetInterface
 import FleetErrors
 
 /// What a journal transport guards with its lock: the open file, how far it has applied the journal,

@@ -1,4 +1,3 @@
-import FleetInterface
 /// What a journal transport has done since it opened: cheap counters for logs and `/metrics`.
 public struct JournalStatistics: Sendable, Hashable {
     /// Records applied to this process's engine: every record of the journal read so far, its own included.

@@ -1,4 +1,3 @@
-import FleetInterface
 import Foundation
 import Synchronization
 

@@ -1,6 +1,5 @@
 import FleetEngine
 import FleetErrors
-import FleetInterface
 import FleetModel
 
 extension JournalTransport {

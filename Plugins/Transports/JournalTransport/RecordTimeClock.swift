@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import FleetEngine
-import FleetInterface
 import FleetModel
 import Synchronization
 
