@@ -1,3 +1,4 @@
+import FleetInterface
 import FleetModel
 
 /// Polls `GetTrip` at a fixed interval: the Consumer SDK's way, and the fallback for transports

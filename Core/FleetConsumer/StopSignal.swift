@@ -1,4 +1,4 @@
-import FleetEngine
+import FleetInterface
 import Foundation
 
 /// Tells a follower, its source and its waits to stop: from a signal handler, another thread, or

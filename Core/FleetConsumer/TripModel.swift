@@ -1,4 +1,4 @@
-import FleetEngine
+import FleetInterface
 import FleetModel
 
 /// What a rider's app knows about a followed trip: the Consumer SDK's trip model.

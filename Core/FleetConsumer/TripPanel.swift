@@ -1,5 +1,5 @@
 import FleetCLI
-import FleetEngine
+import FleetInterface
 import FleetModel
 import Foundation
 

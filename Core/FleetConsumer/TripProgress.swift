@@ -1,4 +1,4 @@
-import FleetEngine
+import FleetInterface
 import FleetModel
 
 /// How far along its lifecycle a trip status is: what `--until STATUS` compares.

@@ -1,3 +1,4 @@
+import FleetInterface
 import FleetModel
 
 /// Where a follower gets snapshots of a trip: by polling `GetTrip`, from a push watch, or (for HTTP)

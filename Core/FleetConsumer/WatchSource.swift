@@ -1,4 +1,4 @@
-import FleetEngine
+import FleetInterface
 import FleetErrors
 import FleetModel
 import Synchronization

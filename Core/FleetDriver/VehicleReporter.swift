@@ -1,5 +1,6 @@
 import FleetErrors
 import FleetLocation
+import FleetInterface
 import FleetModel
 import Synchronization
 

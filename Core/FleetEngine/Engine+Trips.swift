@@ -1,12 +1,9 @@
 import FleetErrors
+import FleetInterface
 import FleetModel
 import FleetStore
 
 extension Engine {
-    public func createTrip(_ request: CreateTripRequest) throws -> Trip {
-        try transact(try tripCreation(request))
-    }
-
     /// CreateTrip without waiting for the store, as `updateVehicle(_:completion:)`.
     public func createTrip(_ request: CreateTripRequest, completion: @escaping @Sendable (Result<Trip, any Error>) -> Void) {
         transact(preparing: { try tripCreation(request) }, completion: completion)
@@ -109,10 +106,6 @@ extension Engine {
         return trip
     }
 
-    public func updateTrip(_ request: UpdateTripRequest) throws -> Trip {
-        try transact(try tripUpdate(request))
-    }
-
     /// UpdateTrip without waiting for the store, as `updateVehicle(_:completion:)`.
     public func updateTrip(_ request: UpdateTripRequest, completion: @escaping @Sendable (Result<Trip, any Error>) -> Void) {
         transact(preparing: { try tripUpdate(request) }, completion: completion)
@@ -177,10 +170,6 @@ extension Engine {
         return SearchTripsResponse(trips: trips, nextPageToken: next)
     }
 
-    public func deleteTrip(_ request: DeleteTripRequest) throws {
-        try transact(try tripDeletion(request))
-    }
-
     /// DeleteTrip without waiting for the store, as `updateVehicle(_:completion:)`.
     public func deleteTrip(_ request: DeleteTripRequest, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         transact(preparing: { try tripDeletion(request) }, completion: completion)
@@ -199,7 +188,12 @@ extension Engine {
         }
     }
 
-    public func reportBillableTrip(_ request: ReportBillableTripRequest) throws {
+    /// ReportBillableTrip: checked, then acknowledged at once (nothing is stored).
+    public func reportBillableTrip(_ request: ReportBillableTripRequest, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        completion(Result { try checkBillableReport(request) })
+    }
+
+    private func checkBillableReport(_ request: ReportBillableTripRequest) throws {
         try Validate.values(of: request)
         _ = try BillableTripName(parsing: request.name ?? "", field: "name")
         guard let country = request.countryCode, country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) else {

@@ -4,10 +4,6 @@ import FleetModel
 import FleetStore
 
 extension Engine {
-    public func createVehicle(_ request: CreateVehicleRequest) throws -> Vehicle {
-        try transact(try vehicleCreation(request))
-    }
-
     /// CreateVehicle without waiting for the store, as `updateVehicle(_:completion:)`.
     public func createVehicle(_ request: CreateVehicleRequest,
                               completion: @escaping @Sendable (Result<Vehicle, any Error>) -> Void) {
@@ -82,10 +78,6 @@ extension Engine {
         return vehicle
     }
 
-    public func updateVehicle(_ request: UpdateVehicleRequest) throws -> Vehicle {
-        try transact(try vehicleUpdate(request))
-    }
-
     /// UpdateVehicle without waiting for the store: returns at once, and `completion` gets the
     /// vehicle or the error on this thread or on the store's writer thread. The server answers
     /// location reports, the bulk of all writes, this way, so that its threads never wait for a
@@ -134,10 +126,6 @@ extension Engine {
         }
     }
 
-    public func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest) throws -> UpdateVehicleAttributesResponse {
-        try transact(try attributesUpdate(request))
-    }
-
     /// UpdateVehicleAttributes without waiting for the store, as `updateVehicle(_:completion:)`.
     public func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest,
                                         completion: @escaping @Sendable (Result<UpdateVehicleAttributesResponse, any Error>) -> Void) {
@@ -168,10 +156,6 @@ extension Engine {
             let response = UpdateVehicleAttributesResponse(attributes: merged.map(\.forResponse))
             return ([.save(record)], response)
         }
-    }
-
-    public func deleteVehicle(_ request: DeleteVehicleRequest) throws {
-        try transact(try vehicleDeletion(request))
     }
 
     /// DeleteVehicle without waiting for the store, as `updateVehicle(_:completion:)`.

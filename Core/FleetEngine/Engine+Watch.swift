@@ -1,5 +1,6 @@
 import Foundation
 import FleetErrors
+import FleetInterface
 import FleetModel
 import FleetStore
 

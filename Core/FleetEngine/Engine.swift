@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetInterface
 import FleetModel
 import FleetRouting
 import FleetStore
@@ -31,7 +32,9 @@ public struct EngineConfiguration: Sendable {
 ///
 /// Safe to call from any number of threads and processes sharing a store: every change is a
 /// read-modify-write committed with the versions it read, retried when another writer won.
-public final class Engine: FleetAPI {
+/// Every write is written once, as a body for `transact(preparing:completion:)` that commits without
+/// waiting; the blocking forms wait for it (`NonBlockingFleetAPI`).
+public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving, VehicleJSONUpdating {
     let store: any Store
     let clock: any EngineClock
     let configuration: EngineConfiguration
@@ -93,24 +96,6 @@ public final class Engine: FleetAPI {
 
     // MARK: Writing
 
-    /// Runs `body` (read, decide, return the writes and the result) until its writes commit
-    /// without a version conflict. `body` must read everything it bases its writes on afresh, except
-    /// on its first attempt, which may start from this process's latest copy of a record.
-    func transact<Result>(_ body: (_ isFirstAttempt: Bool) throws -> (writes: [EngineWrite], result: Result)) throws -> Result {
-        for attempt in 0..<configuration.maximumCommitAttempts {
-            let (writes, result) = try body(attempt == 0)
-            if writes.isEmpty { return result }
-            do {
-                try commit(writes)
-                return result
-            } catch is StoreConflict {
-                Self.backOff(afterConflict: attempt)
-                continue
-            }
-        }
-        throw FleetError(.concurrentModification)
-    }
-
     /// Before retrying after a conflict: nothing at first, then a yield, then a short random sleep
     /// growing with the attempts. Writers that keep colliding on one record (eight threads on two
     /// cores) otherwise keep reading and committing in step, and one can lose every attempt.
@@ -122,9 +107,11 @@ public final class Engine: FleetAPI {
         }
     }
 
-    /// `transact` without waiting for the commit, for the body that `prepare` makes after checking
-    /// the request: returns at once and gives the outcome (a request that fails its checks included)
-    /// to `completion`, on this thread or on the store's writer thread, which also runs any retry.
+    /// The one write path: runs the body that `prepare` makes after checking the request until its
+    /// writes commit without a version conflict. The body must read everything it bases its writes
+    /// on afresh, except on its first attempt, which may start from this process's latest copy of a
+    /// record. Returns at once and gives the outcome (a request that fails its checks included) to
+    /// `completion`, on this thread or on the store's writer thread, which also runs any retry.
     /// Keep `completion` short; it delays the store's next group.
     func transact<Result: Sendable>(preparing prepare: () throws -> TransactionBody<Result>,
                                     completion: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void) {
@@ -159,17 +146,12 @@ public final class Engine: FleetAPI {
                 committed(writes, versions: versions)
                 completion(.success(result))
             case .failure(is StoreConflict):
+                Self.backOff(afterConflict: attempt)
                 transact(attempt: attempt + 1, body, completion: completion)
             case .failure(let error):
                 completion(.failure(error))
             }
         }
-    }
-
-    /// Commits writes, remembers the vehicles written (decoded, at their new versions) and wakes
-    /// whoever watches the records they touch.
-    func commit(_ writes: [EngineWrite]) throws {
-        committed(writes, versions: try store.commit(writes.map(\.storeWrite)))
     }
 
     /// After a commit: remembers the records written at their new versions and wakes their watchers.

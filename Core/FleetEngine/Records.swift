@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetInterface
 import FleetGeo
 import FleetModel
 import FleetStore

@@ -1,61 +1,9 @@
 import Dispatch
 import FleetErrors
+import FleetInterface
 import FleetModel
 import FleetStore
 import Synchronization
-
-/// A trip as a watch delivers it. One snapshot goes to every watcher of the same request, so its
-/// JSON is encoded once however many watch.
-public final class TripSnapshot: Sendable {
-    /// The trip, as `GetTrip` with the watch's request returns it.
-    public let trip: Trip
-    private let encoded = Mutex<String?>(nil)
-
-    init(_ trip: Trip) { self.trip = trip }
-
-    /// The trip's proto3 JSON, encoded on first use.
-    public var json: String {
-        encoded.withLock { text in
-            if let text { return text }
-            let made = trip.jsonString()
-            text = made
-            return made
-        }
-    }
-}
-
-/// A watch started by `Engine.observeTrip`: cancel it to stop the deliveries.
-public final class TripObservation: Sendable {
-    let onUpdate: @Sendable (TripSnapshot) -> Bool
-    let onEnd: @Sendable (FleetError) -> Void
-    /// Whether the first snapshot (sent whatever changed) has gone out.
-    let hasInitial = Atomic(false)
-    let isCancelled = Atomic(false)
-    private let detach = Mutex<(@Sendable () -> Void)?>(nil)
-
-    init(onUpdate: @escaping @Sendable (TripSnapshot) -> Bool, onEnd: @escaping @Sendable (FleetError) -> Void) {
-        self.onUpdate = onUpdate
-        self.onEnd = onEnd
-    }
-
-    /// Stops the deliveries (one already under way may still arrive). Safe to call more than once.
-    public func cancel() {
-        guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        detach.withLock { $0.take() }?()
-    }
-
-    /// Ends the watch with an error (its feed failed to read the trip): stops it, then tells the watcher.
-    func end(with error: FleetError) {
-        guard !isCancelled.load(ordering: .acquiring) else { return }
-        cancel()
-        onEnd(error)
-    }
-
-    func setDetach(_ body: @escaping @Sendable () -> Void) {
-        detach.withLock { $0 = body }
-        if isCancelled.load(ordering: .acquiring) { detach.withLock { $0.take() }?() }
-    }
-}
 
 /// Every watch of one request (same trip, same view and versions): the trip is read and compared
 /// once per change, and the same snapshot handed to each watcher, in order.

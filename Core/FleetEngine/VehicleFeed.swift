@@ -1,41 +1,9 @@
 import Dispatch
 import FleetErrors
+import FleetInterface
 import FleetModel
 import FleetStore
 import Synchronization
-
-/// One vehicle as a vehicles watch delivers it: the vehicle as `GetVehicle` returns it, or only its
-/// name when it was deleted.
-public struct VehicleChange: Sendable {
-    /// `providers/{p}/vehicles/{v}`.
-    public let name: String
-    /// The vehicle; nil when it was deleted.
-    public let vehicle: Vehicle?
-    /// The vehicle's proto3 JSON, encoded once for every watcher; nil when it was deleted.
-    public let json: String?
-}
-
-/// A watch started by `Engine.observeVehicles`: cancel it to stop the deliveries.
-public final class VehicleObservation: Sendable {
-    let onUpdate: @Sendable (_ changes: [VehicleChange], _ isInitial: Bool) -> Bool
-    let isCancelled = Atomic(false)
-    private let detach = Mutex<(@Sendable () -> Void)?>(nil)
-
-    init(onUpdate: @escaping @Sendable ([VehicleChange], Bool) -> Bool) {
-        self.onUpdate = onUpdate
-    }
-
-    /// Stops the deliveries (one already under way may still arrive). Safe to call more than once.
-    public func cancel() {
-        guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        detach.withLock { $0.take() }?()
-    }
-
-    func setDetach(_ body: @escaping @Sendable () -> Void) {
-        detach.withLock { $0 = body }
-        if isCancelled.load(ordering: .acquiring) { detach.withLock { $0.take() }?() }
-    }
-}
 
 extension Engine {
     /// Starts watching every vehicle of `provider` without holding a thread: `onUpdate` gets all of

@@ -1,5 +1,6 @@
 // consumer-follow: follows a trip as the Consumer SDK does and prints its events.
 // Thin by design: the declaration below, wiring, and the follower and presenters of FleetConsumer.
+import FleetInterface
 import FleetCLI
 import FleetConsumer
 import FleetErrors

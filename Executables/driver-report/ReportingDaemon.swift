@@ -6,6 +6,7 @@ import FleetErrors
 import FleetGeo
 import FleetKit
 import FleetLocation
+import FleetInterface
 import FleetModel
 import Foundation
 import Glibc

@@ -3,6 +3,7 @@ import FleetCLI
 import FleetEngine
 import FleetErrors
 import FleetKit
+import FleetInterface
 import FleetModel
 
 /// What a fleet-admin command runs with: its parsed arguments and streams, the output format and

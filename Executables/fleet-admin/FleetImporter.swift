@@ -1,5 +1,6 @@
 import FleetEngine
 import FleetErrors
+import FleetInterface
 import FleetModel
 
 /// Re-creates exported vehicles and trips through the API (`fleet-admin import`).

@@ -1,6 +1,7 @@
 import FileStore
 import FleetEngine
 import FleetErrors
+import FleetInterface
 import FleetModel
 import FleetStore
 import Foundation
@@ -33,33 +34,18 @@ public struct ConnectionOptions: Sendable {
     }
 }
 
-/// An open connection to an engine: the API, and what to close when done.
-public final class Connection: Sendable {
-    /// The Fleet Engine calls.
-    public let api: any FleetAPI
-    /// The same calls with change streaming, when the transport supports it.
-    public var watcher: (any TripWatching)? { api as? any TripWatching }
-    private let closer: @Sendable () throws -> Void
-
-    public init(api: any FleetAPI, close: @escaping @Sendable () throws -> Void = {}) {
-        self.api = api
-        self.closer = close
-    }
-
-    /// Releases the transport (and closes the store of an in-process engine).
-    public func close() throws {
-        try closer()
-    }
-}
-
 /// Turns `--transport` and `--store` URLs into a connection: the single place every executable wires itself.
 public enum Wiring {
     /// The stores this build knows: `memory`, `file:PATH`, `sqlite:PATH`, `postgres://…` (also `postgresql://…`).
     public static let stores = StoreRegistry([MemoryStore.scheme, FileStore.scheme, SQLiteStore.scheme,
                                               PostgresStore.scheme, PostgresStore.alternativeScheme])
 
+    /// The transports this build knows: `memory`, `file:PATH`, `http://HOST:PORT`, `https://HOST`.
+    public static let transports = TransportRegistry<ConnectionOptions>([memoryTransport, journalTransport,
+                                                                         restTransport(secure: false), restTransport(secure: true)])
+
     /// The transports this build knows, for messages.
-    public static let transportUsage = "memory, file:PATH, http://HOST:PORT, https://HOST"
+    public static var transportUsage: String { transports.usage }
 
     /// The embedded default store: SQLite in the user's data folder (`$FLEET_DATA_DIR`, else
     /// `$XDG_DATA_HOME/fleet-engine`, else `~/.local/share/fleet-engine`), so separate invocations
@@ -76,35 +62,17 @@ public enum Wiring {
         return home + "/.local/share/fleet-engine"
     }
 
-    /// Opens a store by URL, creating the default store's folder when needed.
+    /// Opens a store by URL (each store creates what it needs itself: SQLite its folder).
     public static func openStore(_ url: String) throws -> any Store {
-        if url.hasPrefix("sqlite:") {
-            let path = String(url.dropFirst("sqlite:".count).prefix { $0 != "?" })
-            let folder = (path as NSString).deletingLastPathComponent
-            if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        }
-        return try stores.open(url)
+        try stores.open(url)
     }
 
-    /// Connects to an engine: `memory` runs one in this process over `options.store` (default: the
-    /// embedded SQLite store); `file:PATH` shares a journal file with other processes on this host;
-    /// `http://HOST:PORT` and `https://HOST` talk Fleet Engine's REST API to a
-    /// server (`fleet-admin serve`, or Google's with a real token).
+    /// Connects to an engine: `memory` (also the empty URL) runs one in this process over
+    /// `options.store` (default: the embedded SQLite store); `file:PATH` shares a journal file with
+    /// other processes on this host; `http://HOST:PORT` and `https://HOST` talk Fleet Engine's REST API
+    /// to a server (`fleet-admin serve`, or Google's with a real token). An unknown URL is
+    /// INVALID_ARGUMENT naming `transport` and listing the schemes.
     public static func connect(transport: String, options: ConnectionOptions = .init()) throws -> Connection {
-        switch transport {
-        case "memory", "":
-            let store = try openStore(options.store ?? defaultStoreURL())
-            let engine = Engine(store: store, clock: options.clock, configuration: options.engine)
-            return Connection(api: engine, close: { try store.close() })
-        case let url where url.hasPrefix("file:"):
-            // The journal is the state: `options.store` does not apply.
-            let journal = try JournalTransport(path: String(url.dropFirst("file:".count)), clock: options.clock)
-            return Connection(api: journal, close: { journal.close() })
-        case let url where url.hasPrefix("http://") || url.hasPrefix("https://"):
-            let client = try RESTClient(baseURL: url, token: options.token)
-            return Connection(api: client)
-        default:
-            throw FleetError.invalidArgument("unknown transport '\(transport)'; use one of: \(transportUsage)", field: "transport")
-        }
+        try transports.open(transport.isEmpty ? "memory" : transport, options: options)
     }
 }

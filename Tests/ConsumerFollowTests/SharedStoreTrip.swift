@@ -1,5 +1,6 @@
 import FleetEngine
 import FleetGeo
+import FleetInterface
 import FleetModel
 import FleetTestSupport
 import Foundation

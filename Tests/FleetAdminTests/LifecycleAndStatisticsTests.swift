@@ -1,6 +1,7 @@
 @testable import fleet_admin
 import FleetEngine
 import FleetErrors
+import FleetInterface
 import FleetModel
 import MemoryStore
 import FleetCLI

@@ -1,6 +1,7 @@
 import FleetConsumer
 import FleetEngine
 import FleetErrors
+import FleetInterface
 import FleetModel
 import MemoryStore
 import Synchronization

@@ -1,5 +1,6 @@
 import FleetEngine
 import FleetErrors
+import FleetInterface
 import FleetModel
 import Synchronization
 

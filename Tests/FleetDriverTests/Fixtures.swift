@@ -3,6 +3,7 @@ import FleetEngine
 import FleetErrors
 import FleetGeo
 import FleetLocation
+import FleetInterface
 import FleetModel
 import MemoryStore
 import Synchronization

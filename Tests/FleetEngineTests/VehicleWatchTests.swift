@@ -1,4 +1,5 @@
 @testable import FleetEngine
+import FleetInterface
 import FleetModel
 import Foundation
 import Synchronization

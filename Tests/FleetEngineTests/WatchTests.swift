@@ -1,5 +1,6 @@
 @testable import FleetEngine
 import FleetErrors
+import FleetInterface
 import FleetModel
 import Foundation
 import Synchronization

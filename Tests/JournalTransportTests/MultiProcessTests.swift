@@ -1,6 +1,7 @@
 import FleetTestSupport
 import FleetEngine
 import FleetErrors
+import FleetInterface
 import FleetModel
 import Foundation
 import JournalTransport

@@ -1,6 +1,7 @@
 import FleetAuth
 import FleetEngine
 import FleetErrors
+import FleetInterface
 import FleetModel
 import FleetTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import FleetEngine
+import FleetInterface
 import FleetModel
 import FleetTestSupport
 import Foundation

@@ -1,6 +1,7 @@
 import CSQLite
 import FleetErrors
 import FleetStore
+import Foundation
 
 /// The embedded default store: one SQLite file in WAL mode, which several processes may share.
 ///
@@ -14,7 +15,17 @@ public final class SQLiteStore: Store {
         name: "sqlite",
         summary: "an SQLite database file at PATH, created if missing; several processes may share it",
         needsPath: true,
-        open: { path, options in try SQLiteStore(path: path, options: options) })
+        open: { path, options in
+            createFolder(of: path)
+            return try SQLiteStore(path: path, options: options)
+        })
+
+    /// Creates the folder the database file goes in, when missing (the default store's folder on
+    /// first use); a folder that cannot be made is left for SQLite's open to report.
+    static func createFolder(of path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+    }
 
     /// The number of the grid cell (1/512 of a degree square) the store files a point under, in the
     /// records table's indexed `cell` column; for tools that write rows as the store does.

@@ -1,3 +1,4 @@
+import FleetInterface
 import FleetModel
 
 /// One mutating Fleet Engine call, as a journal records it: the method and its request.

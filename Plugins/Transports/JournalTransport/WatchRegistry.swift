@@ -1,3 +1,4 @@
+import FleetInterface
 import FleetEngine
 import Synchronization
 

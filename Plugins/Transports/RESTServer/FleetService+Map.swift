@@ -1,6 +1,6 @@
 import FleetAuth
-import FleetEngine
 import FleetErrors
+import FleetInterface
 import FleetModel
 import FleetREST
 import Foundation

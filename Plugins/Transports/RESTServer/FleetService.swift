@@ -1,6 +1,6 @@
 import FleetAuth
-import FleetEngine
 import FleetErrors
+import FleetInterface
 import FleetModel
 import FleetREST
 import Foundation
@@ -8,10 +8,12 @@ import HTTPServer
 import MapPages
 
 
-/// Fleet Engine's REST API over an engine: routing, authorization, the Google error format,
-/// `/healthz`, `/metrics` and the `:watch` event stream.
+/// Fleet Engine's REST API over any implementation of it that can also be watched (the engine is
+/// one): routing, authorization, the Google error format, `/healthz`, `/metrics` and the `:watch`
+/// event streams.
 public final class FleetService: Sendable {
-    let engine: Engine
+    /// What answers the calls and the watches.
+    let engine: any FleetServing
     let verifier: TokenVerifier?
     let provider: String?
     public let metrics: ServerMetrics
@@ -23,7 +25,7 @@ public final class FleetService: Sendable {
     /// allows it; with a `provider`, only that provider's resources are served; `requestGuard`
     /// holds the rate limit and the hosts answered without a verifier; with a `map`, the map pages
     /// are served under `/map`.
-    public init(engine: Engine, verifier: TokenVerifier?, provider: String?, metrics: ServerMetrics,
+    public init(engine: any FleetServing, verifier: TokenVerifier?, provider: String?, metrics: ServerMetrics,
                 requestGuard: RequestGuard = RequestGuard(), map: MapSite? = nil) {
         self.engine = engine
         self.verifier = verifier

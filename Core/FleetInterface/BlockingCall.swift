@@ -1,0 +1,39 @@
+import Dispatch
+import Synchronization
+
+/// Turns a call with a completion into a blocking or an `async` one, and a blocking call into one
+/// with a completion: the one place the API's three forms of a write meet.
+public enum BlockingCall {
+    /// Starts the call and waits for its completion, which may run on this thread (before `start`
+    /// returns) or on another. Never call it on the thread that completes the call (a store's writer
+    /// thread): it would wait for itself.
+    public static func wait<Value: Sendable>(
+        _ start: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
+    ) throws -> Value {
+        let outcome = Mutex<Result<Value, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        start { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    /// Runs a blocking call on a Dispatch queue and hands its outcome to `completion` there.
+    public static func inBackground<Value: Sendable>(
+        _ completion: @escaping @Sendable (Result<Value, any Error>) -> Void,
+        _ call: @escaping @Sendable () throws -> Value
+    ) {
+        DispatchQueue.global().async { completion(Result { try call() }) }
+    }
+
+    /// Starts the call and suspends until its completion.
+    public static func resuming<Value: Sendable>(
+        _ start: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
+    ) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            start { continuation.resume(with: $0) }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import FleetErrors
+import FleetModel
+
+/// Watches a trip without holding a thread: what a server's `GET /v1/{name}:watch` stream needs.
+public protocol TripObserving: Sendable {
+    /// Starts watching a trip: `onUpdate` gets the trip (as `GetTrip` with `request` returns it) once
+    /// soon after the call and then after every change, in order, until it returns false or the
+    /// observation is cancelled. If the trip can no longer be read `onEnd` gets the error and the
+    /// deliveries stop.
+    /// - Throws: what `GetTrip` would (a bad name, NOT_FOUND), before anything is delivered.
+    func observeTrip(_ request: GetTripRequest,
+                     onUpdate: @escaping @Sendable (TripSnapshot) -> Bool,
+                     onEnd: @escaping @Sendable (FleetError) -> Void) throws -> TripObservation
+}
+
+/// Watches a provider's whole fleet without holding a thread: what the operator's map
+/// (`GET /v1/providers/{p}/vehicles:watch`) needs.
+public protocol VehicleObserving: Sendable {
+    /// Starts watching every vehicle of `provider`: `onUpdate` gets all of them at once (`isInitial`
+    /// true, possibly empty), then each vehicle that changed or was deleted, in order, until it
+    /// returns false or the observation is cancelled.
+    /// - Throws: INVALID_ARGUMENT for a malformed provider.
+    func observeVehicles(provider: String,
+                         onUpdate: @escaping @Sendable (_ changes: [VehicleChange], _ isInitial: Bool) -> Bool) throws -> VehicleObservation
+}
+
+/// UpdateVehicle answered as JSON text, for a server: an implementation that stores the vehicle's
+/// JSON can hand back the same bytes instead of encoding the vehicle twice.
+public protocol VehicleJSONUpdating: Sendable {
+    /// As `FleetAPI.updateVehicle(_:completion:)`, with the response as its proto3 JSON text.
+    func updateVehicleJSON(_ request: UpdateVehicleRequest, completion: @escaping @Sendable (Result<[UInt8], any Error>) -> Void)
+}
+
+/// Everything a Fleet Engine server serves: the calls, their watches and the UpdateVehicle fast path.
+/// The engine is one; a server needs nothing else of it.
+public typealias FleetServing = FleetAPI & TripObserving & VehicleObserving & VehicleJSONUpdating

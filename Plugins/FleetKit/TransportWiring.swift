@@ -1,0 +1,33 @@
+import FleetEngine
+import FleetInterface
+import JournalTransport
+import RESTClient
+
+extension Wiring {
+    /// `memory`: an engine in this process over `options.store`, else the embedded default store.
+    static let memoryTransport = TransportRegistry<ConnectionOptions>.Scheme(
+        name: "memory", pattern: "memory", summary: "an engine in this process over --store", needsRest: false
+    ) { _, options in
+        let store = try openStore(options.store ?? defaultStoreURL())
+        let engine = Engine(store: store, clock: options.clock, configuration: options.engine)
+        return Connection(api: engine, close: { try store.close() })
+    }
+
+    /// `file:PATH`: a journal shared by processes on this host. The journal is the state: `options.store` does not apply.
+    static let journalTransport = TransportRegistry<ConnectionOptions>.Scheme(
+        name: "file", pattern: "file:PATH", summary: "a journal file shared by processes on this host", needsRest: true
+    ) { url, options in
+        let journal = try JournalTransport(path: String(url.dropFirst("file:".count)), clock: options.clock)
+        return Connection(api: journal, close: { journal.close() })
+    }
+
+    /// `http://HOST:PORT` and `https://HOST`: Fleet Engine's REST API, with `options.token` as the bearer token.
+    static func restTransport(secure: Bool) -> TransportRegistry<ConnectionOptions>.Scheme {
+        TransportRegistry<ConnectionOptions>.Scheme(
+            name: secure ? "https" : "http", pattern: secure ? "https://HOST" : "http://HOST:PORT",
+            summary: "Fleet Engine's REST API on a server", needsRest: true
+        ) { url, options in
+            Connection(api: try RESTClient(baseURL: url, token: options.token))
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import FleetErrors
+import FleetKit
+import FleetModel
+import Foundation
+import Testing
+
+/// `Wiring.transports`: the transports this build registers, and the clear error for any other URL.
+@Suite struct WiringTests {
+    @Test func theBuildRegistersFourTransports() {
+        #expect(Wiring.transports.schemes.map(\.name) == ["memory", "file", "http", "https"])
+        #expect(Wiring.transportUsage == "memory, file:PATH, http://HOST:PORT, https://HOST")
+    }
+
+    @Test func aMisspelledTransportListsTheSchemes() {
+        for url in ["htp://localhost:8080", "memroy", "file:", "http:"] {
+            do {
+                _ = try Wiring.connect(transport: url)
+                Issue.record("\(url) connected")
+            } catch let error as FleetError {
+                #expect(error.code == .invalidArgument, "\(url)")
+                #expect(error.field == "transport", "\(url)")
+                #expect(error.message.hasSuffix("use one of: memory, file:PATH, http://HOST:PORT, https://HOST"), "\(error.message)")
+            } catch {
+                Issue.record("\(url): \(error)")
+            }
+        }
+    }
+
+    /// The empty URL is `memory`; the SQLite store makes its own folder (the wiring knows no store's details).
+    @Test func theEmptyURLIsAnEngineHereOverTheStoreGiven() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let connection = try Wiring.connect(transport: "", options: ConnectionOptions(store: "sqlite:\(folder.path)/a/b/fleet.db"))
+        defer { try? connection.close() }
+        #expect(connection.watcher != nil)
+        _ = try connection.api.createVehicle(CreateVehicleRequest(
+            parent: "providers/p", vehicleId: "v1",
+            vehicle: Vehicle(vehicleState: .online, supportedTripTypes: [.exclusive], maximumCapacity: 4, vehicleType: VehicleType(category: .auto))))
+        #expect(FileManager.default.fileExists(atPath: "\(folder.path)/a/b/fleet.db"))
+    }
+}

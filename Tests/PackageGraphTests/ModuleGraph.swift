@@ -1,0 +1,101 @@
+import Foundation
+
+/// The package's targets and their dependencies on one another, as `swift package dump-package` prints them.
+struct ModuleGraph {
+    struct Target {
+        let name: String
+        let path: String
+        let type: String
+        let dependencies: [String]
+    }
+
+    let targets: [String: Target]
+
+    init(_ targets: [Target]) {
+        self.targets = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The graph from `dump-package`'s JSON.
+    init(dumpedPackage json: Data) throws {
+        guard let root = try JSONSerialization.jsonObject(with: json) as? [String: Any],
+              let list = root["targets"] as? [[String: Any]] else {
+            throw GraphError("dump-package printed no targets")
+        }
+        self.init(try list.map { target in
+            guard let name = target["name"] as? String, let type = target["type"] as? String else {
+                throw GraphError("a target without a name or type in \(target)")
+            }
+            let dependencies = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency -> String? in
+                for kind in ["byName", "target", "product"] {
+                    if let parts = dependency[kind] as? [Any], let named = parts.first as? String { return named }
+                }
+                return nil
+            }
+            return Target(name: name, path: target["path"] as? String ?? "", type: type, dependencies: dependencies)
+        })
+    }
+
+    /// Every target `name` depends on, directly or not.
+    func closure(of name: String) -> Set<String> {
+        var seen: Set<String> = []
+        var next = targets[name]?.dependencies ?? []
+        while let dependency = next.popLast() {
+            guard seen.insert(dependency).inserted else { continue }
+            next += targets[dependency]?.dependencies ?? []
+        }
+        return seen
+    }
+
+    /// What breaks the house rules of `ModuleRules`, one line each; empty when the graph keeps them.
+    func violations(_ rules: ModuleRules = .house) -> [String] {
+        var found: [String] = []
+        for target in targets.values.sorted(by: { $0.name < $1.name }) where target.path.hasPrefix("Core/") {
+            for dependency in target.dependencies {
+                guard let used = targets[dependency] else { continue }
+                if used.path.hasPrefix("Core/") { continue }
+                if rules.coreExceptions.contains(ModuleRules.Edge(from: target.name, to: used.name)) { continue }
+                let what = used.type == "system" ? "the system library" : "the plugin"
+                found.append("Core target \(target.name) depends on \(what) \(used.name) (\(used.path))")
+            }
+        }
+        for (client, forbidden) in rules.forbidden.sorted(by: { $0.key < $1.key }) {
+            let reached = closure(of: client)
+            for name in forbidden.sorted() where reached.contains(name) {
+                found.append("\(client) depends on \(name), directly or through another target")
+            }
+        }
+        for (target, allowed) in rules.onlyOn {
+            for dependency in targets[target]?.dependencies ?? [] where !allowed.contains(dependency) {
+                found.append("\(target) depends on \(dependency); it may depend only on \(allowed.sorted().joined(separator: ", "))")
+            }
+        }
+        return found
+    }
+}
+
+/// The module graph's rules (docs/architecture.md): Core holds protocols and values and knows no C
+/// library and no plugin; the API's clients know the API, not the engine behind it.
+struct ModuleRules {
+    struct Edge: Hashable {
+        let from: String
+        let to: String
+    }
+
+    /// Core targets' dependencies outside Core that are allowed for now. The one exception: FleetAuth
+    /// signs and verifies JWTs through OpenSSL until that code moves to a plugin.
+    var coreExceptions: Set<Edge>
+    /// Targets that must not reach these targets, even through others.
+    var forbidden: [String: Set<String>]
+    /// Targets that may depend only on these.
+    var onlyOn: [String: Set<String>]
+
+    static let house = ModuleRules(
+        coreExceptions: [Edge(from: "FleetAuth", to: "COpenSSL")],
+        forbidden: ["RESTClient": ["FleetEngine", "FleetStore"], "FleetConsumer": ["FleetEngine", "FleetStore"]],
+        onlyOn: ["FleetInterface": ["FleetErrors", "FleetModel"]])
+}
+
+struct GraphError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
