@@ -1,0 +1,130 @@
+import FleetModel
+import Foundation
+import HTTPClient
+
+/// GetTrip and UpdateVehicle over gRPC beside the same calls over REST, on one server in the same run,
+/// under the same load generator: h2load (Debian nghttp2-client), HTTP/2 with prepared gRPC frames
+/// for gRPC and HTTP/1.1 (`--h1`) for REST, with the same number of calls in flight (64). Rate and
+/// p99 (from h2load's per-request log); every gRPC answer's status is checked on `/metrics`.
+enum GRPCBenchmarks {
+    static let seconds = 5
+    static let warmUpSeconds = 2
+
+    struct Load {
+        var rate: Double
+        var p99Milliseconds: Double
+        var done: Int
+    }
+
+    static func run() -> [BenchmarkRow] {
+        guard let h2load = HTTPBenchmarks.which("h2load") else {
+            return [BenchmarkRow(name: "gRPC benchmarks", value: "skipped", comparison: "h2load is not installed (make setup installs nghttp2-client)")]
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-grpc-bench-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server: BenchServer
+        do {
+            server = try HTTPBenchmarks.preparedServer(folder: folder, extraArguments: ["--grpc-listen", "127.0.0.1:0"])
+        } catch {
+            return [BenchmarkRow(name: "fleet-admin serve --grpc-listen", value: "failed", comparison: "\(error)")]
+        }
+        defer { server.stop() }
+        guard let target = server.grpcTarget else {
+            return [BenchmarkRow(name: "fleet-admin serve --grpc-listen", value: "failed", comparison: "no grpc:// address printed")]
+        }
+        let provider = "providers/\(HTTPBenchmarks.provider)"
+        let trip = "\(provider)/trips/t1"
+        let vehicle = "\(provider)/vehicles/v1"
+        let location = Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: 53.5001, longitude: 13.4)))
+        let update = UpdateVehicleRequest(name: vehicle, vehicle: location, updateMask: ["last_location"])
+
+        var rows: [BenchmarkRow] = []
+        let calls: [(name: String, rest: Request, grpc: Request)] = [
+            ("GetTrip", Request(verb: "GET", path: "/v1/\(trip)", body: nil, contentType: nil),
+             Request(verb: "POST", path: "/maps.fleetengine.v1.TripService/GetTrip", body: frame(GetTripRequest(name: trip).protobufBytes()),
+                     contentType: "application/grpc")),
+            ("UpdateVehicle (location), durable sqlite",
+             Request(verb: "PUT", path: "/v1/\(vehicle)?updateMask=lastLocation", body: Array(location.jsonBytes()), contentType: "application/json"),
+             Request(verb: "POST", path: "/maps.fleetengine.v1.VehicleService/UpdateVehicle", body: frame(update.protobufBytes()),
+                     contentType: "application/grpc")),
+        ]
+        for call in calls {
+            _ = load(h2load, server.url, call.rest, folder: folder, seconds: warmUpSeconds, grpc: false)
+            _ = load(h2load, "http://\(target)", call.grpc, folder: folder, seconds: warmUpSeconds, grpc: true)
+            let rest = load(h2load, server.url, call.rest, folder: folder, seconds: seconds, grpc: false)
+            let grpc = load(h2load, "http://\(target)", call.grpc, folder: folder, seconds: seconds, grpc: true)
+            guard let rest, let grpc else {
+                rows.append(BenchmarkRow(name: "\(call.name), REST and gRPC", value: "failed", comparison: "h2load did not report"))
+                continue
+            }
+            rows.append(BenchmarkRow(name: "\(call.name) over REST (HTTP/1.1, 64 connections)", value: StoreBenchmarks.rate(rest.rate),
+                                     comparison: String(format: "p99 %.2fms; baseline", rest.p99Milliseconds)))
+            let aim = call.name == "GetTrip" ? "; aim >= 100%" : ""
+            rows.append(BenchmarkRow(name: "\(call.name) over gRPC (4 connections x 16 streams)", value: StoreBenchmarks.rate(grpc.rate),
+                                     comparison: String(format: "p99 %.2fms; %.0f%% of REST%@", grpc.p99Milliseconds, grpc.rate / rest.rate * 100, aim)))
+        }
+        let failed = failedGRPCCalls(server.url)
+        rows.append(BenchmarkRow(name: "gRPC answers not OK (from /metrics)", value: failed.map(String.init) ?? "?",
+                                 comparison: "every benchmark call must succeed"))
+        return rows
+    }
+
+    struct Request {
+        var verb: String
+        var path: String
+        var body: [UInt8]?
+        var contentType: String?
+    }
+
+    /// One gRPC message frame: uncompressed, 4-byte big-endian length.
+    static func frame(_ message: [UInt8]) -> [UInt8] {
+        let n = UInt32(message.count)
+        return [0, UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] + message
+    }
+
+    /// An h2load run of `seconds`; 64 calls in flight: 4 connections of 16 streams for gRPC, 64
+    /// HTTP/1.1 connections for REST.
+    static func load(_ h2load: String, _ base: String, _ request: Request, folder: String, seconds: Int, grpc: Bool) -> Load? {
+        let log = "\(folder)/h2load-\(UUID().uuidString).log"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        var arguments = ["-D", String(seconds), "--log-file", log, "-H", ":method: \(request.verb)"]
+        arguments += grpc ? ["-c", "4", "-m", "16", "-H", "te: trailers"] : ["--h1", "-c", "64", "-m", "1"]
+        if let contentType = request.contentType { arguments += ["-H", "content-type: \(contentType)"] }
+        if let body = request.body {
+            let path = "\(folder)/body-\(UUID().uuidString)"
+            _ = FileManager.default.createFile(atPath: path, contents: Data(body))
+            arguments += ["-d", path]
+        }
+        guard let text = HTTPBenchmarks.capture(h2load, arguments + [base + request.path]) else { return nil }
+        var rate = 0.0
+        for line in text.split(separator: "\n") where line.hasPrefix("finished in") {
+            // finished in 5.00s, 59871.20 req/s, 12.34MB/s
+            if let field = line.split(separator: ",").first(where: { $0.contains("req/s") }) {
+                rate = Double(field.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") ?? 0
+            }
+        }
+        guard rate > 0, let contents = try? String(contentsOfFile: log, encoding: .utf8) else { return nil }
+        // Per request: start time (µs since the epoch), HTTP status, µs to the end of the response.
+        var micros: [Double] = []
+        for line in contents.split(separator: "\n") {
+            let fields = line.split(separator: "\t")
+            if fields.count >= 3, fields[1] == "200", let value = Double(fields[2]) { micros.append(value) }
+        }
+        guard !micros.isEmpty else { return nil }
+        micros.sort()
+        let p99 = micros[min(micros.count - 1, Int(Double(micros.count) * 0.99))]
+        return Load(rate: rate, p99Milliseconds: p99 / 1000, done: micros.count)
+    }
+
+    /// The gRPC calls the server answered with a status other than OK, from its `/metrics`.
+    static func failedGRPCCalls(_ url: String) -> Int? {
+        guard let client = try? HTTPClient(), let answer = try? client.send(HTTPClientRequest(url: url + "/metrics")) else { return nil }
+        let text = answer.bodyText
+        var failed = 0
+        for line in text.split(separator: "\n") where line.hasPrefix("fleet_grpc_requests_total{") && !line.contains("code=\"OK\"") {
+            failed += Int(line.split(separator: " ").last ?? "") ?? 0
+        }
+        return failed
+    }
+}
