@@ -55,7 +55,7 @@ import Testing
     static let provider = "providers/grpc-tests"
 
     static func createVehicle(_ target: String, _ id: String) throws -> Answer {
-        let vehicle = Vehicle(maximumCapacity: 4, vehicleType: VehicleType(category: .auto))
+        let vehicle = Vehicle(vehicleState: .online, supportedTripTypes: [.exclusive], maximumCapacity: 4, vehicleType: VehicleType(category: .auto))
         return try call(target, "/maps.fleetengine.v1.VehicleService/CreateVehicle",
                         CreateVehicleRequest(parent: provider, vehicleId: id, vehicle: vehicle).protobufBytes())
     }
@@ -80,10 +80,10 @@ import Testing
         #expect(missing.status == 5, "NOT_FOUND: \(missing.output)")
         #expect(missing.message.contains("none"), missing.message)
 
-        // A length-delimited field 1 (name) whose length runs past the end of the message.
+        // A length-delimited field 1 (header) whose length runs past the end of the message.
         let malformed = try Self.call(target, "/maps.fleetengine.v1.TripService/GetTrip", [0x0a, 0xff, 0xff, 0x03, 0x41])
         #expect(malformed.status == 3, "INVALID_ARGUMENT: \(malformed.output)")
-        #expect(malformed.message.lowercased().contains("name"), "names the field: \(malformed.message)")
+        #expect(malformed.message.contains("header"), "names the field: \(malformed.message)")
         let unknown = try Self.call(target, "/maps.fleetengine.v1.VehicleService/UpdateVehicleLocation", [])
         #expect(unknown.status == 12, "UNIMPLEMENTED: \(unknown.output)")
 
