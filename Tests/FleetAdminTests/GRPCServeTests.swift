@@ -78,7 +78,7 @@ import Testing
         let missing = try Self.call(target, "/maps.fleetengine.v1.TripService/GetTrip",
                                     GetTripRequest(name: "\(Self.provider)/trips/none").protobufBytes())
         #expect(missing.status == 5, "NOT_FOUND: \(missing.output)")
-        #expect(missing.message.contains("none"), missing.message)
+        #expect(missing.message.contains("none"), "\(missing.message)")
 
         // A length-delimited field 1 (header) whose length runs past the end of the message.
         let malformed = try Self.call(target, "/maps.fleetengine.v1.TripService/GetTrip", [0x0a, 0xff, 0xff, 0x03, 0x41])
@@ -126,8 +126,8 @@ import Testing
         let status = server.stop()
         #expect(status == 0, "exit status after SIGTERM: \(server.standardError)")
         #expect(Date().timeIntervalSince(started) < 12, "stopped within the grace period")
-        #expect(!server.standardError.contains("assert"), server.standardError)
-        #expect(server.standardError.contains("stopped"), server.standardError)
+        #expect(!server.standardError.contains("assert"), "\(server.standardError)")
+        #expect(server.standardError.contains("stopped"), "\(server.standardError)")
         load.waitUntilExit()
         let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let succeeded = report.split(separator: "\n").first { $0.hasPrefix("requests:") }
@@ -139,7 +139,7 @@ import Testing
         let alone = try runner.run(["serve", "--store", "memory", "--grpc-listen", "127.0.0.1:0", "--grpc-tls-cert", "/nonexistent.pem"],
                                    environment: BinaryRunner.quietEnvironment)
         #expect(alone.status == 2, "\(alone)")
-        #expect(alone.error.contains("--grpc-tls-key"), alone.error)
+        #expect(alone.error.contains("--grpc-tls-key"), "\(alone.error)")
         let noListen = try runner.run(["serve", "--store", "memory", "--grpc-tls-cert", "a.pem", "--grpc-tls-key", "b.pem"],
                                       environment: BinaryRunner.quietEnvironment)
         #expect(noListen.status == 2, "\(noListen)")

@@ -25,7 +25,8 @@ public struct FleetGRPCService: Sendable {
     public func handle(_ request: GRPCRequest, _ responder: GRPCResponder) {
         let start = DispatchTime.now().uptimeNanoseconds
         let metrics = service.metrics
-        var method: FleetMethod?
+        // Named before the message is decoded, so that a malformed message counts against its method.
+        let method = request.method.hasPrefix(Self.package) ? request.method.split(separator: "/").last.flatMap { FleetMethod(rawValue: String($0)) } : nil
         let finish: @Sendable (FleetMethod?, Result<[UInt8], FleetError>) -> Void = { method, result in
             let code: GRPCCode = switch result {
             case .success: .ok
@@ -38,7 +39,6 @@ public struct FleetGRPCService: Sendable {
             let address = request.peerAddress
             try service.limitUnverified(address: Self.host(of: address))
             let call = try Self.call(method: request.method, message: request.message)
-            method = call.method
             try service.admit(call, authorization: request[metadata: "authorization"], address: Self.host(of: address))
             let served = call.method
             service.performProtobuf(call) { finish(served, $0) }
