@@ -98,7 +98,7 @@ enum GRPCBenchmarks {
             let log = "\(folder)/h2load-\(UUID().uuidString).log"
             var arguments = ["-D", String(seconds), "--log-file", log, "-H", ":method: \(request.verb)"]
             if grpc {
-                let connections = min(4, perRequest)
+                let connections = requests.count == 1 ? 4 : 1
                 arguments += ["-c", String(connections), "-m", String(perRequest / connections), "-H", "te: trailers"]
             } else {
                 arguments += ["--h1", "-c", String(perRequest), "-m", "1"]
