@@ -22,7 +22,7 @@ VENV         := $(BUILD_DIR)/conformance-venv
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
                    python3 python3-venv python3-pip tmux gpsd gpsd-clients \
                    routino libroutino-dev osmium-tool chromium chromium-driver libjs-leaflet \
-                   postgresql-15 libpq-dev nginx-light libgrpc-dev nghttp2-client
+                   postgresql-15 libpq-dev nginx-light libgrpc-dev nghttp2-client openssl
 EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)

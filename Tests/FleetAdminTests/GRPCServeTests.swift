@@ -27,14 +27,14 @@ import Testing
     }
 
     /// Calls `method` with `message` through nghttp; headers as gRPC clients send them.
-    static func call(_ target: String, _ method: String, _ message: [UInt8], metadata: [String] = []) throws -> Answer {
+    static func call(_ target: String, _ method: String, _ message: [UInt8], metadata: [String] = [], scheme: String = "http") throws -> Answer {
         let body = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-body-\(UUID().uuidString)")
         try Data(frame(message)).write(to: body)
         defer { try? FileManager.default.removeItem(at: body) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/nghttp")
         process.arguments = ["-v", "-t", "10", "-H", "content-type: application/grpc", "-H", "te: trailers", "-d", body.path]
-            + metadata.flatMap { ["-H", $0] } + ["http://\(target)\(method)"]
+            + metadata.flatMap { ["-H", $0] } + ["\(scheme)://\(target)\(method)"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -54,10 +54,10 @@ import Testing
 
     static let provider = "providers/grpc-tests"
 
-    static func createVehicle(_ target: String, _ id: String) throws -> Answer {
+    static func createVehicle(_ target: String, _ id: String, scheme: String = "http") throws -> Answer {
         let vehicle = Vehicle(vehicleState: .online, supportedTripTypes: [.exclusive], maximumCapacity: 4, vehicleType: VehicleType(category: .auto))
         return try call(target, "/maps.fleetengine.v1.VehicleService/CreateVehicle",
-                        CreateVehicleRequest(parent: provider, vehicleId: id, vehicle: vehicle).protobufBytes())
+                        CreateVehicleRequest(parent: provider, vehicleId: id, vehicle: vehicle).protobufBytes(), scheme: scheme)
     }
 
     @Test func servesFleetEngineOverGRPCBesideREST() throws {
@@ -132,6 +132,28 @@ import Testing
         let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let succeeded = report.split(separator: "\n").first { $0.hasPrefix("requests:") }
         #expect(succeeded.map { !$0.contains(" 0 succeeded") } ?? false, "calls were answered before the stop: \(report)")
+    }
+
+    @Test func servesOverTLS() throws {
+        let folder = try Products.temporaryDirectory("grpc-tls")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = folder.appendingPathComponent("key.pem").path, certificate = folder.appendingPathComponent("cert.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        #expect(openssl.terminationStatus == 0)
+
+        let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0", "--grpc-tls-cert", certificate, "--grpc-tls-key", key])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+        let created = try Self.createVehicle(target, "car-1", scheme: "https")
+        #expect(created.status == 0, "\(created.output)")
+        #expect(created.output.contains("negotiated protocol: h2"), "\(created.output)")
+        let plain = try Self.createVehicle(target, "car-2")
+        #expect(plain.status == nil, "plain text is not answered on a TLS port: \(plain.output)")
     }
 
     @Test func tlsFlagsGoTogether() throws {
