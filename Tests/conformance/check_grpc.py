@@ -156,9 +156,14 @@ def same_error(name, rest, grpc_call):
         grpc_call()
     except exceptions.GoogleAPICallError as error:
         error_body = body.get("error", {})
-        check(f"REST = gRPC error: {name}",
-              error_body.get("status") == error.grpc_status_code.name and error_body.get("message") == error.message,
-              f"REST {status} {error_body.get('status')} {error_body.get('message')!r}; gRPC {error.grpc_status_code.name} {error.message!r}")
+        rest_reason = next((d.get("reason") for d in error_body.get("details", []) if "reason" in d), None)
+        rest_field = next((d["fieldViolations"][0]["field"] for d in error_body.get("details", []) if "fieldViolations" in d), None)
+        grpc_field = next((d.field_violations[0].field for d in error.details if hasattr(d, "field_violations")), None)
+        check(f"REST = gRPC error: {name} ({error.grpc_status_code.name}, reason {error.reason}, field {grpc_field})",
+              error_body.get("status") == error.grpc_status_code.name and error_body.get("message") == error.message
+              and rest_reason == error.reason and rest_field == grpc_field,
+              f"REST {status} {error_body.get('status')} {error_body.get('message')!r} reason {rest_reason} field {rest_field}; "
+              f"gRPC {error.grpc_status_code.name} {error.message!r} reason {error.reason} field {grpc_field}")
         return
     failures.append(f"{name}: gRPC call succeeded where REST answered {status}")
 

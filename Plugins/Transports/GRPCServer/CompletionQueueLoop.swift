@@ -80,6 +80,8 @@ final class CallContext: CompletionTag, @unchecked Sendable {
     private let cancelled = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     private let ops = UnsafeMutablePointer<grpc_op>.allocate(capacity: 4)
     private var response: UnsafeMutablePointer<grpc_byte_buffer>?
+    /// The status trailer (`grpc-status-details-bin`), kept until the call is released.
+    private var trailer: UnsafeMutablePointer<grpc_metadata>?
     /// Whether this call counts in the server's calls in flight.
     private var counted = false
     private let answered = NSLock()
@@ -103,6 +105,11 @@ final class CallContext: CompletionTag, @unchecked Sendable {
         grpc_metadata_array_destroy(metadata)
         if let buffer = received.pointee { grpc_byte_buffer_destroy(buffer) }
         if let response { grpc_byte_buffer_destroy(response) }
+        if let trailer {
+            grpc_slice_unref(trailer.pointee.key)
+            grpc_slice_unref(trailer.pointee.value)
+            trailer.deallocate()
+        }
         call.deallocate()
         details.deallocate()
         metadata.deallocate()
@@ -169,6 +176,17 @@ final class CallContext: CompletionTag, @unchecked Sendable {
         ops[count] = grpc_op()
         ops[count].op = GRPC_OP_SEND_STATUS_FROM_SERVER
         ops[count].data.send_status_from_server.status = grpc_status_code(rawValue: status.code.rawValue)
+        if let details = status.details, !details.isEmpty {
+            let metadata = UnsafeMutablePointer<grpc_metadata>.allocate(capacity: 1)
+            metadata.initialize(to: grpc_metadata())
+            metadata.pointee.key = grpc_slice_from_static_string("grpc-status-details-bin")
+            metadata.pointee.value = details.withUnsafeBufferPointer {
+                grpc_slice_from_copied_buffer(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count)
+            }
+            trailer = metadata
+            ops[count].data.send_status_from_server.trailing_metadata_count = 1
+            ops[count].data.send_status_from_server.trailing_metadata = metadata
+        }
         count += 1
         ops[count] = grpc_op()
         ops[count].op = GRPC_OP_RECV_CLOSE_ON_SERVER

@@ -6,8 +6,8 @@ public struct GRPCRequest: Sendable {
     public var method: String
     /// The `:authority` the client named.
     public var host: String
-    /// The client's metadata (HTTP/2 headers), keys lowercased as on the wire; binary (`-bin`) values
-    /// hold the decoded bytes as ISO-8859-1 text.
+    /// The client's metadata (HTTP/2 headers), keys lowercased as on the wire; values as UTF-8 text
+    /// (binary `-bin` values are decoded by the core, and read here as UTF-8, lossily).
     public var metadata: [(key: String, value: String)]
     /// The peer's address as the core names it: `ipv4:127.0.0.1:40312`, `ipv6:[::1]:40312`.
     public var peer: String
@@ -34,13 +34,18 @@ public struct GRPCRequest: Sendable {
     }
 }
 
-/// A call's outcome when it is not a response message: a gRPC status code and a message for people.
+/// A call's outcome when it is not a response message: a gRPC status code, a message for people and,
+/// optionally, the rich error model's details.
 public struct GRPCStatus: Error, Sendable, Hashable {
     public var code: GRPCCode
     public var message: String
+    /// A serialized `google.rpc.Status` (code, message, details such as ErrorInfo), sent as the
+    /// `grpc-status-details-bin` trailer, where Google's clients read the error's reason and fields.
+    public var details: [UInt8]?
 
-    public init(code: GRPCCode, message: String) {
+    public init(code: GRPCCode, message: String, details: [UInt8]? = nil) {
         self.code = code
         self.message = message
+        self.details = details
     }
 }

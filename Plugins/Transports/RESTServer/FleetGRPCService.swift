@@ -33,7 +33,7 @@ public struct FleetGRPCService: Sendable {
             case .failure(let error): error.code
             }
             metrics.request(method: method, code: code, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, grpc: true)
-            responder.respond(result.mapError { GRPCStatus(code: $0.code, message: $0.message) })
+            responder.respond(result.mapError { GRPCStatus(code: $0.code, message: $0.message, details: Self.statusDetails($0)) })
         }
         do {
             let address = request.peerAddress
@@ -73,6 +73,35 @@ public struct FleetGRPCService: Sendable {
         default:
             throw FleetError(.methodNotImplemented, detail: method)
         }
+    }
+
+    /// The error as a `google.rpc.Status` with the details REST's error body carries: `ErrorInfo` (the
+    /// catalogue cause as `reason`) and `BadRequest` (the field at fault).
+    static func statusDetails(_ error: FleetError) -> [UInt8] {
+        var writer = ProtoBinaryWriter()
+        writer.writeInt32(1, error.code.rawValue)
+        writer.writeString(2, error.message)
+        func any(_ type: String, _ body: @escaping (inout ProtoBinaryWriter) -> Void) {
+            writer.writeLengthDelimited(3) { any in
+                any.writeString(1, "type.googleapis.com/\(type)")
+                any.writeLengthDelimited(2, body)
+            }
+        }
+        if let cause = error.cause {
+            any("google.rpc.ErrorInfo") { info in
+                info.writeString(1, cause)
+                info.writeString(2, "fleetengine.googleapis.com")
+            }
+        }
+        if let field = error.field {
+            any("google.rpc.BadRequest") { request in
+                request.writeLengthDelimited(1) { violation in
+                    violation.writeString(1, field)
+                    violation.writeString(2, error.message)
+                }
+            }
+        }
+        return writer.bytes
     }
 
     /// The address part of a peer (`127.0.0.1:40312` → `127.0.0.1`), so that a client's rate does not
