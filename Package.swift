@@ -152,6 +152,7 @@ let package = Package(
                     dependencies: ["JournalTransport", "FleetEngine", "FleetModel", "FleetErrors", "MemoryStore", "FleetTestSupport"],
                     path: "Tests/JournalTransportTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "FleetErrors"], path: "Tests/HTTPServerTests"),
+        .testTarget(name: "GRPCServerTests", dependencies: ["GRPCServer", "FleetErrors"], path: "Tests/GRPCServerTests"),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FleetErrors"], path: "Tests/HTTPClientTests"),
         .testTarget(name: "FleetAdminTests", dependencies: ["fleet-admin", "FleetTestSupport", "FleetCLI", "FleetErrors", "FleetModel", "FleetEngine",
                                                             "FleetAuth", "JournalTransport", "MemoryStore"],

@@ -138,16 +138,22 @@ public final class GRPCServer: @unchecked Sendable {
     /// The calls in flight (handed to the handler, or answered but not yet sent).
     public var callsInFlight: Int { activeCalls.load(ordering: .relaxed) }
 
+    /// A server with the message limit, and without SO_REUSEPORT, which the core sets by default: with
+    /// it a second server on the same port starts without an error and takes half the calls.
     private static func createServer(maxMessageBytes: Int) -> OpaquePointer {
-        let key = strdup("grpc.max_receive_message_length")!
-        defer { free(key) }
-        var arg = grpc_arg()
-        arg.type = GRPC_ARG_INTEGER
-        arg.key = key
-        arg.value.integer = Int32(clamping: maxMessageBytes)
-        return withUnsafeMutablePointer(to: &arg) { argument in
-            var args = grpc_channel_args(num_args: 1, args: argument)
-            return grpc_server_create(&args, nil)!
+        let settings: [(String, Int32)] = [("grpc.max_receive_message_length", Int32(clamping: maxMessageBytes)), ("grpc.so_reuseport", 0)]
+        let keys = settings.map { strdup($0.0)! }
+        defer { keys.forEach { free($0) } }
+        var args = zip(keys, settings).map { key, setting in
+            var arg = grpc_arg()
+            arg.type = GRPC_ARG_INTEGER
+            arg.key = key
+            arg.value.integer = setting.1
+            return arg
+        }
+        return args.withUnsafeMutableBufferPointer { buffer in
+            var channelArgs = grpc_channel_args(num_args: buffer.count, args: buffer.baseAddress)
+            return grpc_server_create(&channelArgs, nil)!
         }
     }
 }
