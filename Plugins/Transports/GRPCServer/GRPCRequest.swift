@@ -1,4 +1,5 @@
 import FleetErrors
+import Foundation
 
 /// One unary call as it arrived: which method, who sent it, its metadata and its message bytes.
 public struct GRPCRequest: Sendable {
@@ -27,9 +28,13 @@ public struct GRPCRequest: Sendable {
         metadata.first { $0.key == key }?.value
     }
 
-    /// The peer's address without the core's scheme prefix (`127.0.0.1:40312`).
+    /// The peer's address without the core's scheme prefix (`127.0.0.1:40312`, `[::1]:40312`; the core
+    /// percent-encodes the brackets).
     public var peerAddress: String {
-        for scheme in ["ipv4:", "ipv6:", "unix:"] where peer.hasPrefix(scheme) { return String(peer.dropFirst(scheme.count)) }
+        for scheme in ["ipv4:", "ipv6:", "unix:"] where peer.hasPrefix(scheme) {
+            let address = String(peer.dropFirst(scheme.count))
+            return address.removingPercentEncoding ?? address
+        }
         return peer
     }
 }
