@@ -160,7 +160,7 @@ $(MOPSI_CSV):
 	  done; } > $@.part && mv $@.part $@
 	@echo "make traces: $$(($$(wc -l < $@) - 1)) fixes in $@"
 
-## bench: release build, then every benchmark in one table (wrk and nginx give the HTTP rows).
+## bench: release build, then every benchmark in one table (wrk and nginx give the HTTP rows, h2load the gRPC ones).
 bench: setup map traces release
 	@missing=$$(for p in wrk nginx-light; do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi
