@@ -156,6 +156,36 @@ import Testing
         #expect(plain.status == nil, "plain text is not answered on a TLS port: \(plain.output)")
     }
 
+    @Test func servesGRPCAloneWithoutListen() throws {
+        let process = Process()
+        process.executableURL = try Products.locate("fleet-admin")
+        process.arguments = ["serve", "--grpc-listen", "127.0.0.1:0", "--store", "memory", "--no-access-log"]
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "NOTIFY_SOCKET")
+        environment.removeValue(forKey: "FLEET_LISTEN")
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        var line: [UInt8] = []
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte[0] == UInt8(ascii: "\n") { break }
+            line.append(byte[0])
+        }
+        let banner = String(decoding: line, as: UTF8.self)
+        #expect(banner.hasPrefix("listening on grpc://127.0.0.1:"), "\(banner)")
+        #expect(!banner.contains("http://"), "no REST without --listen: \(banner)")
+        let target = try #require(banner.split(separator: " ").first { $0.hasPrefix("grpc://") }).dropFirst("grpc://".count)
+        let created = try Self.createVehicle(String(target), "car-1")
+        #expect(created.status == 0, "\(created.output)")
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test func tlsFlagsGoTogether() throws {
         let runner = try BinaryRunner(product: "fleet-admin")
         let alone = try runner.run(["serve", "--store", "memory", "--grpc-listen", "127.0.0.1:0", "--grpc-tls-cert", "/nonexistent.pem"],
