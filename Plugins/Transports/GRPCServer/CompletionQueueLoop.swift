@@ -18,7 +18,9 @@ final class ShutdownNotice: CompletionTag, @unchecked Sendable {
 final class CompletionQueueLoop: @unchecked Sendable {
     let queue: OpaquePointer
     let server: OpaquePointer
-    unowned let owner: GRPCServer
+    /// Strong: a call answered after a stop gave up waiting for it still counts itself out here.
+    /// (`stop()` drops the loops, which ends the cycle.)
+    let owner: GRPCServer
     let ended = DispatchSemaphore(value: 0)
 
     init(server: OpaquePointer, owner: GRPCServer) {
