@@ -22,7 +22,7 @@ VENV         := $(BUILD_DIR)/conformance-venv
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
                    python3 python3-venv python3-pip tmux gpsd gpsd-clients \
                    routino libroutino-dev osmium-tool chromium chromium-driver libjs-leaflet \
-                   postgresql-15 libpq-dev nginx-light
+                   postgresql-15 libpq-dev nginx-light libgrpc-dev nghttp2-client openssl
 EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
@@ -129,10 +129,12 @@ fuzz-corpus: fuzz-build
 	  echo "fuzz $$t: corpus and 5 s of mutations, no crash ($$(grep -oE 'stat::number_of_executed_units: [0-9]+' $(BUILD_DIR)/fuzz-$$t.log | tail -1 | sed 's/.*: //') executions)"; \
 	done
 
-## conformance: our JSON, our binary protobuf and our REST server against Google's own types (PyPI google-maps-fleetengine).
+## conformance: our JSON, our binary protobuf and our REST server against Google's own types (PyPI google-maps-fleetengine),
+## and our gRPC server against Google's own client from the same package.
 conformance:
 	@bash Tests/conformance/run.sh "$(VENV)"
 	@"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin"
+	@"$(VENV)/bin/python" Tests/conformance/check_grpc.py --binary "$(BIN_DIR)/fleet-admin"
 	@# Again on a node over PostgreSQL: pg_virtualenv (postgresql-common) makes a throwaway cluster
 	@# around the command and sets PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE.
 	@pg_virtualenv -v 15 sh -c '"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin" \
@@ -158,7 +160,7 @@ $(MOPSI_CSV):
 	  done; } > $@.part && mv $@.part $@
 	@echo "make traces: $$(($$(wc -l < $@) - 1)) fixes in $@"
 
-## bench: release build, then every benchmark in one table (wrk and nginx give the HTTP rows).
+## bench: release build, then every benchmark in one table (wrk and nginx give the HTTP rows, h2load the gRPC ones).
 bench: setup map traces release
 	@missing=$$(for p in wrk nginx-light; do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; fi

@@ -25,6 +25,9 @@ let package = Package(
         .systemLibrary(name: "CRoutino", path: "Plugins/System/CRoutino", providers: [.apt(["libroutino-dev"])]),
         .systemLibrary(name: "CLibPQ", path: "Plugins/System/CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
+        // gRPC's C core by name, not through grpc.pc: SwiftPM expands that file's abseil Requires: tree without
+        // removing duplicates, and the link line outgrows the system's argument limit.
+        .systemLibrary(name: "CGRPC", path: "Plugins/System/CGRPC", providers: [.apt(["libgrpc-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Plugins/System/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
@@ -70,6 +73,8 @@ let package = Package(
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Plugins/System/CMicroHTTPDShim"),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "FleetErrors"],
                 path: "Plugins/Transports/HTTPServer", swiftSettings: strict),
+        .target(name: "GRPCServer", dependencies: ["CGRPC", "FleetErrors"],
+                path: "Plugins/Transports/GRPCServer", swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "FleetErrors"],
                 path: "Plugins/Transports/HTTPClient", swiftSettings: strict),
 
@@ -86,7 +91,7 @@ let package = Package(
                 swiftSettings: strict),
 
         .target(name: "RESTServer", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "FleetEngine", "FleetAuth",
-                                                   "FleetStore", "FleetCLI", "HTTPServer", "MapPages"],
+                                                   "FleetStore", "FleetCLI", "HTTPServer", "MapPages", "GRPCServer"],
                 path: "Plugins/Transports/RESTServer", swiftSettings: strict),
 
         .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "MemoryStore", "FileIO"],
@@ -101,7 +106,8 @@ let package = Package(
         // MARK: Executables.
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                             "CSQLite", "FleetEngine", "FleetInterface", "FleetModel", "RESTClient", "HTTPServer",
-                                                            "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit"],
+                                                            "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
+                                                            "HTTPClient"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors"],
                           path: "Executables/journal-writer", swiftSettings: strict),
@@ -149,6 +155,7 @@ let package = Package(
                     dependencies: ["JournalTransport", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors", "MemoryStore", "FleetTestSupport"],
                     path: "Tests/JournalTransportTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "FleetErrors"], path: "Tests/HTTPServerTests"),
+        .testTarget(name: "GRPCServerTests", dependencies: ["GRPCServer", "FleetErrors"], path: "Tests/GRPCServerTests"),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FleetErrors"], path: "Tests/HTTPClientTests"),
         .testTarget(name: "FleetAdminTests", dependencies: ["fleet-admin", "FleetTestSupport", "FleetCLI", "FleetErrors", "FleetModel", "FleetInterface", "FleetEngine",
                                                             "FleetAuth", "JournalTransport", "MemoryStore"],

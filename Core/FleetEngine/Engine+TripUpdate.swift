@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetInterface
 import FleetModel
 
 /// UpdateTrip in its three steps, each on the trip as stored before the call (`before`): the masked

@@ -12,6 +12,10 @@ let serveCommand = Command(
     "serve",
     abstract: "Serve Fleet Engine's REST API (and the :watch extension) over a store.",
     discussion: """
+    With --grpc-listen it also serves Fleet Engine's gRPC API (maps.fleetengine.v1.VehicleService and \
+    TripService, what Google's own client libraries speak) over the same engine, tokens and limits; \
+    given without --listen, it serves gRPC only.
+
     Prints the address it listens on once ready, answers GET /healthz with 200 and GET /metrics in \
     Prometheus text format, and writes one access log line per request to standard error. SIGTERM or \
     SIGINT stops it gracefully: no new connections, in-flight requests finish, watches close, the store \
@@ -24,6 +28,11 @@ let serveCommand = Command(
     options: [
         .value("listen", valueName: "host:port", help: "Address to listen on; port 0 picks a free port.",
                default: "127.0.0.1:8080", environment: "FLEET_LISTEN"),
+        .value("grpc-listen", valueName: "host:port", help: "Also serve Fleet Engine's gRPC API (VehicleService, TripService) on this address; alone, without --listen, serve only gRPC.",
+               environment: "FLEET_GRPC_LISTEN"),
+        .value("grpc-tls-cert", valueName: "file", help: "PEM certificate chain for gRPC over TLS (with --grpc-tls-key); plain text without.",
+               environment: "FLEET_GRPC_TLS_CERT", completion: .files),
+        .value("grpc-tls-key", valueName: "file", help: "PEM private key of --grpc-tls-cert.", environment: "FLEET_GRPC_TLS_KEY", completion: .files),
         .value("jwt-key", valueName: "file", help: "PEM RSA public key, X.509 certificate or Google service-account JSON to verify RS256 tokens with.",
                environment: "FLEET_JWT_KEY", repeatable: true, completion: .files),
         .value("jwt-secret-file", valueName: "file", help: "File holding the HS256 secret (at least 32 bytes).",
@@ -61,10 +70,20 @@ let serveCommand = Command(
         Example("fleet-admin serve --listen 0.0.0.0:8080 --store sqlite:/var/lib/fleet/fleet.db --jwt-secret-file /etc/fleet/secret",
                 "Serve a network with HS256 tokens."),
         Example("fleet-admin serve --listen 127.0.0.1:0 --store memory", "A throwaway server on a free port (tests)."),
+        Example("fleet-admin serve --listen 127.0.0.1:8080 --grpc-listen 127.0.0.1:50051",
+                "REST and gRPC (Google's own client libraries) over the same engine."),
     ]
 ) { args, context in
     var options = ServeOptions()
     options.listen = args.string("listen") ?? options.listen
+    if let grpcListen = args.string("grpc-listen") {
+        options.grpc = GRPCServeOptions(listen: grpcListen, tlsCertificateFile: args.string("grpc-tls-cert"), tlsKeyFile: args.string("grpc-tls-key"))
+        options.serveREST = args.isGiven("listen")
+    }
+    guard args.isGiven("grpc-tls-cert") == args.isGiven("grpc-tls-key") else {
+        throw args.usageError("--grpc-tls-cert and --grpc-tls-key go together: give both or neither")
+    }
+    if args.isGiven("grpc-tls-cert") && options.grpc == nil { throw args.usageError("--grpc-tls-cert needs --grpc-listen") }
     options.provider = args.string("provider")
     options.jwtKeyFiles = args.strings("jwt-key")
     options.jwtSecretFiles = args.strings("jwt-secret-file")

@@ -6,6 +6,8 @@ final class BenchServer: Sendable {
     let process = Process()
     /// `http://127.0.0.1:PORT`.
     let url: String
+    /// `127.0.0.1:PORT` of the gRPC listener, when started with `--grpc-listen`.
+    let grpcTarget: String?
 
     struct StartFailure: Error, CustomStringConvertible {
         var description: String
@@ -26,11 +28,13 @@ final class BenchServer: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        guard let url = Self.readURL(output) else {
+        let line = Self.readLine(output)
+        guard let start = line.range(of: "http://") else {
             process.terminate()
             throw StartFailure(description: "it did not start")
         }
-        self.url = url
+        url = String(line[start.lowerBound...].prefix { $0 != " " })
+        grpcTarget = line.range(of: "grpc://").map { String(line[$0.upperBound...].prefix { $0 != " " }) }
     }
 
     /// The port of `url`.
@@ -41,16 +45,14 @@ final class BenchServer: Sendable {
         process.waitUntilExit()
     }
 
-    /// The URL from the first line the server prints.
-    private static func readURL(_ pipe: Pipe) -> String? {
+    /// The first line the server prints (`listening on http://… [and grpc://…] (…)`).
+    private static func readLine(_ pipe: Pipe) -> String {
         var line: [UInt8] = []
         while true {
             let byte = pipe.fileHandleForReading.readData(ofLength: 1)
             if byte.isEmpty || byte[0] == UInt8(ascii: "\n") { break }
             line.append(byte[0])
         }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let start = text.range(of: "http://") else { return nil }
-        return String(text[start.lowerBound...].prefix { $0 != " " })
+        return String(decoding: line, as: UTF8.self)
     }
 }

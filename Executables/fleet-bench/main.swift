@@ -14,7 +14,7 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, search, http, watch, map, soak; http-pairs
+// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, search, http, grpc, watch, map, soak; http-pairs
 // and http-router run only when named); for engine, the update rows of the stores whose name contains STORE
 // ("sqlite, durable").
 let only = CommandLine.arguments.dropFirst().first
@@ -52,6 +52,7 @@ if only == "search" {
 if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }
 if only == "http-router" { section("UpdateVehicle with a router (wrk)", { HTTPBenchmarks.ownRoutes() }) }
 if only == "http-pairs" { section("GetTrip and UpdateVehicle against nginx, in rounds", { HTTPBenchmarks.pairs() }) }
+if wanted("grpc") { section("gRPC beside REST (h2load)", { GRPCBenchmarks.run() }) }
 if wanted("watch") { section("watch streams", { WatchBenchmarks.run() }) }
 if wanted("map") { section("map pages (headless Chromium)", { MapBenchmarks.run() }) }
 // `fleet-bench soak [--seconds N] [--watch-batch N]`: each allocator setting under N seconds of mixed

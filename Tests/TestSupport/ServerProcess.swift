@@ -5,6 +5,8 @@ import Foundation
 public final class ServerProcess: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`.
     public let url: String
+    /// The line the server printed once ready (`listening on http://… and grpc://… (…)`).
+    public let banner: String
     public let process: Process
     private let errors: Pipe
     private let collected = OutputBuffer()
@@ -48,6 +50,7 @@ public final class ServerProcess: @unchecked Sendable {
             throw StartFailure(output: text, errors: collected.text)
         }
         url = String(text[start.lowerBound...].prefix { $0 != " " })
+        banner = text
     }
 
     /// What the server wrote to standard error so far.

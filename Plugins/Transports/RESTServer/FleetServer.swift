@@ -5,6 +5,7 @@ import FleetErrors
 import FleetModel
 import FleetStore
 import Foundation
+import GRPCServer
 import HTTPServer
 import MapPages
 
@@ -13,6 +14,10 @@ import MapPages
 public struct ServeOptions: Sendable {
     /// `HOST:PORT` (`127.0.0.1:8080`, `[::1]:0`, `0.0.0.0:8080`); port 0 picks a free port.
     public var listen = "127.0.0.1:8080"
+    /// Whether to serve REST on `listen` (off when only gRPC is asked for).
+    public var serveREST = true
+    /// `HOST:PORT` for Fleet Engine's gRPC API, nil for none (`GRPCServeOptions`).
+    public var grpc: GRPCServeOptions?
     /// Only this provider's resources are served, when set.
     public var provider: String?
     /// PEM public keys, X.509 certificates or Google service-account JSON key files (RS256).
@@ -118,8 +123,12 @@ public enum FleetServer {
     public static func run(store: any Store, options: ServeOptions, ready: (String) -> Void) throws {
         let (host, port) = try options.hostAndPort()
         let verifier = try options.verifier()
-        if verifier == nil && !options.insecure && !isLoopback(host) {
+        if verifier == nil && !options.insecure && !isLoopback(host) && options.serveREST {
             throw FleetError(.insecureListen, detail: host, field: "listen")
+        }
+        let grpcConfiguration = try options.grpc.map { try $0.configuration(threads: options.threads, maxMessageBytes: options.maxBodyBytes) }
+        if let grpcConfiguration, verifier == nil && !options.insecure && !isLoopback(grpcConfiguration.host) {
+            throw FleetError(.insecureListen, detail: grpcConfiguration.host, field: "grpc-listen")
         }
         if let warning = try options.map?.validate() { FileHandle.standardError.write(Data("fleet-admin serve: \(warning)\n".utf8)) }
         let metrics = ServerMetrics()
@@ -158,7 +167,16 @@ public enum FleetServer {
         let signals = SignalWatcher(signals: [SIGTERM, SIGINT], queue: queue) { _ in stop.signal() }
         defer { withExtendedLifetime(signals) {} }
 
-        let bound = try server.start()
+        let bound = options.serveREST ? try server.start() : nil
+        let grpcServer = grpcConfiguration.map { GRPCServer(configuration: $0, handler: FleetGRPCService(service: service).handle) }
+        let grpcBound: String?
+        do {
+            grpcBound = try grpcServer?.start()
+        } catch {
+            if options.serveREST { server.stop(gracePeriod: .zero) }
+            throw error
+        }
+        let urls = [bound.map { "http://\($0)" }, grpcBound.map { "grpc://\($0)" }].compactMap { $0 }.joined(separator: " and ")
         let notifier = SystemdNotifier()
         var watchdog: (any DispatchSourceTimer)?
         if let interval = SystemdNotifier.watchdogInterval() {
@@ -169,13 +187,22 @@ public enum FleetServer {
             timer.resume()
             watchdog = timer
         }
-        ready("http://\(bound)")
-        notifier.send("READY=1", "STATUS=serving on http://\(bound)")
+        ready(urls)
+        notifier.send("READY=1", "STATUS=serving on \(urls)")
         stop.wait()
 
         notifier.send("STOPPING=1", "STATUS=stopping")
         watchdog?.cancel()
-        server.stop(gracePeriod: options.gracePeriod)
+        // Both servers stop at once, each finishing its calls in flight within the grace period.
+        let grpcStopped = DispatchSemaphore(value: 0)
+        if let grpcServer {
+            DispatchQueue.global().async {
+                grpcServer.stop(gracePeriod: options.gracePeriod)
+                grpcStopped.signal()
+            }
+        }
+        if options.serveREST { server.stop(gracePeriod: options.gracePeriod) }
+        if grpcServer != nil { grpcStopped.wait() }
         try store.close()
     }
 

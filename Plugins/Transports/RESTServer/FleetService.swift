@@ -57,14 +57,13 @@ public final class FleetService: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         var method: FleetMethod?
         do {
-            if verifier == nil { try requestGuard.limitRate(key: RequestGuard.callerKey(token: nil, address: request.remoteAddress)) }
+            try limitUnverified(address: request.remoteAddress)
             try requestGuard.checkContentType(request)
             try Self.checkQueryText(request)
             let call = try RESTMapping.call(verb: request.method, path: request.path,
                                             query: request.query.map { ($0.name, $0.value) }, body: request.body)
             method = call.method
-            let token = try authorize(call, request: request)
-            if verifier != nil { try requestGuard.limitRate(key: RequestGuard.callerKey(token: token, address: request.remoteAddress)) }
+            try admit(call, authorization: request.headers["authorization"], address: request.remoteAddress)
             return try perform(call, start: start)
         } catch {
             let error = Self.fleetError(error)
@@ -186,24 +185,6 @@ public final class FleetService: Sendable {
     }
 
     // MARK: Authorization
-
-    /// Checks the call's provider and token; returns the verified token, nil when tokens are not checked.
-    @discardableResult
-    func authorize(_ call: RESTCall, request: HTTPRequest) throws -> VerifiedToken? {
-        guard provider != nil || verifier != nil else { return nil }  // an open server for every provider
-        let target = Self.target(of: call)
-        if let provider, let asked = target.provider, asked != provider {
-            throw FleetError(.providerNotServed, detail: "this server serves '\(provider)', not '\(asked)'")
-        }
-        guard let verifier else { return nil }
-        let token = try verifier.verify(authorizationHeader: request.headers["authorization"])
-        try Authorizer.authorize(token: token, method: call.method, provider: target.provider ?? "",
-                                 vehicleID: target.vehicleID, tripID: target.tripID)
-        if case .updateVehicle(let r) = call {
-            try Authorizer.authorizeVehicleUpdate(token: token, paths: r.updateMask?.paths ?? [])
-        }
-        return token
-    }
 
     /// The provider, vehicle and trip a call touches, as far as its names say.
     static func target(of call: RESTCall) -> (provider: String?, vehicleID: String?, tripID: String?) {

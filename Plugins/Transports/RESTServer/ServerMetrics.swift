@@ -43,9 +43,12 @@ public final class ServerMetrics: Sendable {
         /// Latency by method index.
         var latency = [Histogram](repeating: Histogram(), count: ServerMetrics.methodNames.count)
         var commits = Histogram()
+        /// The gRPC share of `requests`, by the same index.
+        var grpcRequests = [UInt64](repeating: 0, count: ServerMetrics.methodNames.count * ServerMetrics.codeCount)
 
         mutating func add(_ other: Counters) {
             for i in requests.indices { requests[i] += other.requests[i] }
+            for i in grpcRequests.indices { grpcRequests[i] += other.grpcRequests[i] }
             for i in latency.indices { latency[i].add(other.latency[i]) }
             commits.add(other.commits)
         }
@@ -60,12 +63,14 @@ public final class ServerMetrics: Sendable {
 
     public init() {}
 
-    /// Counts one finished request; `method` nil for a request that named none.
-    public func request(method: FleetMethod?, code: GRPCCode, seconds: Double) {
+    /// Counts one finished request; `method` nil for a request that named none; `grpc` when it came
+    /// over gRPC (counted in the totals and, apart, in `fleet_grpc_requests_total`).
+    public func request(method: FleetMethod?, code: GRPCCode, seconds: Double, grpc: Bool = false) {
         let index = method.flatMap { FleetMethod.allCases.firstIndex(of: $0) } ?? Self.methodNames.count - 1
         let slot = index * Self.codeCount + Int(code.rawValue)
         shard.counters.withLock { counters in
             counters.requests[slot] += 1
+            if grpc { counters.grpcRequests[slot] += 1 }
             counters.latency[index].observe(seconds)
         }
     }
@@ -104,6 +109,18 @@ public final class ServerMetrics: Sendable {
                 let count = s.requests[method * Self.codeCount + Int(code.rawValue)]
                 guard count > 0 else { continue }
                 out += "fleet_requests_total{method=\"\(Self.methodNames[method])\",code=\"\(code.name)\"} \(count)\n"
+            }
+        }
+        out += """
+        # HELP fleet_grpc_requests_total Fleet Engine calls served over gRPC (also counted in fleet_requests_total), by method and gRPC code.
+        # TYPE fleet_grpc_requests_total counter
+
+        """
+        for method in methods {
+            for code in codes {
+                let count = s.grpcRequests[method * Self.codeCount + Int(code.rawValue)]
+                guard count > 0 else { continue }
+                out += "fleet_grpc_requests_total{method=\"\(Self.methodNames[method])\",code=\"\(code.name)\"} \(count)\n"
             }
         }
         out += """

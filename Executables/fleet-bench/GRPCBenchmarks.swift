@@ -1,0 +1,159 @@
+import FleetModel
+import Foundation
+import HTTPClient
+
+/// GetTrip and UpdateVehicle over gRPC beside the same calls over REST, on one server in the same run,
+/// under the same load generator: h2load (Debian nghttp2-client), HTTP/2 with prepared gRPC frames
+/// for gRPC and HTTP/1.1 (`--h1`) for REST, with the same number of calls in flight (64). Rate and
+/// p99 (from h2load's per-request log); every gRPC answer's status is checked on `/metrics`.
+enum GRPCBenchmarks {
+    static let seconds = 5
+    static let warmUpSeconds = 2
+
+    struct Load {
+        var rate: Double
+        var p99Milliseconds: Double
+        var done: Int
+        /// Answers with another HTTP status than 200 (REST's errors; gRPC's are counted on /metrics).
+        var notOK: Int
+    }
+
+    static func run() -> [BenchmarkRow] {
+        guard let h2load = HTTPBenchmarks.which("h2load") else {
+            return [BenchmarkRow(name: "gRPC benchmarks", value: "skipped", comparison: "h2load is not installed (make setup installs nghttp2-client)")]
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-grpc-bench-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server: BenchServer
+        do {
+            server = try HTTPBenchmarks.preparedServer(folder: folder, extraArguments: ["--grpc-listen", "127.0.0.1:0"])
+        } catch {
+            return [BenchmarkRow(name: "fleet-admin serve --grpc-listen", value: "failed", comparison: "\(error)")]
+        }
+        defer { server.stop() }
+        guard let target = server.grpcTarget else {
+            return [BenchmarkRow(name: "fleet-admin serve --grpc-listen", value: "failed", comparison: "no grpc:// address printed")]
+        }
+        let provider = "providers/\(HTTPBenchmarks.provider)"
+        let trip = "\(provider)/trips/t1"
+        let location = Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: 53.5001, longitude: 13.4)))
+        // Location updates go to 16 vehicles, 4 calls in flight each: 64 writers of one vehicle only
+        // conflict with each other (ABORTED), which no fleet does.
+        let updated = (0..<16).map { "\(provider)/vehicles/v\($0)" }
+
+        var rows: [BenchmarkRow] = []
+        let calls: [(name: String, rest: [Request], grpc: [Request])] = [
+            ("GetTrip", [Request(verb: "GET", path: "/v1/\(trip)", body: nil, contentType: nil)],
+             [Request(verb: "POST", path: "/maps.fleetengine.v1.TripService/GetTrip", body: frame(GetTripRequest(name: trip).protobufBytes()),
+                      contentType: "application/grpc")]),
+            ("UpdateVehicle (location) of 16 vehicles, durable sqlite",
+             updated.map { Request(verb: "PUT", path: "/v1/\($0)?updateMask=lastLocation", body: Array(location.jsonBytes()), contentType: "application/json") },
+             updated.map { Request(verb: "POST", path: "/maps.fleetengine.v1.VehicleService/UpdateVehicle",
+                                   body: frame(UpdateVehicleRequest(name: $0, vehicle: location, updateMask: ["last_location"]).protobufBytes()),
+                                   contentType: "application/grpc") }),
+        ]
+        for call in calls {
+            _ = load(h2load, server.url, call.rest, folder: folder, seconds: warmUpSeconds, grpc: false)
+            _ = load(h2load, "http://\(target)", call.grpc, folder: folder, seconds: warmUpSeconds, grpc: true)
+            let rest = load(h2load, server.url, call.rest, folder: folder, seconds: seconds, grpc: false)
+            let grpc = load(h2load, "http://\(target)", call.grpc, folder: folder, seconds: seconds, grpc: true)
+            guard let rest, let grpc else {
+                rows.append(BenchmarkRow(name: "\(call.name), REST and gRPC", value: "failed", comparison: "h2load did not report"))
+                continue
+            }
+            let shape = call.grpc.count == 1 ? "4 connections x 16 streams" : "\(call.grpc.count) connections x \(64 / call.grpc.count) streams"
+            rows.append(BenchmarkRow(name: "\(call.name) over REST (HTTP/1.1, 64 connections)", value: StoreBenchmarks.rate(rest.rate),
+                                     comparison: String(format: "p99 %.2fms; baseline%@", rest.p99Milliseconds,
+                                                        rest.notOK > 0 ? "; \(rest.notOK) not 200" : "")))
+            let aim = call.name == "GetTrip" ? "; aim >= 100%" : ""
+            rows.append(BenchmarkRow(name: "\(call.name) over gRPC (\(shape))", value: StoreBenchmarks.rate(grpc.rate),
+                                     comparison: String(format: "p99 %.2fms; %.0f%% of REST%@", grpc.p99Milliseconds, grpc.rate / rest.rate * 100, aim)))
+        }
+        let failed = failedGRPCCalls(server.url)
+        rows.append(BenchmarkRow(name: "gRPC answers not OK (from /metrics)", value: failed.map(String.init) ?? "?",
+                                 comparison: "ABORTED: concurrent writes of one vehicle that kept conflicting (REST's show as 409 above)"))
+        return rows
+    }
+
+    struct Request {
+        var verb: String
+        var path: String
+        var body: [UInt8]?
+        var contentType: String?
+    }
+
+    /// One gRPC message frame: uncompressed, 4-byte big-endian length.
+    static func frame(_ message: [UInt8]) -> [UInt8] {
+        let n = UInt32(message.count)
+        return [0, UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] + message
+    }
+
+    /// h2load runs of `seconds`, one per request at once (their rates added, their logs merged); 64
+    /// calls in flight in all: for gRPC 4 connections of 16 streams (one request) or a connection of 4
+    /// per request (16 requests); for REST as many HTTP/1.1 connections.
+    static func load(_ h2load: String, _ base: String, _ requests: [Request], folder: String, seconds: Int, grpc: Bool) -> Load? {
+        let perRequest = max(1, 64 / requests.count)
+        let runs = requests.map { request -> (Process, Pipe, String) in
+            let log = "\(folder)/h2load-\(UUID().uuidString).log"
+            var arguments = ["-D", String(seconds), "--log-file", log, "-H", ":method: \(request.verb)"]
+            if grpc {
+                let connections = requests.count == 1 ? 4 : 1
+                arguments += ["-c", String(connections), "-m", String(perRequest / connections), "-H", "te: trailers"]
+            } else {
+                arguments += ["--h1", "-c", String(perRequest), "-m", "1"]
+            }
+            if let contentType = request.contentType { arguments += ["-H", "content-type: \(contentType)"] }
+            if let body = request.body {
+                let path = "\(folder)/body-\(UUID().uuidString)"
+                _ = FileManager.default.createFile(atPath: path, contents: Data(body))
+                arguments += ["-d", path]
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: h2load)
+            process.arguments = arguments + [base + request.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            try? process.run()
+            return (process, pipe, log)
+        }
+        var rate = 0.0
+        var micros: [Double] = []
+        var notOK = 0
+        for (process, pipe, log) in runs {
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            defer { try? FileManager.default.removeItem(atPath: log) }
+            for line in text.split(separator: "\n") where line.hasPrefix("finished in") {
+                // finished in 5.00s, 59871.20 req/s, 12.34MB/s
+                if let field = line.split(separator: ",").first(where: { $0.contains("req/s") }) {
+                    rate += Double(field.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") ?? 0
+                }
+            }
+            guard let contents = try? String(contentsOfFile: log, encoding: .utf8) else { return nil }
+            // Per request: start time (µs since the epoch), HTTP status, µs to the end of the response.
+            for line in contents.split(separator: "\n") {
+                let fields = line.split(separator: "\t")
+                guard fields.count >= 3, let value = Double(fields[2]) else { continue }
+                if fields[1] == "200" { micros.append(value) } else { notOK += 1 }
+            }
+        }
+        guard rate > 0, !micros.isEmpty else { return nil }
+        micros.sort()
+        let p99 = micros[min(micros.count - 1, Int(Double(micros.count) * 0.99))]
+        return Load(rate: rate, p99Milliseconds: p99 / 1000, done: micros.count, notOK: notOK)
+    }
+
+    /// The gRPC calls the server answered with a status other than OK, from its `/metrics`.
+    static func failedGRPCCalls(_ url: String) -> Int? {
+        guard let client = try? HTTPClient(), let answer = try? client.send(HTTPClientRequest(url: url + "/metrics")) else { return nil }
+        let text = answer.bodyText
+        var failed = 0
+        for line in text.split(separator: "\n") where line.hasPrefix("fleet_grpc_requests_total{") && !line.contains("code=\"OK\"") {
+            FileHandle.standardError.write(Data("fleet-bench grpc: \(line)\n".utf8))
+            failed += Int(line.split(separator: " ").last ?? "") ?? 0
+        }
+        return failed
+    }
+}

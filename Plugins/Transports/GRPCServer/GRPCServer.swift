@@ -1,0 +1,169 @@
+import CGRPC
+import FleetErrors
+import Foundation
+import Synchronization
+
+/// A gRPC server for unary calls on gRPC's C core, with no knowledge of the services it serves:
+/// each call's method path, metadata, peer and request bytes go to one handler, which answers
+/// with response bytes or a status, at once or later from any thread.
+///
+/// Each serving thread owns one completion queue with a few calls requested ahead on it (the
+/// core's own advice, and measured: several threads on one shared queue served fewer calls). A
+/// stop lets calls in flight finish within a grace period, then cancels the rest.
+public final class GRPCServer: @unchecked Sendable {
+    /// How the server listens and serves.
+    public struct Configuration: Sendable {
+        /// An IP address or `localhost`; IPv6 without brackets.
+        public var host = "127.0.0.1"
+        /// 0 picks a free port (`start()` returns the one bound).
+        public var port = 0
+        /// Serving threads, each with its own completion queue: about one per core.
+        public var threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        /// Calls requested ahead on each queue, so a burst of new calls does not wait for a request.
+        public var pendingCallsPerThread = 16
+        /// The largest request message accepted; larger ones get RESOURCE_EXHAUSTED from the core.
+        public var maxMessageBytes = 4 << 20
+        /// TLS with this certificate chain and key; plain text (h2c) when nil.
+        public var tls: TLS?
+
+        public init() {}
+    }
+
+    /// A PEM certificate chain and its private key.
+    public struct TLS: Sendable {
+        public var certificateChainPEM: String
+        public var privateKeyPEM: String
+
+        public init(certificateChainPEM: String, privateKeyPEM: String) {
+            self.certificateChainPEM = certificateChainPEM
+            self.privateKeyPEM = privateKeyPEM
+        }
+    }
+
+    /// Called once per call on a serving thread; must answer through the responder exactly once.
+    public typealias Handler = @Sendable (GRPCRequest, GRPCResponder) -> Void
+
+    let configuration: Configuration
+    let handler: Handler
+    private var server: OpaquePointer?
+    private var loops: [CompletionQueueLoop] = []
+    /// Calls the core has handed over and that have not finished their last batch.
+    let activeCalls = Atomic<Int>(0)
+    /// Set once a stop begins: no new calls are requested.
+    let stopping = Atomic<Bool>(false)
+    private let lifecycle = Mutex<Bool>(false)
+
+    public init(configuration: Configuration, handler: @escaping Handler) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    /// Starts listening and serving; returns the bound `HOST:PORT` (IPv6 in brackets). Throws
+    /// LISTEN_FAILED when the address cannot be bound or the TLS certificate and key are not usable.
+    public func start() throws -> String {
+        try lifecycle.withLock { started in
+            guard !started else { throw FleetError(.listenFailed, detail: "the gRPC server was already started") }
+            started = true
+        }
+        grpc_init()
+        let server = Self.createServer(maxMessageBytes: configuration.maxMessageBytes)
+        let threads = max(1, configuration.threads)
+        let loops = (0..<threads).map { _ in CompletionQueueLoop(server: server, owner: self) }
+        for loop in loops { grpc_server_register_completion_queue(server, loop.queue, nil) }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let address = "\(host):\(configuration.port)"
+        let credentials: OpaquePointer?
+        if let tls = configuration.tls {
+            credentials = tls.privateKeyPEM.withCString { key in
+                tls.certificateChainPEM.withCString { chain in
+                    var pair = grpc_ssl_pem_key_cert_pair(private_key: key, cert_chain: chain)
+                    return grpc_ssl_server_credentials_create(nil, &pair, 1, 0, nil)
+                }
+            }
+        } else {
+            credentials = grpc_insecure_server_credentials_create()
+        }
+        let port = credentials.map { grpc_server_add_http2_port(server, address, $0) } ?? 0
+        if let credentials { grpc_server_credentials_release(credentials) }
+        guard port > 0 else {
+            grpc_server_destroy(server)
+            for loop in loops {
+                grpc_completion_queue_shutdown(loop.queue)
+                loop.drainAfterShutdown()
+                grpc_completion_queue_destroy(loop.queue)
+            }
+            grpc_shutdown()
+            let reason = configuration.tls == nil ? "the address is in use or not this machine's"
+                : "the address is in use or not this machine's, or the TLS certificate and key do not match or are not PEM"
+            throw FleetError(.listenFailed, detail: "gRPC on \(address): \(reason)")
+        }
+        grpc_server_start(server)
+        self.server = server
+        self.loops = loops
+        for loop in loops {
+            for _ in 0..<max(1, configuration.pendingCallsPerThread) { loop.requestCall() }
+            loop.startThread()
+        }
+        return "\(host):\(port)"
+    }
+
+    /// Stops gracefully: new calls are refused (UNAVAILABLE), calls in flight get `gracePeriod` to
+    /// finish, then the rest are cancelled. Returns once every serving thread has ended.
+    public func stop(gracePeriod: Duration) {
+        guard let server, !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let notice = ShutdownNotice()
+        grpc_server_shutdown_and_notify(server, loops[0].queue, Unmanaged.passRetained(notice).toOpaque())
+        let grace = DispatchTime.now() + .nanoseconds(Int(min(gracePeriod / .nanoseconds(1), Double(Int.max / 2))))
+        if notice.done.wait(timeout: grace) == .timedOut {
+            grpc_server_cancel_all_calls(server)
+            notice.done.wait()
+        }
+        // A completion queue shut down while a call still has a batch to start makes the core abort
+        // (call.cc, grpc_cq_begin_op): wait for every call's last batch. A handler that never answers
+        // holds its call; after ten seconds the queues are left as they are (the process is ending).
+        let deadline = DispatchTime.now() + .seconds(10)
+        while activeCalls.load(ordering: .acquiring) > 0 {
+            if DispatchTime.now() > deadline { return }
+            usleep(1000)
+        }
+        grpc_server_destroy(server)
+        self.server = nil
+        for loop in loops { grpc_completion_queue_shutdown(loop.queue) }
+        for loop in loops { loop.ended.wait() }
+        for loop in loops { grpc_completion_queue_destroy(loop.queue) }
+        loops = []
+        grpc_shutdown()
+    }
+
+    /// The calls in flight (handed to the handler, or answered but not yet sent).
+    public var callsInFlight: Int { activeCalls.load(ordering: .relaxed) }
+
+    /// A server with the message limit, and without SO_REUSEPORT, which the core sets by default: with
+    /// it a second server on the same port starts without an error and takes half the calls.
+    private static func createServer(maxMessageBytes: Int) -> OpaquePointer {
+        let settings: [(String, Int32)] = [("grpc.max_receive_message_length", Int32(clamping: maxMessageBytes)), ("grpc.so_reuseport", 0)]
+        let keys = settings.map { strdup($0.0)! }
+        defer { keys.forEach { free($0) } }
+        var args = zip(keys, settings).map { key, setting in
+            var arg = grpc_arg()
+            arg.type = GRPC_ARG_INTEGER
+            arg.key = key
+            arg.value.integer = setting.1
+            return arg
+        }
+        return args.withUnsafeMutableBufferPointer { buffer in
+            var channelArgs = grpc_channel_args(num_args: buffer.count, args: buffer.baseAddress)
+            return grpc_server_create(&channelArgs, nil)!
+        }
+    }
+}
+
+/// Answers one call, once, from any thread.
+public struct GRPCResponder: Sendable {
+    let context: CallContext
+
+    /// Sends the response message and status OK, or the status.
+    public func respond(_ result: Result<[UInt8], GRPCStatus>) {
+        context.respond(result)
+    }
+}

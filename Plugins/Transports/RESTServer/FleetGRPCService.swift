@@ -1,0 +1,151 @@
+import FleetAuth
+import FleetErrors
+import FleetModel
+import FleetREST
+import Foundation
+import GRPCServer
+
+/// Fleet Engine's gRPC API (`maps.fleetengine.v1.VehicleService` and `TripService`, every unary method
+/// the REST server serves) over the same `FleetService`: a call's binary protobuf becomes the same
+/// `RESTCall` a REST request becomes, and passes the same provider check, token, role and rate limit
+/// to the same engine, counted in the same metrics. So Google's own gRPC clients and REST clients get
+/// the same answers, and the same errors with the same codes and messages.
+public struct FleetGRPCService: Sendable {
+    let service: FleetService
+
+    public init(service: FleetService) {
+        self.service = service
+    }
+
+    /// The gRPC package of Fleet Engine v1.
+    static let package = "/maps.fleetengine.v1."
+
+    /// Serves one call (on a gRPC serving thread); answers at once for reads, from the store's commit
+    /// for writes.
+    public func handle(_ request: GRPCRequest, _ responder: GRPCResponder) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let metrics = service.metrics
+        // Named before the message is decoded, so that a malformed message counts against its method.
+        let method = request.method.hasPrefix(Self.package) ? request.method.split(separator: "/").last.flatMap { FleetMethod(rawValue: String($0)) } : nil
+        let finish: @Sendable (FleetMethod?, Result<[UInt8], FleetError>) -> Void = { method, result in
+            let code: GRPCCode = switch result {
+            case .success: .ok
+            case .failure(let error): error.code
+            }
+            metrics.request(method: method, code: code, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, grpc: true)
+            responder.respond(result.mapError { GRPCStatus(code: $0.code, message: $0.message, details: Self.statusDetails($0)) })
+        }
+        do {
+            let address = request.peerAddress
+            try service.limitUnverified(address: Self.host(of: address))
+            let call = try Self.call(method: request.method, message: request.message)
+            try service.admit(call, authorization: request[metadata: "authorization"], address: Self.host(of: address))
+            let served = call.method
+            service.performProtobuf(call) { finish(served, $0) }
+        } catch {
+            finish(method, .failure(FleetService.fleetError(error)))
+        }
+    }
+
+    /// The call a gRPC method path and its request message make. UNIMPLEMENTED for a method Fleet
+    /// Engine's services do not have (or that is deprecated and not served); INVALID_ARGUMENT
+    /// (MALFORMED_PROTOBUF) naming the field for a message that is not the method's request.
+    public static func call(method: String, message: [UInt8]) throws -> RESTCall {
+        guard method.hasPrefix(package) else {
+            throw FleetError(.methodNotImplemented, detail: "\(method) (this server serves maps.fleetengine.v1.VehicleService and TripService)")
+        }
+        switch method.dropFirst(package.count) {
+        case "VehicleService/CreateVehicle": return .createVehicle(try CreateVehicleRequest(protobuf: message))
+        case "VehicleService/GetVehicle": return .getVehicle(try GetVehicleRequest(protobuf: message))
+        case "VehicleService/UpdateVehicle": return .updateVehicle(try UpdateVehicleRequest(protobuf: message))
+        case "VehicleService/UpdateVehicleAttributes": return .updateVehicleAttributes(try UpdateVehicleAttributesRequest(protobuf: message))
+        case "VehicleService/ListVehicles": return .listVehicles(try ListVehiclesRequest(protobuf: message))
+        case "VehicleService/SearchVehicles": return .searchVehicles(try SearchVehiclesRequest(protobuf: message))
+        case "VehicleService/DeleteVehicle": return .deleteVehicle(try DeleteVehicleRequest(protobuf: message))
+        case "TripService/CreateTrip": return .createTrip(try CreateTripRequest(protobuf: message))
+        case "TripService/GetTrip": return .getTrip(try GetTripRequest(protobuf: message))
+        case "TripService/UpdateTrip": return .updateTrip(try UpdateTripRequest(protobuf: message))
+        case "TripService/SearchTrips": return .searchTrips(try SearchTripsRequest(protobuf: message))
+        case "TripService/DeleteTrip": return .deleteTrip(try DeleteTripRequest(protobuf: message))
+        case "TripService/ReportBillableTrip": return .reportBillableTrip(try ReportBillableTripRequest(protobuf: message))
+        case "VehicleService/UpdateVehicleLocation", "VehicleService/SearchFuzzedVehicles":
+            throw FleetError(.methodNotImplemented, detail: "\(method) is deprecated in Fleet Engine v1 and not served; use UpdateVehicle and SearchVehicles")
+        default:
+            throw FleetError(.methodNotImplemented, detail: method)
+        }
+    }
+
+    /// The error as a `google.rpc.Status` with the details REST's error body carries: `ErrorInfo` (the
+    /// catalogue cause as `reason`) and `BadRequest` (the field at fault).
+    static func statusDetails(_ error: FleetError) -> [UInt8] {
+        var writer = ProtoBinaryWriter()
+        writer.writeInt32(1, error.code.rawValue)
+        writer.writeString(2, error.message)
+        func any(_ type: String, _ body: @escaping (inout ProtoBinaryWriter) -> Void) {
+            writer.writeLengthDelimited(3) { any in
+                any.writeString(1, "type.googleapis.com/\(type)")
+                any.writeLengthDelimited(2, body)
+            }
+        }
+        if let cause = error.cause {
+            any("google.rpc.ErrorInfo") { info in
+                info.writeString(1, cause)
+                info.writeString(2, "fleetengine.googleapis.com")
+            }
+        }
+        if let field = error.field {
+            any("google.rpc.BadRequest") { request in
+                request.writeLengthDelimited(1) { violation in
+                    violation.writeString(1, field)
+                    violation.writeString(2, error.message)
+                }
+            }
+        }
+        return writer.bytes
+    }
+
+    /// The address part of a peer (`127.0.0.1:40312` → `127.0.0.1`), so that a client's rate does not
+    /// depend on which connection it used.
+    static func host(of peer: String) -> String {
+        if peer.hasPrefix("["), let close = peer.firstIndex(of: "]") { return String(peer[peer.index(after: peer.startIndex)..<close]) }
+        guard let colon = peer.lastIndex(of: ":") else { return peer }
+        return String(peer[..<colon])
+    }
+}
+
+extension FleetService {
+    /// Runs an admitted call and hands `completion` the response message in binary protobuf
+    /// (`google.protobuf.Empty` is no bytes). Reads complete before this returns; writes complete once
+    /// their commit is durable, on the store's writer thread, holding no serving thread meanwhile.
+    func performProtobuf(_ call: RESTCall, completion: @escaping @Sendable (Result<[UInt8], FleetError>) -> Void) {
+        func later<Response: ProtoBinaryMessage>(_ run: (@escaping @Sendable (Result<Response, any Error>) -> Void) -> Void) {
+            run { completion($0.map { $0.protobufBytes() }.mapError(Self.fleetError)) }
+        }
+        func empty(_ run: (@escaping @Sendable (Result<Void, any Error>) -> Void) -> Void) {
+            run { completion($0.map { [] }.mapError(Self.fleetError)) }
+        }
+        do {
+            switch call {
+            case .createVehicle(let r): later { engine.createVehicle(r, completion: $0) }
+            case .getVehicle(let r): completion(.success(try engine.getVehicle(r).protobufBytes()))
+            case .updateVehicle(let r): later { engine.updateVehicle(r, completion: $0) }
+            case .updateVehicleAttributes(let r): later { engine.updateVehicleAttributes(r, completion: $0) }
+            case .listVehicles(let r): completion(.success(try engine.listVehicles(r).protobufBytes()))
+            case .searchVehicles(let r): completion(.success(try engine.searchVehicles(r).protobufBytes()))
+            case .deleteVehicle(let r): empty { engine.deleteVehicle(r, completion: $0) }
+            case .createTrip(let r): later { engine.createTrip(r, completion: $0) }
+            case .getTrip(let r): completion(.success(try engine.getTrip(r).protobufBytes()))
+            case .updateTrip(let r): later { engine.updateTrip(r, completion: $0) }
+            case .searchTrips(let r): completion(.success(try engine.searchTrips(r).protobufBytes()))
+            case .deleteTrip(let r): empty { engine.deleteTrip(r, completion: $0) }
+            case .reportBillableTrip(let r):
+                try engine.reportBillableTrip(r)
+                completion(.success([]))
+            case .watchTrip:
+                throw FleetError(.methodNotImplemented, detail: "watching a trip is served over REST (GET …:watch), not gRPC")
+            }
+        } catch {
+            completion(.failure(Self.fleetError(error)))
+        }
+    }
+}

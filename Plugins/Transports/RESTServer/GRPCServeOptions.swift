@@ -1,0 +1,50 @@
+import FleetErrors
+import Foundation
+import GRPCServer
+
+/// How `fleet-admin serve` serves Fleet Engine's gRPC API (`--grpc-listen`, `--grpc-tls-cert`,
+/// `--grpc-tls-key`).
+public struct GRPCServeOptions: Sendable {
+    /// `HOST:PORT`; port 0 picks a free port.
+    public var listen: String
+    /// PEM certificate chain and private key files for TLS; plain text when nil.
+    public var tlsCertificateFile: String?
+    public var tlsKeyFile: String?
+
+    public init(listen: String, tlsCertificateFile: String? = nil, tlsKeyFile: String? = nil) {
+        self.listen = listen
+        self.tlsCertificateFile = tlsCertificateFile
+        self.tlsKeyFile = tlsKeyFile
+    }
+
+    /// The server's configuration: the address checked, the TLS files read. Serving threads are one
+    /// per core (a completion queue each; more threads than cores only queue behind each other),
+    /// at most `threads`.
+    func configuration(threads: Int, maxMessageBytes: Int) throws -> GRPCServer.Configuration {
+        var options = ServeOptions()
+        options.listen = listen
+        let (host, port): (String, Int)
+        do {
+            (host, port) = try options.hostAndPort()
+        } catch var error as FleetError {
+            error.message = error.message.replacingOccurrences(of: "--listen", with: "--grpc-listen")
+            error.field = "grpc-listen"
+            throw error
+        }
+        var configuration = GRPCServer.Configuration()
+        configuration.host = host
+        configuration.port = port
+        configuration.threads = max(1, min(threads, ProcessInfo.processInfo.activeProcessorCount))
+        configuration.maxMessageBytes = maxMessageBytes
+        switch (tlsCertificateFile, tlsKeyFile) {
+        case (let certificate?, let key?):
+            configuration.tls = GRPCServer.TLS(certificateChainPEM: try ServeOptions.read(certificate, option: "--grpc-tls-cert"),
+                                               privateKeyPEM: try ServeOptions.read(key, option: "--grpc-tls-key"))
+        case (nil, nil):
+            break
+        default:
+            throw FleetError.invalidArgument("--grpc-tls-cert and --grpc-tls-key go together: give both or neither", field: "grpc-tls-cert")
+        }
+        return configuration
+    }
+}

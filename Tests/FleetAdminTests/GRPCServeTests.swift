@@ -1,0 +1,199 @@
+import FleetModel
+import FleetTestSupport
+import Foundation
+import Testing
+
+/// `fleet-admin serve --grpc-listen`: the real binary on loopback, called over HTTP/2 by nghttp and
+/// h2load (Debian nghttp2-client) with hand-framed gRPC messages. Google's own Python client is run
+/// against it by Tests/conformance/check_grpc.py (`make conformance`).
+@Suite(.serialized) struct GRPCServeTests {
+    /// A gRPC answer as nghttp saw it: the trailers' status and message, and everything it printed.
+    struct Answer {
+        var status: Int?
+        var message: String
+        var output: String
+    }
+
+    /// `HOST:PORT` of the server's gRPC listener, from the line it printed once ready.
+    static func grpcTarget(_ server: ServerProcess) throws -> String {
+        let start = try #require(server.banner.range(of: "grpc://"), "no grpc:// in \(server.banner)")
+        return String(server.banner[start.upperBound...].prefix { $0 != " " })
+    }
+
+    /// One message in gRPC's framing: not compressed, 4-byte big-endian length, the bytes.
+    static func frame(_ message: [UInt8]) -> [UInt8] {
+        let n = UInt32(message.count)
+        return [0, UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] + message
+    }
+
+    /// Calls `method` with `message` through nghttp; headers as gRPC clients send them.
+    static func call(_ target: String, _ method: String, _ message: [UInt8], metadata: [String] = [], scheme: String = "http") throws -> Answer {
+        let body = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-body-\(UUID().uuidString)")
+        try Data(frame(message)).write(to: body)
+        defer { try? FileManager.default.removeItem(at: body) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/nghttp")
+        process.arguments = ["-v", "-t", "10", "-H", "content-type: application/grpc", "-H", "te: trailers", "-d", body.path]
+            + metadata.flatMap { ["-H", $0] } + ["\(scheme)://\(target)\(method)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        func trailer(_ name: String) -> String? {
+            text.split(separator: "\n").lazy.compactMap { line -> String? in
+                guard let range = line.range(of: "] \(name): ") ?? line.range(of: ") \(name): ") else { return nil }
+                return String(line[range.upperBound...])
+            }.first
+        }
+        let message = (trailer("grpc-message") ?? "").removingPercentEncoding ?? ""
+        return Answer(status: trailer("grpc-status").flatMap { Int($0) }, message: message, output: text)
+    }
+
+    static let provider = "providers/grpc-tests"
+
+    static func createVehicle(_ target: String, _ id: String, scheme: String = "http") throws -> Answer {
+        let vehicle = Vehicle(vehicleState: .online, supportedTripTypes: [.exclusive], maximumCapacity: 4, vehicleType: VehicleType(category: .auto))
+        return try call(target, "/maps.fleetengine.v1.VehicleService/CreateVehicle",
+                        CreateVehicleRequest(parent: provider, vehicleId: id, vehicle: vehicle).protobufBytes(), scheme: scheme)
+    }
+
+    @Test func servesFleetEngineOverGRPCBesideREST() throws {
+        let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+
+        let created = try Self.createVehicle(target, "car-1")
+        #expect(created.status == 0, "\(created.output)")
+        let got = try Self.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
+                                GetVehicleRequest(name: "\(Self.provider)/vehicles/car-1").protobufBytes(),
+                                metadata: ["x-goog-request-params: name=\(Self.provider)/vehicles/car-1"])
+        #expect(got.status == 0, "\(got.output)")
+        #expect(got.output.contains("\(Self.provider)/vehicles/car-1"), "the Vehicle's name in the response bytes: \(got.output)")
+
+        let duplicate = try Self.createVehicle(target, "car-1")
+        #expect(duplicate.status == 6, "ALREADY_EXISTS: \(duplicate.output)")
+        let missing = try Self.call(target, "/maps.fleetengine.v1.TripService/GetTrip",
+                                    GetTripRequest(name: "\(Self.provider)/trips/none").protobufBytes())
+        #expect(missing.status == 5, "NOT_FOUND: \(missing.output)")
+        #expect(missing.message.contains("none"), "\(missing.message)")
+
+        // A length-delimited field 1 (header) whose length runs past the end of the message.
+        let malformed = try Self.call(target, "/maps.fleetengine.v1.TripService/GetTrip", [0x0a, 0xff, 0xff, 0x03, 0x41])
+        #expect(malformed.status == 3, "INVALID_ARGUMENT: \(malformed.output)")
+        #expect(malformed.message.contains("header"), "names the field: \(malformed.message)")
+        let unknown = try Self.call(target, "/maps.fleetengine.v1.VehicleService/UpdateVehicleLocation", [])
+        #expect(unknown.status == 12, "UNIMPLEMENTED: \(unknown.output)")
+
+        // The REST server on the same engine sees the vehicle, and its metrics count the gRPC calls.
+        let rest = try RawHTTP.exchange(server.url, Array("GET /v1/\(Self.provider)/vehicles/car-1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        #expect(rest.status == 200, "\(rest.body)")
+        let metrics = try RawHTTP.exchange(server.url, Array("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        #expect(metrics.body.contains(#"fleet_grpc_requests_total{method="GetVehicle",code="OK"} 1"#), "\(metrics.body)")
+        #expect(metrics.body.contains(#"fleet_grpc_requests_total{method="CreateVehicle",code="ALREADY_EXISTS"} 1"#))
+        #expect(metrics.body.contains(#"fleet_grpc_requests_total{method="GetTrip",code="INVALID_ARGUMENT"} 1"#))
+        #expect(server.stop() == 0)
+    }
+
+    @Test func stopsGracefullyWithCallsInFlight() throws {
+        let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+        #expect(try Self.createVehicle(target, "car-1").status == 0)
+
+        // h2load keeps 64 UpdateVehicle calls in flight while the server gets SIGTERM.
+        var update = UpdateVehicleRequest(name: "\(Self.provider)/vehicles/car-1",
+                                          vehicle: Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4))))
+        update.updateMask = FieldMask(["last_location"])
+        let body = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-load-\(UUID().uuidString)")
+        try Data(Self.frame(update.protobufBytes())).write(to: body)
+        defer { try? FileManager.default.removeItem(at: body) }
+        let load = Process()
+        load.executableURL = URL(fileURLWithPath: "/usr/bin/h2load")
+        load.arguments = ["-n", "1000000", "-c", "4", "-m", "16", "-d", body.path, "-H", "content-type: application/grpc", "-H", "te: trailers",
+                          "http://\(target)/maps.fleetengine.v1.VehicleService/UpdateVehicle"]
+        let output = Pipe()
+        load.standardOutput = output
+        load.standardError = output
+        try load.run()
+        defer { if load.isRunning { load.terminate(); load.waitUntilExit() } }
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(load.isRunning, "the load ran for the whole time")
+
+        let started = Date()
+        let status = server.stop()
+        #expect(status == 0, "exit status after SIGTERM: \(server.standardError)")
+        #expect(Date().timeIntervalSince(started) < 12, "stopped within the grace period")
+        #expect(!server.standardError.contains("assert"), "\(server.standardError)")
+        #expect(server.standardError.contains("stopped"), "\(server.standardError)")
+        load.waitUntilExit()
+        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let succeeded = report.split(separator: "\n").first { $0.hasPrefix("requests:") }
+        #expect(succeeded.map { !$0.contains(" 0 succeeded") } ?? false, "calls were answered before the stop: \(report)")
+    }
+
+    @Test func servesOverTLS() throws {
+        let folder = try Products.temporaryDirectory("grpc-tls")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let key = folder.appendingPathComponent("key.pem").path, certificate = folder.appendingPathComponent("cert.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        #expect(openssl.terminationStatus == 0)
+
+        let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0", "--grpc-tls-cert", certificate, "--grpc-tls-key", key])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+        let created = try Self.createVehicle(target, "car-1", scheme: "https")
+        #expect(created.status == 0, "\(created.output)")
+        #expect(created.output.contains("negotiated protocol: h2"), "\(created.output)")
+        let plain = try Self.createVehicle(target, "car-2")
+        #expect(plain.status == nil, "plain text is not answered on a TLS port: \(plain.output)")
+    }
+
+    @Test func servesGRPCAloneWithoutListen() throws {
+        let process = Process()
+        process.executableURL = try Products.locate("fleet-admin")
+        process.arguments = ["serve", "--grpc-listen", "127.0.0.1:0", "--store", "memory", "--no-access-log"]
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "NOTIFY_SOCKET")
+        environment.removeValue(forKey: "FLEET_LISTEN")
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        var line: [UInt8] = []
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte[0] == UInt8(ascii: "\n") { break }
+            line.append(byte[0])
+        }
+        let banner = String(decoding: line, as: UTF8.self)
+        #expect(banner.hasPrefix("listening on grpc://127.0.0.1:"), "\(banner)")
+        #expect(!banner.contains("http://"), "no REST without --listen: \(banner)")
+        let target = try #require(banner.split(separator: " ").first { $0.hasPrefix("grpc://") }).dropFirst("grpc://".count)
+        let created = try Self.createVehicle(String(target), "car-1")
+        #expect(created.status == 0, "\(created.output)")
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func tlsFlagsGoTogether() throws {
+        let runner = try BinaryRunner(product: "fleet-admin")
+        let alone = try runner.run(["serve", "--store", "memory", "--grpc-listen", "127.0.0.1:0", "--grpc-tls-cert", "/nonexistent.pem"],
+                                   environment: BinaryRunner.quietEnvironment)
+        #expect(alone.status == 2, "\(alone)")
+        #expect(alone.error.contains("--grpc-tls-key"), "\(alone.error)")
+        let noListen = try runner.run(["serve", "--store", "memory", "--grpc-tls-cert", "a.pem", "--grpc-tls-key", "b.pem"],
+                                      environment: BinaryRunner.quietEnvironment)
+        #expect(noListen.status == 2, "\(noListen)")
+    }
+}

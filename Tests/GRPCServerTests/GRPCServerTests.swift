@@ -1,0 +1,129 @@
+import FleetErrors
+import Foundation
+import GRPCServer
+import Testing
+
+/// The generic gRPC server on gRPC's C core, with handlers of the test's own, called over HTTP/2 by
+/// nghttp (Debian nghttp2-client) with hand-framed messages.
+@Suite(.serialized) struct GRPCServerTests {
+    struct Answer {
+        var status: Int?
+        var message: String
+        var output: String
+    }
+
+    /// Calls `method` with `message` through nghttp, as a gRPC client frames it.
+    static func call(_ target: String, _ method: String, _ message: [UInt8], headers: [String] = []) throws -> Answer {
+        let process = try start(target, method, message, headers: headers)
+        return finish(process)
+    }
+
+    static func start(_ target: String, _ method: String, _ message: [UInt8], headers: [String] = []) throws -> (Process, Pipe, URL) {
+        let body = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-server-test-\(UUID().uuidString)")
+        let n = UInt32(message.count)
+        try Data([0, UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] + message).write(to: body)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/nghttp")
+        process.arguments = ["-v", "-t", "20", "-H", "content-type: application/grpc", "-H", "te: trailers", "-d", body.path]
+            + headers.flatMap { ["-H", $0] } + ["http://\(target)\(method)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        return (process, output, body)
+    }
+
+    static func finish(_ started: (Process, Pipe, URL)) -> Answer {
+        let (process, output, body) = started
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: body)
+        let text = String(decoding: data, as: UTF8.self)
+        func trailer(_ name: String) -> String? {
+            text.split(separator: "\n").lazy.compactMap { line -> String? in
+                guard let range = line.range(of: ") \(name): ") else { return nil }
+                return String(line[range.upperBound...])
+            }.first
+        }
+        return Answer(status: trailer("grpc-status").flatMap { Int($0) }, message: (trailer("grpc-message") ?? "").removingPercentEncoding ?? "",
+                      output: text)
+    }
+
+    /// `/test.Echo/Echo` answers what it saw; `/test.Echo/Slow` answers after `slow`, from another
+    /// thread; `/test.Echo/Fail` answers NOT_FOUND.
+    static func server(slow: Duration = .seconds(1)) throws -> (GRPCServer, String) {
+        var configuration = GRPCServer.Configuration()
+        configuration.threads = 2
+        let handler: GRPCServer.Handler = { request, responder in
+            switch request.method {
+            case "/test.Echo/Echo":
+                let text = "method=\(request.method) peer=\(request.peerAddress) authorization=\(request[metadata: "authorization"] ?? "-") "
+                    + "params=\(request[metadata: "x-goog-request-params"] ?? "-") message=\(String(decoding: request.message, as: UTF8.self))"
+                responder.respond(.success(Array(text.utf8)))
+            case "/test.Echo/Slow":
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(slow / .milliseconds(1)))) {
+                    responder.respond(.success(Array("slow done".utf8)))
+                }
+            default:
+                responder.respond(.failure(GRPCStatus(code: .notFound, message: "no such thing: \(request.method)")))
+            }
+        }
+        let server = GRPCServer(configuration: configuration, handler: handler)
+        let bound = try server.start()
+        return (server, bound)
+    }
+
+    @Test func passesMethodMetadataPeerAndMessage() throws {
+        let (server, target) = try Self.server()
+        defer { server.stop(gracePeriod: .seconds(1)) }
+        let answer = try Self.call(target, "/test.Echo/Echo", Array("hello".utf8),
+                                   headers: ["authorization: Bearer abc", "x-goog-request-params: parent=providers/p1"])
+        #expect(answer.status == 0, "\(answer.output)")
+        #expect(answer.output.contains("method=/test.Echo/Echo peer=127.0.0.1:"), "\(answer.output)")
+        #expect(answer.output.contains("authorization=Bearer abc params=parent=providers/p1 message=hello"), "\(answer.output)")
+        let failed = try Self.call(target, "/test.Other/Thing", [])
+        #expect(failed.status == 5, "\(failed.output)")
+        #expect(failed.message == "no such thing: /test.Other/Thing")
+    }
+
+    @Test func aStopFinishesTheCallsInFlight() throws {
+        let (server, target) = try Self.server(slow: .seconds(1))
+        let inFlight = try Self.start(target, "/test.Echo/Slow", [])
+        let deadline = Date().addingTimeInterval(10)
+        while server.callsInFlight == 0 && Date() < deadline { usleep(10_000) }
+        #expect(server.callsInFlight == 1)
+        let stopping = Date()
+        server.stop(gracePeriod: .seconds(5))
+        #expect(Date().timeIntervalSince(stopping) < 4, "the stop waited for the call, not for the grace period")
+        let answer = Self.finish(inFlight)
+        #expect(answer.status == 0, "the call in flight finished: \(answer.output)")
+        #expect(answer.output.contains("slow done"), "\(answer.output)")
+        #expect(server.callsInFlight == 0)
+        let after = try Self.call(target, "/test.Echo/Echo", [])
+        #expect(after.status != 0, "no calls once stopped: \(after.output)")
+    }
+
+    @Test func aStopPastTheGracePeriodCancelsTheCall() throws {
+        let (server, target) = try Self.server(slow: .seconds(2))
+        let inFlight = try Self.start(target, "/test.Echo/Slow", [])
+        let deadline = Date().addingTimeInterval(10)
+        while server.callsInFlight == 0 && Date() < deadline { usleep(10_000) }
+        server.stop(gracePeriod: .milliseconds(200))
+        let answer = Self.finish(inFlight)
+        #expect(answer.status != 0, "cancelled, not answered: \(answer.output)")
+        #expect(server.callsInFlight == 0)
+    }
+
+    @Test func anAddressInUseIsListenFailed() throws {
+        let (server, target) = try Self.server()
+        defer { server.stop(gracePeriod: .seconds(1)) }
+        var configuration = GRPCServer.Configuration()
+        configuration.port = Int(target.split(separator: ":").last ?? "") ?? 0
+        let second = GRPCServer(configuration: configuration) { _, responder in responder.respond(.success([])) }
+        #expect {
+            _ = try second.start()
+        } throws: { error in
+            (error as? FleetError)?.cause == ErrorCause.listenFailed.id
+        }
+    }
+}
