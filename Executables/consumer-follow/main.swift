@@ -4,6 +4,7 @@ import FleetCLI
 import FleetConsumer
 import FleetErrors
 import FleetKit
+import FleetCatalogue
 
 let consumerFollow = Command(
     "consumer-follow",
@@ -113,4 +114,5 @@ let consumerFollow = Command(
     }
 }
 
+ProductCauses.install()
 await CommandLineTool.main(consumerFollow)

@@ -7,6 +7,7 @@ import FleetStore
 import Foundation
 import HTTPServer
 import MapPages
+import OpenSSLJWT
 
 
 /// How `fleet-admin serve` runs.
