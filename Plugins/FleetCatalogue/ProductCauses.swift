@@ -36,10 +36,10 @@ public enum ProductCauses {
 
     /// Every module's causes, in catalogue order.
     public static let all: [ErrorCause] = [
-        FleetAuthCauses.all, FleetModelCauses.all, FleetEngineCauses.all,
+        FleetAuthCauses.all, FleetEngineCauses.all, FleetModelCauses.all,
         HTTPClientCauses.all, HTTPServerCauses.all, JournalTransportCauses.all, RESTServerCauses.all,
-        FleetStoreCauses.all, PostgresStoreCauses.all, FileStoreCauses.all, fleetAdmin,
-        FleetLocationCauses.all, FleetEvaluationCauses.all, FleetRoutingCauses.all,
+        FleetStoreCauses.all, FileStoreCauses.all, fleetAdmin,
+        FleetLocationCauses.all, FleetEvaluationCauses.all, PostgresStoreCauses.all, FleetRoutingCauses.all,
     ].flatMap { $0 }
 
     /// Registers every module's causes with `ErrorCatalogue` (once; later calls do nothing more).
