@@ -1,4 +1,5 @@
 import FleetModel
+import FleetBackoff
 
 /// How a follower behaves: which events it reports, when it stops, how it retries.
 public struct FollowConfiguration: Sendable, Hashable {

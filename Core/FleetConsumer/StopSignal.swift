@@ -1,3 +1,4 @@
+import FleetConcurrency
 import FleetInterface
 import Foundation
 
@@ -6,15 +7,11 @@ import Foundation
 public final class StopSignal: Sendable {
     /// The cancellation handed to blocking watches (`TripWatching.watchTrip`); cancelled by `stop()`.
     public let cancellation = WatchCancellation()
-    private let condition = NSCondition()
+    private let doorbell = Doorbell()
 
     /// A signal not yet given.
     public init() {
-        cancellation.onCancel { [condition] in
-            condition.lock()
-            condition.broadcast()
-            condition.unlock()
-        }
+        cancellation.onCancel { [doorbell] in doorbell.signal() }
     }
 
     /// Stops; safe to call more than once, from any thread.
@@ -35,10 +32,9 @@ public final class StopSignal: Sendable {
     @discardableResult
     public func wait(seconds: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: max(0, seconds))
-        condition.lock()
-        defer { condition.unlock() }
         while !isStopped {
-            if !condition.wait(until: deadline) { return !isStopped }
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 || !doorbell.wait(seconds: left) { return !isStopped }
         }
         return false
     }

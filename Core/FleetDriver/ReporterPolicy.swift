@@ -1,4 +1,5 @@
 import FleetGeo
+import FleetBackoff
 
 /// The reporter's settings; the defaults are the Driver SDK's where it has one.
 public struct ReporterPolicy: Sendable, Hashable {

@@ -3,6 +3,9 @@ import FleetLocation
 import FleetInterface
 import FleetModel
 import Synchronization
+import FleetRandom
+import FleetBackoff
+import FleetConcurrency
 
 /// The Driver SDK's vehicle reporter for one vehicle: takes locations as they come, and at each interval
 /// sends Fleet Engine what changed since the last acknowledged update.
@@ -31,7 +34,7 @@ public final class VehicleReporter: Sendable {
     /// The settings.
     public let policy: ReporterPolicy
     /// Rung by `submit`, so a loop waiting for the next update wakes when a location arrives.
-    public let wakeup = Wakeup()
+    public let wakeup = Doorbell()
 
     private let api: any FleetAPI
     private let time: any TimeSource
@@ -238,7 +241,7 @@ public final class VehicleReporter: Sendable {
         var attempts = 0
         var lastError: FleetError?
         var refreshedToken = false
-        let waiter = abandon?.wakeup ?? Wakeup()
+        let waiter = abandon?.wakeup ?? Doorbell()
         while time.now() < deadline, abandon?.isCancelled != true {
             attempts += 1
             let (request, desired, inFlight, attempt) = inner.withLock { state in

@@ -1,4 +1,5 @@
 import Foundation
+import FleetConcurrency
 import FleetErrors
 import FleetInterface
 import FleetModel
@@ -30,7 +31,7 @@ extension Engine: TripWatching {
     /// Blocks, calling `onUpdate` with each new state of the trip, until `cancellation` is cancelled
     /// or the trip can no longer be read (thrown). Built on `observeTrip`.
     public func watchTrip(_ request: GetTripRequest, cancellation: WatchCancellation, onUpdate: (Trip) throws -> Void) throws {
-        let mailbox = TripMailbox()
+        let mailbox = Mailbox<TripMailboxItem>()
         let observation = try observeTrip(request,
                                           onUpdate: { snapshot in mailbox.put(.trip(snapshot.trip)) },
                                           onEnd: { error in _ = mailbox.put(.end(error)) })
@@ -45,52 +46,9 @@ extension Engine: TripWatching {
     }
 }
 
-/// Hands a blocking watcher what its feed delivers, in order. Bounded: a watcher that falls more
-/// than `capacity` states behind skips to the newest (each delivery is a whole trip, so nothing but
-/// intermediate states is lost).
-final class TripMailbox: @unchecked Sendable {
-    enum Item: Sendable {
-        case trip(Trip)
-        case end(FleetError)
-    }
-
-    // Guarded by `condition`'s lock.
-    private let condition = NSCondition()
-    private var items: [Item] = []
-    private var isClosed = false
-    private let capacity: Int
-
-    init(capacity: Int = 256) {
-        self.capacity = capacity
-    }
-
-    /// Queues an item; false once closed.
-    func put(_ item: Item) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !isClosed else { return false }
-        if items.count >= capacity { items.removeFirst(items.count - capacity + 1) }
-        items.append(item)
-        condition.signal()
-        return true
-    }
-
-    /// Wakes `take` for good.
-    func close() {
-        condition.lock()
-        isClosed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The next item, waiting for one; nil once closed.
-    func take() -> Item? {
-        condition.lock()
-        defer { condition.unlock() }
-        while !isClosed {
-            if !items.isEmpty { return items.removeFirst() }
-            condition.wait()
-        }
-        return nil
-    }
+/// What a blocking watcher's mailbox (`Mailbox`, bounded: a watcher that falls behind skips to the
+/// newest state) holds: each delivery is a whole trip, or the error that ended the feed.
+enum TripMailboxItem: Sendable {
+    case trip(Trip)
+    case end(FleetError)
 }

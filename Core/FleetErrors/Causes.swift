@@ -1,6 +1,7 @@
-// The Fleet Engine causes the product reports. Each is used at least once by the code or
-// matched by `error-explain`; add one here (and to `ErrorCatalogue.causes`) before reporting a
-// new kind of failure. Match phrases are compared with case, `_`, `-` and spacing ignored.
+// The Fleet Engine causes the product reports that belong to no one module: the API's own, and those
+// both ends of the HTTP transport name. A cause only one module reports is declared in that module
+// (`ErrorCause+Module.swift`, listed in its `…Causes.all`) and composed into the catalogue where the
+// executables are wired. Each cause is used at least once by the code or matched by `error-explain`. Match phrases are compared with case, `_`, `-` and spacing ignored.
 
 extension ErrorCause {
     // MARK: CANCELLED
@@ -285,4 +286,41 @@ extension ErrorCause {
         id: "UNREADABLE_INPUT", code: .invalidArgument,
         summary: "The input could not be read",
         remedy: "Pipe UTF-8 text into the command (for example `echo '{...}' | tool -`); the message says what was wrong.")
+
+    // MARK: Reported by the HTTP server and read by the REST client.
+
+    /// A known REST path called with a verb it does not take.
+    public static let methodNotAllowed = ErrorCause(
+        id: "METHOD_NOT_ALLOWED", code: .unimplemented,
+        summary: "The path does not take this HTTP method",
+        remedy: "Use the verb Fleet Engine's REST mapping gives the method (docs/http-api.md lists them).")
+    /// A request whose header fields or body did not arrive in time (sent as HTTP 408).
+    public static let requestTimeout = ErrorCause(
+        id: "REQUEST_TIMEOUT", code: .deadlineExceeded,
+        summary: "The request did not arrive in time",
+        remedy: "Send the request's headers and body without pauses; the server's limits are --header-timeout and --body-timeout.",
+        matchPhrases: ["did not arrive within", "request timeout"])
+    /// Header fields larger than the server accepts (sent as HTTP 431).
+    public static let requestHeadersTooLarge = ErrorCause(
+        id: "REQUEST_HEADERS_TOO_LARGE", code: .invalidArgument,
+        summary: "The request's header fields are larger than the server accepts",
+        remedy: "Send smaller header fields (a shorter token, fewer cookies); the server accepts 32 KiB of request line and header fields.",
+        matchPhrases: ["header fields too large", "headers are larger"])
+    /// A caller over the server's request rate (`serve --rate-limit`), sent as HTTP 429 with `Retry-After`.
+    public static let rateLimited = ErrorCause(
+        id: "RATE_LIMITED", code: .resourceExhausted,
+        summary: "Too many requests: the caller is over the server's rate limit",
+        remedy: "Wait for the time the answer's Retry-After gives, then send fewer requests per second; the clients here wait by themselves. The limit is the server's --rate-limit and --rate-burst.",
+        matchPhrases: ["rate limit", "too many requests"])
+    /// A request body whose Content-Type is not JSON (sent as HTTP 415).
+    public static let unsupportedMediaType = ErrorCause(
+        id: "UNSUPPORTED_MEDIA_TYPE", code: .invalidArgument,
+        summary: "The request body is not labelled application/json",
+        remedy: "Send the header Content-Type: application/json with every request that has a body (curl: -H 'Content-Type: application/json').",
+        matchPhrases: ["unsupported media type", "labelled application/json"])
+    /// A request for a provider this server does not serve (`serve --provider`).
+    public static let providerNotServed = ErrorCause(
+        id: "PROVIDER_NOT_SERVED", code: .permissionDenied,
+        summary: "This server does not serve that provider",
+        remedy: "Use the provider the server was started with (fleet-admin serve --provider), or a server for this provider.")
 }

@@ -1,9 +1,15 @@
+import Synchronization
+
 /// The one catalogue of errors: for each of the 17 gRPC codes its number, name, HTTP status,
 /// retry class, meaning and Fleet Engine causes with remedies; and the lookups `error-explain`,
 /// the transports and the executables use.
 public enum ErrorCatalogue {
-    /// Every cause the product knows, grouped by code in code order.
-    public static let causes: [ErrorCause] = [
+    /// Every cause the product knows: FleetErrors' own, then those the modules registered, in the
+    /// order they were registered.
+    public static var causes: [ErrorCause] { coreCauses + registered.withLock { $0 } }
+
+    /// The causes FleetErrors declares (Causes.swift): the API's own and the HTTP transport's.
+    static let coreCauses: [ErrorCause] = [
         .streamCancelled,
         .nonFleetResponse,
         .badTripName, .badVehicleName, .badID, .missingField, .invalidField, .emptyUpdateMask,
@@ -20,24 +26,34 @@ public enum ErrorCatalogue {
         .serverUnavailable, .storeBusy,
         .storeCorrupted,
         .jwtMissing, .jwtExpired,
-    ] + moduleCauses
-
-    /// The causes the modules above FleetErrors report (Causes+Modules.swift).
-    static let moduleCauses: [ErrorCause] = [
-        .jwtMalformed, .jwtAlgorithmRejected, .jwtUnknownKey, .jwtBadSignature, .jwtWrongAudience, .jwtNotYetValid, .jwtIssuedInFuture, .jwtMissingClaim, .jwtLifetimeTooLong, .tokenUnavailable, .jwtWithoutRole, .jwtRoleExceedsIssuer, .authKeyInvalid, .vehicleCannotTakeTrip, .badProviderName, .badBillableTripName, .malformedProtobuf, .serverUnreachable, .tlsHandshakeFailed, .connectionLost, .serverStalled, .callDeadlineExceeded, .deadlineExceededWhileConnecting, .invalidHTTPRequest, .httpTransportFailure, .methodNotAllowed, .requestBodyTooLarge, .badListenAddress, .listenFailed, .transportJournalCorrupt, .journalFormatTooNew, .journalReplayDiverged, .journalIOFailure, .journalTransportClosed, .providerNotServed, .insecureListen, .storeSchemaTooNew, .journalCorrupt, .snapshotCorrupt, .unwritableOutput, .badExportLine, .malformedLocationFile, .unknownLocationSource, .malformedTraceFile, .locationSourceFailed,
-        .storeUnreachable, .storeSettingRejected,
-        .routeNotFound, .pointOffMap, .unknownRouter, .routingMapUnavailable, .mapImportFailed, .routingToolsMissing,
-        .requestTimeout, .tooManyStreams, .badHTTPRequest, .requestHeadersTooLarge, .rateLimited, .unsupportedMediaType, .hostNotAllowed,
+        .methodNotAllowed, .requestTimeout, .requestHeadersTooLarge, .rateLimited, .unsupportedMediaType,
+        .providerNotServed,
     ]
 
+    private static let registered = Mutex<[ErrorCause]>([])
+
+    /// Adds the causes a module reports (its `…Causes.all`) to the catalogue, once each: called where
+    /// the executables are wired, so the catalogue holds every module's causes while Core knows none
+    /// of them. A cause already known (by id) is left as it is.
+    public static func register(_ causes: [ErrorCause]) {
+        registered.withLock { known in
+            for cause in causes where !coreCauses.contains(where: { $0.id == cause.id }) && !known.contains(where: { $0.id == cause.id }) {
+                known.append(cause)
+            }
+        }
+    }
+
     /// One entry per gRPC code, in code order (index = gRPC number).
-    public static let entries: [CatalogueEntry] = GRPCCode.allCases.map { code in
-        CatalogueEntry(code: code, description: description(of: code), causes: causes.filter { $0.code == code })
+    public static var entries: [CatalogueEntry] {
+        let causes = causes
+        return GRPCCode.allCases.map { code in
+            CatalogueEntry(code: code, description: description(of: code), causes: causes.filter { $0.code == code })
+        }
     }
 
     /// The entry of a code.
     public static func entry(for code: GRPCCode) -> CatalogueEntry {
-        entries[Int(code.rawValue)]
+        CatalogueEntry(code: code, description: description(of: code), causes: causes.filter { $0.code == code })
     }
 
     /// The entry of a gRPC number (0–16), or nil.

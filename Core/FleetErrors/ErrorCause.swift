@@ -1,6 +1,7 @@
 /// One known reason for an error: its code, what it means, and what to do about it.
 ///
-/// Causes are declared once, in `ErrorCatalogue`, and every error the product reports is built from one.
+/// Causes are declared once, in FleetErrors or in the module that reports them, composed into
+/// `ErrorCatalogue`, and every error the product reports is built from one.
 public struct ErrorCause: Sendable, Hashable, Identifiable {
     /// A stable identifier in upper snake case (`EMPTY_UPDATE_MASK`), sent as `ErrorInfo.reason`.
     public let id: String

@@ -1,3 +1,4 @@
+import FleetJSON
 /// Reads error reports out of text someone pasted or piped: a Google error JSON body (or an
 /// array of them), or lines such as an iOS `NSError` description or a gRPC status line.
 public enum ErrorReportReader {
@@ -37,10 +38,10 @@ public enum ErrorReportReader {
     // MARK: JSON bodies
 
     private static func readJSON(_ text: String) -> Outcome {
-        guard let value = ErrorBodyValue.parse(text) else {
+        guard let value = try? JSON(parsing: text) else {
             return .unrecognised(reason: "the input starts like JSON but is not valid JSON")
         }
-        let candidates: [ErrorBodyValue]
+        let candidates: [JSON]
         if case .array(let elements) = value { candidates = elements } else { candidates = [value] }
         let reports = candidates.compactMap(report(fromJSON:))
         if reports.isEmpty {
@@ -49,21 +50,21 @@ public enum ErrorReportReader {
         return .reports(reports)
     }
 
-    private static func report(fromJSON value: ErrorBodyValue) -> ErrorReport? {
+    private static func report(fromJSON value: JSON) -> ErrorReport? {
         if let error = value["error"], case .object = error {
             // Google's REST error body: error.code is the HTTP status.
             var report = ErrorReport(format: .googleErrorBody)
-            report.httpStatus = error["code"]?.integer
-            report.statusName = error["status"]?.string
-            report.message = error["message"]?.string
+            report.httpStatus = error["code"]?.intValue
+            report.statusName = error["status"]?.stringValue
+            report.message = error["message"]?.stringValue
             readDetails(error["details"], into: &report)
             return report.httpStatus == nil && report.statusName == nil ? nil : report
         }
         // A google.rpc.Status: code is the gRPC number (an HTTP status if it is one).
-        let code = value["code"]?.integer
-        let status = value["status"]?.string ?? value["code"]?.string
+        let code = value["code"]?.intValue
+        let status = value["status"]?.stringValue ?? value["code"]?.stringValue
         guard code != nil || status != nil else { return nil }
-        var report = ErrorReport(format: .rpcStatus, statusName: status, message: value["message"]?.string)
+        var report = ErrorReport(format: .rpcStatus, statusName: status, message: value["message"]?.stringValue)
         if let code {
             if (100...599).contains(code) { report.httpStatus = code } else { report.grpcNumber = code }
         }
@@ -71,18 +72,18 @@ public enum ErrorReportReader {
         return report
     }
 
-    private static func readDetails(_ details: ErrorBodyValue?, into report: inout ErrorReport) {
+    private static func readDetails(_ details: JSON?, into report: inout ErrorReport) {
         guard case .array(let items)? = details else { return }
         for item in items {
-            if report.reason == nil, let reason = item["reason"]?.string {
+            if report.reason == nil, let reason = item["reason"]?.stringValue {
                 report.reason = reason
-                report.domain = item["domain"]?.string
+                report.domain = item["domain"]?.stringValue
             }
             if case .array(let violations)? = item["fieldViolations"] {
                 for violation in violations {
                     report.fieldViolations.append(ErrorReport.FieldViolation(
-                        field: violation["field"]?.string ?? "",
-                        description: violation["description"]?.string ?? ""))
+                        field: violation["field"]?.stringValue ?? "",
+                        description: violation["description"]?.stringValue ?? ""))
                 }
             }
         }

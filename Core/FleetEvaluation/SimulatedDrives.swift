@@ -1,5 +1,6 @@
 import FleetDriver
 import FleetGeo
+import FleetRandom
 
 /// Made-up town drives with what real drives have and a steady simulation lacks: traffic lights that may be red,
 /// queues that crawl, a cruising speed that differs from driver to driver and GPS noise. Seeded, so the same seed

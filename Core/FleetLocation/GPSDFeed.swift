@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetConcurrency
 
 /// The `gpsd://HOST:PORT` source: connects to gpsd, asks for JSON reports (`?WATCH`), and turns TPV
 /// fixes into samples. When gpsd closes the connection or cannot be reached (restarted, not yet

@@ -1,3 +1,4 @@
+import FleetConcurrency
 /// A running location source: reads its input on the calling thread and hands samples to a sink until
 /// the input ends (a finite file) or it is cancelled. Feeds never stop on bad input; they count it.
 public protocol LocationFeed: Sendable {

@@ -1,4 +1,5 @@
 import Synchronization
+import FleetConcurrency
 
 /// A clock that moves only when told to, or when something waits on it: `wait(until:)` jumps the time
 /// to the deadline at once (unless the wakeup was signalled). Tests drive reporters and feeds with it.
@@ -26,7 +27,7 @@ public final class ManualTimeSource: TimeSource {
     }
 
     /// Waits until `deadline` or a wakeup signal; true when woken.
-    public func wait(until deadline: Double, wakeup: Wakeup) -> Bool {
+    public func wait(until deadline: Double, wakeup: Doorbell) -> Bool {
         if wakeup.consume() { return true }
         current.withLock { $0 = max($0, deadline) }
         return false

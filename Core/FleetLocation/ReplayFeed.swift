@@ -1,4 +1,5 @@
 import FleetModel
+import FleetConcurrency
 
 /// Replays recorded samples (a GPX track, an NMEA log, a CSV or JSON Lines file) at the pace they were
 /// recorded, faster with a sped-up time source: the wait between two samples is the difference of their

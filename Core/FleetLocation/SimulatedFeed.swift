@@ -1,4 +1,5 @@
 import FleetModel
+import FleetConcurrency
 
 /// The `simulate:` source: a vehicle driving a route, one sample every `stepSeconds` of feed time (1 s,
 /// like a GPS receiver), ending with a sample at the route's end when the drive arrives.

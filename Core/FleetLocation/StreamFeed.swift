@@ -1,5 +1,6 @@
 import FleetErrors
 import Glibc
+import FleetConcurrency
 
 /// Reads a live text stream — standard input (`nmea:-`, `jsonl:-`), a pipe, a serial device — line by
 /// line as it arrives, handing each completed sample on at once. Ends at end of input.

@@ -1,4 +1,5 @@
 import Foundation
+import FleetConcurrency
 
 /// The system clock, optionally running `rate` times faster than real time from the moment it is made.
 /// It reads the monotonic clock, so wall-clock steps (NTP) do not disturb intervals.
@@ -22,7 +23,7 @@ public struct SystemTimeSource: TimeSource {
     }
 
     /// Waits until `deadline` or a wakeup signal; true when woken.
-    public func wait(until deadline: Double, wakeup: Wakeup) -> Bool {
+    public func wait(until deadline: Double, wakeup: Doorbell) -> Bool {
         wakeup.wait(seconds: (deadline - now()) / rate)
     }
 

@@ -5,6 +5,7 @@ import FleetCLI
 import FleetConsumer
 import FleetErrors
 import FleetKit
+import FleetCatalogue
 
 let consumerFollow = Command(
     "consumer-follow",
@@ -114,4 +115,5 @@ let consumerFollow = Command(
     }
 }
 
+ProductCauses.install()
 await CommandLineTool.main(consumerFollow)

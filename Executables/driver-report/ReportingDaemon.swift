@@ -11,6 +11,8 @@ import FleetModel
 import Foundation
 import Glibc
 import Synchronization
+import FleetBackoff
+import FleetConcurrency
 
 /// One run of driver-report: checks what start-up needs (token, engine, vehicle, source), then either
 /// changes the state once or tracks until stopped, and returns the exit status.

@@ -5,6 +5,7 @@ import FleetCLI
 import FleetDriver
 import FleetErrors
 import FleetKit
+import FleetCatalogue
 
 let driverReport = Command(
     "driver-report",
@@ -89,4 +90,5 @@ let driverReport = Command(
     return try await ReportingDaemon(settings: settings, context: context).run()
 }
 
+ProductCauses.install()
 await CommandLineTool.main(driverReport)

@@ -2,6 +2,7 @@
 // Thin by design: the declaration below, a loop over the arguments, and printing.
 import FleetCLI
 import FleetErrors
+import FleetCatalogue
 
 let errorExplain = Command(
     "error-explain",
@@ -96,4 +97,5 @@ let errorExplain = Command(
     return (understoodAll ? ExitCode.success : ExitCode.failure).rawValue
 }
 
+ProductCauses.install()
 await CommandLineTool.main(errorExplain)

@@ -1,5 +1,6 @@
 import FleetErrors
 import FleetModel
+import FleetCatalogue
 
 /// One line of an export file: `{"kind":"vehicle","resource":{…Vehicle…}}` or
 /// `{"kind":"trip","resource":{…Trip…}}`, the resource in Fleet Engine's JSON.

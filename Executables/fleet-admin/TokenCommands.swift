@@ -3,6 +3,7 @@ import FleetCLI
 import FleetErrors
 import FleetModel
 import Foundation
+import OpenSSLJWT
 
 /// `fleet-admin token mint|inspect`: Fleet Engine JWTs, signed RS256 with a service-account key
 /// or HS256 with a local secret (the file `serve --jwt-secret-file` takes).

@@ -6,6 +6,7 @@ import Foundation
 import MemoryStore
 import SQLiteStore
 import Synchronization
+import FleetRandom
 
 /// The engine's hot paths: vehicle location updates per second over each store, and SearchVehicles
 /// latency in a large fleet.
@@ -108,7 +109,7 @@ enum EngineBenchmarks {
     /// `vehicles` spread evenly over a 30 km × 30 km city.
     static func searchLatency(store: any Store, vehicles: Int) throws -> [BenchmarkRow] {
         let engine = Engine(store: store)
-        var random = SplitMix(seed: 42)
+        var random = SeededRandom(seed: 42)
         let batch = 500
         var made = 0
         while made < vehicles {
@@ -185,25 +186,3 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// SplitMix64: reproducible pseudo-random numbers, so every run measures the same fleet and routes.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-
-    /// Uniform in `range`.
-    mutating func next(in range: ClosedRange<Double>) -> Double {
-        range.lowerBound + unit() * (range.upperBound - range.lowerBound)
-    }
-}

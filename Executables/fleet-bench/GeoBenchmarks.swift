@@ -1,4 +1,5 @@
 import FleetGeo
+import FleetRandom
 
 /// `make bench` rows for FleetGeo: the cost of matching one location update onto routes of 100, 10,000 and
 /// 100,000 points, incrementally and by full search in the same run, plus the whole per-update ETA path and the
@@ -149,7 +150,7 @@ private struct BenchmarkRoute {
     let route: Route
 
     init(pointCount: Int) {
-        var random = SplitMix(seed: UInt64(pointCount))
+        var random = SeededRandom(seed: UInt64(pointCount))
         var points = [GeoPoint(latitude: 48.0, longitude: 2.0)]
         points.reserveCapacity(pointCount)
         var bearing = 90.0
@@ -163,7 +164,7 @@ private struct BenchmarkRoute {
 
     /// Fixes every `stepMeters` along the route, pushed up to `noiseMeters` sideways in a random direction.
     func drive(stepMeters: Double, noiseMeters: Double) -> [GeoPoint] {
-        var random = SplitMix(seed: 7)
+        var random = SeededRandom(seed: 7)
         var fixes: [GeoPoint] = []
         var along = 0.0
         while along <= route.totalMeters {

@@ -7,6 +7,7 @@ import Foundation
 import MemoryStore
 import RoutinoRouter
 import StraightRouter
+import FleetRandom
 
 /// `make bench` rows for routing: route plans on the Helsinki sample map (`make map`), over a few
 /// hundred seeded random pairs inside it, with Routino (snapping included, then with snapped points
@@ -88,11 +89,8 @@ enum RouteBenchmarks {
 
     /// Pairs of points drawn inside the extract's box (lat 60.164–60.179, lon 24.935–24.953).
     static func randomPairs(count: Int, seed: UInt64) -> [RouteRequest] {
-        var state = seed
-        func unit() -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var random = SeededRandom(seed: seed)
+        func unit() -> Double { random.unit() }
         func point() -> GeoPoint { GeoPoint(latitude: 60.1655 + unit() * 0.0125, longitude: 24.9365 + unit() * 0.015) }
         return (0..<count).map { _ in RouteRequest(from: point(), to: point(), category: .auto) }
     }

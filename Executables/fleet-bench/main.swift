@@ -1,6 +1,9 @@
 import FleetCLI
 import Foundation
 import SQLiteStore
+import FleetCatalogue
+
+ProductCauses.install()
 
 // `fleet-bench eta …`: ETA accuracy on recorded drives, a command of its own with its own options.
 if CommandLine.arguments.dropFirst().first == "eta" {

@@ -1,9 +1,10 @@
 import FleetStore
+import FleetRandom
 
 /// The crasher's commits: a seeded mix of creations (vehicles with points, trips with owners),
 /// updates with version checks, deletions and multi-record commits, over the records it knows.
 struct CrashWorkload {
-    private var random: SplitMix64
+    private var random: SeededRandom
     private let provider: String
     private let idPrefix: String
     private var nextNumber = 0
@@ -13,7 +14,7 @@ struct CrashWorkload {
 
     /// A workload continuing from the records already in the store.
     init(seed: UInt64, provider: String, existing: [StoreRecord]) {
-        random = SplitMix64(seed: seed)
+        random = SeededRandom(seed: seed)
         self.provider = provider
         idPrefix = "s\(seed)-"
         versions = Dictionary(uniqueKeysWithValues: existing.map { ($0.key, $0.version) })

@@ -3,6 +3,7 @@ import FleetModel
 import FleetTestSupport
 import Foundation
 import Testing
+import FleetAuth
 
 /// `consumer-follow` over http against a real `fleet-admin serve --jwt-secret-file`: consumer tokens
 /// scoped to one trip, given with --token or fetched from a token server with --token-url.

@@ -1,4 +1,5 @@
 import FleetModel
+import FleetTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -85,27 +86,9 @@ final class DaemonProcess: @unchecked Sendable {
 
 /// Finds this package's built executables and gives runs a clean environment.
 enum Products {
-    /// The built product's path: in `FLEET_PRODUCTS_DIR`, next to the running test bundle, or in
-    /// `.build/debug` above this source file. `swift build` (or `swift test`) builds it.
+    /// The built product's path (`FleetTestSupport.Products.locate`).
     static func locate(_ product: String, file: String = #filePath) throws -> URL {
-        var folders: [URL] = []
-        if let folder = ProcessInfo.processInfo.environment["FLEET_PRODUCTS_DIR"] { folders.append(URL(fileURLWithPath: folder)) }
-        if let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var folder = URL(fileURLWithPath: running).deletingLastPathComponent()
-            while folder.path != "/" && folder.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) {
-                folder = folder.deletingLastPathComponent()
-            }
-            folders.append(folder)
-        }
-        var above = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while above.path != "/" {
-            folders.append(above.appendingPathComponent(".build/debug"))
-            above = above.deletingLastPathComponent()
-        }
-        for folder in folders where FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent(product).path) {
-            return folder.appendingPathComponent(product)
-        }
-        throw DaemonProcess.Failure(description: "\(product) is not built: run `swift build` first (looked in \(folders.map(\.path)))")
+        try FleetTestSupport.Products.locate(product, file: file)
     }
 
     /// PATH, a UTF-8 locale and a private HOME: no FLEET_* or NOTIFY_SOCKET from the developer's shell.

@@ -3,6 +3,7 @@ import FleetAuth
 import FleetModel
 import Foundation
 import Testing
+import OpenSSLJWT
 
 /// Tokens minted by Python's PyJWT (PyPI), the library Google's samples use: `token inspect`
 /// verifies them and `fleet-admin serve` accepts them.

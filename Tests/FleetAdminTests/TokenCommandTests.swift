@@ -3,6 +3,7 @@ import FleetAuth
 import FleetModel
 import Foundation
 import Testing
+import OpenSSLJWT
 
 /// `fleet-admin token mint|inspect` run as a binary: round trips with HS256 and RS256 keys.
 @Suite struct TokenCommandTests {

@@ -1,5 +1,6 @@
 import FleetAuth
 import Testing
+import OpenSSLJWT
 
 /// Tokens made by Python's PyJWT 2.15.1 (`jwt.encode`) from the committed test key, with iat
 /// 2026-01-01T00:00:00Z; verified here with an injected clock.

@@ -3,6 +3,7 @@ import FleetErrors
 import FleetModel
 import Foundation
 import Testing
+import OpenSSLJWT
 
 @Suite struct SigningVerificationTests {
     private let clock = TestClock(Fixture.epoch + 60)

@@ -3,6 +3,7 @@ import FleetErrors
 import Foundation
 import Synchronization
 import Testing
+import OpenSSLJWT
 
 /// The test key files in `Fixtures/`.
 enum Fixture {

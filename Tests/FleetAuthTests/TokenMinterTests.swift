@@ -1,6 +1,7 @@
 import FleetAuth
 import FleetErrors
 import Testing
+import OpenSSLJWT
 
 @Suite struct TokenMinterTests {
     private let clock = TestClock(Fixture.epoch + 0.75)

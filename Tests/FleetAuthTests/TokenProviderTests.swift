@@ -3,6 +3,7 @@ import FleetErrors
 import Foundation
 import Synchronization
 import Testing
+import OpenSSLJWT
 
 /// A token source that counts its calls and hands out numbered tokens.
 private final class CountingSource: Sendable {

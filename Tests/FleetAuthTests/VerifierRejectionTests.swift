@@ -2,6 +2,7 @@ import FleetAuth
 import FleetErrors
 import FleetModel
 import Testing
+import OpenSSLJWT
 
 @Suite struct VerifierRejectionTests {
     private let clock = TestClock(Fixture.epoch + 100)

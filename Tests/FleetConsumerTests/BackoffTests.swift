@@ -1,5 +1,6 @@
 import FleetConsumer
 import Testing
+import FleetBackoff
 
 @Suite struct BackoffTests {
     @Test func waitsDoubleUpToTheMaximum() {

@@ -2,6 +2,8 @@ import FleetDriver
 import FleetErrors
 import FleetModel
 import Testing
+import FleetRandom
+import FleetBackoff
 
 @Suite("Interval rules, backoff and update masks")
 struct PolicyTests {

@@ -5,6 +5,7 @@ import FleetLocation
 import FleetModel
 import Synchronization
 import Testing
+import FleetBackoff
 
 @Suite("VehicleReporter: updates, masks, coalescing, failures")
 struct VehicleReporterTests {

@@ -1,7 +1,11 @@
 import Testing
 @testable import FleetErrors
+import FleetCatalogue
 
 struct CauseMatchingTests {
+    /// The catalogue as the executables see it: every module\'s causes composed in.
+    init() { ProductCauses.install() }
+
     @Test(arguments: [
         (GRPCCode.invalidArgument, "update_mask cannot be empty", "EMPTY_UPDATE_MASK"),
         (.invalidArgument, "Update mask cannot be empty", "EMPTY_UPDATE_MASK"),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FleetErrors
+import FleetCatalogue
 
 /// The repository's root: the nearest folder above this file (symbolic links resolved) that
 /// holds Package.swift and docs/.
@@ -18,6 +19,9 @@ func repositoryRoot(file: String = #filePath) throws -> URL {
 }
 
 struct DocumentationTests {
+    /// The catalogue as the executables see it: every module\'s causes composed in.
+    init() { ProductCauses.install() }
+
     @Test func errorsMarkdownIsTheGeneratedCatalogue() throws {
         let url = try repositoryRoot().appendingPathComponent("docs/errors.md")
         let onDisk = try String(contentsOf: url, encoding: .utf8)

@@ -1,7 +1,11 @@
 import Testing
 @testable import FleetErrors
+import FleetCatalogue
 
 struct ErrorCatalogueTests {
+    /// The catalogue as the executables see it: every module\'s causes composed in.
+    init() { ProductCauses.install() }
+
     @Test func oneEntryPerCodeInNumberOrder() {
         #expect(ErrorCatalogue.entries.map(\.code) == GRPCCode.allCases)
         for entry in ErrorCatalogue.entries {

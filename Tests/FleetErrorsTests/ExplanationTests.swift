@@ -1,8 +1,13 @@
 import Foundation
 import Testing
 @testable import FleetErrors
+import FleetCatalogue
+import FleetJSON
 
 struct ExplanationTests {
+    /// The catalogue as the executables see it: every module\'s causes composed in.
+    init() { ProductCauses.install() }
+
     private func explained(_ argument: String, stdin: String = "") throws -> [ErrorExplanation] {
         guard case .explained(let list) = ErrorCatalogue.explain(argument: argument, readStandardInput: { stdin }) else {
             Issue.record("'\(argument)' was not explained")
@@ -104,8 +109,7 @@ struct ExplanationTests {
         let object = try #require(try parse(text) as? [String: Any])
         let report = try #require(object["report"] as? [String: Any])
         #expect(report["message"] as? String == oneLine)
-        var direct = ""
-        JSONText.writeString(nasty, to: &direct)
+        let direct = JSON.string(nasty).serialized()
         #expect(try parse(direct) as? String == nasty)
         #expect(!direct.contains("\n"))
     }

@@ -1,6 +1,7 @@
 import FleetGeo
 import Foundation
 import Testing
+import FleetRandom
 
 @Suite("Geodesy")
 struct GeodesyTests {
@@ -103,7 +104,7 @@ struct GeodesyTests {
     /// lands within 0.5 % of the segment's length of the exact nearest point (found here by brute force with
     /// haversine over 20,000 samples).
     @Test func projectionErrorStaysWithinTheDocumentedBound() {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SeededRandom(seed: 42)
         for _ in 0..<100 {
             let a = GeoPoint(latitude: Double.random(in: -70...70, using: &generator),
                              longitude: Double.random(in: -180..<180, using: &generator))

@@ -1,5 +1,6 @@
 import FleetGeo
 import Testing
+import FleetRandom
 
 @Suite("Encoded polyline")
 struct PolylineTests {
@@ -32,7 +33,7 @@ struct PolylineTests {
 
     @Test(arguments: [5, 6])
     func randomPointsRoundTripExactlyAtThePrecision(precision: Int) throws {
-        var generator = SeededGenerator(seed: UInt64(precision))
+        var generator = SeededRandom(seed: UInt64(precision))
         var factor = 1.0
         for _ in 0..<precision { factor *= 10 }
         for _ in 0..<200 {

@@ -1,6 +1,7 @@
 import FleetGeo
 import Foundation
 import Testing
+import FleetRandom
 
 @Suite("Route progress")
 struct RouteProgressTests {
@@ -181,7 +182,7 @@ struct RouteProgressTests {
     @Test func incrementalAndFullSearchAgreeOnAWindingRoute() throws {
         // A random winding road that never comes back on itself (always heading roughly east), driven with 8 m GPS
         // noise: the windowed search must find exactly what the whole-route search finds.
-        var generator = SeededGenerator(seed: 7)
+        var generator = SeededRandom(seed: 7)
         var corners: [(Double, Double)] = [(0, 0)]
         var bearing = 90.0
         for _ in 0..<200 {

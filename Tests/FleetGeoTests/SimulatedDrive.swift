@@ -1,5 +1,6 @@
 import FleetGeo
 import Foundation
+import FleetRandom
 
 /// A drive through San Francisco (Ferry Building → Market Street → Van Ness Avenue → Lombard Street →
 /// Divisadero, about 7.8 km) simulated second by second with its own physics, independent of the ETA model:
@@ -59,7 +60,7 @@ struct SimulatedDrive {
 
     init(seed: UInt64, night: Bool = false) {
         isNight = night
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         // Densify to a point every ~20 m, as a routing service's polyline would be on curves.
         var points: [GeoPoint] = []
         var cornerIndices: [Int] = []
@@ -137,7 +138,7 @@ struct SimulatedDrive {
     /// the traffic data from the model, `useObservations` false the vehicle's positions (to show that they matter).
     func run(useTraffic: Bool = true, useObservations: Bool = true, model: SpeedModel = .standard,
              reportInterval: Double = 10, seed: UInt64 = 99) -> Report {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         let acceleration = 1.5, comfortableBraking = 2.5, hardBraking = 4.0, turnSpeed = 5.0
         let turns = Self.turnCorners.map { cornerMeters[$0] }
         let along = RouteWaypoints(route: route, positions: waypoints)

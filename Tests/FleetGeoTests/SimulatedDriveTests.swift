@@ -1,5 +1,6 @@
 import FleetGeo
 import Testing
+import FleetRandom
 
 /// The ETA model against simulated drives it did not generate: the drives come from `SimulatedDrive`'s own
 /// physics (acceleration, braking, turns, 20-odd traffic lights with their own cycles, a stop-and-go jam, slow
@@ -90,7 +91,7 @@ struct SimulatedDriveTests {
         // The matcher under realistic noise: 5 m GPS error and no heading, never off route, and never a full search.
         let drive = SimulatedDrive(seed: 1)
         var progress = RouteProgress(route: drive.route)
-        var generator = SeededGenerator(seed: 5)
+        var generator = SeededRandom(seed: 5)
         var fullSearches = 0
         for along in stride(from: 0.0, through: drive.route.totalMeters, by: 40) {
             let truth = drive.route.point(atMeters: along)

@@ -5,6 +5,7 @@ import FleetModel
 import Foundation
 import Glibc
 import Testing
+import FleetConcurrency
 
 @Suite("Feeds: replays, simulations, streams and gpsd")
 struct FeedTests {

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import HTTPClient
 import Testing
+import FleetConcurrency
 
 @Suite("HTTP client failures")
 struct HTTPClientFailureTests {
@@ -136,7 +137,7 @@ struct HTTPClientFailureTests {
         let server = try TestHTTPServer()
         defer { server.stop() }
         let client = try HTTPClient()
-        let cancellation = TransferCancellation()
+        let cancellation = Cancellation()
         Thread {
             server.holding.wait()  // the request is at the server
             cancellation.cancel()
@@ -154,7 +155,7 @@ struct HTTPClientFailureTests {
         let server = try TestHTTPServer()
         defer { server.stop() }
         let client = try HTTPClient()
-        let cancellation = TransferCancellation()
+        let cancellation = Cancellation()
         cancellation.cancel()
         let error = await #expect(throws: FleetError.self) {
             try await onThread { try client.send(HTTPClientRequest(url: server.baseURL + "/fixed"), cancellation: cancellation) }

@@ -3,6 +3,8 @@ import FleetErrors
 import Foundation
 import HTTPClient
 import Testing
+import HTTPCore
+import FleetConcurrency
 
 @Suite("HTTP client event streams")
 struct HTTPClientStreamTests {
@@ -12,7 +14,7 @@ struct HTTPClientStreamTests {
         var finish: StreamFinishReason
     }
 
-    static func run(_ client: HTTPClient, _ request: HTTPClientRequest, cancellation: TransferCancellation? = nil,
+    static func run(_ client: HTTPClient, _ request: HTTPClientRequest, cancellation: Cancellation? = nil,
                     stopAfter: Int? = nil, onEach: @escaping @Sendable () -> Void = {}) async throws -> StreamRun {
         try await onThread {
             var events: [ServerSentEvent] = []
@@ -68,7 +70,7 @@ struct HTTPClientStreamTests {
         let server = try TestHTTPServer()
         defer { server.stop() }
         let client = try HTTPClient()
-        let cancellation = TransferCancellation()
+        let cancellation = Cancellation()
         let firstEvent = DispatchSemaphore(value: 0)
         Thread {
             firstEvent.wait()

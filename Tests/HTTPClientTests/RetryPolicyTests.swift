@@ -1,6 +1,7 @@
 import FleetErrors
 import HTTPClient
 import Testing
+import FleetRandom
 
 @Suite("Retry policy")
 struct RetryPolicyTests {

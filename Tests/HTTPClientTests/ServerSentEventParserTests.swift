@@ -1,15 +1,16 @@
 import HTTPClient
 import Testing
+import HTTPCore
 
 @Suite("Server-sent event parsing")
 struct ServerSentEventParserTests {
     static let fixture = TestHTTPServer.eventStreamPieces.joined()
 
     static let expectedFixtureEvents = [
-        ServerSentEvent(type: "greeting", data: "hello", lastEventID: "1"),
-        ServerSentEvent(data: "first line\nsecond line\nthird line without space", lastEventID: "1"),
-        ServerSentEvent(type: "update", data: #"{"x":1}"#, lastEventID: "2", reconnectionTime: .milliseconds(2500)),
-        ServerSentEvent(data: "last", lastEventID: "2", reconnectionTime: .milliseconds(2500)),
+        ServerSentEvent(event: "greeting", data: "hello", id: "1"),
+        ServerSentEvent(data: "first line\nsecond line\nthird line without space", id: "1"),
+        ServerSentEvent(event: "update", data: #"{"x":1}"#, id: "2", reconnectionTime: .milliseconds(2500)),
+        ServerSentEvent(data: "last", id: "2", reconnectionTime: .milliseconds(2500)),
     ]
 
     /// Feeds `text` in pieces of `chunkSize` bytes and collects every event.
@@ -75,7 +76,7 @@ struct ServerSentEventParserTests {
     func ids() {
         let text = "id: 7\ndata: a\n\ndata: b\n\nid: x\u{0}y\ndata: c\n\nid\ndata: d\n\n"
         let events = Self.parse(text, chunkSize: 5)
-        #expect(events.map(\.lastEventID) == ["7", "7", "7", nil])
+        #expect(events.map(\.id) == ["7", "7", "7", nil])
     }
 
     @Test("retry takes digits only")

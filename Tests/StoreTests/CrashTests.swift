@@ -2,8 +2,10 @@ import Foundation
 import Testing
 import FleetErrors
 import FleetStore
+import FleetTestSupport
 import FileStore
 import SQLiteStore
+import FleetRandom
 
 /// Kills `store-crasher` with SIGKILL at random points while it commits, then reopens the store in
 /// this process and checks that every acknowledged write is there, that the commit cut by the kill
@@ -31,7 +33,7 @@ import SQLiteStore
         let base = ProcessInfo.processInfo.environment["FLEET_CRASH_SEED"].flatMap(UInt64.init) ?? 20_251_123
         let seed = base + UInt64(iteration)
         let crasher = try #require(locateStoreCrasher(), "store-crasher was not built next to the test bundle (swift build builds it)")
-        var random = CrashSeededRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         let scratch = FileStoreScratch()
         let path = scratch.storePath
         // One seed in three runs the crasher twice, the second time on the recovered store.
@@ -338,34 +340,8 @@ private struct LineReader {
     }
 }
 
-/// SplitMix64, for reproducible kill points.
-private struct CrashSeededRandom {
-    private var state: UInt64
 
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// The `store-crasher` executable built beside the test bundle, if any.
-/// (Private here so this file stands alone; a shared locator can replace it.)
+/// The `store-crasher` executable `swift build` made, if any.
 fileprivate func locateStoreCrasher() -> String? {
-    var directories: [String] = []
-    if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-        directories.append(URL(fileURLWithPath: executable).deletingLastPathComponent().path)
-    }
-    directories.append(Bundle.main.bundleURL.path)
-    directories.append(Bundle.main.bundleURL.deletingLastPathComponent().path)
-    if let first = CommandLine.arguments.first {
-        directories.append(URL(fileURLWithPath: first).deletingLastPathComponent().path)
-    }
-    return directories.map { $0 + "/store-crasher" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    try? Products.locate("store-crasher").path
 }

@@ -76,32 +76,9 @@ public struct BinaryRunner: Sendable {
         process.arguments = Array(full.dropFirst())
     }
 
-    /// The built product's path: in `FLEET_PRODUCTS_DIR`, next to the running test bundle, or
-    /// in `.build/debug` above this source file.
+    /// The built product's path (`Products.locate`).
     public static func locate(_ product: String, file: String = #filePath) throws -> URL {
-        var folders: [URL] = []
-        if let folder = ProcessInfo.processInfo.environment["FLEET_PRODUCTS_DIR"] {
-            folders.append(URL(fileURLWithPath: folder))
-        }
-        if let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var folder = URL(fileURLWithPath: running).deletingLastPathComponent()
-            // Inside a bundle (…/X.xctest/Contents/MacOS/X) the products folder is above the bundle.
-            while folder.path != "/" && folder.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) {
-                folder = folder.deletingLastPathComponent()
-            }
-            folders.append(folder)
-        }
-        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        var above = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while above.path != "/" {
-            folders.append(above.appendingPathComponent(".build/debug"))
-            above = above.deletingLastPathComponent()
-        }
-        for folder in folders {
-            let candidate = folder.appendingPathComponent(product)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw Failure(description: "\(product) is not built: run `swift build` first (looked in \(folders.map(\.path)))")
+        try Products.locate(product, file: file)
     }
 
     /// The environment runs get unless told otherwise: PATH and a UTF-8 locale only, so colour

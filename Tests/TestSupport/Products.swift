@@ -2,8 +2,8 @@ import Foundation
 
 /// Finds the executables `swift build` made, for tests that run the real binaries.
 public enum Products {
-    /// The built product's path: in `FLEET_PRODUCTS_DIR`, next to the running test bundle, or in
-    /// `.build/debug` above this source file.
+    /// The built product's path: in `FLEET_PRODUCTS_DIR`, next to the running test bundle or
+    /// program, or in `.build/debug` above this source file. `swift build` builds them all.
     public static func locate(_ product: String, file: String = #filePath) throws -> URL {
         var folders: [URL] = []
         if let folder = ProcessInfo.processInfo.environment["FLEET_PRODUCTS_DIR"] {
@@ -11,10 +11,14 @@ public enum Products {
         }
         if let running = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             var folder = URL(fileURLWithPath: running).deletingLastPathComponent()
+            // Inside a bundle (…/X.xctest/Contents/MacOS/X) the products folder is above the bundle.
             while folder.path != "/" && folder.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) {
                 folder = folder.deletingLastPathComponent()
             }
             folders.append(folder)
+        }
+        if let program = CommandLine.arguments.first {
+            folders.append(URL(fileURLWithPath: program).deletingLastPathComponent())
         }
         var above = URL(fileURLWithPath: file).deletingLastPathComponent()
         while above.path != "/" {

@@ -7,6 +7,7 @@ import FleetTestSupport
 import Foundation
 import RESTClient
 import Testing
+import OpenSSLJWT
 
 /// Every role × every method against a real `fleet-admin serve --jwt-secret-file`, on the caller's
 /// own resource and on another's; plus expired, wrongly signed and missing tokens.

@@ -2,6 +2,7 @@ import FleetModel
 import FleetTestSupport
 import Foundation
 import Testing
+import FleetRandom
 
 /// Kills `fleet-admin serve` with SIGKILL at seeded random moments while writers update their
 /// vehicles and drive their trips over HTTP, restarts it on the same store, and checks every record:
@@ -52,7 +53,7 @@ import Testing
                 return
             }
 
-            var random = CrashLoopRandom(seed: seed)
+            var random = SeededRandom(seed: seed)
             let done = DispatchGroup()
             for writer in writers {
                 let writerSeed = random.next()
@@ -179,7 +180,7 @@ final class CrashLoopWriter: @unchecked Sendable {
 
     /// Writes until a request fails (the server was killed) or is refused.
     func run(url: String, seed: UInt64) {
-        var random = CrashLoopRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         failure = nil
         while true {
             let roll = random.next() % 100
@@ -393,19 +394,3 @@ enum CrashLoopCheck {
     }
 }
 
-/// SplitMix64, for reproducible workloads and kill delays.
-struct CrashLoopRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,3 +1,4 @@
+import FleetJSON
 /// Where a message writes its set fields, in order: a JSON tree (`ProtoJSONWriter`) or JSON text
 /// (`ProtoJSONTextWriter`). Each generated message has one `writeFields(to:)` serving both.
 public protocol ProtoFieldWriter {

@@ -1,5 +1,6 @@
 import FleetErrors
 import Foundation
+import FleetRouting
 
 /// Builds a Routino database from an OpenStreetMap extract by running Routino's `planetsplitter`,
 /// the same way `make map` builds the Helsinki sample.

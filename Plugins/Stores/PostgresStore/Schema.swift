@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetStore
 
 /// The store's schema in PostgreSQL: ordered migrations, recorded in `schema_migrations`.
 ///

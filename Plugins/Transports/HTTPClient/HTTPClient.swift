@@ -1,5 +1,7 @@
 import Dispatch
 import FleetErrors
+import HTTPCore
+import FleetConcurrency
 
 /// A blocking HTTP/1.1 and HTTP/2 client on libcurl, for calling threads (not async tasks).
 ///
@@ -27,7 +29,7 @@ public final class HTTPClient: Sendable {
     ///
     /// The call is limited by `request.timeout`, or `configuration.defaultTimeout` when nil.
     /// Cancelling `cancellation` from another thread makes it throw CANCELLED (`streamCancelled`).
-    public func send(_ request: HTTPClientRequest, cancellation: TransferCancellation? = nil) throws -> HTTPClientResponse {
+    public func send(_ request: HTTPClientRequest, cancellation: Cancellation? = nil) throws -> HTTPClientResponse {
         let handle = try pool.checkOut()
         defer { pool.checkIn(handle) }
         let context = TransferContext(handle: handle, cancellation: cancellation, eventHandler: nil)
@@ -44,7 +46,7 @@ public final class HTTPClient: Sendable {
     /// Sends `request` on a dispatch worker thread and awaits the response; cancelling the task
     /// cancels the transfer (CANCELLED).
     public func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
-        let cancellation = TransferCancellation()
+        let cancellation = Cancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global().async {
@@ -63,7 +65,7 @@ public final class HTTPClient: Sendable {
     /// The status is checked before any event: a non-2xx answer returns `.rejected` with its body.
     /// The stream has no overall limit unless `request.timeout` sets one; it fails UNAVAILABLE
     /// (`serverStalled`) when nothing arrives for `configuration.streamStallTimeout`.
-    public func stream(_ request: HTTPClientRequest, cancellation: TransferCancellation? = nil,
+    public func stream(_ request: HTTPClientRequest, cancellation: Cancellation? = nil,
                        onEvent: (ServerSentEvent) -> StreamControl) throws -> StreamFinishReason {
         let handle = try pool.checkOut()
         defer { pool.checkIn(handle) }

@@ -1,3 +1,4 @@
+import HTTPCore
 /// A complete HTTP response: status, header fields and body.
 ///
 /// Any status is a response, not an error: a 404 with Google's error JSON comes back here

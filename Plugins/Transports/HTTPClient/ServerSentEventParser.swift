@@ -1,3 +1,4 @@
+import HTTPCore
 /// Turns the bytes of a `text/event-stream` body into events, however the bytes are split into chunks.
 ///
 /// Follows the WHATWG "event stream interpretation" rules: lines end with CRLF, LF or CR (a CRLF split
@@ -99,7 +100,7 @@ public struct ServerSentEventParser: Sendable {
             hasData = false
         }
         guard hasData else { return }
-        dispatch(ServerSentEvent(type: eventType.isEmpty ? "message" : eventType, data: data,
-                                 lastEventID: lastEventID, reconnectionTime: reconnectionTime))
+        dispatch(ServerSentEvent(event: eventType.isEmpty || eventType == "message" ? nil : eventType, data: data,
+                                 id: lastEventID, reconnectionTime: reconnectionTime))
     }
 }

@@ -4,7 +4,7 @@ public enum StreamFinishReason: Sendable {
     case endOfStream
     /// The event handler returned `.stop`.
     case stoppedByHandler
-    /// `TransferCancellation.cancel()` was called.
+    /// `Cancellation.cancel()` was called.
     case cancelled
     /// The server answered with a non-2xx status; the response carries its body (Google's error JSON)
     /// for the caller to turn into a `FleetError`. No event was delivered.

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
+import HTTPCore
 
 /// Every open connection and what it is doing, so that the server can enforce what libmicrohttpd
 /// 0.9.75 cannot: a deadline for a request's headers and for its body (its own timeout is an idle

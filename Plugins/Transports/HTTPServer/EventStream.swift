@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Synchronization
+import HTTPCore
 
 /// A `text/event-stream` reply that stays open: the application writes events to it from any
 /// thread, for as long as it likes, and learns through `onClose` when it ends.

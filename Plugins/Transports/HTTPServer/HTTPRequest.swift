@@ -1,3 +1,4 @@
+import HTTPCore
 /// One HTTP request, read completely (body included) before the handler sees it.
 ///
 /// `path` is the path exactly as the client sent it, with its `%xx` escapes: route on

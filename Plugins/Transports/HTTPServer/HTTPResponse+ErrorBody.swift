@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetJSON
 
 extension HTTPResponse {
     /// The server's default error body, in Google's shape:
@@ -6,8 +7,9 @@ extension HTTPResponse {
     ///
     /// `status` in the JSON is the gRPC code name that fits the HTTP status (`statusName(forHTTPStatus:)`).
     public static func jsonError(status: Int, message: String) -> HTTPResponse {
-        let json = #"{"error":{"code":\#(status),"message":"\#(jsonEscaped(message))","status":"\#(statusName(forHTTPStatus: status))"}}"#
-        return .json(Array(json.utf8), status: status)
+        let body: JSON = ["error": ["code": .number(Double(status)), "message": .string(message),
+                                      "status": .string(statusName(forHTTPStatus: status))]]
+        return .json(body.serializedBytes(), status: status)
     }
 
     /// The gRPC code name for an HTTP status, as Google's REST errors pair them
@@ -31,25 +33,5 @@ extension HTTPResponse {
         default: .unknown
         }
         return code.name
-    }
-
-    /// The text escaped for a JSON string literal.
-    static func jsonEscaped(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
     }
 }

@@ -1,3 +1,4 @@
+import HTTPCore
 /// A complete HTTP response: status, header fields and body.
 ///
 /// The server adds `Content-Length` and `Date` itself; a `Content-Length` or `Transfer-Encoding`

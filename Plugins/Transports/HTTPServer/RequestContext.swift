@@ -1,3 +1,4 @@
+import HTTPCore
 /// What the server keeps about one request between libmicrohttpd's calls: created when the
 /// headers are complete, released exactly once when libmicrohttpd reports the request finished.
 ///

@@ -4,6 +4,7 @@ import FleetErrors
 import Foundation
 import Glibc
 import Synchronization
+import HTTPCore
 
 /// Receives libmicrohttpd's calls for one daemon: collects each request, runs the handler,
 /// queues its reply, and reports the finished exchange. Runs on the daemon's threads.

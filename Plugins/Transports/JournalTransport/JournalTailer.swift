@@ -1,3 +1,4 @@
+import FleetConcurrency
 import Foundation
 import Synchronization
 
@@ -10,7 +11,7 @@ final class JournalTailer: Sendable {
     /// `shouldContinue` true and then calls `ensureRunning` always has a running thread.
     private let running = Mutex(false)
     private let stopped = Mutex(false)
-    private let wake = NSCondition()
+    private let wake = Doorbell()
 
     /// A tailer that polls every `interval` seconds once started.
     init(interval: Double) {
@@ -32,9 +33,7 @@ final class JournalTailer: Sendable {
                 return running
             }) {
                 poll()
-                wake.lock()
-                if !isStopped { _ = wake.wait(until: Date(timeIntervalSinceNow: interval)) }
-                wake.unlock()
+                if !isStopped { _ = wake.wait(seconds: interval) }
             }
         }
         thread.name = "journal-tailer"
@@ -44,9 +43,7 @@ final class JournalTailer: Sendable {
     /// Stops the thread for good (it finishes its current poll first); safe to call more than once.
     func stop() {
         stopped.withLock { $0 = true }
-        wake.lock()
-        wake.broadcast()
-        wake.unlock()
+        wake.signal()
     }
 
     private var isStopped: Bool { stopped.withLock { $0 } }

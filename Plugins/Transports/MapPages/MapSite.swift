@@ -2,6 +2,7 @@ import FleetErrors
 import FleetModel
 import Foundation
 import HTTPServer
+import HTTPCore
 
 /// What a map page shows, and so what its token must allow.
 public enum MapPageAccess: Sendable, Hashable {

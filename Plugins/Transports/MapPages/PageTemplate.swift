@@ -1,6 +1,7 @@
 import FleetErrors
 import Foundation
 import HTTPServer
+import HTTPCore
 
 /// Fills the page skeleton: the panel's real text (status, ETAs, distance: readable before any
 /// script runs and by screen readers), the configuration for the script, or the error in words.

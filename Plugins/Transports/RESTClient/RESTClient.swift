@@ -4,6 +4,7 @@ import FleetModel
 import FleetREST
 import Foundation
 import HTTPClient
+import FleetConcurrency
 
 /// The `http://` and `https://` transport: Fleet Engine's REST API over libcurl.
 ///
@@ -59,7 +60,7 @@ public final class RESTClient: FleetAPI, TripWatching {
     public func watchTrip(_ request: GetTripRequest, cancellation: WatchCancellation, onUpdate: (Trip) throws -> Void) throws {
         try Self.checkNames(.watchTrip(request))
         let rest = RESTMapping.request(for: .watchTrip(request))
-        let transfer = TransferCancellation()
+        let transfer = Cancellation()
         cancellation.onCancel { transfer.cancel() }
         var forceRefresh = false
         for _ in 0..<2 {

@@ -8,6 +8,7 @@ import Foundation
 import GRPCServer
 import HTTPServer
 import MapPages
+import OpenSSLJWT
 
 
 /// How `fleet-admin serve` runs.

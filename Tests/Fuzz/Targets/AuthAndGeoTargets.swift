@@ -2,6 +2,7 @@ import FleetAuth
 import FleetGeo
 import FleetLocation
 import FleetModel
+import OpenSSLJWT
 
 /// The key the JWT target signs and verifies with.
 private let fuzzSecret = Array("a-fuzzing-secret-of-at-least-thirty-two-bytes".utf8)

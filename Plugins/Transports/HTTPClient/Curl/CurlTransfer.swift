@@ -1,5 +1,6 @@
 import CCurl
 import FleetErrors
+import FleetConcurrency
 
 /// How a transfer ended when it did not fail.
 enum CurlTransferOutcome {
@@ -7,7 +8,7 @@ enum CurlTransferOutcome {
     case completed(status: Int)
     /// The event handler returned `.stop`.
     case stoppedByHandler
-    /// The caller's `TransferCancellation` was cancelled.
+    /// The caller's `Cancellation` was cancelled.
     case cancelled
 }
 
@@ -22,7 +23,7 @@ struct CurlTransfer {
     let isEventStream: Bool
 
     /// Runs the transfer; transport failures are thrown.
-    func run(on handle: CurlEasyHandle, context: TransferContext, cancellation: TransferCancellation?) throws -> CurlTransferOutcome {
+    func run(on handle: CurlEasyHandle, context: TransferContext, cancellation: Cancellation?) throws -> CurlTransferOutcome {
         if cancellation?.isCancelled == true { return .cancelled }
         let headerLines = try Self.headerLines(for: request, isEventStream: isEventStream)
         try handle.reset()

@@ -1,10 +1,12 @@
+import HTTPCore
+import FleetConcurrency
 /// The state of one transfer, shared with libcurl's callbacks through their user-data pointer.
 ///
 /// Lives on the calling thread: libcurl runs every callback of `curl_easy_perform` on the thread that
 /// called it. Only `cancellation` is touched by other threads.
 final class TransferContext {
     private let handle: CurlEasyHandle
-    private let cancellation: TransferCancellation?
+    private let cancellation: Cancellation?
     /// How long the transfer may receive nothing before it is aborted; nil for no limit.
     let stallTimeout: Duration?
     private var lastActivity = ContinuousClock.now
@@ -27,7 +29,7 @@ final class TransferContext {
 
     /// A context collecting the body (`eventHandler == nil`) or parsing it into events for `eventHandler`;
     /// with a `stallTimeout`, the transfer is aborted when no byte arrives for that long.
-    init(handle: CurlEasyHandle, cancellation: TransferCancellation?, stallTimeout: Duration? = nil,
+    init(handle: CurlEasyHandle, cancellation: Cancellation?, stallTimeout: Duration? = nil,
          eventHandler: ((ServerSentEvent) -> StreamControl)?) {
         self.handle = handle
         self.cancellation = cancellation
@@ -76,7 +78,7 @@ final class TransferContext {
             fields[fields.count - 1].value = previous.value + " " + line.trimmingSpaces()
             headers = HTTPHeaders(fields)
         } else if let colon = line.firstIndex(of: ":") {
-            headers.append(name: String(line[..<colon]), value: String(line[line.index(after: colon)...]).trimmingSpaces())
+            headers.add(name: String(line[..<colon]), value: String(line[line.index(after: colon)...]).trimmingSpaces())
         }
     }
 

@@ -1,5 +1,3 @@
-import FleetErrors
-
 extension JSON {
     /// The nesting limit `parse` applies unless told otherwise (protobuf's recursion limit).
     public static let defaultMaxDepth = 100
@@ -8,33 +6,34 @@ extension JSON {
     /// freeing a value recurse once per level, so far deeper values could exhaust a thread's stack.
     public static let depthCeiling = 1_000
 
-    /// Parses one JSON document (RFC 8259) from UTF-8 bytes.
+    /// Parses one JSON document (RFC 8259) from UTF-8 bytes: the product's one JSON parser.
     ///
     /// Strict: invalid UTF-8, control characters in strings, lone surrogates, duplicate object keys,
     /// numbers out of `Double`'s range, a byte-order mark and anything after the value are errors.
     /// Nesting deeper than `maxDepth` arrays/objects (at most `depthCeiling`) is an error, found without
     /// recursion: no input can exhaust the stack.
     ///
-    /// - Throws: `FleetError` INVALID_ARGUMENT, cause `.malformedJSON`, whose message says what was
-    ///   expected and where: "line L, column C (byte B)" (line and column count from 1, the column in
-    ///   characters; the byte offset counts from 0).
-    public static func parse(_ bytes: some Sequence<UInt8>, maxDepth: Int = defaultMaxDepth) throws -> JSON {
-        if let result = try bytes.withContiguousStorageIfAvailable({ try parse(buffer: $0, maxDepth: maxDepth) }) {
-            return result
+    /// - Throws: `JSONSyntaxError`, which says what was expected and where: "line L, column C (byte B)"
+    ///   (line and column count from 1, the column in characters; the byte offset counts from 0).
+    ///   FleetModel's `JSON.parse` reports it as INVALID_ARGUMENT with cause `MALFORMED_JSON`.
+    public init(parsing bytes: some Sequence<UInt8>, maxDepth: Int = JSON.defaultMaxDepth) throws {
+        if let result = try bytes.withContiguousStorageIfAvailable({ try JSON(parsing: $0, maxDepth: maxDepth) }) {
+            self = result
+            return
         }
-        return try Array(bytes).withUnsafeBufferPointer { try parse(buffer: $0, maxDepth: maxDepth) }
+        self = try Array(bytes).withUnsafeBufferPointer { try JSON(parsing: $0, maxDepth: maxDepth) }
     }
 
-    /// Parses one JSON document from a string (see `parse(_:maxDepth:)` for the rules).
-    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws -> JSON {
+    /// Parses one JSON document from a string (see `init(parsing:maxDepth:)` for the rules).
+    public init(parsing text: String, maxDepth: Int = JSON.defaultMaxDepth) throws {
         var text = text
-        return try text.withUTF8 { try parse(buffer: $0, maxDepth: maxDepth) }
+        self = try text.withUTF8 { try JSON(parsing: $0, maxDepth: maxDepth) }
     }
 
     /// Parses one JSON document from a buffer of UTF-8 bytes.
-    public static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) throws -> JSON {
+    public init(parsing buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSON.defaultMaxDepth) throws {
         var parser = JSONParser(input: buffer, maxDepth: maxDepth)
-        return try parser.parseDocument()
+        self = try parser.parseDocument()
     }
 }
 
@@ -479,10 +478,10 @@ struct JSONParser {
 
     // MARK: Errors
 
-    /// A malformed-JSON error at byte `offset`, naming the line, column and byte.
-    private func error(at offset: Int, _ problem: String) -> FleetError {
+    /// A syntax error at byte `offset`, naming the line, column and byte.
+    private func error(at offset: Int, _ problem: String) -> JSONSyntaxError {
         let location = Self.location(of: offset, in: input)
-        return FleetError(.malformedJSON, detail: "\(problem) at line \(location.line), column \(location.column) (byte \(offset))")
+        return JSONSyntaxError(problem: problem, offset: offset, line: location.line, column: location.column)
     }
 
     /// Line and column (both from 1; the column counts characters, not bytes) of byte `offset`.

@@ -1,5 +1,6 @@
 import COpenSSL
 import FleetErrors
+import FleetAuth
 
 /// A shared secret for HS256 (HMAC-SHA-256), computed and compared by OpenSSL.
 struct HMACSecret: Sendable {

@@ -1,4 +1,5 @@
-/// HTTP header fields in the order they were sent, looked up by name without regard to case.
+/// HTTP header fields in the order they were sent, looked up by name without regard to case: a
+/// request's or a response's, on the server (libmicrohttpd) and on the client (libcurl) alike.
 ///
 /// Repeated fields are kept as separate entries (`values(for:)` returns them all). Build one from
 /// an array of pairs (`[("Content-Type", "application/json")]`) or a dictionary literal.
@@ -28,6 +29,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     /// These name–value pairs, in order.
     public init(_ pairs: [(String, String)]) {
         fields = pairs.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// These fields, in order.
+    public init(_ fields: [Field]) {
+        self.fields = fields
     }
 
     /// Fields from `[("Name", "value"), …]`, in order.
@@ -82,7 +88,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     }
 
     /// Whether two field names are equal, ignoring ASCII case (header names are ASCII tokens).
-    static func sameName(_ a: String, _ b: String) -> Bool {
+    public static func sameName(_ a: String, _ b: String) -> Bool {
         let left = a.utf8, right = b.utf8
         guard left.count == right.count else { return false }
         return zip(left, right).allSatisfy { lowercase($0) == lowercase($1) }

@@ -1,4 +1,5 @@
-/// One server-sent event (the `text/event-stream` format of the HTML standard) and its wire form.
+/// One server-sent event (the `text/event-stream` format of the HTML standard): what the server
+/// writes (`encoded`) and what the client's parser reads, as the WHATWG EventSource rules define it.
 ///
 /// `data` may hold several lines: each becomes its own `data:` line, and the client joins them
 /// again with `\n`. Line breaks in `event` and `id` would start new fields, so they are removed.
@@ -7,15 +8,24 @@ public struct ServerSentEvent: Sendable, Hashable {
     public var event: String?
     /// The payload (`data:` lines).
     public var data: String
-    /// The event ID (`id:`) a reconnecting client sends back as `Last-Event-ID`, or nil.
+    /// The event ID (`id:`) a reconnecting client sends back as `Last-Event-ID`, or nil. An event
+    /// read by a client carries the stream's last ID so far (the latest `id:` field, kept across
+    /// events; nil before any, or after an empty `id:` reset it).
     public var id: String?
+    /// The reconnection delay the server asked for most recently with `retry:`, on an event read by
+    /// a client (the server sends it on its own, `retry(after:)`).
+    public var reconnectionTime: Duration?
 
-    /// An event with this payload, and optionally a type and an ID.
-    public init(event: String? = nil, data: String, id: String? = nil) {
+    /// An event with this payload, and optionally a type, an ID and the stream's reconnection delay.
+    public init(event: String? = nil, data: String, id: String? = nil, reconnectionTime: Duration? = nil) {
         self.event = event
         self.data = data
         self.id = id
+        self.reconnectionTime = reconnectionTime
     }
+
+    /// The event type as a client dispatches it: `message` when the event named none.
+    public var type: String { event ?? "message" }
 
     /// The event as sent: `event:`, `id:` and `data:` lines, then a blank line.
     public var encoded: [UInt8] {

@@ -24,18 +24,22 @@ extension JSON {
     }
 }
 
-/// Writes JSON text into a byte buffer.
-struct JSONTextWriter {
+/// Writes JSON text into a byte buffer: `JSON`'s serializer, and the base of writers that emit JSON
+/// directly without building a tree (FleetModel's `ProtoJSONTextWriter`).
+public struct JSONTextWriter {
     /// Spaces per nesting level, or nil for compact output.
-    let indent: Int?
-    private(set) var bytes: [UInt8] = []
+    public let indent: Int?
+    /// The text written so far.
+    public var bytes: [UInt8] = []
 
-    init(indent: Int?) {
+    /// A writer of compact text (`indent` nil) or of text indented by `indent` spaces per level.
+    public init(indent: Int?) {
         self.indent = indent
         bytes.reserveCapacity(256)
     }
 
-    mutating func write(_ value: JSON, depth: Int) {
+    /// Writes `value`, nested `depth` levels deep.
+    public mutating func write(_ value: JSON, depth: Int) {
         switch value {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")
@@ -73,18 +77,21 @@ struct JSONTextWriter {
         }
     }
 
-    @inline(__always)
-    mutating func appendByte(_ byte: UInt8) {
+    /// Appends one byte the caller knows is plain (a bracket, a comma).
+    @inlinable
+    public mutating func appendByte(_ byte: UInt8) {
         bytes.append(byte)
     }
 
     /// Appends bytes that need no escaping (ASCII the caller knows is plain).
-    mutating func appendPlain(_ body: (inout [UInt8]) -> Bool) -> Bool {
+    @inlinable
+    public mutating func appendPlain(_ body: (inout [UInt8]) -> Bool) -> Bool {
         body(&bytes)
     }
 
     /// Appends `"name":` for a name known to be plain ASCII (a proto field's JSON name).
-    mutating func writePlainKey(_ name: String) {
+    @inlinable
+    public mutating func writePlainKey(_ name: String) {
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: name.utf8)
         bytes.append(UInt8(ascii: "\""))
@@ -102,7 +109,8 @@ struct JSONTextWriter {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    mutating func writeNumber(_ number: Double) {
+    /// Writes a number as `serialized()` does.
+    public mutating func writeNumber(_ number: Double) {
         guard number.isFinite else {
             writeString(number.isNaN ? "NaN" : (number < 0 ? "-Infinity" : "Infinity"))
             return
@@ -136,7 +144,8 @@ struct JSONTextWriter {
         }
     }
 
-    mutating func writeString(_ text: String) {
+    /// Writes a string literal: `"`, `\\` and control characters escaped, the rest as UTF-8.
+    public mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in

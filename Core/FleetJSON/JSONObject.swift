@@ -90,8 +90,9 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         return true
     }
 
-    /// Appends without checking for an existing key: the caller guarantees uniqueness.
-    mutating func appendNew(key: String, value: JSON) {
+    /// Appends without checking for an existing key: the caller guarantees uniqueness (a message's
+    /// writer, whose field names are distinct).
+    public mutating func appendNew(key: String, value: JSON) {
         members.append(Member(key: key, value: value))
         if index != nil {
             index![key] = members.count - 1

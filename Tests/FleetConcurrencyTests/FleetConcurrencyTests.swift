@@ -1,0 +1,119 @@
+import FleetConcurrency
+import Foundation
+import Testing
+
+struct DoorbellTests {
+    @Test func aRingGivenBeforeTheWaitIsKeptUntilConsumed() {
+        let doorbell = Doorbell()
+        doorbell.signal()
+        #expect(doorbell.wait(seconds: 5))
+        #expect(!doorbell.consume(), "one ring wakes one wait")
+    }
+
+    @Test func aWaitWithoutARingTimesOut() {
+        #expect(!Doorbell().wait(seconds: 0.05))
+    }
+
+    @Test func aRingFromAnotherThreadEndsTheWaitEarly() {
+        let doorbell = Doorbell()
+        let start = Date()
+        Thread.detachNewThread { usleep(20_000); doorbell.signal() }
+        #expect(doorbell.wait(seconds: 30))
+        #expect(Date().timeIntervalSince(start) < 25)
+    }
+}
+
+struct CancellationTests {
+    @Test func cancelRingsTheDoorbellAndRunsEveryWakerOnce() {
+        let cancellation = Cancellation()
+        let count = Counter()
+        cancellation.onCancel { count.add() }
+        #expect(!cancellation.isCancelled)
+        cancellation.cancel()
+        cancellation.cancel()
+        #expect(cancellation.isCancelled)
+        #expect(count.value == 1)
+        #expect(cancellation.wakeup.consume())
+        cancellation.onCancel { count.add() }
+        #expect(count.value == 2, "a waker registered after cancel runs at once")
+    }
+}
+
+struct MailboxTests {
+    @Test func itemsArriveInOrderAndCloseEndsTheConsumer() {
+        let mailbox = Mailbox<Int>(capacity: 10)
+        for item in 1...3 { #expect(mailbox.put(item)) }
+        #expect(mailbox.take() == 1)
+        #expect(mailbox.take() == 2)
+        mailbox.close()
+        #expect(!mailbox.put(4))
+        #expect(mailbox.take() == nil)
+    }
+
+    @Test func aConsumerThatFallsBehindSkipsToTheNewest() {
+        let mailbox = Mailbox<Int>(capacity: 2)
+        for item in 1...5 { mailbox.put(item) }
+        #expect(mailbox.take() == 4)
+        #expect(mailbox.take() == 5)
+    }
+
+    @Test func takeWaitsForAnItemFromAnotherThread() {
+        let mailbox = Mailbox<String>()
+        Thread.detachNewThread { usleep(20_000); mailbox.put("late") }
+        #expect(mailbox.take() == "late")
+    }
+}
+
+struct BlockingPoolTests {
+    struct Closed: Error {}
+
+    @Test func opensAtMostCapacityAndReusesWhatComesBack() throws {
+        let opened = Counter()
+        let pool = BlockingPool<Int>(capacity: 2, closedError: { Closed() }) { opened.add(); return opened.value }
+        let first = try pool.withResource { $0 }
+        let second = try pool.withResource { $0 }
+        #expect(first == 1 && second == 1, "one resource, lent twice")
+        #expect(opened.value == 1)
+    }
+
+    @Test func aBrokenResourceIsDiscardedWithTheIdleOnes() throws {
+        let discarded = Counter()
+        let opened = Counter()
+        let pool = BlockingPool<Int>(capacity: 3, closedError: { Closed() }, isBroken: { $0 < 0 },
+                                     discard: { _ in discarded.add() }) { opened.add(); return opened.value == 2 ? -1 : opened.value }
+        try pool.withResource { first in
+            try pool.withResource { broken in
+                try pool.withResource { third in #expect(first == 1 && broken == -1 && third == 3) }
+            }
+        }
+        #expect(discarded.value == 2, "the broken one and the idle one that broke with it")
+        #expect(try pool.withResource { $0 } == 1, "the one lent meanwhile came back")
+        #expect(opened.value == 3)
+    }
+
+    @Test func closeRefusesBorrowersAndDiscardsTheIdle() throws {
+        let discarded = Counter()
+        let pool = BlockingPool<Int>(capacity: 1, closedError: { Closed() }, discard: { _ in discarded.add() }) { 7 }
+        _ = try pool.withResource { $0 }
+        pool.close()
+        #expect(discarded.value == 1)
+        #expect(throws: Closed.self) { try pool.withResource { $0 } }
+    }
+}
+
+/// A count shared with closures on other threads.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+}
