@@ -294,6 +294,11 @@ extension ErrorCause {
         id: "METHOD_NOT_ALLOWED", code: .unimplemented,
         summary: "The path does not take this HTTP method",
         remedy: "Use the verb Fleet Engine's REST mapping gives the method (docs/http-api.md lists them).")
+    /// A server (HTTP or gRPC) could not start listening (address in use, no permission, no such address).
+    public static let listenFailed = ErrorCause(
+        id: "LISTEN_FAILED", code: .unavailable,
+        summary: "The server could not listen on the address",
+        remedy: "Check that no other process uses the port, that the address belongs to this machine, and that ports below 1024 are allowed.")
     /// A request whose header fields or body did not arrive in time (sent as HTTP 408).
     public static let requestTimeout = ErrorCause(
         id: "REQUEST_TIMEOUT", code: .deadlineExceeded,

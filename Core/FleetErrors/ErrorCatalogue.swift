@@ -8,7 +8,7 @@ public enum ErrorCatalogue {
     /// order they were registered.
     public static var causes: [ErrorCause] { coreCauses + registered.withLock { $0 } }
 
-    /// The causes FleetErrors declares (Causes.swift): the API's own and the HTTP transport's.
+    /// The causes FleetErrors declares (Causes.swift): the API's own and those both servers (HTTP and gRPC) and their clients share.
     static let coreCauses: [ErrorCause] = [
         .streamCancelled,
         .nonFleetResponse,
@@ -27,7 +27,7 @@ public enum ErrorCatalogue {
         .storeCorrupted,
         .jwtMissing, .jwtExpired,
         .methodNotAllowed, .requestTimeout, .requestHeadersTooLarge, .rateLimited, .unsupportedMediaType,
-        .providerNotServed,
+        .providerNotServed, .listenFailed,
     ]
 
     private static let registered = Mutex<[ErrorCause]>([])

@@ -74,8 +74,8 @@ struct ErrorExplainTests {
         #expect(object["retryClass"] as? String == "retryable")
         #expect(object["retryable"] as? Bool == true)
         #expect((object["causes"] as? [[String: Any]])?.map { $0["id"] as? String } ==
-                ["SERVER_UNAVAILABLE", "STORE_BUSY", "SERVER_UNREACHABLE", "TLS_HANDSHAKE_FAILED", "CONNECTION_LOST",
-                 "SERVER_STALLED", "LISTEN_FAILED", "LOCATION_SOURCE_FAILED", "STORE_UNREACHABLE"])
+                ["SERVER_UNAVAILABLE", "STORE_BUSY", "LISTEN_FAILED", "SERVER_UNREACHABLE", "TLS_HANDSHAKE_FAILED",
+                 "CONNECTION_LOST", "SERVER_STALLED", "LOCATION_SOURCE_FAILED", "STORE_UNREACHABLE"])
     }
 
     @Test(.enabled(if: python3 != nil, "python3 is not installed"))

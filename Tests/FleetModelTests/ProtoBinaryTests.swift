@@ -282,6 +282,13 @@ struct ProtoBinaryTests {
         var mask = ProtoBinaryWriter()
         mask.writeLengthDelimited(5) { $0.writeString(1, "vehicle_state,name") }
         #expect(decodingError(UpdateVehicleRequest.self, mask.bytes)?.field == "updateMask.paths[0]")
+        // Paths whose JSON form is no field path (`___` → ``, `a._1` → `a.1`) would not read back once
+        // written; the fuzzer found `___…` accepted, re-encoded as an empty path that then failed to decode.
+        for path in ["___", "vehicle_state.__", "a._1"] {
+            var odd = ProtoBinaryWriter()
+            odd.writeLengthDelimited(5) { $0.writeString(1, path) }
+            #expect(decodingError(UpdateVehicleRequest.self, odd.bytes)?.field == "updateMask.paths[0]", "\(path)")
+        }
     }
 
     @Test func namesFieldsUnderTheGivenPath() throws {

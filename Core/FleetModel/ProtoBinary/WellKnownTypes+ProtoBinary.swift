@@ -165,17 +165,6 @@ extension FieldMask {
         }
         return result
     }
-
-    /// Whether `path` is field names (ASCII letters, digits and `_`, not starting with a digit) joined by dots.
-    static func isFieldPath(_ path: String) -> Bool {
-        path.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).allSatisfy { segment in
-            guard let first = segment.first, !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else { return false }
-            return segment.allSatisfy { byte in
-                byte == UInt8(ascii: "_") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-                    || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
-            }
-        }
-    }
 }
 
 extension LatLng {

@@ -39,15 +39,20 @@ public struct FieldMask: Sendable, Hashable, CustomStringConvertible, Expressibl
         var paths: [String] = []
         for piece in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
             let path = String(piece).trimmingASCIISpaces()
-            let segments = path.split(separator: ".", omittingEmptySubsequences: false)
-            guard !path.isEmpty, segments.allSatisfy({ isFieldName($0) }) else { return nil }
-            // The JSON name must be a field name too: `a.___` or `a._1` would become `a.` or `a.1`,
-            // which no field has and which would not parse back.
-            let camel = camelCase(path)
-            guard camel.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ isFieldName($0) }) else { return nil }
-            paths.append(camel)
+            guard isFieldPath(path) else { return nil }
+            paths.append(camelCase(path))
         }
         return FieldMask(paths)
+    }
+
+    /// Whether `path` is field names (ASCII letters, digits and `_`, not starting with a digit) joined
+    /// by dots, whose JSON (camelCase) form is field names too: `a.___` or `a._1` would become `a.` or
+    /// `a.1`, which no field has and which would not read back (from JSON or from the wire).
+    static func isFieldPath(_ path: String) -> Bool {
+        func isFieldNames(_ path: String) -> Bool {
+            !path.isEmpty && path.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { isFieldName($0) }
+        }
+        return isFieldNames(path) && isFieldNames(camelCase(path))
     }
 
     private static func isFieldName(_ segment: Substring) -> Bool {

@@ -23,11 +23,6 @@ extension ErrorCause {
         id: "BAD_LISTEN_ADDRESS", code: .invalidArgument,
         summary: "The listen address is not valid",
         remedy: "Give an IPv4 or IPv6 literal (127.0.0.1, ::1, 0.0.0.0) or localhost, and a port from 0 to 65535.")
-    /// The HTTP server could not start listening (address in use, no permission, no such address).
-    public static let listenFailed = ErrorCause(
-        id: "LISTEN_FAILED", code: .unavailable,
-        summary: "The HTTP server could not listen on the address",
-        remedy: "Check that no other process uses the port, that the address belongs to this machine, and that ports below 1024 are allowed.")
 }
 
 /// The error causes HTTPServer reports, in catalogue order: composed into the product's one catalogue
@@ -35,6 +30,6 @@ extension ErrorCause {
 public enum HTTPServerCauses {
     /// Every cause this module reports.
     public static let all: [ErrorCause] = [
-        .requestBodyTooLarge, .tooManyStreams, .badHTTPRequest, .badListenAddress, .listenFailed,
+        .requestBodyTooLarge, .tooManyStreams, .badHTTPRequest, .badListenAddress,
     ]
 }
