@@ -252,6 +252,12 @@ extension ErrorCause {
         id: "LISTEN_FAILED", code: .unavailable,
         summary: "The HTTP server could not listen on the address",
         remedy: "Check that no other process uses the port, that the address belongs to this machine, and that ports below 1024 are allowed.")
+    /// The HTTP server's port is taken by another process: nothing to retry, something to choose.
+    public static let addressInUse = ErrorCause(
+        id: "ADDRESS_IN_USE", code: .failedPrecondition,
+        summary: "The address is already in use by another process",
+        remedy: "Stop the other process (`ss -ltnp` shows which one listens on the port), or listen on another port with --listen HOST:PORT (port 0 picks a free one).",
+        matchPhrases: ["address already in use", "already in use"])
 
     // MARK: JournalTransport
     /// A complete line of a `file:` transport journal cannot be read as a record.
@@ -382,6 +388,12 @@ extension ErrorCause {
         summary: "The location source is not one driver-report knows",
         remedy: "Use gpsd://HOST:PORT, nmea:PATH, nmea:-, gpx:PATH, csv:PATH, jsonl:PATH, jsonl:- or simulate:ROUTE.",
         matchPhrases: ["location source"])
+    /// A `--source` file (`nmea:PATH`, `gpx:PATH`, `csv:PATH`, `jsonl:PATH`) that does not exist.
+    public static let locationFileMissing = ErrorCause(
+        id: "LOCATION_FILE_MISSING", code: .notFound,
+        summary: "The location file does not exist",
+        remedy: "Check the path after nmea:, gpx:, csv: or jsonl: (a relative path starts in the working folder), or give - to read standard input.",
+        matchPhrases: ["location file does not exist"])
 
     // MARK: FleetEvaluation
     /// A trace file of recorded drives that cannot be read: no `trip_id,timestamp,latitude,longitude` header,

@@ -23,6 +23,10 @@ struct FollowSettings {
         tripName = try Self.tripName(arguments)
         transport = arguments.string("transport") ?? "memory"
         store = arguments.string("store") ?? Wiring.defaultStoreURL(environment: context.environment)
+        try arguments.checkingSettings { [transport, store] in
+            try Wiring.checkTransport(transport)
+            if ["memory", ""].contains(transport) { try Wiring.checkStore(store, environment: context.environment) }
+        }
         do {
             token = try TokenOption(options: arguments.string)
         } catch let error as FleetError {

@@ -113,11 +113,13 @@ admin trips status ride-1 enroute-to-pickup
 say "the car drives the ride at ${speedup}x (driver-report: simulated GPS, navigating on the streets)"
 "$bin/driver-report" "${connect[@]}" --provider "$provider" --vehicle car-1 \
     --source "simulate:polyline:$polyline" --speedup "$speedup" --interval 5s \
-    --stops "${pickup_m}m:60s" --log-format text 2>"$data/driver-report.log" &
+    --stops "${pickup_m}m:120s" --log-format text 2>"$data/driver-report.log" &
 driver=$!
 pids+=("$driver")
 
-# The driver app: arrive, pick up, drop off, as the car reaches each stop (within 40 m of it).
+# The driver app: arrive, pick up, drop off, as the car reaches each stop (within 40 m of it). The car
+# waits 120 s of demo time (3 s at 40x) at the pickup; the app moves on to ENROUTE_TO_DROPOFF after 1 s,
+# and at once should the car have left already, so ARRIVED_AT_PICKUP never shows while the car drives away.
 driver_app() {
     local status near
     while true; do
@@ -134,7 +136,7 @@ stop = t.get("dropoffPoint" if status == "ENROUTE_TO_DROPOFF" else "pickupPoint"
 print(status, "yes" if car and stop and distance(car, stop) <= 40 else "no")' 2>/dev/null) || { sleep 0.2; continue; }
         case "$status" in
             ENROUTE_TO_PICKUP) [ "$near" = yes ] && admin trips status ride-1 arrived-at-pickup >/dev/null ;;
-            ARRIVED_AT_PICKUP) sleep 1.2; admin trips status ride-1 enroute-to-dropoff >/dev/null ;;
+            ARRIVED_AT_PICKUP) [ "$near" = yes ] && sleep 1; admin trips status ride-1 enroute-to-dropoff >/dev/null ;;
             ENROUTE_TO_DROPOFF) [ "$near" = yes ] && { admin trips complete ride-1 >/dev/null; return 0; } ;;
             COMPLETE|CANCELED) return 0 ;;
         esac

@@ -52,6 +52,10 @@ struct DriverReportSettings: Sendable {
         }
         transport = arguments.string("transport") ?? "memory"
         store = arguments.string("store")
+        try arguments.checkingSettings { [transport, store] in
+            try Wiring.checkTransport(transport)
+            if ["memory", ""].contains(transport), let store { try Wiring.checkStore(store, environment: context.environment) }
+        }
 
         let state = arguments.string("state")
         let source = arguments.string("source")

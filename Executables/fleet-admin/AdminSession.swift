@@ -89,7 +89,7 @@ struct AdminSession: Sendable {
 
     /// Opens the transport, runs `body` with the API and closes it again.
     func withAPI<Result>(_ body: (any FleetAPI) throws -> Result) throws -> Result {
-        let connection = try Wiring.connect(transport: arguments.string("transport") ?? "memory", options: connectionOptions())
+        let connection = try connect(transport: arguments.string("transport") ?? "memory", options: connectionOptions())
         let result: Result
         do {
             result = try body(connection.api)
@@ -99,6 +99,18 @@ struct AdminSession: Sendable {
         }
         try connection.close()
         return result
+    }
+
+    /// Connects to `transport` after checking it (and `--store`, for an engine in this process): a
+    /// malformed URL or a store in a folder that does not exist is a usage error naming the option.
+    func connect(transport: String, options: ConnectionOptions) throws -> Connection {
+        try arguments.checkingSettings {
+            try Wiring.checkTransport(transport)
+            if ["memory", ""].contains(transport), let store = options.store {
+                try Wiring.checkStore(store, environment: context.environment)
+            }
+        }
+        return try Wiring.connect(transport: transport, options: options)
     }
 
     /// Store, token and engine settings for `Wiring.connect`. An engine in this process (the `memory`

@@ -31,7 +31,7 @@ enum ReplayCommand {
         let clock = RecordTimeClock()
         var options = try session.connectionOptions()
         options.clock = clock
-        let connection = try Wiring.connect(transport: target, options: options)
+        let connection = try session.connect(transport: target, options: options)
         let progress = session.progress("Replaying")
         var applied = 0
         var skipped = 0

@@ -31,6 +31,10 @@ enum TripCommands {
         let flags = try TripFlags(session.arguments, declared: TripFlags.commonOptions + TripFlags.createOptions)
         let body = try JSONBody<Trip>.read(session, path: "trip")
         var trip = flags.tripToCreate(body: body?.message)
+        // Checked here so the message names the flag, not the API field it fills (trip.pickupPoint).
+        guard trip.pickupPoint != nil else {
+            throw session.arguments.usageError("--pickup is required: the pickup point as LAT,LNG (or pickupPoint in --json-body)")
+        }
         if let vehicle = trip.vehicleId, vehicle.hasPrefix("providers/") {
             trip.vehicleId = try session.vehicleName(vehicle).vehicleID
         }
