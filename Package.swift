@@ -92,7 +92,7 @@ let package = Package(
         // MARK: Wiring: URLs to stores, transports and routers.
         .target(name: "FleetKit", dependencies: ["FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                  "PostgresStore", "RESTClient", "JournalTransport", "FleetAuth", "HTTPClient",
-                                                 "FleetRouting", "StraightRouter", "RoutinoRouter"],
+                                                 "FleetRouting", "StraightRouter", "RoutinoRouter", "FleetCLI"],
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
         // MARK: Executables.

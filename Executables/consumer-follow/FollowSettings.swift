@@ -8,8 +8,8 @@ import FleetModel
 /// when to stop, and how to print.
 struct FollowSettings {
     let tripName: String
-    let transport: String
-    let store: String
+    /// `--transport` and `--store`.
+    let connection: ConnectionGroup
     let token: TokenOption
     let configuration: FollowConfiguration
     let poll: Bool
@@ -21,17 +21,10 @@ struct FollowSettings {
     /// Reads and checks the arguments; a `UsageError` (exit 2) for anything wrong with them.
     init(_ arguments: ParsedArguments, context: Context) throws {
         tripName = try Self.tripName(arguments)
-        transport = arguments.string("transport") ?? "memory"
-        store = arguments.string("store") ?? Wiring.defaultStoreURL(environment: context.environment)
-        try arguments.checkingSettings { [transport, store] in
-            try Wiring.checkTransport(transport)
-            if ["memory", ""].contains(transport) { try Wiring.checkStore(store, environment: context.environment) }
-        }
-        do {
-            token = try TokenOption(options: arguments.string)
-        } catch let error as FleetError {
-            throw arguments.usageError(error.message)
-        }
+        connection = try arguments.group(ConnectionGroup.self)
+        try connection.check(arguments, environment: context.environment)
+        let tokens = try arguments.group(TokenGroup.self)
+        token = try arguments.checkingSettings { try TokenOption(tokens) }
 
         let stale = try arguments.double("stale-after") ?? StaleVehicleWatch.defaultStaleAfterSeconds
         guard stale > 0, stale.isFinite else {
@@ -49,8 +42,9 @@ struct FollowSettings {
             failFast: arguments.flag("fail-fast"),
             refreshSeconds: seconds)
         poll = arguments.flag("poll")
-        json = arguments.flag("json")
-        color = !arguments.flag("no-color") && context.outputStyle.isEnabled
+        let output = try arguments.group(OutputGroup.self)
+        json = output.isJSON
+        color = output.style(context.outputStyle).isEnabled
     }
 
     /// Where to connect, with the bearer token over http: a `--token-url` token is cached for the
@@ -58,11 +52,11 @@ struct FollowSettings {
     /// server that cannot give one ends the run at once (UNAUTHENTICATED, exit 26). The in-process
     /// transports check no token: none is fetched for them.
     func connectionOptions() throws -> ConnectionOptions {
-        guard transport.hasPrefix("http://") || transport.hasPrefix("https://") else { return ConnectionOptions(store: store) }
+        guard connection.transport.hasPrefix("http://") || connection.transport.hasPrefix("https://") else { return ConnectionOptions() }
         let name = try? TripName(parsing: tripName)
         let tokens = try token.provider(placeholder: "trip", cacheKey: name?.tripID ?? tripName, provider: name?.provider ?? "")
         _ = try tokens?.token()
-        return ConnectionOptions(store: store, tokens: tokens)
+        return ConnectionOptions(tokens: tokens)
     }
 
     /// How events are shown: JSON lines with --json, the live panel on a terminal, plain lines

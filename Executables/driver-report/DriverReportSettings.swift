@@ -17,8 +17,8 @@ struct DriverReportSettings: Sendable {
     }
 
     let vehicle: VehicleName
-    let transport: String
-    let store: String?
+    /// `--transport` and `--store`.
+    let connection: ConnectionGroup
     let mode: Mode
     let interval: ReportingInterval
     let statusFile: String?
@@ -50,18 +50,14 @@ struct DriverReportSettings: Sendable {
         } catch let error as FleetError {
             throw usage("--provider/--vehicle: \(error.message)")
         }
-        transport = arguments.string("transport") ?? "memory"
-        store = arguments.string("store")
-        try arguments.checkingSettings { [transport, store] in
-            try Wiring.checkTransport(transport)
-            if ["memory", ""].contains(transport), let store { try Wiring.checkStore(store, environment: context.environment) }
-        }
+        connection = try arguments.group(ConnectionGroup.self)
+        try connection.check(arguments, environment: context.environment)
 
-        let state = arguments.string("state")
+        let state = arguments.value(DriverReportOptions.state, as: DriverReportOptions.State.self)
         let source = arguments.string("source")
         switch (state, source) {
         case (let state?, nil):
-            mode = .oneShot(state == "online" ? .online : .offline)
+            mode = .oneShot(state == .online ? .online : .offline)
         case (nil, let source?):
             do {
                 mode = .track(try LocationSourceSpec(parsing: source))
@@ -89,13 +85,10 @@ struct DriverReportSettings: Sendable {
         cruiseKilometersPerHour = try positive("speed")
         maximumMetersPerSecond = try positive("max-speed").map { $0 / 3.6 }
         stopTimeoutSeconds = try seconds("stop-timeout") ?? 30
-        logFormat = LogFormat(rawValue: arguments.string("log-format") ?? "text") ?? .text
+        logFormat = arguments.value(DriverReportOptions.logFormat, as: LogFormat.self) ?? .text
 
-        do {
-            token = try TokenOption(options: arguments.string)
-        } catch let error as FleetError {
-            throw usage(error.message)
-        }
+        let tokens = try arguments.group(TokenGroup.self)
+        token = try arguments.checkingSettings { try TokenOption(tokens) }
 
         if case .oneShot = mode {
             for name in ["route", "router", "duration", "speed", "stops"] where arguments.isGiven(name) {

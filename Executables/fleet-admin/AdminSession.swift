@@ -14,6 +14,10 @@ struct AdminSession: Sendable {
     let context: Context
     /// Table, JSON or JSON lines.
     let format: OutputFormat
+    /// `--transport` and `--store`.
+    let connection: ConnectionGroup
+    /// `--token` and `--token-file`.
+    let token: TokenGroup
     /// The style of standard output (plain with `--no-color`).
     let style: Style
     /// The style of standard error (plain with `--no-color`).
@@ -23,10 +27,12 @@ struct AdminSession: Sendable {
     init(arguments: ParsedArguments, context: Context) throws(UsageError) {
         self.arguments = arguments
         self.context = context
-        format = try OutputFormat.chosen(by: arguments)
-        let noColor = arguments.flag("no-color")
-        style = noColor ? .plain : context.outputStyle
-        errorStyle = noColor ? .plain : context.errorStyle
+        let output = try arguments.group(OutputGroup.self)
+        format = OutputFormat(output.format)
+        style = output.style(context.outputStyle)
+        errorStyle = output.style(context.errorStyle)
+        connection = try arguments.group(ConnectionGroup.self)
+        token = try arguments.group(TokenGroup.self)
     }
 
     // MARK: Output
@@ -47,7 +53,7 @@ struct AdminSession: Sendable {
 
     /// `--provider`, required: a usage error when neither the flag nor FLEET_PROVIDER gives it.
     func provider() throws(UsageError) -> String {
-        guard let provider = arguments.string("provider"), !provider.isEmpty else {
+        guard let provider = arguments.string(GlobalOptions.provider), !provider.isEmpty else {
             throw arguments.usageError("missing --provider <id> (or set FLEET_PROVIDER): the provider whose fleet to use")
         }
         return provider
@@ -80,7 +86,7 @@ struct AdminSession: Sendable {
 
     /// A full name and `--provider` must agree.
     private func checkProvider(of name: String, is provider: String) throws(UsageError) {
-        if let given = arguments.string("provider"), !given.isEmpty, given != provider {
+        if let given = arguments.string(GlobalOptions.provider), !given.isEmpty, given != provider {
             throw arguments.usageError("\(name) belongs to provider '\(provider)', but --provider is '\(given)'")
         }
     }
@@ -89,46 +95,40 @@ struct AdminSession: Sendable {
 
     /// Opens the transport, runs `body` with the API and closes it again.
     func withAPI<Result>(_ body: (any FleetAPI) throws -> Result) throws -> Result {
-        let connection = try connect(transport: arguments.string("transport") ?? "memory", options: connectionOptions())
+        let open = try connect(connection, options: connectionOptions())
         let result: Result
         do {
-            result = try body(connection.api)
+            result = try body(open.api)
         } catch {
-            try? connection.close()
+            try? open.close()
             throw error
         }
-        try connection.close()
+        try open.close()
         return result
     }
 
-    /// Connects to `transport` after checking it (and `--store`, for an engine in this process): a
-    /// malformed URL or a store in a folder that does not exist is a usage error naming the option.
-    func connect(transport: String, options: ConnectionOptions) throws -> Connection {
-        try arguments.checkingSettings {
-            try Wiring.checkTransport(transport)
-            if ["memory", ""].contains(transport), let store = options.store {
-                try Wiring.checkStore(store, environment: context.environment)
-            }
-        }
-        return try Wiring.connect(transport: transport, options: options)
+    /// Connects to the engine `settings` name after checking them: a malformed URL or a store in a
+    /// folder that does not exist is a usage error naming the option.
+    func connect(_ settings: ConnectionGroup, options: ConnectionOptions) throws -> Connection {
+        try settings.connect(arguments, options: options, environment: context.environment)
     }
 
-    /// Store, token and engine settings for `Wiring.connect`. An engine in this process (the `memory`
+    /// Token and engine settings for `Wiring.connect`. An engine in this process (the `memory`
     /// transport) plans routes with the router `FLEET_ROUTER` names, as `serve` does with `--router`.
     func connectionOptions() throws -> ConnectionOptions {
         var engine = EngineConfiguration()
-        if ["memory", ""].contains(arguments.string("transport") ?? "memory") {
+        if connection.runsEngineInProcess {
             engine.router = try Wiring.planningRouter(nil, environment: context.environment)
         }
-        return ConnectionOptions(store: arguments.string("store"), token: tokenSource(), engine: engine)
+        return ConnectionOptions(token: tokenSource(), engine: engine)
     }
 
     /// The bearer token: `--token`, else the contents of `--token-file` (read again on refresh), else none.
     func tokenSource() -> TokenSource? {
-        if let token = arguments.string("token"), !token.isEmpty {
+        if let token = token.token {
             return { _ in token }
         }
-        if let path = arguments.string("token-file"), !path.isEmpty {
+        if let path = token.tokenFile {
             return { _ in
                 let text = try InputFiles.text(path, standardInput: BytesInput([]))
                 return text.trimmingCharacters(in: .whitespacesAndNewlines)

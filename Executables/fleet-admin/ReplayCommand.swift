@@ -10,12 +10,15 @@ enum ReplayCommand {
     /// The commands this file adds to the tree.
     static let commands: [Command] = [command]
 
+    /// `--to URL`: the engine to replay into, a transport URL.
+    static let toOption = Option.value("to", valueName: "url", help: "The engine to replay into (default: --transport).")
+
     /// The command.
     static let command = AdminCommand.make(
         "replay", abstract: "Make a journal's recorded calls again, in order, against an engine.",
         discussion: "JOURNAL is the file of a file: transport (JSON lines of CreateVehicle, UpdateTrip, … calls). --to names the target like --transport (default: --transport): an http://HOST:PORT server, or memory over --store, where each call runs at the time it was recorded, reproducing the journal's state exactly. The first call that fails stops the replay; its line is in the message. --from skips records before a sequence number (to resume).",
         options: [
-            .value("to", valueName: "url", help: "The engine to replay into (default: --transport)."),
+            toOption,
             .value("from", valueName: "sequence", help: "Skip records numbered below this."),
         ],
         arguments: [Argument("journal", help: "The journal file.", completion: .files)],
@@ -26,12 +29,12 @@ enum ReplayCommand {
         ]) { session in
         let arguments = session.arguments
         let path = try arguments.require("journal")
-        let target = arguments.string("to") ?? arguments.string("transport") ?? "memory"
+        let target = arguments.string(toOption).map { ConnectionGroup(transport: $0, store: session.connection.store) } ?? session.connection
         let from = try arguments.int("from") ?? 0
         let clock = RecordTimeClock()
         var options = try session.connectionOptions()
         options.clock = clock
-        let connection = try session.connect(transport: target, options: options)
+        let connection = try session.connect(target, options: options)
         let progress = session.progress("Replaying")
         var applied = 0
         var skipped = 0

@@ -141,7 +141,7 @@ let serveCommand = Command(
         options.rateBurst = Double(burst)
     }
     options.allowedHosts = args.strings("allow-host")
-    let storeURL = args.string("store") ?? Wiring.defaultStoreURL()
+    let storeURL = try args.group(ConnectionGroup.self).storeURL()
     // A malformed address, an unreadable key file or store URL is a usage error (exit 2) naming the option.
     try args.checkingSettings {
         _ = try options.hostAndPort()

@@ -107,6 +107,19 @@ import Testing
         #expect(result.output.isEmpty)
     }
 
+    @Test(arguments: [
+        (["--transport", "htp://127.0.0.1:1"], "--transport: unknown transport 'htp://127.0.0.1:1'"),
+        (["--store", "foo:bar"], "--store: unknown store 'foo:bar'"),
+        (["--store", "sqlite:/nonexistent/dir/x.db"], "--store: 'sqlite:/nonexistent/dir/x.db': the folder /nonexistent/dir does not exist"),
+    ])
+    func malformedConnectionSettingsExitWith2(arguments: [String], message: String) throws {
+        let result = try FollowProcess.run(["providers/p/trips/t", "--fail-fast"] + arguments)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.error.contains(message), "\(result.error)")
+        #expect(result.error.contains("See 'consumer-follow --help'."))
+        #expect(!FileManager.default.fileExists(atPath: "/nonexistent/dir"))
+    }
+
     @Test func helpNamesEveryFlagAndEvent() throws {
         let result = try FollowProcess.run(["--help"])
         #expect(result.status == 0)
