@@ -30,7 +30,8 @@ import Testing
         #expect(result.status == 15, "\(result.error)")
         // The error once: the catalogue's explanation on standard error, no event line, no closing line.
         #expect(result.output.isEmpty, "\(result.output)")
-        #expect(result.error.components(separatedBy: "NOT_FOUND").count == 2, "\(result.error)")
+        #expect(result.error.components(separatedBy: "consumer-follow: NOT_FOUND").count == 2, "\(result.error)")
+        #expect(result.error.components(separatedBy: "Cause: TRIP_NOT_FOUND").count == 2, "\(result.error)")
         #expect(result.error.contains("Cause: TRIP_NOT_FOUND"))
         #expect(result.error.contains("Remedy: Create the trip (CreateTrip) before following it"))
         #expect(!result.error.contains("Gave up following"))
