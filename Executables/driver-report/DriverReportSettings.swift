@@ -5,6 +5,7 @@ import FleetKit
 import FleetLocation
 import FleetModel
 import FleetRouting
+import Foundation
 
 /// driver-report's command line, read and checked: every mistake is a usage error (exit 2) naming the option.
 struct DriverReportSettings: Sendable {
@@ -59,11 +60,17 @@ struct DriverReportSettings: Sendable {
         case (let state?, nil):
             mode = .oneShot(state == .online ? .online : .offline)
         case (nil, let source?):
+            let spec: LocationSourceSpec
             do {
-                mode = .track(try LocationSourceSpec(parsing: source))
+                spec = try LocationSourceSpec(parsing: source)
             } catch let error as FleetError {
                 throw usage("--source: \(error.message)")
             }
+            // Checked before connecting, so a mistyped path is the first thing reported.
+            if case .file(_, let path) = spec, path != "-", !FileManager.default.fileExists(atPath: path) {
+                throw usage("--source: " + FleetError(.locationFileMissing, detail: "\(spec): there is no file \(path)").message)
+            }
+            mode = .track(spec)
         case (.some, .some):
             throw usage("--state changes the state once and --source tracks: give one of them, not both")
         case (nil, nil):
