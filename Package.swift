@@ -83,7 +83,7 @@ let package = Package(
                 swiftSettings: strict),
 
         .target(name: "RESTServer", dependencies: ["FleetErrors", "FleetModel", "FleetREST", "FleetEngine", "FleetAuth",
-                                                   "FleetStore", "FleetCLI", "HTTPServer", "MapPages"],
+                                                   "FleetStore", "HTTPServer", "MapPages"],
                 path: "Plugins/Transports/RESTServer", swiftSettings: strict),
 
         .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetEngine", "MemoryStore", "FileIO"],

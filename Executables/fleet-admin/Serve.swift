@@ -149,7 +149,7 @@ let serveCommand = Command(
         try Wiring.checkStore(storeURL)
     }
     let store = try Wiring.openStore(storeURL)
-    try FleetServer.run(store: store, options: options) { url in
+    try ServeLifecycle.run(store: store, options: options) { url in
         context.print("listening on \(url) (store \(StoreRegistry.redacted(storeURL)), router \(options.engine.router?.url ?? "straight"))")
     }
     context.printError("fleet-admin serve: stopped")

@@ -1,5 +1,4 @@
 import FleetAuth
-import FleetCLI
 import FleetEngine
 import FleetErrors
 import FleetModel
@@ -112,10 +111,32 @@ public enum FleetServer {
         return FleetService.errorResponse(FleetError(cause, detail: message))
     }
 
-    /// Serves `store` as configured; `ready` gets the bound URL once the server listens (the caller
-    /// prints it). Returns after a graceful stop: new connections refused, in-flight requests finished,
-    /// watches closed, the store closed. sd_notify READY/STOPPING/WATCHDOG when `NOTIFY_SOCKET` is set.
-    public static func run(store: any Store, options: ServeOptions, ready: (String) -> Void) throws {
+    /// A server that listens, until `stop`.
+    public final class Running {
+        /// The bound address as a base URL (`http://127.0.0.1:8080`; the real port when 0 was asked).
+        public let url: String
+        private let server: HTTPServer
+        private let store: any Store
+        private let gracePeriod: Duration
+
+        init(url: String, server: HTTPServer, store: any Store, gracePeriod: Duration) {
+            self.url = url
+            self.server = server
+            self.store = store
+            self.gracePeriod = gracePeriod
+        }
+
+        /// Stops gracefully: new connections refused, in-flight requests finished (up to the grace
+        /// period), watches closed, then the store closed.
+        public func stop() throws {
+            server.stop(gracePeriod: gracePeriod)
+            try store.close()
+        }
+    }
+
+    /// Starts serving `store` as configured and returns once the server listens. What runs the
+    /// process around it (signals, systemd's notifications) is the caller's: `fleet-admin serve`.
+    public static func start(store: any Store, options: ServeOptions) throws -> Running {
         let (host, port) = try options.hostAndPort()
         let verifier = try options.verifier()
         if verifier == nil && !options.insecure && !isLoopback(host) {
@@ -151,32 +172,8 @@ public enum FleetServer {
         let handler: @Sendable (HTTPRequest) -> HTTPReply = { service.handle($0) }
         let server = HTTPServer(configuration: configuration, handler: handler)
 
-        // Signals arrive on a queue, not in a raw handler.
-        signal(SIGPIPE, SIG_IGN)
-        let stop = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "fleet-admin.serve.signals")
-        let signals = SignalWatcher(signals: [SIGTERM, SIGINT], queue: queue) { _ in stop.signal() }
-        defer { withExtendedLifetime(signals) {} }
-
         let bound = try server.start()
-        let notifier = SystemdNotifier()
-        var watchdog: (any DispatchSourceTimer)?
-        if let interval = SystemdNotifier.watchdogInterval() {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            let half = interval / 2
-            timer.schedule(deadline: .now(), repeating: .nanoseconds(Int(half.components.seconds) * 1_000_000_000 + Int(half.components.attoseconds / 1_000_000_000)))
-            timer.setEventHandler { notifier.watchdog() }
-            timer.resume()
-            watchdog = timer
-        }
-        ready("http://\(bound)")
-        notifier.send("READY=1", "STATUS=serving on http://\(bound)")
-        stop.wait()
-
-        notifier.send("STOPPING=1", "STATUS=stopping")
-        watchdog?.cancel()
-        server.stop(gracePeriod: options.gracePeriod)
-        try store.close()
+        return Running(url: "http://\(bound)", server: server, store: store, gracePeriod: options.gracePeriod)
     }
 
     /// 127.0.0.0/8, ::1 and localhost.
