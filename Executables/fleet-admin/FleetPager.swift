@@ -1,3 +1,4 @@
+import FleetCLI
 import FleetModel
 
 /// Follows `nextPageToken` through ListVehicles and SearchTrips, handing each page over as it
