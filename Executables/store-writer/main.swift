@@ -6,9 +6,12 @@
 // (vehicle "counter" of provider "multi-process", its payload the count in decimal), then one create
 // of its own trip "writer-N-I". Retries on StoreConflict. After each acknowledged commit it prints
 // one line and flushes: "increment VALUE" or "create ID". Exits 2 on bad usage, 1 on any store error.
+#if canImport(Glibc)
+import Glibc
+#endif
+import FleetCLI
 import FleetErrors
 import FleetStore
-import Foundation
 import SQLiteStore
 
 /// The stores this helper can open. (Add `FileStore.scheme` here, with its import, to drive file stores.)
@@ -17,35 +20,25 @@ let registry = StoreRegistry([SQLiteStore.scheme])
 /// The provider every record of this helper belongs to.
 let provider = "multi-process"
 
-func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("store-writer: \(message)\n".utf8))
-    exit(status)
-}
-
-func acknowledge(_ line: String) {
-    FileHandle.standardOutput.write(Data("\(line)\n".utf8))
-}
-
-var arguments = Array(CommandLine.arguments.dropFirst())
-var writer: Int?
-var count: Int?
-var url: String?
-while !arguments.isEmpty {
-    let argument = arguments.removeFirst()
-    switch argument {
-    case "--writer", "--count":
-        guard let value = arguments.first.flatMap({ Int($0) }), value >= 0 else {
-            fail("\(argument) needs a whole number", status: 2)
-        }
-        arguments.removeFirst()
-        if argument == "--writer" { writer = value } else { count = value }
-    default:
-        guard url == nil, !argument.hasPrefix("-") else { fail("unexpected argument '\(argument)'", status: 2) }
-        url = argument
-    }
-}
-guard let url, let writer, let count else {
-    fail("usage: store-writer STORE_URL --writer N --count K (stores: \(registry.usage))", status: 2)
+let arguments = CommandLineTool.parseOrExit(Command(
+    "store-writer", abstract: "Increment a shared counter and create trips in a store, from a process of its own (tests).",
+    options: [
+        .value("writer", valueName: "n", help: "This writer's number.", required: true),
+        .value("count", valueName: "k", help: "How many rounds to do.", required: true),
+    ],
+    arguments: [Argument("store-url", help: "The store: \(registry.usage).")]))
+let output = FileDescriptorOutput.standardOutput
+let url: String
+let writer: Int
+let count: Int
+do throws(UsageError) {
+    url = try arguments.require("store-url")
+    writer = try arguments.int("writer") ?? 0
+    count = try arguments.int("count") ?? 0
+    guard writer >= 0, count >= 0 else { throw arguments.usageError("--writer and --count need whole numbers") }
+} catch {
+    FileDescriptorOutput.standardError.write(error.report)
+    exit(2)
 }
 
 /// Runs `body`, retrying while the store is busy past its busy timeout (UNAVAILABLE: nothing was
@@ -72,7 +65,7 @@ do {
             let next = StoreRecord(key: counterKey, version: 0, payload: Array("\(value + 1)".utf8))
             do {
                 _ = try retryingWhileBusy { try store.commit(.put(next, expectedVersion: current?.version ?? 0)) }
-                acknowledge("increment \(value + 1)")
+                output.write("increment \(value + 1)\n")
                 break
             } catch is StoreConflict {
                 continue
@@ -82,9 +75,10 @@ do {
         let trip = StoreRecord(key: RecordKey(.trip, provider: provider, id: id), version: 0,
                                payload: Array("written by \(writer)".utf8), owner: "writer-\(writer)")
         _ = try retryingWhileBusy { try store.commit(.put(trip, expectedVersion: 0)) }
-        acknowledge("create \(id)")
+        output.write("create \(id)\n")
     }
     try store.close()
 } catch {
-    fail("\(error)", status: 1)
+    FileDescriptorOutput.standardError.write("store-writer: \(error)\n")
+    exit(1)
 }
