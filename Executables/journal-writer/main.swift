@@ -9,41 +9,23 @@
 //      with ALREADY_EXISTS ("lost I").
 // Each line is printed after the call returned (so after the journal was synced). Exits 2 on bad
 // usage, 1 on any other error (printed on standard error).
-#if canImport(Glibc)
-import Glibc
-#endif
 import FleetCLI
 import FleetErrors
 import FleetModel
 import JournalTransport
+import TestHelperSupport
 
 /// The provider of every resource this helper touches.
 let provider = "journal-test"
 
-let arguments = CommandLineTool.parseOrExit(Command(
+let run = WriterCommandLine.parseOrExit(
     "journal-writer", abstract: "Make vehicle and trip calls through a file: journal, from a process of its own (tests).",
-    options: [
-        .value("writer", valueName: "n", help: "This writer's number.", required: true),
-        .value("count", valueName: "k", help: "How many rounds to do.", required: true),
-        .flag("no-sync", help: "Do not fsync the journal after each call."),
-    ],
-    arguments: [Argument("journal", help: "The journal file.")]))
-let output = FileDescriptorOutput.standardOutput
-let path: String
-let writer: Int
-let count: Int
-do throws(UsageError) {
-    path = try arguments.require("journal")
-    writer = try arguments.int("writer") ?? 0
-    count = try arguments.int("count") ?? 0
-    guard writer >= 0, count >= 0 else { throw arguments.usageError("--writer and --count need whole numbers") }
-} catch {
-    FileDescriptorOutput.standardError.write(error.report)
-    exit(2)
-}
+    target: Argument("journal", help: "The journal file."),
+    options: [.flag("no-sync", help: "Do not fsync the journal after each call.")])
+let (path, writer, count) = (run.target, run.writer, run.count)
 
 do {
-    let journal = try JournalTransport(path: path, durable: !arguments.flag("no-sync"))
+    let journal = try JournalTransport(path: path, durable: !run.arguments.flag("no-sync"))
     defer { journal.close() }
     let own = "providers/\(provider)/vehicles/writer-\(writer)"
     let shared = "providers/\(provider)/vehicles/shared"
@@ -51,21 +33,20 @@ do {
         let location = VehicleLocation(location: LatLng(latitude: 10 + Double(index) / 1000, longitude: 20))
         _ = try journal.updateVehicle(UpdateVehicleRequest(
             name: own, vehicle: Vehicle(lastLocation: location), updateMask: FieldMask(["lastLocation"])))
-        output.write("update \(writer) \(index)\n")
+        run.acknowledge("update \(writer) \(index)")
 
         _ = try journal.updateVehicleAttributes(UpdateVehicleAttributesRequest(
             name: shared, attributes: [VehicleAttribute(key: "writer-\(writer)", vehicleAttributeValue: .stringValue("\(index)"))]))
-        output.write("attribute \(writer) \(index)\n")
+        run.acknowledge("attribute \(writer) \(index)")
 
         let trip = Trip(tripType: .exclusive, pickupPoint: TerminalLocation(point: LatLng(latitude: 10, longitude: 20)))
         do {
             _ = try journal.createTrip(CreateTripRequest(parent: "providers/\(provider)", tripId: "race-\(index)", trip: trip))
-            output.write("won \(index)\n")
+            run.acknowledge("won \(index)")
         } catch let error as FleetError where error.code == .alreadyExists {
-            output.write("lost \(index)\n")
+            run.acknowledge("lost \(index)")
         }
     }
 } catch {
-    FileDescriptorOutput.standardError.write("journal-writer: \(error)\n")
-    exit(1)
+    run.fail(error)
 }

@@ -13,6 +13,7 @@ import FleetCLI
 import FleetErrors
 import FleetStore
 import SQLiteStore
+import TestHelperSupport
 
 /// The stores this helper can open. (Add `FileStore.scheme` here, with its import, to drive file stores.)
 let registry = StoreRegistry([SQLiteStore.scheme])
@@ -20,26 +21,10 @@ let registry = StoreRegistry([SQLiteStore.scheme])
 /// The provider every record of this helper belongs to.
 let provider = "multi-process"
 
-let arguments = CommandLineTool.parseOrExit(Command(
+let run = WriterCommandLine.parseOrExit(
     "store-writer", abstract: "Increment a shared counter and create trips in a store, from a process of its own (tests).",
-    options: [
-        .value("writer", valueName: "n", help: "This writer's number.", required: true),
-        .value("count", valueName: "k", help: "How many rounds to do.", required: true),
-    ],
-    arguments: [Argument("store-url", help: "The store: \(registry.usage).")]))
-let output = FileDescriptorOutput.standardOutput
-let url: String
-let writer: Int
-let count: Int
-do throws(UsageError) {
-    url = try arguments.require("store-url")
-    writer = try arguments.int("writer") ?? 0
-    count = try arguments.int("count") ?? 0
-    guard writer >= 0, count >= 0 else { throw arguments.usageError("--writer and --count need whole numbers") }
-} catch {
-    FileDescriptorOutput.standardError.write(error.report)
-    exit(2)
-}
+    target: Argument("store-url", help: "The store: \(registry.usage)."))
+let (url, writer, count) = (run.target, run.writer, run.count)
 
 /// Runs `body`, retrying while the store is busy past its busy timeout (UNAVAILABLE: nothing was
 /// applied), as any client retries a retryable error; gives up after a minute.
@@ -65,7 +50,7 @@ do {
             let next = StoreRecord(key: counterKey, version: 0, payload: Array("\(value + 1)".utf8))
             do {
                 _ = try retryingWhileBusy { try store.commit(.put(next, expectedVersion: current?.version ?? 0)) }
-                output.write("increment \(value + 1)\n")
+                run.acknowledge("increment \(value + 1)")
                 break
             } catch is StoreConflict {
                 continue
@@ -75,10 +60,9 @@ do {
         let trip = StoreRecord(key: RecordKey(.trip, provider: provider, id: id), version: 0,
                                payload: Array("written by \(writer)".utf8), owner: "writer-\(writer)")
         _ = try retryingWhileBusy { try store.commit(.put(trip, expectedVersion: 0)) }
-        output.write("create \(id)\n")
+        run.acknowledge("create \(id)")
     }
     try store.close()
 } catch {
-    FileDescriptorOutput.standardError.write("store-writer: \(error)\n")
-    exit(1)
+    run.fail(error)
 }
