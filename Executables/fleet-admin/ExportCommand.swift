@@ -6,6 +6,7 @@ import Darwin
 import FleetCLI
 import FleetErrors
 import FleetModel
+import FleetOperator
 
 /// `fleet-admin export`: a provider's whole fleet as JSON lines, vehicles first, then trips.
 enum ExportCommand {

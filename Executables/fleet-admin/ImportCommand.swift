@@ -1,6 +1,7 @@
 import FleetCLI
 import FleetErrors
 import FleetModel
+import FleetOperator
 
 /// `fleet-admin import FILE|-`: re-creates what `export` wrote.
 enum ImportCommand {

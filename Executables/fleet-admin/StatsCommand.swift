@@ -1,5 +1,6 @@
 import FleetCLI
 import FleetModel
+import FleetOperator
 import Foundation
 
 /// `fleet-admin stats`: counts of a provider's vehicles and trips.

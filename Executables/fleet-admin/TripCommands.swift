@@ -1,6 +1,7 @@
 import FleetCLI
 import FleetErrors
 import FleetModel
+import FleetOperator
 
 /// `fleet-admin trips …`: create, get, list, search, update, delete, and the everyday verbs
 /// assign, status, complete and cancel.
@@ -209,10 +210,7 @@ enum TripCommands {
 
     /// The UpdateTrip request of one status step.
     static func statusUpdate(_ name: TripName, _ step: TripStatusPath.Step) -> UpdateTripRequest {
-        var paths = ["tripStatus"]
-        if step.index != nil { paths.append("intermediateDestinationIndex") }
-        return UpdateTripRequest(name: name.description, trip: Trip(tripStatus: step.status, intermediateDestinationIndex: step.index),
-                                 updateMask: FieldMask(paths))
+        TripStatusPath.request(moving: name, step)
     }
 
     // MARK: delete

@@ -2,6 +2,7 @@
 import FleetEngine
 import FleetErrors
 import FleetModel
+import FleetOperator
 import MemoryStore
 import FleetCLI
 import Testing
