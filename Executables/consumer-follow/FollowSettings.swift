@@ -17,6 +17,8 @@ struct FollowSettings {
     let color: Bool
     /// Seconds after which the vehicle's position is flagged stale (`--stale-after`).
     let staleAfterSeconds: Double
+    /// How many times faster than real time the trip runs (`--time-scale`).
+    let timeScale: Double
 
     /// Reads and checks the arguments; a `UsageError` (exit 2) for anything wrong with them.
     init(_ arguments: ParsedArguments, context: Context) throws {
@@ -31,6 +33,9 @@ struct FollowSettings {
             throw arguments.usageError("--stale-after must be a positive number of seconds, got '\(arguments.string("stale-after") ?? "")'")
         }
         staleAfterSeconds = stale
+        let scale = try arguments.double("time-scale") ?? 1
+        guard scale > 0 else { throw arguments.usageError("--time-scale must be above 0, got '\(arguments.string("time-scale") ?? "")'") }
+        timeScale = scale
         let interval = try arguments.duration("interval") ?? .seconds(FollowConfiguration.defaultRefreshSeconds)
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
         guard seconds >= FollowConfiguration.minimumRefreshSeconds else {
@@ -70,7 +75,7 @@ struct FollowSettings {
         let clock = SystemFollowClock()
         let panel = LivePanelPresenter(
             tripName: tripName, output: context.standardOutput,
-            panel: { var panel = TripPanel(style: Style(enabled: color)); panel.staleAfterSeconds = staleAfterSeconds; return panel }(),
+            panel: { var panel = TripPanel(style: Style(enabled: color)); panel.staleAfterSeconds = staleAfterSeconds; panel.timeScale = timeScale; return panel }(),
             width: { (Terminal.columns(of: 1, environment: context.environment) ?? 80) - 1 },
             now: { clock.now() })
         return (panel, panel)

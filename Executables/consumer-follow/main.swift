@@ -45,6 +45,8 @@ let consumerFollow = Command(
                default: "5s"),
         .value("stale-after", valueName: "seconds", help: "Flag the vehicle's position as stale (panel, vehicleStale event) once older than this.",
                default: "30", environment: "FLEET_STALE_AFTER"),
+        .value("time-scale", valueName: "n", help: "The trip runs N times faster than real time (a drive simulated with driver-report --speedup N, as make demo does): the live panel counts down in the trip's own time.",
+               default: "1", environment: "FLEET_TIME_SCALE"),
         .flag("poll", help: "Poll GetTrip every --interval even when the transport can push changes."),
         .flag("fail-fast", help: "Exit at the first client error with 10 + its gRPC number instead of retrying."),
     ] + TokenGroup.options,

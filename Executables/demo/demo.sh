@@ -160,7 +160,7 @@ driver_app &
 pids+=("$!")
 
 say "the rider follows the ride (consumer-follow) until it is COMPLETE"
-timeout 90 "$bin/consumer-follow" "${connect[@]}" --interval 1s "providers/$provider/trips/ride-1"
+timeout 90 "$bin/consumer-follow" "${connect[@]}" --interval 1s --time-scale "$speedup" "providers/$provider/trips/ride-1"
 
 wait "$driver" || true
 final="$(admin trips get ride-1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("tripStatus"))')"

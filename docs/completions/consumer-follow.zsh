@@ -17,6 +17,7 @@ _consumer_follow() {
         '--until[Stop once the trip has reached \(or passed\) this status.]:status:(NEW ENROUTE_TO_PICKUP ARRIVED_AT_PICKUP ENROUTE_TO_INTERMEDIATE_DESTINATION ARRIVED_AT_INTERMEDIATE_DESTINATION ENROUTE_TO_DROPOFF COMPLETE CANCELED)'
         '--interval[How often to poll, and to retry after a client error \(at least 1s\).]:duration: '
         '--stale-after[Flag the vehicle'\''s position as stale \(panel, vehicleStale event\) once older than this.]:seconds: '
+        '--time-scale[The trip runs N times faster than real time \(a drive simulated with driver-report --speedup N, as make demo does\)\: the live panel counts down in the trip'\''s own time.]:n: '
         '--poll[Poll GetTrip every --interval even when the transport can push changes.]'
         '--fail-fast[Exit at the first client error with 10 + its gRPC number instead of retrying.]'
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
