@@ -38,3 +38,14 @@ extension ParsedArguments {
         try Group(self)
     }
 }
+
+extension ParsedArguments {
+    /// The value of a declared positional argument, or nil.
+    public func string(_ argument: Argument) -> String? { string(argument.name) }
+
+    /// Every value of a declared variadic argument, in order.
+    public func strings(_ argument: Argument) -> [String] { strings(argument.name) }
+
+    /// The value of a declared positional argument; a usage error when it has none.
+    public func require(_ argument: Argument) throws(UsageError) -> String { try require(argument.name) }
+}

@@ -28,25 +28,25 @@ struct FollowSettings {
         let tokens = try arguments.group(TokenGroup.self)
         token = try arguments.checkingSettings { try TokenOption(tokens) }
 
-        let stale = try arguments.double("stale-after") ?? StaleVehicleWatch.defaultStaleAfterSeconds
+        let stale = try arguments.double(FollowOptions.staleAfter) ?? StaleVehicleWatch.defaultStaleAfterSeconds
         guard stale > 0, stale.isFinite else {
-            throw arguments.usageError("--stale-after must be a positive number of seconds, got '\(arguments.string("stale-after") ?? "")'")
+            throw arguments.usageError("--stale-after must be a positive number of seconds, got '\(arguments.string(FollowOptions.staleAfter) ?? "")'")
         }
         staleAfterSeconds = stale
-        let scale = try arguments.double("time-scale") ?? 1
-        guard scale > 0 else { throw arguments.usageError("--time-scale must be above 0, got '\(arguments.string("time-scale") ?? "")'") }
+        let scale = try arguments.double(FollowOptions.timeScale) ?? 1
+        guard scale > 0 else { throw arguments.usageError("--time-scale must be above 0, got '\(arguments.string(FollowOptions.timeScale) ?? "")'") }
         timeScale = scale
-        let interval = try arguments.duration("interval") ?? .seconds(FollowConfiguration.defaultRefreshSeconds)
+        let interval = try arguments.duration(FollowOptions.interval) ?? .seconds(FollowConfiguration.defaultRefreshSeconds)
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
         guard seconds >= FollowConfiguration.minimumRefreshSeconds else {
-            throw arguments.usageError("--interval must be at least 1s, got '\(arguments.string("interval") ?? "")'")
+            throw arguments.usageError("--interval must be at least 1s, got '\(arguments.string(FollowOptions.interval) ?? "")'")
         }
         configuration = FollowConfiguration(
             events: try Self.events(arguments),
-            until: arguments.string("until").map(TripStatus.init(name:)),
-            failFast: arguments.flag("fail-fast"),
+            until: arguments.string(FollowOptions.until).map(TripStatus.init(name:)),
+            failFast: arguments.flag(FollowOptions.failFast),
             refreshSeconds: seconds)
-        poll = arguments.flag("poll")
+        poll = arguments.flag(FollowOptions.poll)
         let output = try arguments.group(OutputGroup.self)
         json = output.isJSON
         color = output.style(context.outputStyle).isEnabled
@@ -84,10 +84,10 @@ struct FollowSettings {
     /// `providers/P/trips/T` as given, or `<trip>` with `--provider`. A name that is not well formed is
     /// sent as it is, so that the server's INVALID_ARGUMENT is reported like any client error.
     private static func tripName(_ arguments: ParsedArguments) throws -> String {
-        let given = try arguments.require("trip")
-        let provider = arguments.string("provider").flatMap { $0.isEmpty ? nil : $0 }
+        let given = try arguments.require(FollowOptions.trip)
+        let provider = arguments.string(FollowOptions.provider).flatMap { $0.isEmpty ? nil : $0 }
         if given.hasPrefix("providers/") {
-            if arguments.source("provider") == .commandLine, let provider,
+            if arguments.source(FollowOptions.provider) == .commandLine, let provider,
                !given.hasPrefix("providers/\(provider)/") {
                 throw arguments.usageError("the trip name '\(given)' names another provider than --provider '\(provider)'")
             }
@@ -102,7 +102,7 @@ struct FollowSettings {
 
     /// The union of every `--events` list; all events when none is given.
     private static func events(_ arguments: ParsedArguments) throws -> Set<TripEventKind> {
-        let lists = arguments.strings("events")
+        let lists = arguments.strings(FollowOptions.events)
         guard !lists.isEmpty else { return Set(TripEventKind.allCases) }
         var kinds: Set<TripEventKind> = []
         for list in lists {

@@ -33,26 +33,11 @@ let consumerFollow = Command(
         the :watch stream), otherwise polled every --interval with GetTrip, sending the versions of what is \
         already known so that an unchanged route is not sent again. --poll forces polling.
         """,
-    options: [
-        .value("provider", short: "p", valueName: "id", help: "The provider (Cloud project) ID, when <trip> is a trip ID.",
-               environment: "FLEET_PROVIDER"),
-    ] + ConnectionGroup.options + OutputGroup.options + [
-        .value("events", valueName: "names", help: "Report only these events (comma-separated; may be repeated).",
-               repeatable: true, completion: .values(TripEventKind.allCases.map(\.rawValue))),
-        .value("until", valueName: "status", help: "Stop once the trip has reached (or passed) this status.",
-               allowedValues: TripProgress.untilStatuses.map(\.name)),
-        .value("interval", valueName: "duration", help: "How often to poll, and to retry after a client error (at least 1s).",
-               default: "5s"),
-        .value("stale-after", valueName: "seconds", help: "Flag the vehicle's position as stale (panel, vehicleStale event) once older than this.",
-               default: "30", environment: "FLEET_STALE_AFTER"),
-        .value("time-scale", valueName: "n", help: "The trip runs N times faster than real time (a drive simulated with driver-report --speedup N, as make demo does): the live panel counts down in the trip's own time.",
-               default: "1", environment: "FLEET_TIME_SCALE"),
-        .flag("poll", help: "Poll GetTrip every --interval even when the transport can push changes."),
-        .flag("fail-fast", help: "Exit at the first client error with 10 + its gRPC number instead of retrying."),
+    options: [FollowOptions.provider] + ConnectionGroup.options + OutputGroup.options + [
+        FollowOptions.events, FollowOptions.until, FollowOptions.interval, FollowOptions.staleAfter,
+        FollowOptions.timeScale, FollowOptions.poll, FollowOptions.failFast,
     ] + TokenGroup.options,
-    arguments: [
-        Argument("trip", help: "The trip: providers/P/trips/T, or a trip ID with --provider."),
-    ],
+    arguments: [FollowOptions.trip],
     examples: [
         Example("consumer-follow providers/my-project/trips/trip-42", "Follow a trip in the live panel until it ends."),
         Example("consumer-follow --provider my-project trip-42 --json | jq -c 'select(.event == \"pickupETA\")'",

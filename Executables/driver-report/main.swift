@@ -33,36 +33,11 @@ let driverReport = Command(
         OFFLINE); 10 + gRPC number for a fatal start-up error (15 the vehicle does not exist, 26 no token \
         could be obtained).
         """,
-    options: [
-        .value("provider", valueName: "id", help: "The provider (Cloud project) ID.", environment: "FLEET_PROVIDER", required: true),
-        .value("vehicle", valueName: "id", help: "The vehicle ID (it must exist).", environment: "FLEET_VEHICLE", required: true),
-    ] + ConnectionGroup.options + [
-        .value("source", valueName: "source", help: "Where locations come from: gpsd://HOST:PORT, nmea:PATH|-, gpx:PATH, csv:PATH, jsonl:PATH|-, simulate:ROUTE.",
-               environment: "FLEET_SOURCE"),
-        .value("interval", valueName: "duration", help: "Time between updates: default 10s, clamped to 5s-60s (simulated seconds under --speedup).",
-               environment: "FLEET_INTERVAL"),
-        .value("status-file", valueName: "path", help: "Keep the counters in this JSON file (rewritten atomically on each change and on SIGUSR1).",
-               environment: "FLEET_STATUS_FILE", completion: .files),
-        .value("duration", valueName: "duration", help: "Stop after this long (simulated seconds under --speedup).",
-               environment: "FLEET_DURATION"),
-        DriverReportOptions.state,
-        .value("route", valueName: "file", help: "Navigate along this route (GPX, encoded polyline or GeoJSON LineString), cut to end at the engine's next waypoint.",
-               environment: "FLEET_ROUTE", completion: .files),
-        .value("router", valueName: "url", help: "Without --route, plan the way to each waypoint on roads: routino:DIR (a Routino database; make map builds .build/map), or straight (a straight line, the default).",
-               environment: "FLEET_ROUTER", completion: .values(["straight", "routino:"])),
-        .value("speedup", valueName: "n", help: "Run the reporter's clock N times faster (demos and tests).",
-               default: "1", environment: "FLEET_SPEEDUP"),
-        .value("speed", valueName: "km/h", help: "simulate: cruise speed (default by the vehicle's category: AUTO 50 km/h).",
-               environment: "FLEET_SPEED"),
-        .value("stops", valueName: "list", help: "simulate: stops as DISTANCE[:WAIT],… (800m:30s,1.5km:2m); the wait defaults to 30s.",
-               environment: "FLEET_STOPS"),
-        .value("max-speed", valueName: "km/h", help: "Drop locations implying a faster jump than this (default 252 km/h).",
-               environment: "FLEET_MAX_SPEED"),
-    ] + TokenGroup.options + [
-        .value("stop-timeout", valueName: "duration", help: "How long (real time) the final OFFLINE update is retried.",
-               default: "30s", environment: "FLEET_STOP_TIMEOUT"),
-        DriverReportOptions.logFormat,
-    ],
+    options: [DriverReportOptions.provider, DriverReportOptions.vehicle] + ConnectionGroup.options + [
+        DriverReportOptions.source, DriverReportOptions.interval, DriverReportOptions.statusFile, DriverReportOptions.duration,
+        DriverReportOptions.state, DriverReportOptions.route, DriverReportOptions.router, DriverReportOptions.speedup,
+        DriverReportOptions.speed, DriverReportOptions.stops, DriverReportOptions.maxSpeed,
+    ] + TokenGroup.options + [DriverReportOptions.stopTimeout, DriverReportOptions.logFormat],
     examples: [
         Example("driver-report --provider acme --vehicle cab-7 --source gpsd://localhost:2947",
                 "Track cab-7 from the local gpsd until SIGTERM."),
