@@ -58,6 +58,8 @@ let package = Package(
         .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetGeo", "FleetStore", "FleetRouting", "FleetConcurrency"],
                 path: "Core/FleetEngine", swiftSettings: strict),
         .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo"], path: "Core/FleetRouting", swiftSettings: strict),
+        .target(name: "FleetOperator", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetCLI"],
+                path: "Core/FleetOperator", swiftSettings: strict),
         .target(name: "FleetEvaluation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetDriver", "FleetRandom"],
                 path: "Core/FleetEvaluation", swiftSettings: strict),
 
@@ -102,7 +104,7 @@ let package = Package(
                 swiftSettings: strict),
 
         .target(name: "RESTServer", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "FleetEngine", "FleetAuth",
-                                                   "FleetStore", "FleetCLI", "HTTPServer", "MapPages", "GRPCServer", "OpenSSLJWT"],
+                                                   "FleetStore", "HTTPServer", "MapPages", "GRPCServer", "OpenSSLJWT"],
                 path: "Plugins/Transports/RESTServer", swiftSettings: strict),
 
         .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "MemoryStore", "FileIO", "FleetConcurrency"],
@@ -111,13 +113,13 @@ let package = Package(
         // MARK: Wiring: URLs to stores, transports and routers.
         .target(name: "FleetKit", dependencies: ["FleetInterface", "FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                  "PostgresStore", "RESTClient", "JournalTransport", "FleetAuth", "HTTPClient",
-                                                 "FleetRouting", "StraightRouter", "RoutinoRouter"],
+                                                 "FleetRouting", "StraightRouter", "RoutinoRouter", "FleetCLI"],
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
         // MARK: Wiring: every module's error causes composed into the one catalogue.
         .target(name: "FleetCatalogue", dependencies: ["FleetErrors", "FleetAuth", "FleetModel", "FleetEngine", "HTTPClient",
                                                        "HTTPServer", "JournalTransport", "RESTServer", "FleetStore", "PostgresStore",
-                                                       "FileStore", "FleetLocation", "FleetEvaluation", "FleetRouting"],
+                                                       "FileStore", "FleetLocation", "FleetEvaluation", "FleetRouting", "FleetOperator"],
                 path: "Plugins/FleetCatalogue", swiftSettings: strict),
 
         // MARK: Executables.
@@ -126,11 +128,12 @@ let package = Package(
                                                             "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
                                                             "HTTPClient", "FleetRandom", "FleetCatalogue"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
-        .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors"],
+        .target(name: "TestHelperSupport", dependencies: ["FleetCLI"], path: "Tests/HelperSupport", swiftSettings: strict),
+        .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors", "FleetCLI", "TestHelperSupport"],
                           path: "Executables/journal-writer", swiftSettings: strict),
-        .executableTarget(name: "store-writer", dependencies: ["FleetErrors", "FleetStore", "SQLiteStore"],
+        .executableTarget(name: "store-writer", dependencies: ["FleetErrors", "FleetStore", "SQLiteStore", "FleetCLI", "TestHelperSupport"],
                           path: "Executables/store-writer", swiftSettings: strict),
-        .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore", "FleetRandom"],
+        .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore", "FleetRandom", "FleetCLI"],
                           path: "Executables/store-crasher", swiftSettings: strict),
         .executableTarget(name: "driver-report", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetGeo", "FleetCLI", "FleetLocation",
                                                               "FleetDriver", "FleetKit", "FleetAuth", "FleetRouting", "FleetBackoff", "FleetCatalogue", "FleetConcurrency"],
@@ -139,7 +142,7 @@ let package = Package(
                                                                 "FleetModel", "FleetCatalogue"],
                           path: "Executables/consumer-follow", swiftSettings: strict),
         .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "FleetKit", "FleetStore",
-                                                            "FleetAuth", "JournalTransport", "RESTServer", "FleetGeo", "FleetRouting", "RoutinoRouter", "MapPages", "OpenSSLJWT", "FleetCatalogue"],
+                                                            "FleetAuth", "JournalTransport", "RESTServer", "FleetGeo", "FleetRouting", "RoutinoRouter", "MapPages", "OpenSSLJWT", "FleetCatalogue", "FleetOperator"],
                           path: "Executables/fleet-admin", swiftSettings: strict),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI", "FleetCatalogue"],
                           path: "Executables/error-explain", swiftSettings: strict),
@@ -176,7 +179,7 @@ let package = Package(
         .testTarget(name: "GRPCServerTests", dependencies: ["GRPCServer", "FleetErrors"], path: "Tests/GRPCServerTests"),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FleetErrors", "FleetRandom", "HTTPCore", "FleetConcurrency"], path: "Tests/HTTPClientTests"),
         .testTarget(name: "FleetAdminTests", dependencies: ["fleet-admin", "FleetTestSupport", "FleetCLI", "FleetErrors", "FleetModel", "FleetInterface", "FleetEngine",
-                                                            "FleetAuth", "JournalTransport", "MemoryStore", "OpenSSLJWT"],
+                                                            "FleetAuth", "JournalTransport", "MemoryStore", "OpenSSLJWT", "FleetOperator"],
                     path: "Tests/FleetAdminTests"),
         .testTarget(name: "FleetLocationTests", dependencies: ["FleetLocation", "FleetModel", "FleetGeo", "FleetErrors", "FleetConcurrency"],
                     path: "Tests/FleetLocationTests"),

@@ -181,7 +181,8 @@ public struct CommandLineParser: Sendable {
         let commandPath = state.names
         func failure(_ message: String) -> UsageError { UsageError(message, commandPath: commandPath) }
 
-        if command.handler == nil {
+        // A group needs one of its subcommands; a leaf without a handler is run by its caller (`parseOrExit`).
+        if command.handler == nil && !command.subcommands.isEmpty {
             let names = command.subcommands.map(\.name).joined(separator: ", ")
             throw failure("'\(commandPath.joined(separator: " "))' needs a subcommand: \(names)")
         }

@@ -21,6 +21,25 @@ public enum CommandLineTool {
         exit(status)
     }
 
+    /// Parses the process's arguments against `command` for a program that runs its own top-level
+    /// code rather than a handler (the test helpers): prints help, the version or a completion script
+    /// and exits 0, or prints a usage error and exits 2; otherwise returns the parsed arguments.
+    public static func parseOrExit(_ command: Command, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> ParsedArguments {
+        let output = FileDescriptorOutput.standardOutput
+        do {
+            switch try CommandLineParser(command).parse(arguments, environment: ProcessEnvironment.current()) {
+            case .run(_, let parsed): return parsed
+            case .help(let path): output.write(HelpFormatter.help(for: path))
+            case .version(let version): output.write(version + "\n")
+            case .completionScript(let script): output.write(script)
+            }
+            exit(ExitCode.success.rawValue)
+        } catch {
+            FileDescriptorOutput.standardError.write(error.report)
+            exit(ExitCode.usage.rawValue)
+        }
+    }
+
     /// Runs `command` and returns the exit status, writing only to the given streams (for tests).
     public static func run(_ command: Command, arguments: [String], environment: [String: String] = [:],
                            standardOutput: any TextOutput, standardError: any TextOutput,

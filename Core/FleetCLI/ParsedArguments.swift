@@ -123,6 +123,11 @@ public struct ParsedArguments: Sendable {
         return UsageError("\(displayName(name)): '\(text)'\(where_) \(problem)", commandPath: commandPath)
     }
 
+    /// Whether the command declares an option or flag called `name` (without dashes).
+    public func declares(option name: String) -> Bool {
+        declared[name] == .option || declared[name] == .flag
+    }
+
     private func displayName(_ name: String) -> String {
         declared[name] == .argument ? "<\(name)>" : "--\(name)"
     }

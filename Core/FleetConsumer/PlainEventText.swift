@@ -52,12 +52,22 @@ public enum PlainEventText {
     }
 
     /// What the follower does after a failure: `recovering, retrying in 2s`, `needs action, retrying
-    /// in 5s (attempt 3)`, `needs action, giving up`.
+    /// in 5s (attempt 3)`, `needs action, giving up`; for a trip not found, that it waits for the trip.
     public static func nextStep(_ failure: FollowFailure) -> String {
         let kind = failure.isRecovering ? "recovering" : "needs action"
         guard let wait = failure.retryInSeconds else { return "\(kind), giving up" }
         let attempt = failure.attempt > 1 ? " (attempt \(failure.attempt))" : ""
+        if failure.error.code == .notFound { return "waiting for the trip to be created, checking again in \(seconds(wait))\(attempt)" }
         return "\(kind), retrying in \(seconds(wait))\(attempt)"
+    }
+
+    /// The one line shown while the trip does not exist (NOT_FOUND, retried): that the follower waits
+    /// for it, why, and how to stop; nil for any other failure. A trip followed before its CreateTrip
+    /// is common (the rider's app opens first), so this is a wait, not an alarm.
+    public static func waitingLine(_ failure: FollowFailure, tripName: String) -> String? {
+        guard failure.error.code == .notFound, let wait = failure.retryInSeconds else { return nil }
+        return "Waiting for trip \(tripName): it does not exist (NOT_FOUND); following starts once it is created, "
+            + "checked every \(seconds(wait)). Ctrl-C stops; --fail-fast exits at once instead."
     }
 
     private static func seconds(_ value: Double) -> String {

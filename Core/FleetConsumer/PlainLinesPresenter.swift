@@ -21,15 +21,28 @@ public final class PlainLinesPresenter: FollowPresenter {
     /// Nothing to prepare.
     public func start() {}
 
-    /// Writes each event as one line.
+    /// Writes each event as one line. A trip that does not exist yet gets one line on the summary
+    /// output saying the follower waits for it, not an error line per attempt; an error that ends
+    /// following (`--fail-fast`) gets none, as the tool reports it once on standard error.
     public func present(_ update: TripUpdate) {
         lastStatus.withLock { $0 = update.model.status?.name }
-        guard !update.events.isEmpty else { return }
-        output.write(update.events.map { PlainEventText.line($0) + "\n" }.joined())
+        var lines = ""
+        for event in update.events {
+            if case .failure(let failure) = event.value {
+                if failure.retryInSeconds == nil { continue }
+                if let waiting = PlainEventText.waitingLine(failure, tripName: tripName) {
+                    if failure.attempt == 1 { summaryOutput.write(waiting + "\n") }
+                    continue
+                }
+            }
+            lines += PlainEventText.line(event) + "\n"
+        }
+        if !lines.isEmpty { output.write(lines) }
     }
 
-    /// Writes why following ended.
+    /// Writes why following ended; nothing for a failure, which the tool reports itself.
     public func finish(_ outcome: FollowOutcome) {
+        if case .failed = outcome { return }
         summaryOutput.write(outcome.summary(tripName: tripName, lastStatus: lastStatus.withLock { $0 }) + "\n")
     }
 }

@@ -20,6 +20,10 @@ public struct TripPanel: Sendable {
     public var timeZone: TimeZone
     /// A vehicle position older than this is flagged stale on the vehicle line.
     public var staleAfterSeconds = StaleVehicleWatch.defaultStaleAfterSeconds
+    /// How many times faster than real time the trip runs (a drive simulated with
+    /// `driver-report --speedup N`, as `make demo` does). ETAs are estimated in the trip's own time,
+    /// so between updates the countdowns run this much faster, in that time too.
+    public var timeScale = 1.0
 
     /// A panel with a style (default plain) and a time zone (default the system's).
     public init(style: Style = .plain, timeZone: TimeZone = .current) {
@@ -94,7 +98,7 @@ public struct TripPanel: Sendable {
         if model.isPickedUp {
             return PanelLine("Pickup", [(model.pickupETA.map { "picked up \(clock($0))" } ?? "picked up", { $0 })])
         }
-        return PanelLine("Pickup", etaParts(model.pickupETA, now: now))
+        return PanelLine("Pickup", etaParts(model.pickupETA, now: countdownNow(model, now)))
     }
 
     private func dropoffLine(_ model: TripModel, now: Timestamp) -> PanelLine {
@@ -104,7 +108,7 @@ public struct TripPanel: Sendable {
         case .canceled?:
             return PanelLine("Dropoff", [("canceled", style.dim)])
         default:
-            return PanelLine("Dropoff", etaParts(model.dropoffETA, now: now))
+            return PanelLine("Dropoff", etaParts(model.dropoffETA, now: countdownNow(model, now)))
         }
     }
 
@@ -124,6 +128,13 @@ public struct TripPanel: Sendable {
     }
 
     // MARK: Pieces
+
+    /// `now` in the trip's own time: the real time passed since the model was observed, `timeScale`
+    /// times over.
+    private func countdownNow(_ model: TripModel, _ now: Timestamp) -> Timestamp {
+        guard timeScale != 1, let observed = model.observedAt else { return now }
+        return observed.adding(seconds: now.timeIntervalSince(observed) * timeScale)
+    }
 
     private func etaParts(_ eta: Timestamp?, now: Timestamp) -> [(String, (String) -> String)] {
         guard let eta else { return [("no ETA yet", style.dim)] }

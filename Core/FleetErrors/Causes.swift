@@ -299,6 +299,12 @@ extension ErrorCause {
         id: "LISTEN_FAILED", code: .unavailable,
         summary: "The server could not listen on the address",
         remedy: "Check that no other process uses the port, that the address belongs to this machine, and that ports below 1024 are allowed.")
+    /// A server's port is taken by another process: nothing to retry, something to choose.
+    public static let addressInUse = ErrorCause(
+        id: "ADDRESS_IN_USE", code: .failedPrecondition,
+        summary: "The address is already in use by another process",
+        remedy: "Stop the other process (`ss -ltnp` shows which one listens on the port), or listen on another port with --listen HOST:PORT (port 0 picks a free one).",
+        matchPhrases: ["address already in use", "already in use"])
     /// A request whose header fields or body did not arrive in time (sent as HTTP 408).
     public static let requestTimeout = ErrorCause(
         id: "REQUEST_TIMEOUT", code: .deadlineExceeded,

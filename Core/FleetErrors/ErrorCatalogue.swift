@@ -27,7 +27,7 @@ public enum ErrorCatalogue {
         .storeCorrupted,
         .jwtMissing, .jwtExpired,
         .methodNotAllowed, .requestTimeout, .requestHeadersTooLarge, .rateLimited, .unsupportedMediaType,
-        .providerNotServed, .listenFailed,
+        .providerNotServed, .listenFailed, .addressInUse,
     ]
 
     private static let registered = Mutex<[ErrorCause]>([])

@@ -20,6 +20,12 @@ extension ErrorCause {
         summary: "The location source is not delivering",
         remedy: "Check that gpsd is running and listening (systemctl status gpsd; gpspipe -w), or that the device or file is readable; driver-report reconnects to gpsd by itself.",
         matchPhrases: ["gpsd", "location source"])
+    /// A `--source` file (`nmea:PATH`, `gpx:PATH`, `csv:PATH`, `jsonl:PATH`) that does not exist.
+    public static let locationFileMissing = ErrorCause(
+        id: "LOCATION_FILE_MISSING", code: .notFound,
+        summary: "The location file does not exist",
+        remedy: "Check the path after nmea:, gpx:, csv: or jsonl: (a relative path starts in the working folder), or give - to read standard input.",
+        matchPhrases: ["location file does not exist"])
 }
 
 /// The error causes FleetLocation reports, in catalogue order: composed into the product's one catalogue
@@ -27,6 +33,6 @@ extension ErrorCause {
 public enum FleetLocationCauses {
     /// Every cause this module reports.
     public static let all: [ErrorCause] = [
-        .malformedLocationFile, .unknownLocationSource, .locationSourceFailed,
+        .malformedLocationFile, .unknownLocationSource, .locationFileMissing, .locationSourceFailed,
     ]
 }

@@ -21,7 +21,8 @@ public enum LocationFeeds {
     }
 
     /// The feed for `spec`.
-    /// - Throws: INVALID_ARGUMENT (`unknownLocationSource`, `malformedLocationFile`) when a file cannot
+    /// - Throws: NOT_FOUND (`locationFileMissing`) for a file that does not exist; INVALID_ARGUMENT
+    ///   (`unknownLocationSource`, `malformedLocationFile`) when a file cannot
     ///   be opened or read, or holds no usable location.
     public static func feed(for spec: LocationSourceSpec, simulation: Simulation) throws -> any LocationFeed {
         switch spec {
@@ -43,6 +44,9 @@ public enum LocationFeeds {
             }
             var info = stat()
             guard stat(path, &info) == 0 else {
+                if errno == ENOENT {
+                    throw FleetError(.locationFileMissing, detail: "\(format.rawValue):\(path): there is no file \(path)", field: "source")
+                }
                 throw FleetError(.unknownLocationSource, detail: "\(format.rawValue):\(path): \(String(cString: strerror(errno)))", field: "source")
             }
             if (info.st_mode & S_IFMT) == S_IFREG || format == .gpx {

@@ -52,6 +52,20 @@ public struct StoreRegistry: Sendable {
 
     /// Opens the store a URL names, or throws INVALID_ARGUMENT listing the known schemes.
     public func open(_ url: String) throws -> any Store {
+        let (scheme, path, options) = try resolve(url)
+        return try scheme.open(path, options)
+    }
+
+    /// Checks a store URL without opening anything: a known scheme, a path where the scheme needs one,
+    /// known options. Returns the scheme's name and the path. Lets a command line report a malformed
+    /// `--store` before it starts work.
+    /// - Throws: INVALID_ARGUMENT with field `store`, as `open` does.
+    public func check(_ url: String) throws -> (scheme: String, path: String) {
+        let (scheme, path, _) = try resolve(url)
+        return (scheme.name, path)
+    }
+
+    private func resolve(_ url: String) throws -> (Scheme, String, StoreOptions) {
         var rest = Substring(url)
         var query: Substring?
         if let q = rest.firstIndex(of: "?") {
@@ -85,7 +99,7 @@ public struct StoreRegistry: Sendable {
                 throw FleetError.invalidArgument("unknown store option '\(pair)' in the \(scheme.name) store URL; the options are \(known)", field: "store")
             }
         }
-        return try scheme.open(path, options)
+        return (scheme, path, options)
     }
 
     /// `url` as logs and messages may show it: a password in it (`//USER:PASSWORD@HOST`,

@@ -8,8 +8,8 @@ import FleetModel
 /// when to stop, and how to print.
 struct FollowSettings {
     let tripName: String
-    let transport: String
-    let store: String
+    /// `--transport` and `--store`.
+    let connection: ConnectionGroup
     let token: TokenOption
     let configuration: FollowConfiguration
     let poll: Bool
@@ -17,36 +17,39 @@ struct FollowSettings {
     let color: Bool
     /// Seconds after which the vehicle's position is flagged stale (`--stale-after`).
     let staleAfterSeconds: Double
+    /// How many times faster than real time the trip runs (`--time-scale`).
+    let timeScale: Double
 
     /// Reads and checks the arguments; a `UsageError` (exit 2) for anything wrong with them.
     init(_ arguments: ParsedArguments, context: Context) throws {
         tripName = try Self.tripName(arguments)
-        transport = arguments.string("transport") ?? "memory"
-        store = arguments.string("store") ?? Wiring.defaultStoreURL(environment: context.environment)
-        do {
-            token = try TokenOption(options: arguments.string)
-        } catch let error as FleetError {
-            throw arguments.usageError(error.message)
-        }
+        connection = try arguments.group(ConnectionGroup.self)
+        try connection.check(arguments, environment: context.environment)
+        let tokens = try arguments.group(TokenGroup.self)
+        token = try arguments.checkingSettings { try TokenOption(tokens) }
 
-        let stale = try arguments.double("stale-after") ?? StaleVehicleWatch.defaultStaleAfterSeconds
+        let stale = try arguments.double(FollowOptions.staleAfter) ?? StaleVehicleWatch.defaultStaleAfterSeconds
         guard stale > 0, stale.isFinite else {
-            throw arguments.usageError("--stale-after must be a positive number of seconds, got '\(arguments.string("stale-after") ?? "")'")
+            throw arguments.usageError("--stale-after must be a positive number of seconds, got '\(arguments.string(FollowOptions.staleAfter) ?? "")'")
         }
         staleAfterSeconds = stale
-        let interval = try arguments.duration("interval") ?? .seconds(FollowConfiguration.defaultRefreshSeconds)
+        let scale = try arguments.double(FollowOptions.timeScale) ?? 1
+        guard scale > 0 else { throw arguments.usageError("--time-scale must be above 0, got '\(arguments.string(FollowOptions.timeScale) ?? "")'") }
+        timeScale = scale
+        let interval = try arguments.duration(FollowOptions.interval) ?? .seconds(FollowConfiguration.defaultRefreshSeconds)
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
         guard seconds >= FollowConfiguration.minimumRefreshSeconds else {
-            throw arguments.usageError("--interval must be at least 1s, got '\(arguments.string("interval") ?? "")'")
+            throw arguments.usageError("--interval must be at least 1s, got '\(arguments.string(FollowOptions.interval) ?? "")'")
         }
         configuration = FollowConfiguration(
             events: try Self.events(arguments),
-            until: arguments.string("until").map(TripStatus.init(name:)),
-            failFast: arguments.flag("fail-fast"),
+            until: arguments.string(FollowOptions.until).map(TripStatus.init(name:)),
+            failFast: arguments.flag(FollowOptions.failFast),
             refreshSeconds: seconds)
-        poll = arguments.flag("poll")
-        json = arguments.flag("json")
-        color = !arguments.flag("no-color") && context.outputStyle.isEnabled
+        poll = arguments.flag(FollowOptions.poll)
+        let output = try arguments.group(OutputGroup.self)
+        json = output.isJSON
+        color = output.style(context.outputStyle).isEnabled
     }
 
     /// Where to connect, with the bearer token over http: a `--token-url` token is cached for the
@@ -54,11 +57,11 @@ struct FollowSettings {
     /// server that cannot give one ends the run at once (UNAUTHENTICATED, exit 26). The in-process
     /// transports check no token: none is fetched for them.
     func connectionOptions() throws -> ConnectionOptions {
-        guard transport.hasPrefix("http://") || transport.hasPrefix("https://") else { return ConnectionOptions(store: store) }
+        guard connection.transport.hasPrefix("http://") || connection.transport.hasPrefix("https://") else { return ConnectionOptions() }
         let name = try? TripName(parsing: tripName)
         let tokens = try token.provider(placeholder: "trip", cacheKey: name?.tripID ?? tripName, provider: name?.provider ?? "")
         _ = try tokens?.token()
-        return ConnectionOptions(store: store, tokens: tokens)
+        return ConnectionOptions(tokens: tokens)
     }
 
     /// How events are shown: JSON lines with --json, the live panel on a terminal, plain lines
@@ -72,7 +75,7 @@ struct FollowSettings {
         let clock = SystemFollowClock()
         let panel = LivePanelPresenter(
             tripName: tripName, output: context.standardOutput,
-            panel: { var panel = TripPanel(style: Style(enabled: color)); panel.staleAfterSeconds = staleAfterSeconds; return panel }(),
+            panel: { var panel = TripPanel(style: Style(enabled: color)); panel.staleAfterSeconds = staleAfterSeconds; panel.timeScale = timeScale; return panel }(),
             width: { (Terminal.columns(of: 1, environment: context.environment) ?? 80) - 1 },
             now: { clock.now() })
         return (panel, panel)
@@ -81,10 +84,10 @@ struct FollowSettings {
     /// `providers/P/trips/T` as given, or `<trip>` with `--provider`. A name that is not well formed is
     /// sent as it is, so that the server's INVALID_ARGUMENT is reported like any client error.
     private static func tripName(_ arguments: ParsedArguments) throws -> String {
-        let given = try arguments.require("trip")
-        let provider = arguments.string("provider").flatMap { $0.isEmpty ? nil : $0 }
+        let given = try arguments.require(FollowOptions.trip)
+        let provider = arguments.string(FollowOptions.provider).flatMap { $0.isEmpty ? nil : $0 }
         if given.hasPrefix("providers/") {
-            if arguments.source("provider") == .commandLine, let provider,
+            if arguments.source(FollowOptions.provider) == .commandLine, let provider,
                !given.hasPrefix("providers/\(provider)/") {
                 throw arguments.usageError("the trip name '\(given)' names another provider than --provider '\(provider)'")
             }
@@ -99,7 +102,7 @@ struct FollowSettings {
 
     /// The union of every `--events` list; all events when none is given.
     private static func events(_ arguments: ParsedArguments) throws -> Set<TripEventKind> {
-        let lists = arguments.strings("events")
+        let lists = arguments.strings(FollowOptions.events)
         guard !lists.isEmpty else { return Set(TripEventKind.allCases) }
         var kinds: Set<TripEventKind> = []
         for list in lists {

@@ -35,38 +35,11 @@ let consumerFollow = Command(
         the :watch stream), otherwise polled every --interval with GetTrip, sending the versions of what is \
         already known so that an unchanged route is not sent again. --poll forces polling.
         """,
-    options: [
-        .value("provider", short: "p", valueName: "id", help: "The provider (Cloud project) ID, when <trip> is a trip ID.",
-               environment: "FLEET_PROVIDER"),
-        .value("transport", valueName: "url", help: "How to reach the engine: memory (an engine in this process over --store), file:PATH (a journal shared by this host's processes), or http://HOST:PORT.",
-               default: "memory", environment: "FLEET_TRANSPORT"),
-        .value("store", valueName: "url", help: "The store of the memory transport: memory, file:PATH or sqlite:PATH (default: the embedded SQLite file in the user's data folder).",
-               environment: "FLEET_STORE", completion: .files),
-        .flag("json", short: "j", help: "Print one JSON object per event and line."),
-        .value("events", valueName: "names", help: "Report only these events (comma-separated; may be repeated).",
-               repeatable: true, completion: .values(TripEventKind.allCases.map(\.rawValue))),
-        .value("until", valueName: "status", help: "Stop once the trip has reached (or passed) this status.",
-               allowedValues: TripProgress.untilStatuses.map(\.name)),
-        .value("interval", valueName: "duration", help: "How often to poll, and to retry after a client error (at least 1s).",
-               default: "5s"),
-        .value("stale-after", valueName: "seconds", help: "Flag the vehicle's position as stale (panel, vehicleStale event) once older than this.",
-               default: "30", environment: "FLEET_STALE_AFTER"),
-        .flag("poll", help: "Poll GetTrip every --interval even when the transport can push changes."),
-        .flag("fail-fast", help: "Exit at the first client error with 10 + its gRPC number instead of retrying."),
-        .value("token", valueName: "jwt", help: "A consumer token (JWT) scoped to the trip, sent over http (the memory transport does not check tokens).",
-               environment: "FLEET_TOKEN"),
-        .value("token-file", valueName: "path", help: "Read the consumer token from this file, again whenever it changes.",
-               environment: "FLEET_TOKEN_FILE", completion: .files),
-        .value("token-url", valueName: "url", help: "GET consumer tokens from this URL ({trip} and {provider} are filled in); cached for the trip and refreshed before expiry.",
-               environment: "FLEET_TOKEN_URL"),
-        .value("token-key", valueName: "key", help: "--token-url: the JSON key of the token.", default: "token", environment: "FLEET_TOKEN_KEY"),
-        .value("token-expiry-key", valueName: "key", help: "--token-url: the JSON key of the expiry (epoch ms or s, seconds from now, or RFC 3339).",
-               default: "expiration_timestamp_ms", environment: "FLEET_TOKEN_EXPIRY_KEY"),
-        .flag("no-color", help: "No colours (also when NO_COLOR is set)."),
-    ],
-    arguments: [
-        Argument("trip", help: "The trip: providers/P/trips/T, or a trip ID with --provider."),
-    ],
+    options: [FollowOptions.provider] + ConnectionGroup.options + OutputGroup.options + [
+        FollowOptions.events, FollowOptions.until, FollowOptions.interval, FollowOptions.staleAfter,
+        FollowOptions.timeScale, FollowOptions.poll, FollowOptions.failFast,
+    ] + TokenGroup.options,
+    arguments: [FollowOptions.trip],
     examples: [
         Example("consumer-follow providers/my-project/trips/trip-42", "Follow a trip in the live panel until it ends."),
         Example("consumer-follow --provider my-project trip-42 --json | jq -c 'select(.event == \"pickupETA\")'",
@@ -78,7 +51,8 @@ let consumerFollow = Command(
     ]
 ) { arguments, context in
     let settings = try FollowSettings(arguments, context: context)
-    let connection = try Wiring.connect(transport: settings.transport, options: try settings.connectionOptions())
+    let connection = try settings.connection.connect(arguments, options: try settings.connectionOptions(),
+                                                     environment: context.environment)
     defer { try? connection.close() }
     let source: any TripSnapshotSource
     if !settings.poll, let watcher = connection.watcher {

@@ -113,39 +113,54 @@ admin trips status ride-1 enroute-to-pickup
 say "the car drives the ride at ${speedup}x (driver-report: simulated GPS, navigating on the streets)"
 "$bin/driver-report" "${connect[@]}" --provider "$provider" --vehicle car-1 \
     --source "simulate:polyline:$polyline" --speedup "$speedup" --interval 5s \
-    --stops "${pickup_m}m:60s" --log-format text 2>"$data/driver-report.log" &
+    --stops "${pickup_m}m:160s" --log-format text 2>"$data/driver-report.log" &
 driver=$!
 pids+=("$driver")
 
-# The driver app: arrive, pick up, drop off, as the car reaches each stop (within 40 m of it).
+# The driver app: arrive, pick up, drop off, as the car reaches each stop (within 40 m of it). One Python
+# process polls the trip (a fresh interpreter per poll took most of a second, long enough at 40x for the car
+# to leave the pickup unseen). The car waits 160 s of demo time (4 s at 40x) at the pickup; the app moves on
+# to ENROUTE_TO_DROPOFF after 1 s, and at once should the car have left already, so ARRIVED_AT_PICKUP never
+# shows while the distance to the pickup grows.
 driver_app() {
-    local status near
-    while true; do
-        read -r status near < <(admin trips get ride-1 --json 2>/dev/null | python3 -c '
-import json, math, sys
-t = json.load(sys.stdin)
+    python3 - "$bin/fleet-admin" "${connect[@]}" <<'PY'
+import json, math, subprocess, sys, time
+admin = sys.argv[1:]
+def call(*args):
+    return subprocess.run(admin + list(args), capture_output=True, text=True)
 def distance(a, b):
     la1, lo1, la2, lo2 = map(math.radians, (a["latitude"], a["longitude"], b["latitude"], b["longitude"]))
     h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
     return 2 * 6371008.8 * math.asin(math.sqrt(h))
-status = t.get("tripStatus", "?")
-car = (t.get("lastLocation") or {}).get("location")
-stop = t.get("dropoffPoint" if status == "ENROUTE_TO_DROPOFF" else "pickupPoint", {}).get("point")
-print(status, "yes" if car and stop and distance(car, stop) <= 40 else "no")' 2>/dev/null) || { sleep 0.2; continue; }
-        case "$status" in
-            ENROUTE_TO_PICKUP) [ "$near" = yes ] && admin trips status ride-1 arrived-at-pickup >/dev/null ;;
-            ARRIVED_AT_PICKUP) sleep 1.2; admin trips status ride-1 enroute-to-dropoff >/dev/null ;;
-            ENROUTE_TO_DROPOFF) [ "$near" = yes ] && { admin trips complete ride-1 >/dev/null; return 0; } ;;
-            COMPLETE|CANCELED) return 0 ;;
-        esac
-        sleep 0.15
-    done
+arrived_at = None
+while True:
+    got = call("trips", "get", "ride-1", "--json")
+    if got.returncode != 0:
+        time.sleep(0.2)
+        continue
+    trip = json.loads(got.stdout)
+    status = trip.get("tripStatus", "?")
+    car = (trip.get("lastLocation") or {}).get("location")
+    stop = trip.get("dropoffPoint" if status == "ENROUTE_TO_DROPOFF" else "pickupPoint", {}).get("point")
+    near = bool(car and stop and distance(car, stop) <= 40)
+    if status == "ENROUTE_TO_PICKUP" and near:
+        call("trips", "status", "ride-1", "arrived-at-pickup")
+        arrived_at = time.monotonic()
+    elif status == "ARRIVED_AT_PICKUP" and (not near or time.monotonic() - (arrived_at or 0) >= 1):
+        call("trips", "status", "ride-1", "enroute-to-dropoff")
+    elif status == "ENROUTE_TO_DROPOFF" and near:
+        call("trips", "complete", "ride-1")
+        break
+    elif status in ("COMPLETE", "CANCELED"):
+        break
+    time.sleep(0.05)
+PY
 }
 driver_app &
 pids+=("$!")
 
 say "the rider follows the ride (consumer-follow) until it is COMPLETE"
-timeout 90 "$bin/consumer-follow" "${connect[@]}" --interval 1s "providers/$provider/trips/ride-1"
+timeout 90 "$bin/consumer-follow" "${connect[@]}" --interval 1s --time-scale "$speedup" "providers/$provider/trips/ride-1"
 
 wait "$driver" || true
 final="$(admin trips get ride-1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("tripStatus"))')"

@@ -5,6 +5,7 @@ import FleetKit
 import FleetLocation
 import FleetModel
 import FleetRouting
+import Foundation
 
 /// driver-report's command line, read and checked: every mistake is a usage error (exit 2) naming the option.
 struct DriverReportSettings: Sendable {
@@ -17,8 +18,8 @@ struct DriverReportSettings: Sendable {
     }
 
     let vehicle: VehicleName
-    let transport: String
-    let store: String?
+    /// `--transport` and `--store`.
+    let connection: ConnectionGroup
     let mode: Mode
     let interval: ReportingInterval
     let statusFile: String?
@@ -36,66 +37,69 @@ struct DriverReportSettings: Sendable {
 
     init(_ arguments: ParsedArguments, context: Context) throws {
         func usage(_ message: String) -> UsageError { context.usageError(message) }
-        func seconds(_ name: String) throws -> Double? {
-            try arguments.duration(name).map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        func seconds(_ option: Option) throws -> Double? {
+            try arguments.duration(option).map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
         }
-        func positive(_ name: String) throws -> Double? {
-            guard let value = try arguments.double(name) else { return nil }
-            guard value > 0 else { throw usage("--\(name) must be above 0, got \(value)") }
+        func positive(_ option: Option) throws -> Double? {
+            guard let value = try arguments.double(option) else { return nil }
+            guard value > 0 else { throw usage("--\(option.name) must be above 0, got \(value)") }
             return value
         }
 
         do {
-            vehicle = try VehicleName(provider: try arguments.require("provider"), vehicleID: try arguments.require("vehicle"))
+            vehicle = try VehicleName(provider: try arguments.require(DriverReportOptions.provider), vehicleID: try arguments.require(DriverReportOptions.vehicle))
         } catch let error as FleetError {
             throw usage("--provider/--vehicle: \(error.message)")
         }
-        transport = arguments.string("transport") ?? "memory"
-        store = arguments.string("store")
+        connection = try arguments.group(ConnectionGroup.self)
+        try connection.check(arguments, environment: context.environment)
 
-        let state = arguments.string("state")
-        let source = arguments.string("source")
+        let state = arguments.value(DriverReportOptions.state, as: DriverReportOptions.State.self)
+        let source = arguments.string(DriverReportOptions.source)
         switch (state, source) {
         case (let state?, nil):
-            mode = .oneShot(state == "online" ? .online : .offline)
+            mode = .oneShot(state == .online ? .online : .offline)
         case (nil, let source?):
+            let spec: LocationSourceSpec
             do {
-                mode = .track(try LocationSourceSpec(parsing: source))
+                spec = try LocationSourceSpec(parsing: source)
             } catch let error as FleetError {
                 throw usage("--source: \(error.message)")
             }
+            // Checked before connecting, so a mistyped path is the first thing reported.
+            if case .file(_, let path) = spec, path != "-", !FileManager.default.fileExists(atPath: path) {
+                throw usage("--source: " + FleetError(.locationFileMissing, detail: "\(spec): there is no file \(path)").message)
+            }
+            mode = .track(spec)
         case (.some, .some):
             throw usage("--state changes the state once and --source tracks: give one of them, not both")
         case (nil, nil):
             throw usage("give --source SOURCE to track the vehicle, or --state online|offline to change its state once")
         }
 
-        interval = ReportingInterval(requestedSeconds: try seconds("interval"))
-        statusFile = arguments.string("status-file")
-        duration = try seconds("duration")
+        interval = ReportingInterval(requestedSeconds: try seconds(DriverReportOptions.interval))
+        statusFile = arguments.string(DriverReportOptions.statusFile)
+        duration = try seconds(DriverReportOptions.duration)
         if let duration, duration <= 0 { throw usage("--duration must be above 0") }
         do {
-            route = try arguments.string("route").map { try RouteReference(parsing: $0) }
-            stops = try arguments.string("stops").map(SimulatedStop.parseList) ?? []
+            route = try arguments.string(DriverReportOptions.route).map { try RouteReference(parsing: $0) }
+            stops = try arguments.string(DriverReportOptions.stops).map(SimulatedStop.parseList) ?? []
         } catch let error as FleetError {
             throw usage(error.message)
         }
-        router = try Self.router(arguments.string("router"), context: context)
-        speedup = try positive("speedup") ?? 1
-        cruiseKilometersPerHour = try positive("speed")
-        maximumMetersPerSecond = try positive("max-speed").map { $0 / 3.6 }
-        stopTimeoutSeconds = try seconds("stop-timeout") ?? 30
-        logFormat = LogFormat(rawValue: arguments.string("log-format") ?? "text") ?? .text
+        router = try Self.router(arguments.string(DriverReportOptions.router), context: context)
+        speedup = try positive(DriverReportOptions.speedup) ?? 1
+        cruiseKilometersPerHour = try positive(DriverReportOptions.speed)
+        maximumMetersPerSecond = try positive(DriverReportOptions.maxSpeed).map { $0 / 3.6 }
+        stopTimeoutSeconds = try seconds(DriverReportOptions.stopTimeout) ?? 30
+        logFormat = arguments.value(DriverReportOptions.logFormat, as: LogFormat.self) ?? .text
 
-        do {
-            token = try TokenOption(options: arguments.string)
-        } catch let error as FleetError {
-            throw usage(error.message)
-        }
+        let tokens = try arguments.group(TokenGroup.self)
+        token = try arguments.checkingSettings { try TokenOption(tokens) }
 
         if case .oneShot = mode {
-            for name in ["route", "router", "duration", "speed", "stops"] where arguments.isGiven(name) {
-                throw usage("--\(name) is for tracking (--source); --state only changes the state")
+            for option in [DriverReportOptions.route, DriverReportOptions.router, DriverReportOptions.duration, DriverReportOptions.speed, DriverReportOptions.stops] where arguments.isGiven(option) {
+                throw usage("--\(option.name) is for tracking (--source); --state only changes the state")
             }
         }
         if case .track(let spec) = mode, !(spec.isSimulation), cruiseKilometersPerHour != nil || !stops.isEmpty {

@@ -34,10 +34,11 @@ struct ReportingDaemon {
         _ = try tokens?.token()
         let connection: Connection
         do {
-            connection = try Wiring.connect(transport: settings.transport,
-                                            options: ConnectionOptions(store: settings.store, tokens: tokens))
-        } catch let error as FleetError where error.field == "transport" {
-            throw context.usageError("--transport: \(error.message)")
+            connection = try Wiring.connect(transport: settings.connection.transport,
+                                            options: ConnectionOptions(store: settings.connection.storeURL(environment: environment),
+                                                                       tokens: tokens))
+        } catch let error as FleetError where error.field == "transport" || error.field == "store" {
+            throw context.usageError("--\(error.field ?? "transport"): \(error.message)")
         }
         defer { try? connection.close() }
         let vehicle = try connection.api.getVehicle(GetVehicleRequest(name: settings.vehicle.description))
@@ -97,7 +98,7 @@ struct ReportingDaemon {
         let loop = ReporterLoop(reporter: reporter, time: time)
 
         var fields: [(String, JSON)] = [
-            ("vehicle", .string(settings.vehicle.description)), ("transport", .string(settings.transport)),
+            ("vehicle", .string(settings.vehicle.description)), ("transport", .string(settings.connection.transport)),
             ("source", .string(feed.description)), ("interval_s", .number(policy.interval.seconds)),
         ]
         if settings.speedup != 1 {

@@ -15,6 +15,10 @@ struct AdminSession: Sendable {
     let context: Context
     /// Table, JSON or JSON lines.
     let format: OutputFormat
+    /// `--transport` and `--store`.
+    let connection: ConnectionGroup
+    /// `--token` and `--token-file`.
+    let token: TokenGroup
     /// The style of standard output (plain with `--no-color`).
     let style: Style
     /// The style of standard error (plain with `--no-color`).
@@ -24,10 +28,12 @@ struct AdminSession: Sendable {
     init(arguments: ParsedArguments, context: Context) throws(UsageError) {
         self.arguments = arguments
         self.context = context
-        format = try OutputFormat.chosen(by: arguments)
-        let noColor = arguments.flag("no-color")
-        style = noColor ? .plain : context.outputStyle
-        errorStyle = noColor ? .plain : context.errorStyle
+        let output = try arguments.group(OutputGroup.self)
+        format = OutputFormat(output.format)
+        style = output.style(context.outputStyle)
+        errorStyle = output.style(context.errorStyle)
+        connection = try arguments.group(ConnectionGroup.self)
+        token = try arguments.group(TokenGroup.self)
     }
 
     // MARK: Output
@@ -48,7 +54,7 @@ struct AdminSession: Sendable {
 
     /// `--provider`, required: a usage error when neither the flag nor FLEET_PROVIDER gives it.
     func provider() throws(UsageError) -> String {
-        guard let provider = arguments.string("provider"), !provider.isEmpty else {
+        guard let provider = arguments.string(GlobalOptions.provider), !provider.isEmpty else {
             throw arguments.usageError("missing --provider <id> (or set FLEET_PROVIDER): the provider whose fleet to use")
         }
         return provider
@@ -81,7 +87,7 @@ struct AdminSession: Sendable {
 
     /// A full name and `--provider` must agree.
     private func checkProvider(of name: String, is provider: String) throws(UsageError) {
-        if let given = arguments.string("provider"), !given.isEmpty, given != provider {
+        if let given = arguments.string(GlobalOptions.provider), !given.isEmpty, given != provider {
             throw arguments.usageError("\(name) belongs to provider '\(provider)', but --provider is '\(given)'")
         }
     }
@@ -90,34 +96,40 @@ struct AdminSession: Sendable {
 
     /// Opens the transport, runs `body` with the API and closes it again.
     func withAPI<Result>(_ body: (any FleetAPI) throws -> Result) throws -> Result {
-        let connection = try Wiring.connect(transport: arguments.string("transport") ?? "memory", options: connectionOptions())
+        let open = try connect(connection, options: connectionOptions())
         let result: Result
         do {
-            result = try body(connection.api)
+            result = try body(open.api)
         } catch {
-            try? connection.close()
+            try? open.close()
             throw error
         }
-        try connection.close()
+        try open.close()
         return result
     }
 
-    /// Store, token and engine settings for `Wiring.connect`. An engine in this process (the `memory`
+    /// Connects to the engine `settings` name after checking them: a malformed URL or a store in a
+    /// folder that does not exist is a usage error naming the option.
+    func connect(_ settings: ConnectionGroup, options: ConnectionOptions) throws -> Connection {
+        try settings.connect(arguments, options: options, environment: context.environment)
+    }
+
+    /// Token and engine settings for `Wiring.connect`. An engine in this process (the `memory`
     /// transport) plans routes with the router `FLEET_ROUTER` names, as `serve` does with `--router`.
     func connectionOptions() throws -> ConnectionOptions {
         var engine = EngineConfiguration()
-        if ["memory", ""].contains(arguments.string("transport") ?? "memory") {
+        if connection.runsEngineInProcess {
             engine.router = try Wiring.planningRouter(nil, environment: context.environment)
         }
-        return ConnectionOptions(store: arguments.string("store"), token: tokenSource(), engine: engine)
+        return ConnectionOptions(token: tokenSource(), engine: engine)
     }
 
     /// The bearer token: `--token`, else the contents of `--token-file` (read again on refresh), else none.
     func tokenSource() -> TokenSource? {
-        if let token = arguments.string("token"), !token.isEmpty {
+        if let token = token.token {
             return { _ in token }
         }
-        if let path = arguments.string("token-file"), !path.isEmpty {
+        if let path = token.tokenFile {
             return { _ in
                 let text = try InputFiles.text(path, standardInput: BytesInput([]))
                 return text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -7,6 +7,7 @@ import FleetCLI
 import FleetErrors
 import FleetModel
 import FleetCatalogue
+import FleetOperator
 
 /// `fleet-admin export`: a provider's whole fleet as JSON lines, vehicles first, then trips.
 enum ExportCommand {

@@ -1,3 +1,4 @@
+import FleetCLI
 import FleetModel
 
 /// `vehicles search` results as a table. Pure.

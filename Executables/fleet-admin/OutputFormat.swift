@@ -10,13 +10,12 @@ enum OutputFormat: Sendable, Equatable {
     /// One compact JSON object per line.
     case jsonLines
 
-    /// The format the global flags ask for; `--json` with `--jsonl` is a usage error.
-    static func chosen(by arguments: ParsedArguments) throws(UsageError) -> OutputFormat {
-        switch (arguments.flag("json"), arguments.flag("jsonl")) {
-        case (true, true): throw arguments.usageError("--json and --jsonl cannot be used together")
-        case (true, false): return .json
-        case (false, true): return .jsonLines
-        case (false, false): return .table
+    /// The format the shared output flags ask for (`OutputGroup`).
+    init(_ format: OutputGroup.Format) {
+        switch format {
+        case .text: self = .table
+        case .json: self = .json
+        case .jsonLines: self = .jsonLines
         }
     }
 }

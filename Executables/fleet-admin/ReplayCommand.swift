@@ -10,28 +10,35 @@ enum ReplayCommand {
     /// The commands this file adds to the tree.
     static let commands: [Command] = [command]
 
+    /// `--to URL`: the engine to replay into, a transport URL.
+    static let toOption = Option.value("to", valueName: "url", help: "The engine to replay into (default: --transport).")
+    /// `--from N`.
+    static let fromOption = Option.value("from", valueName: "sequence", help: "Skip records numbered below this.")
+    /// `<journal>`.
+    static let journalArgument = Argument("journal", help: "The journal file.", completion: .files)
+
     /// The command.
     static let command = AdminCommand.make(
         "replay", abstract: "Make a journal's recorded calls again, in order, against an engine.",
         discussion: "JOURNAL is the file of a file: transport (JSON lines of CreateVehicle, UpdateTrip, … calls). --to names the target like --transport (default: --transport): an http://HOST:PORT server, or memory over --store, where each call runs at the time it was recorded, reproducing the journal's state exactly. The first call that fails stops the replay; its line is in the message. --from skips records before a sequence number (to resume).",
         options: [
-            .value("to", valueName: "url", help: "The engine to replay into (default: --transport)."),
-            .value("from", valueName: "sequence", help: "Skip records numbered below this."),
+            toOption,
+            fromOption,
         ],
-        arguments: [Argument("journal", help: "The journal file.", completion: .files)],
+        arguments: [journalArgument],
         examples: [
             Example("fleet-admin replay /var/lib/fleet/journal.jsonl --to http://127.0.0.1:8080 --token \"$TOKEN\"",
                     "Rebuild a server's fleet from a session's journal."),
             Example("fleet-admin replay journal.jsonl --to memory --store sqlite:copy.db", "Materialise a journal into a SQLite store."),
         ]) { session in
         let arguments = session.arguments
-        let path = try arguments.require("journal")
-        let target = arguments.string("to") ?? arguments.string("transport") ?? "memory"
-        let from = try arguments.int("from") ?? 0
+        let path = try arguments.require(journalArgument)
+        let target = arguments.string(toOption).map { ConnectionGroup(transport: $0, store: session.connection.store) } ?? session.connection
+        let from = try arguments.int(fromOption) ?? 0
         let clock = RecordTimeClock()
         var options = try session.connectionOptions()
         options.clock = clock
-        let connection = try Wiring.connect(transport: target, options: options)
+        let connection = try session.connect(target, options: options)
         let progress = session.progress("Replaying")
         var applied = 0
         var skipped = 0

@@ -160,9 +160,15 @@ let serveCommand = Command(
         options.rateBurst = Double(burst)
     }
     options.allowedHosts = args.strings("allow-host")
-    let storeURL = args.string("store") ?? Wiring.defaultStoreURL()
+    let storeURL = try args.group(ConnectionGroup.self).storeURL()
+    // A malformed address, an unreadable key file or store URL is a usage error (exit 2) naming the option.
+    try args.checkingSettings {
+        _ = try options.hostAndPort()
+        _ = try options.verifier()
+        try Wiring.checkStore(storeURL)
+    }
     let store = try Wiring.openStore(storeURL)
-    try FleetServer.run(store: store, options: options) { url in
+    try ServeLifecycle.run(store: store, options: options) { url in
         context.print("listening on \(url) (store \(StoreRegistry.redacted(storeURL)), router \(options.engine.router?.url ?? "straight"))")
     }
     context.printError("fleet-admin serve: stopped")

@@ -1,4 +1,5 @@
 import FleetAuth
+import FleetCLI
 import FleetModel
 
 /// What `token inspect` shows of a token: header, claims with readable times, and whether it was

@@ -1,6 +1,7 @@
 import FleetCLI
 import FleetErrors
 import FleetModel
+import FleetOperator
 
 /// `fleet-admin trips …`: create, get, list, search, update, delete, and the everyday verbs
 /// assign, status, complete and cancel.
@@ -31,6 +32,10 @@ enum TripCommands {
         let flags = try TripFlags(session.arguments, declared: TripFlags.commonOptions + TripFlags.createOptions)
         let body = try JSONBody<Trip>.read(session, path: "trip")
         var trip = flags.tripToCreate(body: body?.message)
+        // Checked here so the message names the flag, not the API field it fills (trip.pickupPoint).
+        guard trip.pickupPoint != nil else {
+            throw session.arguments.usageError("--pickup is required: the pickup point as LAT,LNG (or pickupPoint in --json-body)")
+        }
         if let vehicle = trip.vehicleId, vehicle.hasPrefix("providers/") {
             trip.vehicleId = try session.vehicleName(vehicle).vehicleID
         }
@@ -205,10 +210,7 @@ enum TripCommands {
 
     /// The UpdateTrip request of one status step.
     static func statusUpdate(_ name: TripName, _ step: TripStatusPath.Step) -> UpdateTripRequest {
-        var paths = ["tripStatus"]
-        if step.index != nil { paths.append("intermediateDestinationIndex") }
-        return UpdateTripRequest(name: name.description, trip: Trip(tripStatus: step.status, intermediateDestinationIndex: step.index),
-                                 updateMask: FieldMask(paths))
+        TripStatusPath.request(moving: name, step)
     }
 
     // MARK: delete

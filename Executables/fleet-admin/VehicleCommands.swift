@@ -1,6 +1,7 @@
 import FleetCLI
 import FleetErrors
 import FleetModel
+import FleetOperator
 
 /// `fleet-admin vehicles …`: create, get, list, update, search, delete, online, offline.
 enum VehicleCommands {

@@ -1,3 +1,4 @@
+import FleetCLI
 import FleetModel
 
 /// Vehicles as table rows and key: value blocks. Pure.

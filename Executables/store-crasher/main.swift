@@ -1,20 +1,20 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FleetCLI
 import FleetErrors
 import FleetStore
 import FileStore
 import SQLiteStore
 
-// store-crasher: a test helper that commits to a store until it is killed (see CrasherArguments.usage).
+// store-crasher: a test helper that commits to a store until it is killed (see CrasherArguments.command).
 
 let arguments: CrasherArguments
-do {
-    arguments = try CrasherArguments(Array(CommandLine.arguments.dropFirst()))
+do throws(UsageError) {
+    arguments = try CrasherArguments(CommandLineTool.parseOrExit(CrasherArguments.command))
 } catch {
-    if let message = error.message { print("store-crasher: \(message)") }
-    print(CrasherArguments.usage)
-    exit(error.message == nil ? 0 : 2)
+    FileDescriptorOutput.standardError.write(error.report)
+    exit(2)
 }
 
 // MARK: Stores under test: every persistent store (MemoryStore keeps nothing across a kill).

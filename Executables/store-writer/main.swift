@@ -6,10 +6,14 @@
 // (vehicle "counter" of provider "multi-process", its payload the count in decimal), then one create
 // of its own trip "writer-N-I". Retries on StoreConflict. After each acknowledged commit it prints
 // one line and flushes: "increment VALUE" or "create ID". Exits 2 on bad usage, 1 on any store error.
+#if canImport(Glibc)
+import Glibc
+#endif
+import FleetCLI
 import FleetErrors
 import FleetStore
-import Foundation
 import SQLiteStore
+import TestHelperSupport
 
 /// The stores this helper can open. (Add `FileStore.scheme` here, with its import, to drive file stores.)
 let registry = StoreRegistry([SQLiteStore.scheme])
@@ -17,36 +21,10 @@ let registry = StoreRegistry([SQLiteStore.scheme])
 /// The provider every record of this helper belongs to.
 let provider = "multi-process"
 
-func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("store-writer: \(message)\n".utf8))
-    exit(status)
-}
-
-func acknowledge(_ line: String) {
-    FileHandle.standardOutput.write(Data("\(line)\n".utf8))
-}
-
-var arguments = Array(CommandLine.arguments.dropFirst())
-var writer: Int?
-var count: Int?
-var url: String?
-while !arguments.isEmpty {
-    let argument = arguments.removeFirst()
-    switch argument {
-    case "--writer", "--count":
-        guard let value = arguments.first.flatMap({ Int($0) }), value >= 0 else {
-            fail("\(argument) needs a whole number", status: 2)
-        }
-        arguments.removeFirst()
-        if argument == "--writer" { writer = value } else { count = value }
-    default:
-        guard url == nil, !argument.hasPrefix("-") else { fail("unexpected argument '\(argument)'", status: 2) }
-        url = argument
-    }
-}
-guard let url, let writer, let count else {
-    fail("usage: store-writer STORE_URL --writer N --count K (stores: \(registry.usage))", status: 2)
-}
+let run = WriterCommandLine.parseOrExit(
+    "store-writer", abstract: "Increment a shared counter and create trips in a store, from a process of its own (tests).",
+    target: Argument("store-url", help: "The store: \(registry.usage)."))
+let (url, writer, count) = (run.target, run.writer, run.count)
 
 /// Runs `body`, retrying while the store is busy past its busy timeout (UNAVAILABLE: nothing was
 /// applied), as any client retries a retryable error; gives up after a minute.
@@ -72,7 +50,7 @@ do {
             let next = StoreRecord(key: counterKey, version: 0, payload: Array("\(value + 1)".utf8))
             do {
                 _ = try retryingWhileBusy { try store.commit(.put(next, expectedVersion: current?.version ?? 0)) }
-                acknowledge("increment \(value + 1)")
+                run.acknowledge("increment \(value + 1)")
                 break
             } catch is StoreConflict {
                 continue
@@ -82,9 +60,9 @@ do {
         let trip = StoreRecord(key: RecordKey(.trip, provider: provider, id: id), version: 0,
                                payload: Array("written by \(writer)".utf8), owner: "writer-\(writer)")
         _ = try retryingWhileBusy { try store.commit(.put(trip, expectedVersion: 0)) }
-        acknowledge("create \(id)")
+        run.acknowledge("create \(id)")
     }
     try store.close()
 } catch {
-    fail("\(error)", status: 1)
+    run.fail(error)
 }

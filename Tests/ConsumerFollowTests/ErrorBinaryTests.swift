@@ -28,11 +28,27 @@ import Testing
         let trip = try SharedStoreTrip()
         let result = try FollowProcess.run(["--provider", "shared", "never-created", "--fail-fast", "--store", trip.storeArgument])
         #expect(result.status == 15, "\(result.error)")
-        #expect(result.output.contains(" error NOT_FOUND (5): "))
-        #expect(result.output.contains("cause: TRIP_NOT_FOUND"))
-        #expect(result.output.contains("needs action, giving up"))
+        // The error once: the catalogue's explanation on standard error, no event line, no closing line.
+        #expect(result.output.isEmpty, "\(result.output)")
+        #expect(result.error.components(separatedBy: "consumer-follow: NOT_FOUND").count == 2, "\(result.error)")
+        #expect(result.error.components(separatedBy: "Cause: TRIP_NOT_FOUND").count == 2, "\(result.error)")
         #expect(result.error.contains("Cause: TRIP_NOT_FOUND"))
         #expect(result.error.contains("Remedy: Create the trip (CreateTrip) before following it"))
+        #expect(!result.error.contains("Gave up following"))
+    }
+
+    @Test func anUnknownTripIsWaitedForWithOneLineSayingSo() throws {
+        let trip = try SharedStoreTrip()
+        let process = try FollowProcess(["--provider", "shared", "not-yet", "--interval", "1s", "--store", trip.storeArgument])
+        // Three attempts at 1s: still one line, on standard error, and no error line per attempt.
+        Thread.sleep(forTimeInterval: 3.5)
+        process.signal(SIGINT)
+        #expect(process.waitForExit() == 130)
+        let waiting = process.error.split(separator: "\n").filter { $0.hasPrefix("Waiting for trip providers/shared/trips/not-yet:") }
+        #expect(waiting.count == 1, "\(process.error)")
+        #expect(waiting.first?.contains("does not exist (NOT_FOUND); following starts once it is created, checked every 1s") == true)
+        #expect(!process.output.contains("error NOT_FOUND"), "\(process.output)")
+        #expect(!process.output.contains("needs action"), "\(process.output)")
     }
 
     @Test func withoutFailFastAClientErrorIsRetriedAtTheIntervalUntilCtrlC() throws {
@@ -90,6 +106,19 @@ import Testing
         #expect(result.error.contains(message), "\(result.error)")
         #expect(result.error.contains("See 'consumer-follow --help'."))
         #expect(result.output.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["--transport", "htp://127.0.0.1:1"], "--transport: unknown transport 'htp://127.0.0.1:1'"),
+        (["--store", "foo:bar"], "--store: unknown store 'foo:bar'"),
+        (["--store", "sqlite:/nonexistent/dir/x.db"], "--store: 'sqlite:/nonexistent/dir/x.db': the folder /nonexistent/dir does not exist"),
+    ])
+    func malformedConnectionSettingsExitWith2(arguments: [String], message: String) throws {
+        let result = try FollowProcess.run(["providers/p/trips/t", "--fail-fast"] + arguments)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.error.contains(message), "\(result.error)")
+        #expect(result.error.contains("See 'consumer-follow --help'."))
+        #expect(!FileManager.default.fileExists(atPath: "/nonexistent/dir"))
     }
 
     @Test func helpNamesEveryFlagAndEvent() throws {

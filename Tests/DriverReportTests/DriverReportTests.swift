@@ -86,6 +86,11 @@ struct DriverReportTests {
         (["--vehicle", "bad/id", "--state", "online"], "--provider/--vehicle"),
         (["--vehicle", "v", "--source", "gpx:/nonexistent.gpx"], "--source:"),
         (["--vehicle", "v", "--source", "nmea:-", "--route", "/nonexistent.gpx"], "--route:"),
+        (["--vehicle", "v", "--source", "nmea:/nonexistent/gps.nmea"], "--source: The location file does not exist: nmea:/nonexistent/gps.nmea"),
+        (["--vehicle", "v", "--state", "online", "--transport", "htp://127.0.0.1:1"], "--transport: unknown transport 'htp://127.0.0.1:1'"),
+        (["--vehicle", "v", "--state", "online", "--transport", "memory", "--store", "foo:bar"], "--store: unknown store 'foo:bar'"),
+        (["--vehicle", "v", "--state", "online", "--transport", "memory", "--store", "sqlite:/nonexistent/dir/x.db"],
+         "the folder /nonexistent/dir does not exist"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         let fleet = try SharedFleet()

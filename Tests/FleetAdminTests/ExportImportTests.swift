@@ -1,5 +1,6 @@
 @testable import fleet_admin
 import FleetModel
+import FleetOperator
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import FleetEngine
 import FleetErrors
 import FleetInterface
 import FleetModel
+import FleetOperator
 import MemoryStore
 import FleetCLI
 import Testing

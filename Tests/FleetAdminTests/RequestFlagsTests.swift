@@ -71,7 +71,7 @@ import Testing
 
     @Test func outputFormats() throws {
         func format(json: Bool, jsonl: Bool) throws -> OutputFormat {
-            try OutputFormat.chosen(by: ParsedArguments(commandPath: ["fleet-admin"], flags: ["json": json, "jsonl": jsonl]))
+            OutputFormat(try OutputGroup(ParsedArguments(commandPath: ["fleet-admin"], flags: ["json": json, "jsonl": jsonl, "no-color": false])).format)
         }
         #expect(try format(json: false, jsonl: false) == .table)
         #expect(try format(json: true, jsonl: false) == .json)

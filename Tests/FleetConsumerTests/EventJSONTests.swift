@@ -94,7 +94,7 @@ import Testing
         #expect(PlainEventText.line(event) == "2026-01-01T00:01:00Z pickupETA 2026-01-01T00:03:05Z (in 2m 05s)")
         let failure = FollowFailure(error: FleetError(.tripNotFound, detail: "providers/p/trips/t"), retryInSeconds: 5, attempt: 3)
         let line = PlainEventText.line(TripEvent(kind: .error, tripName: "t", time: Self.time, value: .failure(failure)))
-        #expect(line == "2026-01-01T00:01:00Z error NOT_FOUND (5): \(failure.error.message); cause: TRIP_NOT_FOUND: \(ErrorCause.tripNotFound.summary); remedy: \(ErrorCause.tripNotFound.remedy); needs action, retrying in 5s (attempt 3)")
+        #expect(line == "2026-01-01T00:01:00Z error NOT_FOUND (5): \(failure.error.message); cause: TRIP_NOT_FOUND: \(ErrorCause.tripNotFound.summary); remedy: \(ErrorCause.tripNotFound.remedy); waiting for the trip to be created, checking again in 5s (attempt 3)")
         #expect(!line.contains("\n"))
     }
 }

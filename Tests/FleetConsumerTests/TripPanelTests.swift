@@ -48,6 +48,15 @@ import Testing
         #expect(lines[5] == "Dropoff   ETA 00:05:58  in 4m 18s")
     }
 
+    @Test func aSpedUpTripCountsDownInItsOwnTime() {
+        var panel = TripPanel(timeZone: Self.utc)
+        panel.timeScale = 10
+        // Observed at 00:01:00; 3 s of real time later, 30 s of the trip's time have passed.
+        let lines = panel.render(Self.halfWay(), width: 60, now: Self.start.adding(seconds: 63))
+        #expect(lines[4] == "Pickup    ETA 00:02:01  in 31s")
+        #expect(lines[5] == "Dropoff   ETA 00:05:58  in 4m 28s")
+    }
+
     @Test(arguments: [20, 33, 47, 80, 200])
     func linesNeverExceedTheWidth(width: Int) {
         var model = Self.halfWay()

@@ -37,13 +37,13 @@ struct LifecycleTests {
         #expect(seen.value == "::1")
     }
 
-    @Test func aPortInUseIsAListenFailure() throws {
+    @Test func aPortInUseSaysSo() throws {
         let first = try TestServer(handler: echo)
         let second = HTTPServer(configuration: .init(host: "127.0.0.1", port: first.port, diagnostics: { _ in })) { _ in .response(.text("")) }
         #expect {
             try second.start()
         } throws: { error in
-            (error as? FleetError)?.cause == ErrorCause.listenFailed.id
+            (error as? FleetError)?.cause == ErrorCause.addressInUse.id
         }
     }
 

@@ -16,7 +16,7 @@ _driver_report() {
         "driver_report --provider") COMPREPLY=(); return 0 ;;
         "driver_report --vehicle") COMPREPLY=(); return 0 ;;
         "driver_report --transport") COMPREPLY=(); return 0 ;;
-        "driver_report --store") COMPREPLY=(); return 0 ;;
+        "driver_report --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "driver_report --source") COMPREPLY=(); return 0 ;;
         "driver_report --interval") COMPREPLY=(); return 0 ;;
         "driver_report --status-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;

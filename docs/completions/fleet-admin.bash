@@ -347,196 +347,196 @@ _fleet_admin() {
     case "$command" in
         "fleet_admin")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help --version" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help --version" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "vehicles trips token export import stats route map replay serve" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "create get list update search delete online offline" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles_create")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --state --type --capacity --category --location --attributes --back-to-back --no-back-to-back --json-body -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --state --type --capacity --category --location --attributes --back-to-back --no-back-to-back --json-body -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles_get")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles_list")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --category --state --type --min-capacity --filter --on-trip --page-size --limit -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --category --state --type --min-capacity --filter --on-trip --page-size --limit -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles_update")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --state --type --capacity --category --location --attributes --back-to-back --no-back-to-back --json-body --mask -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --state --type --capacity --category --location --attributes --back-to-back --no-back-to-back --json-body --mask -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles_search")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --pickup --dropoff --radius --count --capacity --type --category --order-by --back-to-back --current-trips --trip --staleness --filter -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --pickup --dropoff --radius --count --capacity --type --category --order-by --back-to-back --current-trips --trip --staleness --filter -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles_delete")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles_online")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles_offline")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_trips")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "create get list search update assign status complete cancel delete" -- "$cur") )
             fi ;;
         "fleet_admin_trips_create")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --pickup --dropoff --stop --type --vehicle --attributes --passengers --json-body -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --pickup --dropoff --stop --type --vehicle --attributes --passengers --json-body -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_trips_get")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --view -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --view -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_trips_list")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --vehicle --active --page-size --limit -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --vehicle --active --page-size --limit -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_trips_search")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --vehicle --active --page-size --limit --stale-for -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --vehicle --active --page-size --limit --stale-for -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_trips_update")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --pickup --dropoff --stop --type --vehicle --attributes --status --index --json-body --mask -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --pickup --dropoff --stop --type --vehicle --attributes --status --index --json-body --mask -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_trips_assign")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_trips_status")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --index -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --index -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "new enroute-to-pickup arrived-at-pickup enroute-to-dropoff complete canceled arrived-at-intermediate-destination enroute-to-intermediate-destination" -- "$cur") )
             fi ;;
         "fleet_admin_trips_complete")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_trips_cancel")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_trips_delete")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_token")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "mint inspect" -- "$cur") )
             fi ;;
         "fleet_admin_token_mint")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --role --vehicle --trip --ttl --issuer --audience --allow-long-ttl --key --secret-file -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --role --vehicle --trip --ttl --issuer --audience --allow-long-ttl --key --secret-file -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_token_inspect")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --key --secret-file --public-key --accept-audience -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --key --secret-file --public-key --accept-audience -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_export")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --output -o --page-size -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --output -o --page-size -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_import")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --skip-existing -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --skip-existing -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
                 COMPREPLY+=( $(compgen -f -- "$cur") )
             fi ;;
         "fleet_admin_stats")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --stale-after -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --stale-after -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_route")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --from --to --via --category --router -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --from --to --via --category --router -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
         "fleet_admin_map")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "import" -- "$cur") )
             fi ;;
         "fleet_admin_map_import")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --into -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --into -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
                 COMPREPLY+=( $(compgen -f -- "$cur") )
             fi ;;
         "fleet_admin_replay")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --to --from -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --to --from -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
                 COMPREPLY+=( $(compgen -f -- "$cur") )
             fi ;;
         "fleet_admin_serve")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json --jsonl --no-color --listen --grpc-listen --grpc-tls-cert --grpc-tls-key --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --max-connections-per-client --header-timeout --body-timeout --max-watches --max-watches-per-client --rate-limit --rate-burst --allow-host --no-access-log --leaflet-dir --tiles --tiles-attribution --map-roads --stale-after --no-map --router -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --listen --grpc-listen --grpc-tls-cert --grpc-tls-key --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --max-connections-per-client --header-timeout --body-timeout --max-watches --max-watches-per-client --rate-limit --rate-burst --allow-host --no-access-log --leaflet-dir --tiles --tiles-attribution --map-roads --stale-after --no-map --router -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;

@@ -13,19 +13,9 @@ public final class SQLiteStore: Store {
     /// The `sqlite:PATH` scheme for `StoreRegistry`.
     public static let scheme = StoreRegistry.Scheme(
         name: "sqlite",
-        summary: "an SQLite database file at PATH, created if missing; several processes may share it",
+        summary: "an SQLite database file at PATH, created if missing (its folder must exist); several processes may share it",
         needsPath: true,
-        open: { path, options in
-            createFolder(of: path)
-            return try SQLiteStore(path: path, options: options)
-        })
-
-    /// Creates the folder the database file goes in, when missing (the default store's folder on
-    /// first use); a folder that cannot be made is left for SQLite's open to report.
-    static func createFolder(of path: String) {
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-    }
+        open: { path, options in try SQLiteStore(path: path, options: options) })
 
     /// The number of the grid cell (1/512 of a degree square) the store files a point under, in the
     /// records table's indexed `cell` column; for tools that write rows as the store does.

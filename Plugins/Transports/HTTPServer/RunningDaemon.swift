@@ -53,11 +53,15 @@ struct RunningDaemon {
             logger: MicroHTTPDCallbacks.log,
             logger_context: Unmanaged.passUnretained(diagnostics).toOpaque()))
         guard let daemon = cmhd_start_daemon(options) else {
+            let failure = errno
             let reason = diagnostics.recentMessages.last ?? String(cString: strerror(errno))
             options.deinitialize(count: 1)
             options.deallocate()
             socketAddress.deallocate()
             let asked = HTTPServer.BoundAddress(host: address.host, port: configuration.port)
+            if failure == EADDRINUSE || reason.lowercased().contains("address already in use") {
+                throw FleetError(.addressInUse, detail: "\(asked) (\(reason))", field: "listen")
+            }
             throw FleetError(.listenFailed, detail: "\(asked): \(reason)")
         }
         self.daemon = daemon

@@ -1,5 +1,4 @@
 import FleetAuth
-import FleetCLI
 import FleetEngine
 import FleetErrors
 import FleetModel
@@ -118,10 +117,44 @@ public enum FleetServer {
         return FleetService.errorResponse(FleetError(cause, detail: message))
     }
 
-    /// Serves `store` as configured; `ready` gets the bound URL once the server listens (the caller
-    /// prints it). Returns after a graceful stop: new connections refused, in-flight requests finished,
-    /// watches closed, the store closed. sd_notify READY/STOPPING/WATCHDOG when `NOTIFY_SOCKET` is set.
-    public static func run(store: any Store, options: ServeOptions, ready: (String) -> Void) throws {
+    /// The servers (REST, gRPC or both) that listen, until `stop`.
+    public final class Running {
+        /// The bound addresses as base URLs (`http://127.0.0.1:8080`, `grpc://127.0.0.1:50051`, or
+        /// both joined by " and "; the real ports when 0 was asked).
+        public let url: String
+        private let server: HTTPServer?
+        private let grpcServer: GRPCServer?
+        private let store: any Store
+        private let gracePeriod: Duration
+
+        init(url: String, server: HTTPServer?, grpcServer: GRPCServer?, store: any Store, gracePeriod: Duration) {
+            self.url = url
+            self.server = server
+            self.grpcServer = grpcServer
+            self.store = store
+            self.gracePeriod = gracePeriod
+        }
+
+        /// Stops gracefully: new connections refused, in-flight calls finished (up to the grace
+        /// period, both servers at once), watches closed, then the store closed.
+        public func stop() throws {
+            let grpcStopped = DispatchSemaphore(value: 0)
+            if let grpcServer {
+                let gracePeriod = gracePeriod
+                DispatchQueue.global().async {
+                    grpcServer.stop(gracePeriod: gracePeriod)
+                    grpcStopped.signal()
+                }
+            }
+            server?.stop(gracePeriod: gracePeriod)
+            if grpcServer != nil { grpcStopped.wait() }
+            try store.close()
+        }
+    }
+
+    /// Starts serving `store` as configured and returns once the server listens. What runs the
+    /// process around it (signals, systemd's notifications) is the caller's: `fleet-admin serve`.
+    public static func start(store: any Store, options: ServeOptions) throws -> Running {
         let (host, port) = try options.hostAndPort()
         let verifier = try options.verifier()
         if verifier == nil && !options.insecure && !isLoopback(host) && options.serveREST {
@@ -161,13 +194,6 @@ public enum FleetServer {
         let handler: @Sendable (HTTPRequest) -> HTTPReply = { service.handle($0) }
         let server = HTTPServer(configuration: configuration, handler: handler)
 
-        // Signals arrive on a queue, not in a raw handler.
-        signal(SIGPIPE, SIG_IGN)
-        let stop = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "fleet-admin.serve.signals")
-        let signals = SignalWatcher(signals: [SIGTERM, SIGINT], queue: queue) { _ in stop.signal() }
-        defer { withExtendedLifetime(signals) {} }
-
         let bound = options.serveREST ? try server.start() : nil
         let grpcServer = grpcConfiguration.map { GRPCServer(configuration: $0, handler: FleetGRPCService(service: service).handle) }
         let grpcBound: String?
@@ -178,33 +204,8 @@ public enum FleetServer {
             throw error
         }
         let urls = [bound.map { "http://\($0)" }, grpcBound.map { "grpc://\($0)" }].compactMap { $0 }.joined(separator: " and ")
-        let notifier = SystemdNotifier()
-        var watchdog: (any DispatchSourceTimer)?
-        if let interval = SystemdNotifier.watchdogInterval() {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            let half = interval / 2
-            timer.schedule(deadline: .now(), repeating: .nanoseconds(Int(half.components.seconds) * 1_000_000_000 + Int(half.components.attoseconds / 1_000_000_000)))
-            timer.setEventHandler { notifier.watchdog() }
-            timer.resume()
-            watchdog = timer
-        }
-        ready(urls)
-        notifier.send("READY=1", "STATUS=serving on \(urls)")
-        stop.wait()
-
-        notifier.send("STOPPING=1", "STATUS=stopping")
-        watchdog?.cancel()
-        // Both servers stop at once, each finishing its calls in flight within the grace period.
-        let grpcStopped = DispatchSemaphore(value: 0)
-        if let grpcServer {
-            DispatchQueue.global().async {
-                grpcServer.stop(gracePeriod: options.gracePeriod)
-                grpcStopped.signal()
-            }
-        }
-        if options.serveREST { server.stop(gracePeriod: options.gracePeriod) }
-        if grpcServer != nil { grpcStopped.wait() }
-        try store.close()
+        return Running(url: urls, server: options.serveREST ? server : nil, grpcServer: grpcServer, store: store,
+                       gracePeriod: options.gracePeriod)
     }
 
     /// 127.0.0.0/8, ::1 and localhost.

@@ -1,4 +1,3 @@
-import FleetEngine
 import FleetErrors
 import FleetInterface
 import FleetModel
@@ -12,15 +11,15 @@ import FleetModel
 /// trips wait until the end, so that a finished trip never occupies a vehicle an active one needs.
 /// A cancelled trip whose vehicle no longer exists is restored without it; a completed one fails
 /// (COMPLETE can only be reached with a vehicle).
-final class FleetImporter {
+public final class FleetImporter {
     /// What an import did.
-    struct Counts: Sendable, Equatable {
+    public struct Counts: Sendable, Equatable {
         /// Vehicles created.
-        var vehicles = 0
+        public var vehicles = 0
         /// Trips created (and moved to their status).
-        var trips = 0
+        public var trips = 0
         /// Resources that already existed and were left alone (`--skip-existing`).
-        var skipped = 0
+        public var skipped = 0
     }
 
     private let api: any FleetAPI
@@ -28,17 +27,17 @@ final class FleetImporter {
     private let skipExisting: Bool
     private var deferred: [Trip] = []
     /// What was done so far.
-    private(set) var counts = Counts()
+    public private(set) var counts = Counts()
 
     /// An importer into `provider` (the exported names' provider is replaced by it).
-    init(api: any FleetAPI, provider: String, skipExisting: Bool) {
+    public init(api: any FleetAPI, provider: String, skipExisting: Bool) {
         self.api = api
         self.provider = provider
         self.skipExisting = skipExisting
     }
 
     /// Takes one exported record.
-    func add(_ record: FleetRecordLine) throws {
+    public func add(_ record: FleetRecordLine) throws {
         switch record {
         case .vehicle(let vehicle): try create(vehicle)
         case .trip(let trip):
@@ -51,14 +50,14 @@ final class FleetImporter {
     }
 
     /// Restores the active trips held back; call once the input is read.
-    func finish() throws {
+    public func finish() throws {
         let trips = deferred
         deferred = []
         for trip in trips { try restore(trip) }
     }
 
     private func create(_ vehicle: Vehicle) throws {
-        let id = CellText.id(fromName: vehicle.name)
+        let id = ResourceID.of(vehicle.name)
         guard vehicle.name != nil else { throw FleetError.invalidArgument("an exported vehicle has no name", field: "resource.name") }
         try skippingExisting {
             _ = try api.createVehicle(CreateVehicleRequest(parent: "providers/\(provider)", vehicleId: id, vehicle: vehicle))
@@ -68,7 +67,7 @@ final class FleetImporter {
 
     private func restore(_ exported: Trip) throws {
         guard exported.name != nil else { throw FleetError.invalidArgument("an exported trip has no name", field: "resource.name") }
-        let id = CellText.id(fromName: exported.name)
+        let id = ResourceID.of(exported.name)
         let input = Trip(vehicleId: exported.vehicleId.flatMap { $0.isEmpty ? nil : $0 }, tripType: exported.tripType,
                          pickupPoint: exported.pickupPoint, intermediateDestinations: exported.intermediateDestinations,
                          dropoffPoint: exported.dropoffPoint, numberOfPassengers: exported.numberOfPassengers,
@@ -84,7 +83,7 @@ final class FleetImporter {
                 _ = try api.createTrip(CreateTripRequest(parent: "providers/\(provider)", tripId: id, trip: unassigned))
             }
             for step in TripStatusPath.steps(to: exported.tripStatus ?? .new, index: exported.intermediateDestinationIndex) {
-                _ = try api.updateTrip(TripCommands.statusUpdate(try TripName(parsing: name), step))
+                _ = try api.updateTrip(TripStatusPath.request(moving: try TripName(parsing: name), step))
             }
             counts.trips += 1
         }
@@ -101,7 +100,7 @@ final class FleetImporter {
 
 extension TripLifecycle {
     /// Whether a trip with this status has ended (COMPLETE or CANCELED).
-    static func isFinal(_ status: TripStatus?) -> Bool {
+    public static func isFinal(_ status: TripStatus?) -> Bool {
         status.map(isTerminal) ?? false
     }
 }

@@ -1,17 +1,24 @@
+import FleetCLI
 import FleetInterface
 import FleetModel
 
 /// Follows `nextPageToken` through ListVehicles and SearchTrips, handing each page over as it
 /// arrives and drawing progress once a list takes more than one page.
-struct FleetPager {
+public struct FleetPager {
     /// The API to page through.
-    let api: any FleetAPI
+    public let api: any FleetAPI
     /// Where progress goes (drawn only on a terminal).
-    let progress: ProgressReporter?
+    public let progress: ProgressReporter?
+
+    /// A pager over `api`, drawing `progress` when given.
+    public init(api: any FleetAPI, progress: ProgressReporter?) {
+        self.api = api
+        self.progress = progress
+    }
 
     /// Every vehicle `request` matches (its page token is followed until the end, or until `limit`
     /// vehicles were handed over). `page` gets each page in order.
-    func vehicles(_ request: ListVehiclesRequest, limit: Int? = nil, page: ([Vehicle]) throws -> Void) throws {
+    public func vehicles(_ request: ListVehiclesRequest, limit: Int? = nil, page: ([Vehicle]) throws -> Void) throws {
         var request = request
         var seen = 0
         defer { progress?.finish() }
@@ -31,7 +38,7 @@ struct FleetPager {
     }
 
     /// Every trip `request` finds, page by page, like `vehicles(_:limit:page:)`.
-    func trips(_ request: SearchTripsRequest, limit: Int? = nil, page: ([Trip]) throws -> Void) throws {
+    public func trips(_ request: SearchTripsRequest, limit: Int? = nil, page: ([Trip]) throws -> Void) throws {
         var request = request
         var seen = 0
         defer { progress?.finish() }

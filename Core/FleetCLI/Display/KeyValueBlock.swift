@@ -1,20 +1,20 @@
 /// A resource shown as `Label:  value` lines, labels aligned; what `get` prints by default. A value
 /// of several lines continues under the first, indented to the value column. Empty values are left out.
-struct KeyValueBlock: Sendable, Equatable {
+public struct KeyValueBlock: Sendable, Equatable {
     /// The labels and values, in order.
-    var entries: [(label: String, value: String)]
+    public var entries: [(label: String, value: String)]
 
     /// A block of these entries.
-    init(_ entries: [(label: String, value: String)]) {
+    public init(_ entries: [(label: String, value: String)]) {
         self.entries = entries
     }
 
-    static func == (lhs: KeyValueBlock, rhs: KeyValueBlock) -> Bool {
+    public static func == (lhs: KeyValueBlock, rhs: KeyValueBlock) -> Bool {
         lhs.entries.map(\.label) == rhs.entries.map(\.label) && lhs.entries.map(\.value) == rhs.entries.map(\.value)
     }
 
     /// The lines; `labelStyle` decorates each label (dim or bold on a terminal).
-    func lines(labelStyle: (String) -> String = { $0 }) -> [String] {
+    public func lines(labelStyle: (String) -> String = { $0 }) -> [String] {
         let shown = entries.filter { !$0.value.isEmpty }
         let column = (shown.map(\.label.count).max() ?? 0) + 3
         var lines: [String] = []

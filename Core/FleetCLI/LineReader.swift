@@ -7,14 +7,14 @@ import FleetErrors
 
 /// Reads a file (or standard input, `-`) line by line, a chunk at a time, so that imports of any
 /// size stream. Lines are UTF-8; `\r\n` endings are accepted; blank lines are skipped.
-struct LineReader {
+public struct LineReader {
     /// The file's name in messages (`standard input` for `-`).
-    let label: String
+    public let label: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
 
     /// Opens `path` (`-`: standard input). Fails with `UNREADABLE_INPUT` naming the file.
-    init(path: String) throws(FleetError) {
+    public init(path: String) throws(FleetError) {
         if path == "-" {
             descriptor = 0
             ownsDescriptor = false
@@ -30,7 +30,7 @@ struct LineReader {
     }
 
     /// Calls `body` with each non-blank line and its number (from 1), in order; then closes the file.
-    func forEachLine(_ body: (String, Int) throws -> Void) throws {
+    public func forEachLine(_ body: (String, Int) throws -> Void) throws {
         defer { if ownsDescriptor { close(descriptor) } }
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

@@ -1,28 +1,28 @@
 /// A table of text for people: a header and rows, columns aligned and sized to their widest cell,
 /// two spaces apart. Given a width (the terminal's), the widest columns give way first and cells
 /// that no longer fit end in `…`. Pure: the same table always gives the same lines.
-struct TextTable: Sendable, Equatable {
+public struct TextTable: Sendable, Equatable {
     /// Column titles.
-    var header: [String]
+    public var header: [String]
     /// The cells, row by row; short rows are padded with empty cells.
-    var rows: [[String]]
+    public var rows: [[String]]
     /// Columns whose cells are right-aligned (numbers).
-    var rightAligned: Set<Int>
+    public var rightAligned: Set<Int>
 
     /// The narrowest a column is squeezed to when the table must fit a width.
-    static let minimumColumnWidth = 6
+    public static let minimumColumnWidth = 6
     /// The space between columns.
-    static let gap = "  "
+    public static let gap = "  "
 
     /// A table.
-    init(header: [String], rows: [[String]], rightAligned: Set<Int> = []) {
+    public init(header: [String], rows: [[String]], rightAligned: Set<Int> = []) {
         self.header = header
         self.rows = rows
         self.rightAligned = rightAligned
     }
 
     /// Each column's width: its widest cell (header included).
-    var naturalWidths: [Int] {
+    public var naturalWidths: [Int] {
         var widths = header.map(\.count)
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count {
@@ -34,7 +34,7 @@ struct TextTable: Sendable, Equatable {
 
     /// The widths used for `maxWidth` (nil: no limit): the widest columns shrink one character at a
     /// time, none below `minimumColumnWidth` (or its header, when shorter).
-    func widths(maxWidth: Int?) -> [Int] {
+    public func widths(maxWidth: Int?) -> [Int] {
         var widths = naturalWidths
         guard let maxWidth, !widths.isEmpty else { return widths }
         let floor = header.map { min(Self.minimumColumnWidth, max($0.count, 1)) }
@@ -49,7 +49,7 @@ struct TextTable: Sendable, Equatable {
 
     /// The table as lines (header first), fitted to `maxWidth` when given; `headerStyle` decorates
     /// the header line after alignment (bold on a terminal).
-    func lines(maxWidth: Int? = nil, headerStyle: (String) -> String = { $0 }) -> [String] {
+    public func lines(maxWidth: Int? = nil, headerStyle: (String) -> String = { $0 }) -> [String] {
         let widths = widths(maxWidth: maxWidth)
         var lines = [headerStyle(line(header, widths: widths))]
         for row in rows { lines.append(line(row, widths: widths)) }
@@ -73,7 +73,7 @@ struct TextTable: Sendable, Equatable {
     }
 
     /// `text` cut to `width` characters, ending in `…` when cut.
-    static func fitted(_ text: String, width: Int) -> String {
+    public static func fitted(_ text: String, width: Int) -> String {
         guard text.count > width else { return text }
         guard width > 1 else { return String(text.prefix(width)) }
         return String(text.prefix(width - 1)) + "…"

@@ -1,17 +1,16 @@
 import FleetErrors
 import FleetModel
-import FleetCatalogue
 
 /// One line of an export file: `{"kind":"vehicle","resource":{…Vehicle…}}` or
 /// `{"kind":"trip","resource":{…Trip…}}`, the resource in Fleet Engine's JSON.
-enum FleetRecordLine: Sendable, Equatable {
+public enum FleetRecordLine: Sendable, Equatable {
     /// A vehicle.
     case vehicle(Vehicle)
     /// A trip.
     case trip(Trip)
 
     /// The line, compact JSON without the new line.
-    var text: String {
+    public var text: String {
         var object = JSONObject()
         switch self {
         case .vehicle(let vehicle):
@@ -26,7 +25,7 @@ enum FleetRecordLine: Sendable, Equatable {
 
     /// Reads a line; `lineNumber` and `source` name it in errors (`BAD_EXPORT_LINE`, or the
     /// resource's INVALID_ARGUMENT naming the field).
-    init(line: String, lineNumber: Int, source: String) throws {
+    public init(line: String, lineNumber: Int, source: String) throws {
         let place = "\(source) line \(lineNumber)"
         let json: JSON
         do {

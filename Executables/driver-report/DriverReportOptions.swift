@@ -1,0 +1,59 @@
+import FleetCLI
+import FleetDriver
+
+/// driver-report's own options, declared once: the command lists them and `DriverReportSettings`
+/// reads them by these declarations (a misspelt name cannot compile); options whose values are types
+/// are read as their case, never a string compared at run time.
+enum DriverReportOptions {
+    /// `--provider`.
+    static let provider = Option.value("provider", valueName: "id", help: "The provider (Cloud project) ID.", environment: "FLEET_PROVIDER", required: true)
+    /// `--vehicle`.
+    static let vehicle = Option.value("vehicle", valueName: "id", help: "The vehicle ID (it must exist).", environment: "FLEET_VEHICLE", required: true)
+    /// `--source`.
+    static let source = Option.value("source", valueName: "source", help: "Where locations come from: gpsd://HOST:PORT, nmea:PATH|-, gpx:PATH, csv:PATH, jsonl:PATH|-, simulate:ROUTE.",
+        environment: "FLEET_SOURCE")
+    /// `--interval`.
+    static let interval = Option.value("interval", valueName: "duration", help: "Time between updates: default 10s, clamped to 5s-60s (simulated seconds under --speedup).",
+        environment: "FLEET_INTERVAL")
+    /// `--status-file`.
+    static let statusFile = Option.value("status-file", valueName: "path", help: "Keep the counters in this JSON file (rewritten atomically on each change and on SIGUSR1).",
+        environment: "FLEET_STATUS_FILE", completion: .files)
+    /// `--duration`.
+    static let duration = Option.value("duration", valueName: "duration", help: "Stop after this long (simulated seconds under --speedup).",
+        environment: "FLEET_DURATION")
+    /// `--route`.
+    static let route = Option.value("route", valueName: "file", help: "Navigate along this route (GPX, encoded polyline or GeoJSON LineString), cut to end at the engine's next waypoint.",
+        environment: "FLEET_ROUTE", completion: .files)
+    /// `--router`.
+    static let router = Option.value("router", valueName: "url", help: "Without --route, plan the way to each waypoint on roads: routino:DIR (a Routino database; make map builds .build/map), or straight (a straight line, the default).",
+        environment: "FLEET_ROUTER", completion: .values(["straight", "routino:"]))
+    /// `--speedup`.
+    static let speedup = Option.value("speedup", valueName: "n", help: "Run the reporter's clock N times faster (demos and tests).",
+        default: "1", environment: "FLEET_SPEEDUP")
+    /// `--speed`.
+    static let speed = Option.value("speed", valueName: "km/h", help: "simulate: cruise speed (default by the vehicle's category: AUTO 50 km/h).",
+        environment: "FLEET_SPEED")
+    /// `--stops`.
+    static let stops = Option.value("stops", valueName: "list", help: "simulate: stops as DISTANCE[:WAIT],… (800m:30s,1.5km:2m); the wait defaults to 30s.",
+        environment: "FLEET_STOPS")
+    /// `--max-speed`.
+    static let maxSpeed = Option.value("max-speed", valueName: "km/h", help: "Drop locations implying a faster jump than this (default 252 km/h).",
+        environment: "FLEET_MAX_SPEED")
+    /// `--stop-timeout`.
+    static let stopTimeout = Option.value("stop-timeout", valueName: "duration", help: "How long (real time) the final OFFLINE update is retried.",
+        default: "30s", environment: "FLEET_STOP_TIMEOUT")
+
+    /// `--state online|offline`: the one-shot mode.
+    enum State: String, OptionValue {
+        case online, offline
+    }
+
+    /// `--state`.
+    static let state = Option.choice("state", of: State.self, help: "One-shot: set the vehicle ONLINE or OFFLINE and exit, without tracking.",
+                                     environment: "FLEET_STATE")
+    /// `--log-format text|json`.
+    static let logFormat = Option.choice("log-format", of: LogFormat.self, valueName: "format", help: "Log lines as text or json.",
+                                         default: .text, environment: "FLEET_LOG_FORMAT")
+}
+
+extension LogFormat: OptionValue {}
