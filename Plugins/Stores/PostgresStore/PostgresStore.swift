@@ -5,7 +5,9 @@ import FleetStore
 /// processes share (`postgres://USER@HOST:PORT/DATABASE`).
 ///
 /// libpq calls block, so every call borrows a connection of its own from a bounded pool and runs on
-/// the calling thread; no lock is held while a call waits on the network. Versions are checked by the
+/// the calling thread; no lock is held while a call waits on the network. A commit without waiting
+/// (`commit(_:completion:)`, what the server uses) runs on one of the store's commit threads instead,
+/// at most half the pool of them, so a server thread never waits on the network for a write. Versions are checked by the
 /// statements that write (`UPDATE … WHERE version = $4`), which PostgreSQL evaluates again on the
 /// row a concurrent writer left, so two nodes never both win. Nearby search reads an ordinary index
 /// of grid cells numbered as the SQLite store numbers them (`GeoBox`). A commit is acknowledged once
@@ -34,6 +36,7 @@ public final class PostgresStore: Store {
 
     private let pool: ConnectionPool
     private let listener: ChangeListener
+    private let committers: CommitWorkers
 
     /// Connects, checks the URL by opening the first connection, and migrates the schema.
     ///
@@ -58,7 +61,13 @@ public final class PostgresStore: Store {
         try Schema.migrate(first)
         self.pool = ConnectionPool(capacity: parsed.poolSize, closedError: { PostgresFailure.closed(url: url) }, open: open)
         self.listener = ChangeListener { try PGConnection(conninfo: conninfo, displayURL: url) }
+        self.committers = CommitWorkers(limit: Self.commitThreads(poolSize: parsed.poolSize))
     }
+
+    /// The most commits the store runs at once for callers that do not wait: half the pool, so that
+    /// reads, which run on their callers' threads, always find connections left (16 → 8, what eight
+    /// concurrent writers need for PostgreSQL to flush their commits together).
+    static func commitThreads(poolSize: Int) -> Int { max(1, poolSize / 2) }
 
     /// Opens `postgres://…` (or `postgresql://…`) as a whole URL, for tools and tests.
     public convenience init(url: String, options: StoreOptions = .init()) throws {
@@ -69,6 +78,7 @@ public final class PostgresStore: Store {
     }
 
     deinit {
+        committers.close()
         listener.stop()
         pool.close()
     }
@@ -173,10 +183,18 @@ public final class PostgresStore: Store {
         return UInt64(bitPattern: changed.int8(0, 0))
     }
 
-    /// Commits on the calling thread, then calls `completion` there.
+    /// Queues the commit for one of the store's commit threads and returns at once; `completion`
+    /// runs on that thread once COMMIT returned (or failed). After `close()` it runs at once, on this
+    /// thread, with the closed error.
     public func commit(_ writes: [StoreWrite], completion: @escaping @Sendable (Result<[UInt64], any Error>) -> Void) {
-        commitAtOnce(writes, completion: completion)
+        let queued = committers.submit { [self] in
+            completion(Result { try commit(writes) })
+        }
+        if !queued { completion(.failure(PostgresFailure.closed(url: url))) }
     }
+
+    /// Commits queued or running on the store's commit threads right now.
+    public var commitsInFlight: Int { committers.inFlight }
 
     public func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord] {
         try pool.withConnection { connection in
@@ -223,6 +241,7 @@ public final class PostgresStore: Store {
 
     /// Waits for calls in flight, then closes every connection. Calling it again does nothing.
     public func close() throws {
+        committers.close()
         listener.stop()
         pool.close()
     }
