@@ -98,7 +98,8 @@ let package = Package(
         // MARK: Executables.
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                             "CSQLite", "FleetEngine", "FleetModel", "RESTClient", "HTTPServer",
-                                                            "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit"],
+                                                            "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
+                                                            "PostgresStore", "CLibPQ", "RESTServer"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors"],
                           path: "Executables/journal-writer", swiftSettings: strict),
