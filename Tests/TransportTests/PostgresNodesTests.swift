@@ -184,7 +184,7 @@ struct PostgresNodesTests {
                 let body = Array(#"{"lastLocation":{"location":{"latitude":52.6,"longitude":13.4}}}"#.utf8)
                 let answer = try? RawHTTP.exchange(node.url, RawHTTP.request(
                     "PUT", "/v1/\(Self.parent)/vehicles/v\(n)?updateMask=lastLocation", headers: [("Content-Type", "application/json")], body: body),
-                    timeout: 30)
+                    halfClose: false, timeout: 30)
                 statuses.withLock { $0.append(answer?.status) }
             }
         }
