@@ -88,6 +88,8 @@ if wanted("soak") {
     })
 }
 
+// Removed here: the top-level defer above was seen not to run at the end of a run (empty folders stayed in /tmp).
+try? FileManager.default.removeItem(atPath: temporary)
 if let start = machine.startTimes, let end = CPUTimes.now() {
     rows += machine.rows(stolenSinceStart: end.stolen(since: start)).suffix(1)
 }

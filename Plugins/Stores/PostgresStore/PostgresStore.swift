@@ -86,8 +86,10 @@ public final class PostgresStore: Store {
     /// Other nodes share the database.
     public var isSharedWithOtherProcesses: Bool { true }
 
-    /// Every commit notifies the keys it changed (a trigger on the records table, so writers that
-    /// are not this engine notify too); one connection of the store's LISTENs for all handlers.
+    /// Every commit of a store notifies the keys it changed, right after it (outside the writing
+    /// transaction, where a NOTIFY would make every commit of the database wait for the previous
+    /// one's WAL flush); one connection of the store's LISTENs for all handlers. Writers other than
+    /// this store notify nothing: watches hear of their changes at the next poll.
     public func observeChanges(_ handler: @escaping @Sendable ([RecordKey]) -> Void) -> (any StoreChangeObservation)? {
         listener.add(handler)
     }
@@ -133,13 +135,26 @@ public final class PostgresStore: Store {
             var attempt = 0
             while true {
                 do {
-                    return try apply(writes, on: connection)
+                    let versions = try apply(writes, on: connection)
+                    Self.notify(writes.map(\.key), on: connection)
+                    return versions
                 } catch let error as FleetError where error.cause == ErrorCause.storeBusy.id && attempt < Self.deadlockRetries
                             && error.message.contains("SQLSTATE 40P01") {
                     attempt += 1
                 }
             }
         }
+    }
+
+    /// Tells the LISTENing stores (other nodes) which records a commit changed: one statement of its
+    /// own after the commit, a transaction that writes nothing and so waits for no WAL flush. The
+    /// commit stands if this fails (the connection broke just after it): watches find the change at
+    /// their next poll.
+    static func notify(_ keys: [RecordKey], on connection: PGConnection) {
+        guard !keys.isEmpty else { return }
+        let calls = keys.indices.map { "pg_notify($1, $\($0 + 2))" }.joined(separator: ", ")
+        _ = try? connection.execute("SELECT " + calls, [.text(Schema.changeChannel)] + keys.map { .text(RecordSQL.notification($0)) },
+                                    doing: "notifying other nodes of \(keys.count) changed records")
     }
 
     /// Applies `writes` on `connection`, in key order so that two commits lock shared rows in the
