@@ -169,12 +169,17 @@ enum HTTPBenchmarks {
     /// request in Lua as it went doubled wrk's user CPU (its runs against nginx use no script).
     /// They are written in `init`, after wrk has set the Host header: written as the script loads,
     /// they had none, and the server answers an HTTP/1.1 request without Host with 400.
-    static let updateScript = """
+    static let updateScript = updates(ofVehicles: 0..<100)
+
+    /// `updateScript` for some of v0…v99 only: several nodes each updating vehicles of their own, as
+    /// behind a load balancer that sends each vehicle's updates to one node.
+    static func updates(ofVehicles vehicles: Range<Int>) -> String {
+        """
         requests = {}
         init = function(args)
           for counter = 1, 1000 do
             local body = '{"lastLocation":{"location":{"latitude":53.5' .. (counter % 1000) .. ',"longitude":13.4}}}'
-            requests[counter] = wrk.format("PUT", "/v1/providers/\(provider)/vehicles/v" .. (counter % 100) .. "?updateMask=lastLocation",
+            requests[counter] = wrk.format("PUT", "/v1/providers/\(provider)/vehicles/v" .. (\(vehicles.lowerBound) + counter % \(vehicles.count)) .. "?updateMask=lastLocation",
                                            {["Content-Type"] = "application/json"}, body)
           end
         end
@@ -184,6 +189,7 @@ enum HTTPBenchmarks {
           return requests[counter]
         end
         """
+    }
 
     static let searchScript = """
         wrk.method = "POST"

@@ -172,13 +172,22 @@ enum PostgresBenchmarks {
             ("GetTrip", "/v1/providers/\(HTTPBenchmarks.provider)/trips/t1", nil),
         ]
         for call in calls {
-            let setups: [(label: String, nodes: [BenchServer])] = [
-                ("1 node on durable SQLite", [sqlite]), ("1 node on PostgreSQL", [first]), ("2 nodes on PostgreSQL", [first, second]),
+            // Each node's wrk with its own script; for updates on two nodes, once on all vehicles from
+            // both nodes (writes of one vehicle from two nodes conflict and are redone) and once with
+            // each node updating half of them.
+            let halves = call.script == nil ? [nil, nil] : [HTTPBenchmarks.updates(ofVehicles: 0..<50), HTTPBenchmarks.updates(ofVehicles: 50..<100)]
+            var setups: [(label: String, nodes: [BenchServer], scripts: [String?])] = [
+                ("1 node on durable SQLite", [sqlite], [call.script]), ("1 node on PostgreSQL", [first], [call.script]),
+                ("2 nodes on PostgreSQL", [first, second], [call.script, call.script]),
             ]
+            if call.script != nil {
+                setups[2].label = "2 nodes on PostgreSQL, both on all 100 vehicles"
+                setups.append(("2 nodes on PostgreSQL, 50 vehicles each", [first, second], halves))
+            }
             var rates: [Double?] = []
             for setup in setups {
-                _ = load(wrk, nodes: setup.nodes, path: call.path, script: call.script, folder: folder, duration: warmUp)
-                let result = load(wrk, nodes: setup.nodes, path: call.path, script: call.script, folder: folder, duration: duration)
+                _ = load(wrk, nodes: setup.nodes, path: call.path, scripts: setup.scripts, folder: folder, duration: warmUp)
+                let result = load(wrk, nodes: setup.nodes, path: call.path, scripts: setup.scripts, folder: folder, duration: duration)
                 rates.append(result?.rate)
                 let name = "\(call.name) over HTTP, \(setup.label)"
                 guard let result else {
@@ -201,14 +210,15 @@ enum PostgresBenchmarks {
         return rows
     }
 
-    /// wrk against every node at once, the connections and wrk threads shared among them; the rates
+    /// wrk against every node at once (with the script of the same index), the connections and wrk
+    /// threads shared among them; the rates
     /// summed and the worst p99 kept.
-    static func load(_ wrk: String, nodes: [BenchServer], path: String, script: String?, folder: String,
+    static func load(_ wrk: String, nodes: [BenchServer], path: String, scripts: [String?], folder: String,
                      duration: String) -> HTTPBenchmarks.WrkResult? {
         let connections = Int(HTTPBenchmarks.connections) ?? 50
         let results = Mutex<[HTTPBenchmarks.WrkResult?]>([])
         let group = DispatchGroup()
-        for node in nodes {
+        for (node, script) in zip(nodes, scripts) {
             group.enter()
             let url = node.url + path
             Thread {
