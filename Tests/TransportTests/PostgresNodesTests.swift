@@ -175,7 +175,7 @@ struct PostgresNodesTests {
         for n in 1...7 {
             _ = try client.createVehicle(CreateVehicleRequest(parent: Self.parent, vehicleId: "v\(n)", vehicle: vehicle(at: 52.5)))
         }
-        let lock = try TableLock(cluster: cluster, database: database, table: "records")
+        let lock = try PostgresTableLock(cluster: cluster, database: database, table: "records")
         defer { lock.release() }
 
         let statuses = Mutex<[Int?]>([])
@@ -295,46 +295,4 @@ private func freePort() throws -> Int {
     _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
     _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
     return Int(UInt16(bigEndian: address.sin_port))
-}
-
-/// A table locked against writes (reads go on) by a `psql` session of the cluster's superuser, until
-/// `release()` commits its transaction.
-private final class TableLock: @unchecked Sendable {
-    private let process = Process()
-    private let input = Pipe()
-    private let lock = NSLock()
-    private var released = false
-
-    init(cluster: PostgresCluster, database: String, table: String) throws {
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: PostgresCluster.binaries + "/psql")
-        process.arguments = ["-h", cluster.folder, "-p", String(cluster.port), "-U", PostgresCluster.user, "-d", database, "-X", "-q", "-A", "-t"]
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data("BEGIN; LOCK TABLE \(table) IN EXCLUSIVE MODE; SELECT 'locked';\n".utf8))
-        var seen = ""
-        while !seen.contains("locked") {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            seen += String(decoding: data, as: UTF8.self)
-        }
-        guard seen.contains("locked") else {
-            release()
-            throw PostgresCluster.CommandFailed(command: "psql: LOCK TABLE \(table)", output: seen)
-        }
-    }
-
-    /// Ends the transaction and the session. Calling it again does nothing.
-    func release() {
-        let first = lock.withLock { () -> Bool in
-            defer { released = true }
-            return !released
-        }
-        guard first else { return }
-        input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
 }
