@@ -126,7 +126,7 @@ let package = Package(
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                             "CSQLite", "FleetEngine", "FleetInterface", "FleetModel", "RESTClient", "HTTPServer",
                                                             "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
-                                                            "HTTPClient", "FleetRandom", "FleetCatalogue"],
+                                                            "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "RESTServer"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         .target(name: "TestHelperSupport", dependencies: ["FleetCLI"], path: "Tests/HelperSupport", swiftSettings: strict),
         .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors", "FleetCLI", "TestHelperSupport"],

@@ -167,12 +167,21 @@ enum HTTPBenchmarks {
     /// Location updates of 100 vehicles, each request a new place. The thousand requests are written
     /// once, at start, and sent in turn: wrk shares the machine with the server, and formatting each
     /// request in Lua as it went doubled wrk's user CPU (its runs against nginx use no script).
-    static let updateScript = """
+    /// They are written in `init`, after wrk has set the Host header: written as the script loads,
+    /// they had none, and the server answers an HTTP/1.1 request without Host with 400.
+    static let updateScript = updates(ofVehicles: 0..<100)
+
+    /// `updateScript` for some of v0…v99 only: several nodes each updating vehicles of their own, as
+    /// behind a load balancer that sends each vehicle's updates to one node.
+    static func updates(ofVehicles vehicles: Range<Int>) -> String {
+        """
         requests = {}
-        for counter = 1, 1000 do
-          local body = '{"lastLocation":{"location":{"latitude":53.5' .. (counter % 1000) .. ',"longitude":13.4}}}'
-          requests[counter] = wrk.format("PUT", "/v1/providers/\(provider)/vehicles/v" .. (counter % 100) .. "?updateMask=lastLocation",
-                                         {["Content-Type"] = "application/json"}, body)
+        init = function(args)
+          for counter = 1, 1000 do
+            local body = '{"lastLocation":{"location":{"latitude":53.5' .. (counter % 1000) .. ',"longitude":13.4}}}'
+            requests[counter] = wrk.format("PUT", "/v1/providers/\(provider)/vehicles/v" .. (\(vehicles.lowerBound) + counter % \(vehicles.count)) .. "?updateMask=lastLocation",
+                                           {["Content-Type"] = "application/json"}, body)
+          end
         end
         counter = 0
         request = function()
@@ -180,6 +189,7 @@ enum HTTPBenchmarks {
           return requests[counter]
         end
         """
+    }
 
     static let searchScript = """
         wrk.method = "POST"
@@ -202,9 +212,14 @@ enum HTTPBenchmarks {
         return BenchmarkRow(name: name, value: StoreBenchmarks.rate(result.rate), comparison: comparison)
     }
 
-    /// `fleet-bench http-pairs`: `count` rounds of 3 s runs, each of nginx, then UpdateVehicle
-    /// (durable SQLite), then GetTrip, each call's ratio taken against its own round's nginx, and the
-    /// median ratios: steadier than single runs on a machine whose speed drifts from minute to minute.
+    /// `fleet-bench http-pairs`: `count` rounds of 3 s runs of nginx, UpdateVehicle (durable SQLite) and
+    /// GetTrip, and the median of each call's ratios to nginx.
+    ///
+    /// Machines of one kind drift from minute to minute (other guests on the host take CPU time, shown
+    /// per round as stolen time), so each call's run is compared with the mean of the nginx runs just
+    /// before and just after it (the next round's, and one more at the end) rather than with one run
+    /// before it, and the calls' order alternates from round to round, so that neither is always the
+    /// one measured longest after nginx.
     static func pairs(count: Int = 9) -> [BenchmarkRow] {
         guard let wrk = which("wrk"), let nginx = which("nginx") else {
             return [BenchmarkRow(name: "HTTP rounds", value: "skipped", comparison: "wrk and nginx are needed (make bench installs them)")]
@@ -228,19 +243,45 @@ enum HTTPBenchmarks {
         for call in calls {
             _ = runWrk(wrk, url: server.url + call.path, script: call.script, folder: folder, duration: warmUp)
         }
+        // rounds[r]: nginx's rate at the start of round r, and each call's rate in it (nil when wrk failed).
+        var rounds: [(nginx: Double?, calls: [Double?], stolen: Double)] = []
+        var failedRuns = [Int](repeating: 0, count: calls.count)
+        for round in 0...count {
+            let before = CPUTimes.now()
+            let ceiling = runWrk(wrk, url: nginxURL + "/", script: nil, folder: folder, duration: "3s")?.rate
+            guard round < count else {
+                rounds.append((ceiling, [], 0))
+                break
+            }
+            var rates = [Double?](repeating: nil, count: calls.count)
+            let order = round % 2 == 0 ? Array(calls.indices) : calls.indices.reversed()
+            for index in order {
+                let result = runWrk(wrk, url: server.url + calls[index].path, script: calls[index].script, folder: folder, duration: "3s")
+                // A run with error answers measures the errors, not the call: left out, and said so.
+                if let result, result.errors > 0 { failedRuns[index] += 1 } else { rates[index] = result?.rate }
+            }
+            var stolen = 0.0
+            if let before, let after = CPUTimes.now() { stolen = after.stolen(since: before) }
+            rounds.append((ceiling, rates, stolen))
+        }
         var rows: [BenchmarkRow] = []
         var ratios = [[Double]](repeating: [], count: calls.count)
-        for round in 1...count {
-            guard let ceiling = runWrk(wrk, url: nginxURL + "/", script: nil, folder: folder, duration: "3s") else { continue }
+        for round in 0..<count {
+            guard let before = rounds[round].nginx, let after = rounds[round + 1].nginx else { continue }
+            let ceiling = (before + after) / 2
             var cells: [String] = []
             for (index, call) in calls.enumerated() {
-                guard let result = runWrk(wrk, url: server.url + call.path, script: call.script, folder: folder, duration: "3s") else { continue }
-                ratios[index].append(result.rate / ceiling.rate)
+                guard let rate = rounds[round].calls[index] else { continue }
+                ratios[index].append(rate / ceiling)
                 cells.append(String(format: "%@ %.0f%% (%@)", call.name.split(separator: " ").first.map(String.init) ?? call.name,
-                                    result.rate / ceiling.rate * 100, StoreBenchmarks.rate(result.rate)))
+                                    rate / ceiling * 100, StoreBenchmarks.rate(rate)))
             }
-            rows.append(BenchmarkRow(name: "round \(round): against nginx \(StoreBenchmarks.rate(ceiling.rate))", value: "",
+            cells.append(String(format: "%.1f%% stolen", rounds[round].stolen * 100))
+            rows.append(BenchmarkRow(name: "round \(round + 1): against nginx \(StoreBenchmarks.rate(before)) → \(StoreBenchmarks.rate(after))", value: "",
                                      comparison: cells.joined(separator: "; ")))
+        }
+        for (index, call) in calls.enumerated() where failedRuns[index] > 0 {
+            rows.append(BenchmarkRow(name: "\(call.name): runs with non-2xx answers", value: String(failedRuns[index]), comparison: "left out of the median"))
         }
         for (index, call) in calls.enumerated() where !ratios[index].isEmpty {
             let sorted = ratios[index].sorted()
@@ -254,8 +295,9 @@ enum HTTPBenchmarks {
 
     struct WrkResult { var rate: Double; var p99: String; var errors: Int }
 
-    static func runWrk(_ wrk: String, url: String, script: String?, folder: String, duration: String = duration) -> WrkResult? {
-        var arguments = ["-t2", "-c\(connections)", "-d\(duration)", "--latency"]
+    static func runWrk(_ wrk: String, url: String, script: String?, folder: String, duration: String = duration,
+                       connections: Int = Int(HTTPBenchmarks.connections) ?? 50, threads: Int = 2) -> WrkResult? {
+        var arguments = ["-t\(threads)", "-c\(connections)", "-d\(duration)", "--latency"]
         if let script {
             let path = "\(folder)/script-\(UUID().uuidString).lua"
             _ = FileManager.default.createFile(atPath: path, contents: Data(script.utf8))

@@ -17,13 +17,18 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, search, http, grpc, watch, map, soak; http-pairs
-// and http-router run only when named); for engine, the update rows of the stores whose name contains STORE
-// ("sqlite, durable").
+// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, search, http, grpc, postgres, watch, map, soak;
+// http-pairs and http-router run only when named); for engine, the update rows of the stores whose name contains STORE
+// ("sqlite, durable"); `fleet-bench postgres short` runs its wrk loads for a second each.
 let only = CommandLine.arguments.dropFirst().first
 func wanted(_ group: String) -> Bool { only == nil || only == group }
 
 var rows: [BenchmarkRow] = []
+// What the figures depend on, first: the same code measures differently on another CPU or under load.
+let machine = MachineDescription.current()
+FileHandle.standardError.write(Data("machine: \(machine.cpu); \(machine.cores) cores; kernel \(machine.kernel); load average \(machine.loadAverage)\n".utf8))
+rows.append(BenchmarkRow(name: "— machine", value: "", comparison: ""))
+rows += machine.rows(stolenSinceStart: nil)
 @MainActor func section(_ title: String, _ produce: () -> [BenchmarkRow]) {
     FileHandle.standardError.write(Data("running \(title) benchmarks…\n".utf8))
     rows.append(BenchmarkRow(name: "— \(title)", value: "", comparison: ""))
@@ -56,6 +61,12 @@ if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }
 if only == "http-router" { section("UpdateVehicle with a router (wrk)", { HTTPBenchmarks.ownRoutes() }) }
 if only == "http-pairs" { section("GetTrip and UpdateVehicle against nginx, in rounds", { HTTPBenchmarks.pairs() }) }
 if wanted("grpc") { section("gRPC beside REST (h2load)", { GRPCBenchmarks.run() }) }
+// The PostgreSQL store, one and two nodes, and the restated SQLite aim (which compares with PostgreSQL).
+if wanted("postgres") {
+    section("PostgreSQL (a throwaway cluster, fsync and synchronous commit on)", {
+        PostgresBenchmarks.run(tempDirectory: temporary, short: CommandLine.arguments.dropFirst(2).first == "short")
+    })
+}
 if wanted("watch") { section("watch streams", { WatchBenchmarks.run() }) }
 if wanted("map") { section("map pages (headless Chromium)", { MapBenchmarks.run() }) }
 // `fleet-bench soak [--seconds N] [--watch-batch N]`: each allocator setting under N seconds of mixed
@@ -79,6 +90,12 @@ if wanted("soak") {
         SoakBenchmarks.run(seconds: seconds, watchBatch: watchBatch,
                            settings: only == nil ? SoakBenchmarks.AllocatorSetting.short : SoakBenchmarks.AllocatorSetting.all)
     })
+}
+
+// Removed here: the top-level defer above was seen not to run at the end of a run (empty folders stayed in /tmp).
+try? FileManager.default.removeItem(atPath: temporary)
+if let start = machine.startTimes, let end = CPUTimes.now() {
+    rows += machine.rows(stolenSinceStart: end.stolen(since: start)).suffix(1)
 }
 
 let nameWidth = max(10, rows.map(\.name.count).max() ?? 0)

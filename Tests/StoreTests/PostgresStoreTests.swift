@@ -75,12 +75,59 @@ struct PostgresStoreTests {
         #expect(heard.withLock { $0.count } == before)
     }
 
+    /// A commit without waiting returns at once and runs on the store's commit threads, at most
+    /// half the pool of them: with the records table locked, six such commits on a store of pool 4
+    /// return at once, two of them wait in PostgreSQL, and all six complete once the lock goes.
+    @Test func commitsWithoutWaitingRunOnABoundedNumberOfCommitThreads() throws {
+        let url = try cluster.database(named: "commit_threads")
+        let database = String(url.split(separator: "/").last!)
+        let store = try PostgresStore(url: url, options: StoreOptions(settings: ["pool": "4"]))
+        defer { try? store.close() }
+        for n in 1...6 { try Sample.create(Sample.vehicle("v\(n)"), in: store) }
+        let lock = try PostgresTableLock(cluster: cluster, database: database, table: "records")
+        defer { lock.release() }
+
+        let outcomes = Mutex<[Result<[UInt64], any Error>]>([])
+        let done = DispatchSemaphore(value: 0)
+        let started = Date()
+        for n in 1...6 {
+            store.commit([.put(Sample.vehicle("v\(n)", payload: "moved"), expectedVersion: 1)]) { outcome in
+                outcomes.withLock { $0.append(outcome) }
+                done.signal()
+            }
+        }
+        #expect(Date().timeIntervalSince(started) < 2, "commit(_:completion:) waited for its commit")
+        let count = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND wait_event_type = 'Lock'"
+        var waiting = 0
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            Thread.sleep(forTimeInterval: 0.05)
+            waiting = Int(try cluster.psql(count).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        } while waiting < 2 && Date() < deadline
+        Thread.sleep(forTimeInterval: 0.3)  // time for a third, if the bound did not hold
+        waiting = Int(try cluster.psql(count).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(waiting == 2)
+        #expect(store.commitsInFlight == 6)
+        #expect(outcomes.withLock { $0.isEmpty })
+
+        lock.release()
+        for _ in 1...6 { #expect(done.wait(timeout: .now() + 10) == .success) }
+        #expect(outcomes.withLock { $0.compactMap { try? $0.get() } } == [[UInt64]](repeating: [2], count: 6))
+        #expect(Sample.text(try store.get(RecordKey(.vehicle, provider: "p", id: "v6"))) == "moved")
+        #expect(store.commitsInFlight == 0)
+    }
+
     @Test func storesOpeningANewDatabaseAtOnceMigrateItOnce() throws {
         let url = try cluster.database(named: "migrate_once")
         let opened = try ThreadGroup.collect(6) { _ in try PostgresStore(url: url) }
         defer { for store in opened { try? store.close() } }
-        let rows = try cluster.psql("SELECT count(*), max(version) FROM schema_migrations", database: String(url.split(separator: "/").last!))
-        #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "2|2")
+        let database = String(url.split(separator: "/").last!)
+        let rows = try cluster.psql("SELECT count(*), max(version) FROM schema_migrations", database: database)
+        #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "3|3")
+        // No trigger notifies inside the writing transactions (it serialised every commit of the
+        // database through the WAL flush); the stores notify after their commits.
+        let triggers = try cluster.psql("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'records'::regclass AND NOT tgisinternal", database: database)
+        #expect(triggers.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
     @Test func aDatabaseThatDoesNotExistIsABadSettingNamingTheURLWithoutItsPassword() throws {

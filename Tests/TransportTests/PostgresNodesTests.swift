@@ -162,6 +162,55 @@ struct PostgresNodesTests {
         #expect(lost.isEmpty, "acknowledged but lost: \(lost.sorted())")
     }
 
+    /// A call that writes waits for its commit parked, not on a server thread: on a node with two
+    /// server threads whose records table is locked (no commit can finish), six UpdateVehicle calls
+    /// all reach PostgreSQL at once, a read is still answered, and all six complete once the lock goes.
+    @Test func writesWaitingForTheirCommitsHoldNoServerThread() throws {
+        let cluster = try #require(try PostgresCluster.shared)
+        let store = try cluster.database(named: "parked")
+        let database = String(store.split(separator: "/").last!)
+        let node = try ServerProcess(store: store, arguments: ["--threads", "2"])
+        defer { node.stop() }
+        let client = try RESTClient(baseURL: node.url)
+        for n in 1...7 {
+            _ = try client.createVehicle(CreateVehicleRequest(parent: Self.parent, vehicleId: "v\(n)", vehicle: vehicle(at: 52.5)))
+        }
+        let lock = try PostgresTableLock(cluster: cluster, database: database, table: "records")
+        defer { lock.release() }
+
+        let statuses = Mutex<[Int?]>([])
+        let writers = (1...6).map { n in
+            Thread {
+                let body = Array(#"{"lastLocation":{"location":{"latitude":52.6,"longitude":13.4}}}"#.utf8)
+                let answer = try? RawHTTP.exchange(node.url, RawHTTP.request(
+                    "PUT", "/v1/\(Self.parent)/vehicles/v\(n)?updateMask=lastLocation", headers: [("Content-Type", "application/json")], body: body),
+                    halfClose: false, timeout: 30)
+                statuses.withLock { $0.append(answer?.status) }
+            }
+        }
+        writers.forEach { $0.start() }
+        let count = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND wait_event_type = 'Lock'"
+        var waiting = 0
+        let deadline = Date().addingTimeInterval(15)
+        repeat {
+            Thread.sleep(forTimeInterval: 0.05)
+            waiting = Int(try cluster.psql(count).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        } while waiting < 6 && Date() < deadline
+        try #require(waiting == 6, "commits waiting in PostgreSQL at once with 2 server threads")
+        let read = try RawHTTP.exchange(node.url, RawHTTP.request("GET", "/v1/\(Self.parent)/vehicles/v7"), timeout: 5)
+        #expect(read.status == 200, "a read while six writes wait: \(read.body)")
+        #expect(statuses.withLock { $0.isEmpty })
+
+        lock.release()
+        let finished = Date().addingTimeInterval(20)
+        while statuses.withLock({ $0.count }) < 6 && Date() < finished { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(statuses.withLock { $0 } == [Int?](repeating: 200, count: 6))
+        for n in 1...6 {
+            let vehicle = try client.getVehicle(GetVehicleRequest(name: "\(Self.parent)/vehicles/v\(n)"))
+            #expect(vehicle.lastLocation?.location?.latitude == 52.6)
+        }
+    }
+
     /// The nginx configuration of docs/examples, as it stands, in front of two nodes: calls through
     /// it reach both nodes, and a :watch through it sees each change, whichever node made it.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "nginx is not installed (make setup installs it)"))

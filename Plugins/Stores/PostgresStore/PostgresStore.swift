@@ -5,7 +5,9 @@ import FleetStore
 /// processes share (`postgres://USER@HOST:PORT/DATABASE`).
 ///
 /// libpq calls block, so every call borrows a connection of its own from a bounded pool and runs on
-/// the calling thread; no lock is held while a call waits on the network. Versions are checked by the
+/// the calling thread; no lock is held while a call waits on the network. A commit without waiting
+/// (`commit(_:completion:)`, what the server uses) runs on one of the store's commit threads instead,
+/// at most half the pool of them, so a server thread never waits on the network for a write. Versions are checked by the
 /// statements that write (`UPDATE … WHERE version = $4`), which PostgreSQL evaluates again on the
 /// row a concurrent writer left, so two nodes never both win. Nearby search reads an ordinary index
 /// of grid cells numbered as the SQLite store numbers them (`GeoBox`). A commit is acknowledged once
@@ -34,6 +36,7 @@ public final class PostgresStore: Store {
 
     private let pool: ConnectionPool
     private let listener: ChangeListener
+    private let committers: CommitWorkers
 
     /// Connects, checks the URL by opening the first connection, and migrates the schema.
     ///
@@ -58,7 +61,13 @@ public final class PostgresStore: Store {
         try Schema.migrate(first)
         self.pool = ConnectionPool(capacity: parsed.poolSize, closedError: { PostgresFailure.closed(url: url) }, open: open)
         self.listener = ChangeListener { try PGConnection(conninfo: conninfo, displayURL: url) }
+        self.committers = CommitWorkers(limit: Self.commitThreads(poolSize: parsed.poolSize))
     }
+
+    /// The most commits the store runs at once for callers that do not wait: half the pool, so that
+    /// reads, which run on their callers' threads, always find connections left (16 → 8, what eight
+    /// concurrent writers need for PostgreSQL to flush their commits together).
+    static func commitThreads(poolSize: Int) -> Int { max(1, poolSize / 2) }
 
     /// Opens `postgres://…` (or `postgresql://…`) as a whole URL, for tools and tests.
     public convenience init(url: String, options: StoreOptions = .init()) throws {
@@ -69,6 +78,7 @@ public final class PostgresStore: Store {
     }
 
     deinit {
+        committers.close()
         listener.stop()
         pool.close()
     }
@@ -76,8 +86,10 @@ public final class PostgresStore: Store {
     /// Other nodes share the database.
     public var isSharedWithOtherProcesses: Bool { true }
 
-    /// Every commit notifies the keys it changed (a trigger on the records table, so writers that
-    /// are not this engine notify too); one connection of the store's LISTENs for all handlers.
+    /// Every commit of a store notifies the keys it changed, right after it (outside the writing
+    /// transaction, where a NOTIFY would make every commit of the database wait for the previous
+    /// one's WAL flush); one connection of the store's LISTENs for all handlers. Writers other than
+    /// this store notify nothing: watches hear of their changes at the next poll.
     public func observeChanges(_ handler: @escaping @Sendable ([RecordKey]) -> Void) -> (any StoreChangeObservation)? {
         listener.add(handler)
     }
@@ -123,13 +135,26 @@ public final class PostgresStore: Store {
             var attempt = 0
             while true {
                 do {
-                    return try apply(writes, on: connection)
+                    let versions = try apply(writes, on: connection)
+                    Self.notify(writes.map(\.key), on: connection)
+                    return versions
                 } catch let error as FleetError where error.cause == ErrorCause.storeBusy.id && attempt < Self.deadlockRetries
                             && error.message.contains("SQLSTATE 40P01") {
                     attempt += 1
                 }
             }
         }
+    }
+
+    /// Tells the LISTENing stores (other nodes) which records a commit changed: one statement of its
+    /// own after the commit, a transaction that writes nothing and so waits for no WAL flush. The
+    /// commit stands if this fails (the connection broke just after it): watches find the change at
+    /// their next poll.
+    static func notify(_ keys: [RecordKey], on connection: PGConnection) {
+        guard !keys.isEmpty else { return }
+        let calls = keys.indices.map { "pg_notify($1, $\($0 + 2))" }.joined(separator: ", ")
+        _ = try? connection.execute("SELECT " + calls, [.text(Schema.changeChannel)] + keys.map { .text(RecordSQL.notification($0)) },
+                                    doing: "notifying other nodes of \(keys.count) changed records")
     }
 
     /// Applies `writes` on `connection`, in key order so that two commits lock shared rows in the
@@ -173,10 +198,18 @@ public final class PostgresStore: Store {
         return UInt64(bitPattern: changed.int8(0, 0))
     }
 
-    /// Commits on the calling thread, then calls `completion` there.
+    /// Queues the commit for one of the store's commit threads and returns at once; `completion`
+    /// runs on that thread once COMMIT returned (or failed). After `close()` it runs at once, on this
+    /// thread, with the closed error.
     public func commit(_ writes: [StoreWrite], completion: @escaping @Sendable (Result<[UInt64], any Error>) -> Void) {
-        commitAtOnce(writes, completion: completion)
+        let queued = committers.submit { [self] in
+            completion(Result { try commit(writes) })
+        }
+        if !queued { completion(.failure(PostgresFailure.closed(url: url))) }
     }
+
+    /// Commits queued or running on the store's commit threads right now.
+    public var commitsInFlight: Int { committers.inFlight }
 
     public func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord] {
         try pool.withConnection { connection in
@@ -223,6 +256,7 @@ public final class PostgresStore: Store {
 
     /// Waits for calls in flight, then closes every connection. Calling it again does nothing.
     public func close() throws {
+        committers.close()
         listener.stop()
         pool.close()
     }

@@ -109,4 +109,21 @@ enum RecordSQL {
         for row in 0..<rows.count { found.append(try record(from: rows, row: row, url: url)) }
         return found
     }
+
+    /// The payload of a change notification: `KIND/HEX(PROVIDER)/HEX(ID)` (`ChangeListener.key(from:)`
+    /// reads it back); hex, because a notification's payload is text and IDs may hold any byte.
+    static func notification(_ key: RecordKey) -> String {
+        key.kind.rawValue + "/" + hex(key.provider) + "/" + hex(key.id)
+    }
+
+    private static func hex(_ text: String) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 2)
+        for byte in text.utf8 {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 }

@@ -1,0 +1,327 @@
+import CLibPQ
+import FleetEngine
+import FleetStore
+import Foundation
+import MemoryStore
+import PostgresStore
+import SQLiteStore
+import Synchronization
+
+/// `fleet-bench postgres`: the PostgreSQL store against raw PostgreSQL, one and two server nodes
+/// against one node on SQLite, and the durability ceilings the SQLite store is held to, all in one
+/// run on one throwaway cluster that keeps PostgreSQL's durability (fsync and synchronous commit on).
+enum PostgresBenchmarks {
+    /// Clients of the raw baseline and writers of the engine rows: what a few busy server threads
+    /// or nodes would send at once, and what the SQLite aim is stated for.
+    static let clients = 8
+
+    /// Every row of the group; `short` runs each wrk load for one second (to see that it works).
+    static func run(tempDirectory: String, short: Bool) -> [BenchmarkRow] {
+        guard BenchCluster.isInstalled else {
+            return [BenchmarkRow(name: "PostgreSQL benchmarks", value: "skipped", comparison: "PostgreSQL 15 is not installed (make setup installs it)")]
+        }
+        let folder = "\(tempDirectory)/postgres"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The SQLite rows first, before PostgreSQL runs: a server flushing its own writes in the
+        // background made one fdatasync on the same disk take 4 ms instead of 0.1 ms.
+        let sqlite = sqliteCeilings(folder: folder)
+        let cluster: BenchCluster
+        do {
+            cluster = try BenchCluster()
+        } catch {
+            return [BenchmarkRow(name: "PostgreSQL benchmarks", value: "failed", comparison: "the throwaway cluster did not start: \(error)")]
+                + [sqliteHeading] + sqlite(nil)
+        }
+        defer { cluster.stop() }
+
+        var rows: [BenchmarkRow] = []
+        let raw: Double?
+        do {
+            raw = try rawUpserts(cluster: cluster)
+            rows.append(BenchmarkRow(name: "raw durable single-row upserts into PostgreSQL, \(clients) clients (libpq, no engine)",
+                                     value: StoreBenchmarks.rate(raw!), comparison: "100% (baseline)"))
+        } catch {
+            raw = nil
+            rows.append(BenchmarkRow(name: "raw durable upserts into PostgreSQL", value: "failed", comparison: "\(error)"))
+        }
+        let name = "engine location updates, postgres, \(clients) writers"
+        do {
+            let store = try PostgresStore(url: try cluster.database("engine"))
+            defer { try? store.close() }
+            let rate = try EngineBenchmarks.updatesPerSecond(Engine(store: store), writers: clients)
+            rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate), comparison: share(rate, of: raw, aim: 0.5)))
+        } catch {
+            rows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
+        }
+        rows += httpRows(cluster: cluster, folder: folder, raw: raw, short: short)
+        rows.append(sqliteHeading)
+        rows += sqlite(raw)
+        return rows
+    }
+
+    static let sqliteHeading = BenchmarkRow(name: "— the restated SQLite aim: durable writers against their two ceilings", value: "", comparison: "")
+
+    /// "N% of raw PostgreSQL upserts", with the aim and whether it is met.
+    static func share(_ rate: Double, of raw: Double?, aim: Double) -> String {
+        guard let raw else { return "" }
+        let ratio = rate / raw
+        return String(format: "%.0f%% of raw PostgreSQL upserts; aim >= %.0f%%: %@", ratio * 100, aim * 100, ratio >= aim ? "met" : "not met")
+    }
+
+    // MARK: Raw PostgreSQL
+
+    /// Single-row upserts, each its own durable commit, from `clients` libpq connections on threads of
+    /// their own, for `EngineBenchmarks.secondsPerRun` after a warm-up: what PostgreSQL itself does
+    /// on this machine for writers like the engine's, without the engine.
+    static func rawUpserts(cluster: BenchCluster) throws -> Double {
+        _ = try cluster.database("raw")
+        let conninfo = cluster.conninfo(database: "raw")
+        let setup = try RawConnection(conninfo)
+        try setup.run("CREATE TABLE IF NOT EXISTS upserts (id text PRIMARY KEY, version bigint NOT NULL, payload text NOT NULL)")
+        // About the size of a vehicle as the engine stores it.
+        let payload = String(repeating: "x", count: 300)
+        let done = Mutex(0)
+        let failure = Mutex<String?>(nil)
+        let start = DispatchTime.now().uptimeNanoseconds + UInt64(EngineBenchmarks.warmUpSeconds * 1e9)
+        let deadline = start + UInt64(EngineBenchmarks.secondsPerRun * 1e9)
+        let group = DispatchGroup()
+        for client in 0..<clients {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                do {
+                    let connection = try RawConnection(conninfo)
+                    var i = 0
+                    while DispatchTime.now().uptimeNanoseconds < deadline {
+                        try connection.run("""
+                            INSERT INTO upserts (id, version, payload) VALUES ($1, 1, $2)
+                            ON CONFLICT (id) DO UPDATE SET version = upserts.version + 1, payload = excluded.payload
+                            """, ["c\(client)v\(i % EngineBenchmarks.vehiclesPerWriter)", payload])
+                        if DispatchTime.now().uptimeNanoseconds >= start { done.withLock { $0 += 1 } }
+                        i += 1
+                    }
+                } catch {
+                    failure.withLock { $0 = "\(error)" }
+                }
+            }.start()
+        }
+        group.wait()
+        if let message = failure.withLock({ $0 }) { throw BenchmarkFailure(message: message) }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return Double(done.withLock { $0 }) / elapsed
+    }
+
+    /// One libpq connection of the raw baseline, statements in text format.
+    final class RawConnection {
+        private let connection: OpaquePointer
+
+        init(_ conninfo: String) throws {
+            guard let connection = PQconnectdb(conninfo) else { throw BenchmarkFailure(message: "libpq could not allocate a connection") }
+            guard PQstatus(connection) == CONNECTION_OK else {
+                let message = String(cString: PQerrorMessage(connection))
+                PQfinish(connection)
+                throw BenchmarkFailure(message: "connecting to PostgreSQL: \(message)")
+            }
+            self.connection = connection
+        }
+
+        deinit { PQfinish(connection) }
+
+        func run(_ sql: String, _ parameters: [String] = []) throws {
+            let copies = parameters.map { strdup($0) }
+            defer { copies.forEach { free($0) } }
+            let values: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
+            let result = PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+            defer { PQclear(result) }
+            let status = PQresultStatus(result)
+            guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+                throw BenchmarkFailure(message: "PostgreSQL: \(String(cString: PQerrorMessage(connection)))")
+            }
+        }
+    }
+
+    // MARK: HTTP
+
+    /// UpdateVehicle and GetTrip under wrk: one node on durable SQLite, one node on PostgreSQL and two
+    /// nodes on the same PostgreSQL database (the load split evenly, one wrk per node, the same 50
+    /// connections and two wrk threads in all).
+    static func httpRows(cluster: BenchCluster, folder: String, raw: Double?, short: Bool) -> [BenchmarkRow] {
+        guard let wrk = HTTPBenchmarks.which("wrk") else {
+            return [BenchmarkRow(name: "HTTP on PostgreSQL", value: "skipped", comparison: "wrk is not installed (make bench installs it)")]
+        }
+        let duration = short ? "1s" : HTTPBenchmarks.duration
+        let warmUp = short ? "1s" : HTTPBenchmarks.warmUp
+        var servers: [BenchServer] = []
+        defer { servers.forEach { $0.stop() } }
+        let sqlite: BenchServer, first: BenchServer, second: BenchServer
+        do {
+            sqlite = try HTTPBenchmarks.preparedServer(folder: folder)
+            servers.append(sqlite)
+            let database = try cluster.database("http")
+            first = try HTTPBenchmarks.preparedServer(folder: folder, store: database)
+            servers.append(first)
+            second = try BenchServer(folder: folder, store: database, extraArguments: [])
+            servers.append(second)
+        } catch {
+            return [BenchmarkRow(name: "fleet-admin serve on PostgreSQL", value: "failed", comparison: "\(error)")]
+        }
+        var rows: [BenchmarkRow] = []
+        let calls: [(name: String, path: String, script: String?)] = [
+            ("UpdateVehicle (location)", "/", HTTPBenchmarks.updateScript),
+            ("GetTrip", "/v1/providers/\(HTTPBenchmarks.provider)/trips/t1", nil),
+        ]
+        for call in calls {
+            // Each node's wrk with its own script; for updates on two nodes, once on all vehicles from
+            // both nodes (writes of one vehicle from two nodes conflict and are redone) and once with
+            // each node updating half of them.
+            let halves = call.script == nil ? [nil, nil] : [HTTPBenchmarks.updates(ofVehicles: 0..<50), HTTPBenchmarks.updates(ofVehicles: 50..<100)]
+            var setups: [(label: String, nodes: [BenchServer], scripts: [String?])] = [
+                ("1 node on durable SQLite", [sqlite], [call.script]), ("1 node on PostgreSQL", [first], [call.script]),
+                ("2 nodes on PostgreSQL", [first, second], [call.script, call.script]),
+            ]
+            if call.script != nil {
+                setups[2].label = "2 nodes on PostgreSQL, both on all 100 vehicles"
+                setups.append(("2 nodes on PostgreSQL, 50 vehicles each", [first, second], halves))
+            }
+            var rates: [Double?] = []
+            for setup in setups {
+                _ = load(wrk, nodes: setup.nodes, path: call.path, scripts: setup.scripts, folder: folder, duration: warmUp)
+                let result = load(wrk, nodes: setup.nodes, path: call.path, scripts: setup.scripts, folder: folder, duration: duration)
+                rates.append(result?.rate)
+                let name = "\(call.name) over HTTP, \(setup.label)"
+                guard let result else {
+                    rows.append(BenchmarkRow(name: name, value: "failed", comparison: "wrk did not report"))
+                    continue
+                }
+                var comparison = "p99 \(result.p99)"
+                if result.errors > 0 { comparison += "; \(result.errors) non-2xx" }
+                if setup.nodes.count == 1 && setup.label.contains("PostgreSQL") && call.script != nil {
+                    comparison += "; " + share(result.rate, of: raw, aim: 0.5)
+                }
+                if setup.nodes.count == 2, let one = rates[1] {
+                    let ratio = result.rate / one
+                    comparison += String(format: "; %.2fx 1 node", ratio)
+                    if call.script == nil { comparison += "; aim > 1 node: " + (ratio > 1 ? "met" : "not met") }
+                }
+                rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(result.rate), comparison: comparison))
+            }
+        }
+        return rows
+    }
+
+    /// wrk against every node at once (with the script of the same index), the connections and wrk
+    /// threads shared among them; the rates
+    /// summed and the worst p99 kept.
+    static func load(_ wrk: String, nodes: [BenchServer], path: String, scripts: [String?], folder: String,
+                     duration: String) -> HTTPBenchmarks.WrkResult? {
+        let connections = Int(HTTPBenchmarks.connections) ?? 50
+        let results = Mutex<[HTTPBenchmarks.WrkResult?]>([])
+        let group = DispatchGroup()
+        for (node, script) in zip(nodes, scripts) {
+            group.enter()
+            let url = node.url + path
+            Thread {
+                defer { group.leave() }
+                let result = HTTPBenchmarks.runWrk(wrk, url: url, script: script, folder: folder, duration: duration,
+                                                   connections: connections / nodes.count, threads: max(1, 2 / nodes.count))
+                results.withLock { $0.append(result) }
+            }.start()
+        }
+        group.wait()
+        let all = results.withLock { $0 }
+        guard all.count == nodes.count, all.allSatisfy({ $0 != nil }) else { return nil }
+        let found = all.compactMap { $0 }
+        return HTTPBenchmarks.WrkResult(rate: found.map(\.rate).reduce(0, +),
+                                        p99: found.map(\.p99).max { milliseconds($0) < milliseconds($1) } ?? "?",
+                                        errors: found.map(\.errors).reduce(0, +))
+    }
+
+    /// wrk's latency text ("1.20ms", "850.00us", "1.02s") in milliseconds, for comparing them.
+    static func milliseconds(_ text: String) -> Double {
+        for (unit, scale) in [("us", 0.001), ("ms", 1.0), ("s", 1000.0), ("m", 60_000.0)] where text.hasSuffix(unit) {
+            return (Double(text.dropLast(unit.count)) ?? 0) * scale
+        }
+        return 0
+    }
+
+    // MARK: The SQLite aim
+
+    /// Eight synchronous writers share at most eight commits per fsync, and on few cores the engine's
+    /// own CPU caps them too: both ceilings measured here, with the durable SQLite engine against them
+    /// and against raw PostgreSQL with as many clients.
+    /// Measures now; the rows come once the raw PostgreSQL rate they compare with is known.
+    static func sqliteCeilings(folder: String) -> (_ postgres: Double?) -> [BenchmarkRow] {
+        var rows: [BenchmarkRow] = []
+        let sync: (median: Double, samples: Int)
+        do {
+            sync = try fdatasyncMedian(folder: folder)
+        } catch {
+            return { _ in [BenchmarkRow(name: "fdatasync on the store's disk", value: "failed", comparison: "\(error)")] }
+        }
+        let syncCeiling = Double(clients) / sync.median
+        rows.append(BenchmarkRow(name: "one fdatasync on the store's disk, median of \(sync.samples)", value: String(format: "%.0f µs", sync.median * 1e6),
+                                 comparison: "ceiling of \(clients) synchronous writers: \(clients) ÷ t = \(StoreBenchmarks.rate(syncCeiling))"))
+        let memory: Double
+        do {
+            memory = try EngineBenchmarks.updatesPerSecond(Engine(store: MemoryStore()), writers: clients)
+            rows.append(BenchmarkRow(name: "engine location updates, memory store, \(clients) writers", value: StoreBenchmarks.rate(memory),
+                                     comparison: "ceiling of the engine's own CPU (the same work without durability)"))
+        } catch {
+            let failed = rows + [BenchmarkRow(name: "engine location updates, memory store", value: "failed", comparison: "\(error)")]
+            return { _ in failed }
+        }
+        let lower = min(syncCeiling, memory)
+        let name = "engine location updates, sqlite, durable, \(clients) writers"
+        let measured = rows
+        do {
+            let store = try SQLiteStore(path: "\(folder)/aim.db", options: .init(durable: true))
+            defer { try? store.close() }
+            let before = store.groupCommitStatistics
+            let rate = try EngineBenchmarks.updatesPerSecond(Engine(store: store), writers: clients)
+            let after = store.groupCommitStatistics
+            let perSync = Double(after.batches - before.batches) / Double(max(1, after.transactions - before.transactions))
+            let comparison = String(format: "%.0f%% of the lower ceiling (aim >= 50%%: %@); %.1f commits per fsync",
+                                    rate / lower * 100, rate / lower >= 0.5 ? "met" : "not met", perSync)
+            return { postgres in
+                var text = comparison
+                if let postgres {
+                    text += String(format: "; %.0f%% of raw PostgreSQL, %d clients (aim >= 100%%: %@)",
+                                   rate / postgres * 100, clients, rate >= postgres ? "met" : "not met")
+                }
+                return measured + [BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate), comparison: text)]
+            }
+        } catch {
+            return { _ in measured + [BenchmarkRow(name: name, value: "failed", comparison: "\(error)")] }
+        }
+    }
+
+    /// The median time of one `fdatasync` after a 4 KiB write, in seconds, in a file of `folder`
+    /// (where the SQLite files go). The writes go over a preallocated 1 MiB in turn, as SQLite's WAL
+    /// is rewritten after each checkpoint, so no sync also has to record a new size.
+    static func fdatasyncMedian(folder: String, samples: Int = 200) throws -> (median: Double, samples: Int) {
+        let path = "\(folder)/fdatasync-\(getpid())"
+        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw BenchmarkFailure(message: "\(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd); unlink(path) }
+        let page = [UInt8](repeating: 0x5a, count: 4096)
+        let pages = 256
+        for index in 0..<pages {
+            guard pwrite(fd, page, page.count, off_t(index * page.count)) == page.count else {
+                throw BenchmarkFailure(message: "\(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        guard fsync(fd) == 0 else { throw BenchmarkFailure(message: "fsync \(path): \(String(cString: strerror(errno)))") }
+        var times: [Double] = []
+        for index in 0..<samples {
+            guard pwrite(fd, page, page.count, off_t(index % pages * page.count)) == page.count else {
+                throw BenchmarkFailure(message: "\(path): \(String(cString: strerror(errno)))")
+            }
+            let start = DispatchTime.now().uptimeNanoseconds
+            guard fdatasync(fd) == 0 else { throw BenchmarkFailure(message: "fdatasync \(path): \(String(cString: strerror(errno)))") }
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        times.sort()
+        return (times[times.count / 2], samples)
+    }
+}
