@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FleetFuzzTargets", "FleetTestSupport"], path: "Tests/Fuzz/CorpusTests"),
         // The module graph's rules (docs/architecture.md), checked on `swift package dump-package`.
         .testTarget(name: "PackageGraphTests", path: "Tests/PackageGraphTests"),
-        .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors", "FleetTestSupport"], path: "Tests/ExecutableTests"),
+        .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors", "FleetCatalogue", "FleetTestSupport"], path: "Tests/ExecutableTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,14 +16,19 @@ public struct TransportRegistry<Options: Sendable>: Sendable {
         public var summary: String
         /// Whether the URL needs something after `name:` (`file:PATH`); a scheme that does not takes nothing.
         public var needsRest: Bool
+        /// What the transport checks of its URL before connecting (a journal's folder must exist, a
+        /// server URL must name a host); throws INVALID_ARGUMENT with field `transport`.
+        public var check: (@Sendable (_ url: String) throws -> Void)?
         public var open: @Sendable (_ url: String, _ options: Options) throws -> Connection
 
         public init(name: String, pattern: String, summary: String, needsRest: Bool,
+                    check: (@Sendable (_ url: String) throws -> Void)? = nil,
                     open: @escaping @Sendable (_ url: String, _ options: Options) throws -> Connection) {
             self.name = name
             self.pattern = pattern
             self.summary = summary
             self.needsRest = needsRest
+            self.check = check
             self.open = open
         }
     }
@@ -59,7 +64,16 @@ public struct TransportRegistry<Options: Sendable>: Sendable {
 
     /// Opens the transport a URL names, or throws INVALID_ARGUMENT listing the known schemes.
     public func open(_ url: String, options: Options) throws -> Connection {
-        try scheme(of: url).open(url, options)
+        try check(url).open(url, options)
+    }
+
+    /// Checks a URL without connecting: a known scheme, what it needs after the colon, and its own
+    /// `check`. Returns the scheme. Lets a command line report a malformed `--transport` before work starts.
+    @discardableResult
+    public func check(_ url: String) throws -> Scheme {
+        let scheme = try scheme(of: url)
+        try scheme.check?(url)
+        return scheme
     }
 
     /// The schemes as `memory, file:PATH, http://HOST:PORT` for messages.

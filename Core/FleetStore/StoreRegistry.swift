@@ -1,4 +1,5 @@
 import FleetErrors
+import Foundation
 
 /// How a store is opened.
 public struct StoreOptions: Sendable, Hashable {
@@ -27,14 +28,19 @@ public struct StoreRegistry: Sendable {
         public var needsPath: Bool
         /// The URL options the scheme reads besides `durable` (they arrive in `StoreOptions.settings`).
         public var options: [String]
+        /// What the store checks of its path before anything is opened or created (a file store's
+        /// folder must exist, say); throws INVALID_ARGUMENT with field `store`. Gets the URL, for messages.
+        public var check: (@Sendable (_ url: String, _ path: String) throws -> Void)?
         public var open: @Sendable (_ path: String, _ options: StoreOptions) throws -> any Store
 
         public init(name: String, summary: String, needsPath: Bool, options: [String] = [],
+                    check: (@Sendable (_ url: String, _ path: String) throws -> Void)? = nil,
                     open: @escaping @Sendable (String, StoreOptions) throws -> any Store) {
             self.name = name
             self.summary = summary
             self.needsPath = needsPath
             self.options = options
+            self.check = check
             self.open = open
         }
     }
@@ -53,6 +59,7 @@ public struct StoreRegistry: Sendable {
     /// Opens the store a URL names, or throws INVALID_ARGUMENT listing the known schemes.
     public func open(_ url: String) throws -> any Store {
         let (scheme, path, options) = try resolve(url)
+        try scheme.check?(url, path)
         return try scheme.open(path, options)
     }
 
@@ -62,7 +69,21 @@ public struct StoreRegistry: Sendable {
     /// - Throws: INVALID_ARGUMENT with field `store`, as `open` does.
     public func check(_ url: String) throws -> (scheme: String, path: String) {
         let (scheme, path, _) = try resolve(url)
+        try scheme.check?(url, path)
         return (scheme.name, path)
+    }
+
+    /// A `check` for stores kept in files: the folder that holds `path` must exist, so a typo in a
+    /// path does not quietly start a new, empty fleet somewhere else.
+    /// - Throws: INVALID_ARGUMENT with `field`, naming the URL (without a password) and the folder.
+    public static func requireFolder(of path: String, url: String, field: String = "store") throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        if folder.isEmpty || (FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            return
+        }
+        throw FleetError.invalidArgument("'\(redacted(url))': the folder \(folder) does not exist; create it first, or correct the path",
+                                         field: field)
     }
 
     private func resolve(_ url: String) throws -> (Scheme, String, StoreOptions) {

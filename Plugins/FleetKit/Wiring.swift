@@ -62,60 +62,32 @@ public enum Wiring {
         return home + "/.local/share/fleet-engine"
     }
 
-    /// Opens a store by URL. The default store's folder is created when missing; any other missing
-    /// folder is an error (`checkStore`), so a typo in `--store` does not start a new, empty fleet.
+    /// Opens a store by URL. The default store's folder is created when missing; any other store
+    /// checks its own path first (a file store's folder must exist), so a typo in `--store` does not
+    /// start a new, empty fleet.
     public static func openStore(_ url: String,
                                  environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any Store {
         if url == defaultStoreURL(environment: environment) {
             try? FileManager.default.createDirectory(atPath: dataDirectory(environment: environment),
                                                      withIntermediateDirectories: true)
         }
-        try checkStore(url, environment: environment)
         return try stores.open(url)
     }
 
-    /// Checks a store URL without opening it: a known scheme with its path and options, and for the
-    /// stores kept in files (`sqlite:PATH`, `file:PATH`) a folder that exists to hold them (the
-    /// default data folder excepted: `openStore` creates it).
+    /// Checks a store URL without opening it: a known scheme with its path and options, and what the
+    /// store itself checks (its folder, for stores kept in files); the default store is always
+    /// fine, since `openStore` creates its folder.
     /// - Throws: INVALID_ARGUMENT with field `store`, saying what is wrong.
     public static func checkStore(_ url: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        let (scheme, path) = try stores.check(url)
-        guard scheme == "sqlite" || scheme == "file", url != defaultStoreURL(environment: environment) else { return }
-        try checkFolder(of: path, setting: "store", url: url)
+        guard url != defaultStoreURL(environment: environment) else { return }
+        _ = try stores.check(url)
     }
 
-    /// Checks `--transport` without connecting: a known kind, a path for `file:` in a folder that
-    /// exists, a host for `http://` and `https://`.
+    /// Checks `--transport` without connecting: a known scheme with what it needs, and what the
+    /// transport itself checks (a journal's folder, a server's host).
     /// - Throws: INVALID_ARGUMENT with field `transport`, saying what is wrong and what is accepted.
     public static func checkTransport(_ transport: String) throws {
-        switch transport {
-        case "memory", "":
-            return
-        case let url where url.hasPrefix("file:"):
-            let path = String(url.dropFirst("file:".count))
-            guard !path.isEmpty else {
-                throw FleetError.invalidArgument("'\(url)' names no journal file: write file:PATH, as in file:/tmp/fleet.journal", field: "transport")
-            }
-            try checkFolder(of: path, setting: "transport", url: url)
-        case let url where url.hasPrefix("http://") || url.hasPrefix("https://"):
-            let authority = url.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" && $0 != "?" }
-            guard !authority.isEmpty, !authority.hasPrefix(":") else {
-                throw FleetError.invalidArgument("'\(url)' names no host: write http://HOST:PORT", field: "transport")
-            }
-        default:
-            throw FleetError.invalidArgument("unknown transport '\(transport)'; use one of: \(transportUsage)", field: "transport")
-        }
-    }
-
-    /// The folder holding `path` must exist.
-    private static func checkFolder(of path: String, setting: String, url: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        if folder.isEmpty || (FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue) {
-            return
-        }
-        throw FleetError.invalidArgument("'\(StoreRegistry.redacted(url))': the folder \(folder) does not exist; create it first, or correct the path",
-                                         field: setting)
+        try transports.check(transport.isEmpty ? "memory" : transport)
     }
 
     /// Connects to an engine: `memory` (also the empty URL) runs one in this process over
@@ -124,7 +96,6 @@ public enum Wiring {
     /// to a server (`fleet-admin serve`, or Google's with a real token). An unknown URL is
     /// INVALID_ARGUMENT naming `transport` and listing the schemes.
     public static func connect(transport: String, options: ConnectionOptions = .init()) throws -> Connection {
-        try checkTransport(transport)
-        return try transports.open(transport.isEmpty ? "memory" : transport, options: options)
+        try transports.open(transport.isEmpty ? "memory" : transport, options: options)
     }
 }

@@ -1,5 +1,6 @@
-import FleetTestSupport
+import FleetCatalogue
 import FleetErrors
+import FleetTestSupport
 import Foundation
 import Testing
 
@@ -18,6 +19,9 @@ private let python3 = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:
     .map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 
 struct ErrorExplainTests {
+    /// The catalogue this process compares with holds every module's causes, as error-explain's does.
+    init() { ProductCauses.install() }
+
     @Test func explainsAnHTTPStatus() throws {
         let result = try errorExplain(["403"])
         #expect(result.status == 0, "\(result)")

@@ -9,7 +9,7 @@ import Testing
         (["--store", "foo:bar"], "--store: unknown store 'foo:bar'"),
         (["--transport", "htp://127.0.0.1:8080"], "--transport: unknown transport 'htp://127.0.0.1:8080'"),
         (["--transport", "http://"], "--transport: 'http://' names no host"),
-        (["--transport", "file:"], "--transport: 'file:' names no journal file"),
+        (["--transport", "file:"], "--transport: transport 'file:' needs more: file:PATH"),
     ])
     func aMalformedConnectionSettingIsAUsageError(arguments: [String], message: String) throws {
         let runner = try BinaryRunner(product: "fleet-admin")

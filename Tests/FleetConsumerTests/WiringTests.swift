@@ -26,10 +26,15 @@ import Testing
         }
     }
 
-    /// The empty URL is `memory`; the SQLite store makes its own folder (the wiring knows no store's details).
+    /// The empty URL is `memory`; a store whose folder does not exist is refused (a typo must not
+    /// start a new, empty fleet), checked by the store's own scheme (the wiring knows no store's details).
     @Test func theEmptyURLIsAnEngineHereOverTheStoreGiven() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wiring-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(throws: FleetError.self) {
+            try Wiring.connect(transport: "", options: ConnectionOptions(store: "sqlite:\(folder.path)/a/b/fleet.db"))
+        }
+        try FileManager.default.createDirectory(atPath: "\(folder.path)/a/b", withIntermediateDirectories: true)
         let connection = try Wiring.connect(transport: "", options: ConnectionOptions(store: "sqlite:\(folder.path)/a/b/fleet.db"))
         defer { try? connection.close() }
         #expect(connection.watcher != nil)

@@ -9,7 +9,8 @@ extension FileStore {
         StoreRegistry.Scheme(
             name: "file",
             summary: "a directory holding a snapshot and a write-ahead journal, opened by one process at a time",
-            needsPath: true
+            needsPath: true,
+            check: { url, path in try StoreRegistry.requireFolder(of: path, url: url) }
         ) { path, options in
             try FileStore(directory: path, options: options, compaction: compaction)
         }

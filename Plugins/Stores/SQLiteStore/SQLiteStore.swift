@@ -15,6 +15,7 @@ public final class SQLiteStore: Store {
         name: "sqlite",
         summary: "an SQLite database file at PATH, created if missing (its folder must exist); several processes may share it",
         needsPath: true,
+        check: { url, path in try StoreRegistry.requireFolder(of: path, url: url) },
         open: { path, options in try SQLiteStore(path: path, options: options) })
 
     /// The number of the grid cell (1/512 of a degree square) the store files a point under, in the
