@@ -7,8 +7,8 @@ extension Option {
     /// An option whose value is one case of `type`, spelt as its raw value.
     public static func choice<Value: OptionValue>(_ name: String, of type: Value.Type, short: Character? = nil,
                                                  valueName: String? = nil, help: String, default defaultValue: Value? = nil,
-                                                 environment: String? = nil, hidden: Bool = false) -> Option {
+                                                 environment: String? = nil, required: Bool = false, hidden: Bool = false) -> Option {
         .value(name, short: short, valueName: valueName ?? name, help: help, default: defaultValue?.rawValue,
-               environment: environment, allowedValues: type.allCases.map(\.rawValue), hidden: hidden)
+               environment: environment, required: required, allowedValues: type.allCases.map(\.rawValue), hidden: hidden)
     }
 }

@@ -10,10 +10,10 @@ struct JSONBody<Message: ProtoMessage>: Sendable {
     /// The JSON names of the fields the body sets, in order, as camelCase paths.
     let fields: [String]
 
-    /// The body `--json-body` names, or nil when the option is absent. Bad JSON or a field that is
+    /// The body `option` (the command's `--json-body`) names, or nil when the option is absent. Bad JSON or a field that is
     /// not one of `Message`'s is INVALID_ARGUMENT naming `path` (`vehicle.maximumCapacity`).
-    static func read(_ session: AdminSession, path: String) throws -> JSONBody? {
-        guard let file = session.arguments.string("json-body") else { return nil }
+    static func read(_ session: AdminSession, from option: Option, path: String) throws -> JSONBody? {
+        guard let file = session.arguments.string(option) else { return nil }
         let text = try InputFiles.text(file, standardInput: session.context.standardInput)
         let json = try JSON.parse(text)
         guard let object = json.objectValue else {
@@ -26,9 +26,13 @@ struct JSONBody<Message: ProtoMessage>: Sendable {
 
 /// `--mask a,b` of an update, camelCased (`vehicle_state` → `vehicleState`).
 enum MaskFlag {
+    /// `--mask a,b`.
+    static let option = Option.value("mask", valueName: "fields",
+                                     help: "The fields to update from --json-body (comma-separated JSON or proto names); default: the fields the body sets.")
+
     /// The paths `--mask` names, or nil when it is not given; a malformed mask is a usage error.
     static func paths(_ arguments: ParsedArguments) throws(UsageError) -> [String]? {
-        guard let text = arguments.string("mask") else { return nil }
+        guard let text = arguments.string(option) else { return nil }
         guard let mask = try? FieldMask(parsing: text), !mask.isEmpty else {
             throw arguments.usageError("--mask: '\(text)' is not a comma-separated list of field names (like vehicleState,maximumCapacity)")
         }

@@ -17,18 +17,23 @@ enum RouteCommand {
         help: "Where routes come from: straight (great-circle estimates, no map needed) or routino:DIR (road routes on a Routino database: make map builds .build/map; map import builds your own).",
         environment: RouterRegistry.environmentVariable, completion: .values(["straight", "routino:"]))
 
+    /// `--from LAT,LNG`.
+    static let fromOption = Option.value("from", valueName: "lat,lng", help: "Where the route starts.", required: true)
+    /// `--to LAT,LNG`.
+    static let toOption = Option.value("to", valueName: "lat,lng", help: "Where the route ends.", required: true)
+    /// `--via LAT,LNG` (repeatable).
+    static let viaOption = Option.value("via", valueName: "lat,lng", help: "A point to pass on the way; repeat for several, in order.",
+                                        repeatable: true)
+    /// `--category C`: only the categories' spellings are accepted.
+    static let categoryOption = EnumOption(
+        "category", valueName: "category", help: "The vehicle category: auto, taxi, truck, two-wheeler, bicycle or pedestrian.",
+        accepted: Vocabulary.categories, default: "auto", strict: true)
+
     /// The command.
     static let command = AdminCommand.make(
         "route", abstract: "Plan a route between points and print its distance, duration and encoded polyline.",
         discussion: "The route goes --from, through each --via in order, --to, for a vehicle of --category (which roads it may use and how fast). With routino:DIR it follows the roads (one-way streets, access and turn restrictions, quickest route); with straight it is a great-circle estimate, marked as such. A point far from every road fails with INVALID_ARGUMENT naming the field (exit 13), points no road joins with NOT_FOUND (exit 15). --json prints distanceMeters, durationSeconds, encodedPolyline, isEstimate and the distance and time to each waypoint.",
-        options: [
-            .value("from", valueName: "lat,lng", help: "Where the route starts.", required: true),
-            .value("to", valueName: "lat,lng", help: "Where the route ends.", required: true),
-            .value("via", valueName: "lat,lng", help: "A point to pass on the way; repeat for several, in order.", repeatable: true),
-            .value("category", valueName: "category", help: "The vehicle category: auto, taxi, truck, two-wheeler, bicycle or pedestrian.",
-                   default: "auto", allowedValues: FlagValue.spellings(Vocabulary.categories)),
-            routerOption,
-        ],
+        options: [fromOption, toOption, viaOption, categoryOption.option, routerOption],
         examples: [
             Example("fleet-admin route --router routino:.build/map --from 60.1699,24.9384 --to 60.1675,24.9480",
                     "A drive across central Helsinki on the sample map (make map)."),
@@ -36,12 +41,12 @@ enum RouteCommand {
                     "Through a via, as JSON (straight estimate unless FLEET_ROUTER names a map)."),
         ]) { session in
         let arguments = session.arguments
-        guard let from = try arguments.latLng("from"), let to = try arguments.latLng("to") else {
+        guard let from = try arguments.latLng(fromOption), let to = try arguments.latLng(toOption) else {
             throw arguments.usageError("give both --from LAT,LNG and --to LAT,LNG")
         }
-        let vias = try arguments.latLngs("via")
-        let category = try arguments.enumValue("category", accepted: Vocabulary.categories) ?? .auto
-        let router = try Wiring.openRouter(arguments.string("router"), environment: session.context.environment)
+        let vias = try arguments.latLngs(viaOption)
+        let category = try arguments.value(categoryOption) ?? .auto
+        let router = try Wiring.openRouter(arguments.string(routerOption), environment: session.context.environment)
         let request = RouteRequest(from: GeoPoint(from), to: GeoPoint(to), via: vias.map(GeoPoint.init),
                                    category: VehicleCategory(rawValue: category.name) ?? .unknown)
         let plan = try router.route(request)

@@ -7,6 +7,80 @@ import Foundation
 import MapPages
 import RESTServer
 
+/// `serve`'s options, declared once: the command lists them and reads them by these declarations.
+enum ServeFlags {
+    /// `--listen`.
+    static let listen = Option.value("listen", valueName: "host:port", help: "Address to listen on; port 0 picks a free port.",
+        default: "127.0.0.1:8080", environment: "FLEET_LISTEN")
+    /// `--grpc-listen`.
+    static let grpcListen = Option.value("grpc-listen", valueName: "host:port", help: "Also serve Fleet Engine's gRPC API (VehicleService, TripService) on this address; alone, without --listen, serve only gRPC.",
+        environment: "FLEET_GRPC_LISTEN")
+    /// `--grpc-tls-cert`.
+    static let grpcTlsCert = Option.value("grpc-tls-cert", valueName: "file", help: "PEM certificate chain for gRPC over TLS (with --grpc-tls-key); plain text without.",
+        environment: "FLEET_GRPC_TLS_CERT", completion: .files)
+    /// `--grpc-tls-key`.
+    static let grpcTlsKey = Option.value("grpc-tls-key", valueName: "file", help: "PEM private key of --grpc-tls-cert.", environment: "FLEET_GRPC_TLS_KEY", completion: .files)
+    /// `--jwt-key`.
+    static let jwtKey = Option.value("jwt-key", valueName: "file", help: "PEM RSA public key, X.509 certificate or Google service-account JSON to verify RS256 tokens with.",
+        environment: "FLEET_JWT_KEY", repeatable: true, completion: .files)
+    /// `--jwt-secret-file`.
+    static let jwtSecretFile = Option.value("jwt-secret-file", valueName: "file", help: "File holding the HS256 secret (at least 32 bytes).",
+        environment: "FLEET_JWT_SECRET_FILE", repeatable: true, completion: .files)
+    /// `--insecure`.
+    static let insecure = Option.flag("insecure", help: "Allow a non-loopback address without token checks.")
+    /// `--max-body`.
+    static let maxBody = Option.value("max-body", valueName: "bytes", help: "Largest request body; larger ones get 413.", default: "1048576")
+    /// `--threads`.
+    static let threads = Option.value("threads", valueName: "n", help: "Threads serving requests (a call that writes waits for its commit without one).", default: String(ServeOptions.defaultThreads))
+    /// `--max-connections`.
+    static let maxConnections = Option.value("max-connections", valueName: "n", help: "Most connections open at once.", default: "4096")
+    /// `--connection-timeout`.
+    static let connectionTimeout = Option.value("connection-timeout", valueName: "duration", help: "Close connections idle this long (0 for never).", default: "60s")
+    /// `--max-connections-per-client`.
+    static let maxConnectionsPerClient = Option.value("max-connections-per-client", valueName: "n", help: "Most connections open at once from one client address (0 for no limit); more are closed at once.", default: "1024")
+    /// `--header-timeout`.
+    static let headerTimeout = Option.value("header-timeout", valueName: "duration", help: "Time a request's line and headers may take to arrive (0 for no limit); then 408.", default: "30s")
+    /// `--body-timeout`.
+    static let bodyTimeout = Option.value("body-timeout", valueName: "duration", help: "Time a request's body may take to arrive after its headers (0 for no limit); then 408.", default: "60s")
+    /// `--max-watches`.
+    static let maxWatches = Option.value("max-watches", valueName: "n", help: "Most :watch streams open at once (0 for no limit); more get 429.", default: "3072")
+    /// `--max-watches-per-client`.
+    static let maxWatchesPerClient = Option.value("max-watches-per-client", valueName: "n", help: "Most :watch streams open at once from one client address (0 for no limit); more get 429.", default: "512")
+    /// `--rate-limit`.
+    static let rateLimit = Option.value("rate-limit", valueName: "rps", help: "Requests a second per token, or per client address without tokens; more get 429 with Retry-After (default: no limit).")
+    /// `--rate-burst`.
+    static let rateBurst = Option.value("rate-burst", valueName: "n", help: "Requests a caller may send at once within --rate-limit (default: one second's worth).")
+    /// `--allow-host`.
+    static let allowHost = Option.value("allow-host", valueName: "name", help: "Without token checks, answer requests for this Host besides loopback names and the listen address ('*' for any).",
+        repeatable: true)
+    /// `--no-access-log`.
+    static let noAccessLog = Option.flag("no-access-log", help: "Do not write an access log line per request.")
+    /// `--leaflet-dir`.
+    static let leafletDir = Option.value("leaflet-dir", valueName: "dir", help: "Folder holding Leaflet 1.x (leaflet.js, leaflet.css, images/) for the map pages.",
+        default: MapConfiguration.debianLeafletDirectory, environment: "FLEET_LEAFLET_DIR", completion: .directories)
+    /// `--tiles`.
+    static let tiles = Option.value("tiles", valueName: "url-template", help: "Tile server for the map pages' base layer, e.g. https://tile.example.org/{z}/{x}/{y}.png.",
+        environment: "FLEET_TILES")
+    /// `--tiles-attribution`.
+    static let tilesAttribution = Option.value("tiles-attribution", valueName: "text", help: "Attribution the tile server requires, shown on the map.",
+        environment: "FLEET_TILES_ATTRIBUTION")
+    /// `--map-roads`.
+    static let mapRoads = Option.value("map-roads", valueName: "file", help: "GeoJSON roads drawn as the map's base layer when no --tiles are given (offline maps); default: roads.geojson beside --router routino:DIR's database, when there.",
+        environment: "FLEET_MAP_ROADS", completion: .files)
+    /// `--stale-after`.
+    static let staleAfter = Option.value("stale-after", valueName: "seconds", help: "The map pages flag a vehicle whose last location is older than this as stale.",
+        default: "30", environment: "FLEET_STALE_AFTER")
+    /// `--no-map`.
+    static let noMap = Option.flag("no-map", help: "Do not serve the map pages under /map.")
+    /// In the order help shows them.
+    static let all: [Option] = [
+        listen, grpcListen, grpcTlsCert, grpcTlsKey, jwtKey, jwtSecretFile, insecure, maxBody, threads, maxConnections,
+        connectionTimeout, maxConnectionsPerClient, headerTimeout, bodyTimeout, maxWatches, maxWatchesPerClient, rateLimit,
+        rateBurst, allowHost, noAccessLog, leafletDir, tiles, tilesAttribution, mapRoads, staleAfter, noMap,
+        RouteCommand.routerOption,
+    ]
+}
+
 /// `fleet-admin serve`: Fleet Engine's REST API over the engine and a store, on libmicrohttpd.
 let serveCommand = Command(
     "serve",
@@ -25,46 +99,7 @@ let serveCommand = Command(
     anything but loopback unless --insecure is given. With keys, every call needs an \
     `Authorization: Bearer` JWT whose role (the `fleetrole` claim) allows it (docs/http-api.md).
     """,
-    options: [
-        .value("listen", valueName: "host:port", help: "Address to listen on; port 0 picks a free port.",
-               default: "127.0.0.1:8080", environment: "FLEET_LISTEN"),
-        .value("grpc-listen", valueName: "host:port", help: "Also serve Fleet Engine's gRPC API (VehicleService, TripService) on this address; alone, without --listen, serve only gRPC.",
-               environment: "FLEET_GRPC_LISTEN"),
-        .value("grpc-tls-cert", valueName: "file", help: "PEM certificate chain for gRPC over TLS (with --grpc-tls-key); plain text without.",
-               environment: "FLEET_GRPC_TLS_CERT", completion: .files),
-        .value("grpc-tls-key", valueName: "file", help: "PEM private key of --grpc-tls-cert.", environment: "FLEET_GRPC_TLS_KEY", completion: .files),
-        .value("jwt-key", valueName: "file", help: "PEM RSA public key, X.509 certificate or Google service-account JSON to verify RS256 tokens with.",
-               environment: "FLEET_JWT_KEY", repeatable: true, completion: .files),
-        .value("jwt-secret-file", valueName: "file", help: "File holding the HS256 secret (at least 32 bytes).",
-               environment: "FLEET_JWT_SECRET_FILE", repeatable: true, completion: .files),
-        .flag("insecure", help: "Allow a non-loopback address without token checks."),
-        .value("max-body", valueName: "bytes", help: "Largest request body; larger ones get 413.", default: "1048576"),
-        .value("threads", valueName: "n", help: "Threads serving requests (a call that writes waits for its commit without one).", default: String(ServeOptions.defaultThreads)),
-        .value("max-connections", valueName: "n", help: "Most connections open at once.", default: "4096"),
-        .value("connection-timeout", valueName: "duration", help: "Close connections idle this long (0 for never).", default: "60s"),
-        .value("max-connections-per-client", valueName: "n", help: "Most connections open at once from one client address (0 for no limit); more are closed at once.", default: "1024"),
-        .value("header-timeout", valueName: "duration", help: "Time a request's line and headers may take to arrive (0 for no limit); then 408.", default: "30s"),
-        .value("body-timeout", valueName: "duration", help: "Time a request's body may take to arrive after its headers (0 for no limit); then 408.", default: "60s"),
-        .value("max-watches", valueName: "n", help: "Most :watch streams open at once (0 for no limit); more get 429.", default: "3072"),
-        .value("max-watches-per-client", valueName: "n", help: "Most :watch streams open at once from one client address (0 for no limit); more get 429.", default: "512"),
-        .value("rate-limit", valueName: "rps", help: "Requests a second per token, or per client address without tokens; more get 429 with Retry-After (default: no limit)."),
-        .value("rate-burst", valueName: "n", help: "Requests a caller may send at once within --rate-limit (default: one second's worth)."),
-        .value("allow-host", valueName: "name", help: "Without token checks, answer requests for this Host besides loopback names and the listen address ('*' for any).",
-               repeatable: true),
-        .flag("no-access-log", help: "Do not write an access log line per request."),
-        .value("leaflet-dir", valueName: "dir", help: "Folder holding Leaflet 1.x (leaflet.js, leaflet.css, images/) for the map pages.",
-               default: MapConfiguration.debianLeafletDirectory, environment: "FLEET_LEAFLET_DIR", completion: .directories),
-        .value("tiles", valueName: "url-template", help: "Tile server for the map pages' base layer, e.g. https://tile.example.org/{z}/{x}/{y}.png.",
-               environment: "FLEET_TILES"),
-        .value("tiles-attribution", valueName: "text", help: "Attribution the tile server requires, shown on the map.",
-               environment: "FLEET_TILES_ATTRIBUTION"),
-        .value("map-roads", valueName: "file", help: "GeoJSON roads drawn as the map's base layer when no --tiles are given (offline maps); default: roads.geojson beside --router routino:DIR's database, when there.",
-               environment: "FLEET_MAP_ROADS", completion: .files),
-        .value("stale-after", valueName: "seconds", help: "The map pages flag a vehicle whose last location is older than this as stale.",
-               default: "30", environment: "FLEET_STALE_AFTER"),
-        .flag("no-map", help: "Do not serve the map pages under /map."),
-        RouteCommand.routerOption,
-    ],
+    options: ServeFlags.all,
     examples: [
         Example("fleet-admin serve --listen 127.0.0.1:8080", "Serve the embedded store on loopback."),
         Example("fleet-admin serve --listen 0.0.0.0:8080 --store sqlite:/var/lib/fleet/fleet.db --jwt-secret-file /etc/fleet/secret",
@@ -75,47 +110,47 @@ let serveCommand = Command(
     ]
 ) { args, context in
     var options = ServeOptions()
-    options.listen = args.string("listen") ?? options.listen
-    if let grpcListen = args.string("grpc-listen") {
-        options.grpc = GRPCServeOptions(listen: grpcListen, tlsCertificateFile: args.string("grpc-tls-cert"), tlsKeyFile: args.string("grpc-tls-key"))
-        options.serveREST = args.isGiven("listen")
+    options.listen = args.string(ServeFlags.listen) ?? options.listen
+    if let grpcListen = args.string(ServeFlags.grpcListen) {
+        options.grpc = GRPCServeOptions(listen: grpcListen, tlsCertificateFile: args.string(ServeFlags.grpcTlsCert), tlsKeyFile: args.string(ServeFlags.grpcTlsKey))
+        options.serveREST = args.isGiven(ServeFlags.listen)
     }
-    guard args.isGiven("grpc-tls-cert") == args.isGiven("grpc-tls-key") else {
+    guard args.isGiven(ServeFlags.grpcTlsCert) == args.isGiven(ServeFlags.grpcTlsKey) else {
         throw args.usageError("--grpc-tls-cert and --grpc-tls-key go together: give both or neither")
     }
-    if args.isGiven("grpc-tls-cert") && options.grpc == nil { throw args.usageError("--grpc-tls-cert needs --grpc-listen") }
-    options.provider = args.string("provider")
-    options.jwtKeyFiles = args.strings("jwt-key")
-    options.jwtSecretFiles = args.strings("jwt-secret-file")
-    options.insecure = args.flag("insecure")
-    options.accessLog = !args.flag("no-access-log")
-    if let bytes = try args.int("max-body") {
+    if args.isGiven(ServeFlags.grpcTlsCert) && options.grpc == nil { throw args.usageError("--grpc-tls-cert needs --grpc-listen") }
+    options.provider = args.string(GlobalOptions.provider)
+    options.jwtKeyFiles = args.strings(ServeFlags.jwtKey)
+    options.jwtSecretFiles = args.strings(ServeFlags.jwtSecretFile)
+    options.insecure = args.flag(ServeFlags.insecure)
+    options.accessLog = !args.flag(ServeFlags.noAccessLog)
+    if let bytes = try args.int(ServeFlags.maxBody) {
         guard bytes > 0 else { throw args.usageError("--max-body must be positive") }
         options.maxBodyBytes = bytes
     }
-    if let threads = try args.int("threads") {
+    if let threads = try args.int(ServeFlags.threads) {
         guard threads > 0 else { throw args.usageError("--threads must be positive") }
         options.threads = threads
     }
-    if let connections = try args.int("max-connections") {
+    if let connections = try args.int(ServeFlags.maxConnections) {
         guard connections > 0 else { throw args.usageError("--max-connections must be positive") }
         options.maxConnections = connections
     }
-    if let timeout = try args.duration("connection-timeout") {
+    if let timeout = try args.duration(ServeFlags.connectionTimeout) {
         options.connectionTimeout = timeout == .zero ? nil : timeout
     }
-    if args.flag("no-map") {
+    if args.flag(ServeFlags.noMap) {
         options.map = nil
     } else {
         var map = MapConfiguration()
-        if let dir = args.string("leaflet-dir"), dir != map.leafletDirectory {
+        if let dir = args.string(ServeFlags.leafletDir), dir != map.leafletDirectory {
             map.leafletDirectory = dir
             map.leafletDirectoryGiven = true
         }
-        map.tilesURL = args.string("tiles").flatMap { $0.isEmpty ? nil : $0 }
-        map.tilesAttribution = args.string("tiles-attribution")
-        map.roadsFile = args.string("map-roads").flatMap { $0.isEmpty ? nil : $0 }
-        if let seconds = try args.double("stale-after") {
+        map.tilesURL = args.string(ServeFlags.tiles).flatMap { $0.isEmpty ? nil : $0 }
+        map.tilesAttribution = args.string(ServeFlags.tilesAttribution)
+        map.roadsFile = args.string(ServeFlags.mapRoads).flatMap { $0.isEmpty ? nil : $0 }
+        if let seconds = try args.double(ServeFlags.staleAfter) {
             guard seconds > 0, seconds.isFinite else { throw args.usageError("--stale-after must be a positive number of seconds") }
             map.staleAfterSeconds = seconds
         }
@@ -132,34 +167,34 @@ let serveCommand = Command(
             options.map = map
         }
     }
-    if let connections = try args.int("max-connections-per-client") {
+    if let connections = try args.int(ServeFlags.maxConnectionsPerClient) {
         guard connections >= 0 else { throw args.usageError("--max-connections-per-client must be 0 or more") }
         options.maxConnectionsPerClient = connections == 0 ? nil : connections
     }
-    if let timeout = try args.duration("header-timeout") {
+    if let timeout = try args.duration(ServeFlags.headerTimeout) {
         options.headerTimeout = timeout == .zero ? nil : timeout
     }
-    if let timeout = try args.duration("body-timeout") {
+    if let timeout = try args.duration(ServeFlags.bodyTimeout) {
         options.bodyTimeout = timeout == .zero ? nil : timeout
     }
-    if let watches = try args.int("max-watches") {
+    if let watches = try args.int(ServeFlags.maxWatches) {
         guard watches >= 0 else { throw args.usageError("--max-watches must be 0 or more") }
         options.maxWatches = watches == 0 ? nil : watches
     }
-    if let watches = try args.int("max-watches-per-client") {
+    if let watches = try args.int(ServeFlags.maxWatchesPerClient) {
         guard watches >= 0 else { throw args.usageError("--max-watches-per-client must be 0 or more") }
         options.maxWatchesPerClient = watches == 0 ? nil : watches
     }
-    if let text = args.string("rate-limit") {
+    if let text = args.string(ServeFlags.rateLimit) {
         guard let rate = Double(text), rate.isFinite, rate > 0 else { throw args.usageError("--rate-limit must be a positive number of requests a second") }
         options.rateLimit = rate
     }
-    if let burst = try args.int("rate-burst") {
+    if let burst = try args.int(ServeFlags.rateBurst) {
         guard burst > 0 else { throw args.usageError("--rate-burst must be positive") }
         guard options.rateLimit != nil else { throw args.usageError("--rate-burst needs --rate-limit") }
         options.rateBurst = Double(burst)
     }
-    options.allowedHosts = args.strings("allow-host")
+    options.allowedHosts = args.strings(ServeFlags.allowHost)
     let storeURL = try args.group(ConnectionGroup.self).storeURL()
     // A malformed address, an unreadable key file or store URL is a usage error (exit 2) naming the option.
     try args.checkingSettings {
@@ -179,7 +214,7 @@ let serveCommand = Command(
 /// listing the schemes.
 private func planningRouter(_ args: ParsedArguments) throws -> (any Router)? {
     do {
-        return try Wiring.planningRouter(args.string("router"), environment: [:])
+        return try Wiring.planningRouter(args.string(RouteCommand.routerOption), environment: [:])
     } catch {
         throw args.usageError("--router: \(error.message)")
     }

@@ -5,6 +5,9 @@ import FleetModel
 import Foundation
 import OpenSSLJWT
 
+/// `--role` reads as a `Role`: the parser accepts only its claim values.
+extension Role: OptionValue {}
+
 /// `fleet-admin token mint|inspect`: Fleet Engine JWTs, signed RS256 with a service-account key
 /// or HS256 with a local secret (the file `serve --jwt-secret-file` takes).
 enum TokenCommands {
@@ -13,13 +16,46 @@ enum TokenCommands {
         "token", abstract: "Mint and inspect Fleet Engine JWTs.",
         subcommands: [mint, inspect])
 
+    /// `--key sa.json`.
+    static let keyOption = Option.value(
+        "key", valueName: "sa.json", help: "A Google service-account key file: RS256, kid = private_key_id, iss = sub = client_email.",
+        completion: .files)
+    /// `--secret-file FILE`.
+    static let secretFileOption = Option.value(
+        "secret-file", valueName: "file", help: "An HS256 secret of at least 32 bytes (one trailing newline ignored); the file serve --jwt-secret-file takes.",
+        completion: .files)
     /// `--key` and `--secret-file`: the signing (or verifying) key.
-    static let keyOptions: [Option] = [
-        .value("key", valueName: "sa.json", help: "A Google service-account key file: RS256, kid = private_key_id, iss = sub = client_email.",
-               completion: .files),
-        .value("secret-file", valueName: "file", help: "An HS256 secret of at least 32 bytes (one trailing newline ignored); the file serve --jwt-secret-file takes.",
-               completion: .files),
-    ]
+    static let keyOptions: [Option] = [keyOption, secretFileOption]
+
+    /// The options of `token mint`.
+    enum MintOptions {
+        /// `--role ROLE`, one of `Role`'s claim values.
+        static let role = Option.choice("role", of: Role.self, help: "Who the token speaks for.", required: true)
+        /// `--vehicle ID`.
+        static let vehicle = Option.value("vehicle", valueName: "id", help: "authorization.vehicleid (required for driver tokens).")
+        /// `--trip ID`.
+        static let trip = Option.value("trip", valueName: "id", help: "authorization.tripid (required for consumer tokens).")
+        /// `--ttl D`.
+        static let ttl = Option.value("ttl", valueName: "duration", help: "How long the token lives.", default: "1h")
+        /// `--issuer ISS`.
+        static let issuer = Option.value(
+            "issuer", valueName: "iss", help: "iss and sub (default: the service account's email, else fleet-engine-self-hosted).")
+        /// `--audience AUD`.
+        static let audience = Option.value("audience", valueName: "aud", help: "aud.", default: TokenVerifier.fleetEngineAudience)
+        /// `--allow-long-ttl`.
+        static let allowLongTTL = Option.flag("allow-long-ttl", help: "Accept a --ttl over one hour (self-hosted servers configured for it only).")
+        /// In the order help shows them.
+        static let all = [role, vehicle, trip, ttl, issuer, audience, allowLongTTL]
+    }
+
+    /// `token inspect --public-key PEM`.
+    static let publicKeyOption = Option.value(
+        "public-key", valueName: "pem", help: "An RSA public key or certificate (PEM) to verify RS256 tokens with.", completion: .files)
+    /// `token inspect --accept-audience AUD` (repeatable).
+    static let acceptAudienceOption = Option.value(
+        "accept-audience", valueName: "aud", help: "Another accepted aud besides Fleet Engine's.", repeatable: true)
+    /// `token inspect [<jwt>]`.
+    static let jwtArgument = Argument("jwt", help: "The token, or - to read it from standard input (default: --token).", arity: .optional)
 
     // MARK: mint
 
@@ -27,16 +63,7 @@ enum TokenCommands {
     static let mint = AdminCommand.make(
         "mint", abstract: "Sign a token for a role and print it alone on standard output.",
         discussion: "Claims: iss and sub (the service account, or --issuer), aud (Fleet Engine's, or --audience), iat, exp = iat + --ttl (at most 1h unless --allow-long-ttl), authorization {vehicleid, tripid} (server tokens: * unless given; fleet-reader: every ID *), and fleetrole, which a self-hosted server reads.",
-        options: [
-            .value("role", valueName: "role", help: "Who the token speaks for.", required: true,
-                   allowedValues: Role.allCases.map(\.rawValue)),
-            .value("vehicle", valueName: "id", help: "authorization.vehicleid (required for driver tokens)."),
-            .value("trip", valueName: "id", help: "authorization.tripid (required for consumer tokens)."),
-            .value("ttl", valueName: "duration", help: "How long the token lives.", default: "1h"),
-            .value("issuer", valueName: "iss", help: "iss and sub (default: the service account's email, else fleet-engine-self-hosted)."),
-            .value("audience", valueName: "aud", help: "aud.", default: TokenVerifier.fleetEngineAudience),
-            .flag("allow-long-ttl", help: "Accept a --ttl over one hour (self-hosted servers configured for it only)."),
-        ] + keyOptions,
+        options: MintOptions.all + keyOptions,
         examples: [
             Example("fleet-admin token mint --role server --key sa.json", "A one-hour server token, as Fleet Engine expects it."),
             Example("fleet-admin token mint --role driver --vehicle car-1 --secret-file /etc/fleet/jwt.secret --ttl 30m",
@@ -45,16 +72,16 @@ enum TokenCommands {
                     "Use the token for the next commands."),
         ]) { session in
         let arguments = session.arguments
-        guard let role = Role(name: try arguments.require("role")) else { throw arguments.usageError("--role: unknown role") }
-        guard let ttl = try arguments.duration("ttl") else { throw arguments.usageError("missing --ttl") }
+        guard let role = arguments.value(MintOptions.role, as: Role.self) else { throw arguments.usageError("missing --role") }
+        guard let ttl = try arguments.duration(MintOptions.ttl) else { throw arguments.usageError("missing --ttl") }
         guard let key = try signingKey(session) else {
             throw arguments.usageError("missing the signing key: --key sa.json (RS256) or --secret-file FILE (HS256)")
         }
-        let minter = TokenMinter(key: key, issuer: arguments.string("issuer"),
-                                 audience: arguments.string("audience") ?? TokenVerifier.fleetEngineAudience,
-                                 allowsLifetimeOverOneHour: arguments.flag("allow-long-ttl"))
+        let minter = TokenMinter(key: key, issuer: arguments.string(MintOptions.issuer),
+                                 audience: arguments.string(MintOptions.audience) ?? TokenVerifier.fleetEngineAudience,
+                                 allowsLifetimeOverOneHour: arguments.flag(MintOptions.allowLongTTL))
         let seconds = Double(ttl.components.seconds) + Double(ttl.components.attoseconds) / 1e18
-        let token = try minter.mint(role: role, vehicleID: arguments.string("vehicle"), tripID: arguments.string("trip"), ttl: seconds)
+        let token = try minter.mint(role: role, vehicleID: arguments.string(MintOptions.vehicle), tripID: arguments.string(MintOptions.trip), ttl: seconds)
         session.context.print(token)
         return 0
     }
@@ -62,7 +89,7 @@ enum TokenCommands {
     /// The key `--key` or `--secret-file` names, or nil when neither is given; a usage error when both are.
     static func signingKey(_ session: AdminSession) throws -> SigningKey? {
         let arguments = session.arguments
-        switch (arguments.string("key"), arguments.string("secret-file")) {
+        switch (arguments.string(keyOption), arguments.string(secretFileOption)) {
         case (_?, _?):
             throw arguments.usageError("give --key or --secret-file, not both")
         case (let path?, nil):
@@ -80,18 +107,15 @@ enum TokenCommands {
     static let inspect = AdminCommand.make(
         "inspect", abstract: "Decode a token and, given its key, verify it as a server would.",
         discussion: "Without a key the token is only decoded (signature not checked). With --key, --public-key or --secret-file it is verified: signature, exp/nbf/iat (30 s skew, lifetime at most 1h), aud, and the fleetrole claim; a failure prints the explanation and exits 26 (UNAUTHENTICATED) or 17 (PERMISSION_DENIED). The token comes from the argument, - (standard input), or --token/FLEET_TOKEN.",
-        options: keyOptions + [
-            .value("public-key", valueName: "pem", help: "An RSA public key or certificate (PEM) to verify RS256 tokens with.", completion: .files),
-            .value("accept-audience", valueName: "aud", help: "Another accepted aud besides Fleet Engine's.", repeatable: true),
-        ],
-        arguments: [Argument("jwt", help: "The token, or - to read it from standard input (default: --token).", arity: .optional)],
+        options: keyOptions + [publicKeyOption, acceptAudienceOption],
+        arguments: [jwtArgument],
         examples: [
             Example("fleet-admin token inspect eyJhbGciOi…", "Header and claims, with times in UTC."),
             Example("fleet-admin token mint --role server --secret-file s | fleet-admin token inspect - --secret-file s",
                     "Mint and verify in one go."),
         ]) { session in
         let arguments = session.arguments
-        var text = arguments.string("jwt") ?? arguments.string(TokenGroup.token)
+        var text = arguments.string(jwtArgument) ?? arguments.string(TokenGroup.token)
         if text == "-" { text = try session.context.standardInput.readText() }
         guard let token = text?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty else {
             throw arguments.usageError("missing the token: give it as an argument, - for standard input, or --token")
@@ -102,7 +126,7 @@ enum TokenCommands {
         var verification: TokenReport.Verification = .notChecked
         var failure: FleetError?
         if !keys.isEmpty {
-            let verifier = TokenVerifier(keys: keys, additionalAudiences: arguments.strings("accept-audience"))
+            let verifier = TokenVerifier(keys: keys, additionalAudiences: arguments.strings(acceptAudienceOption))
             do {
                 verification = .verified(role: try verifier.verify(token).role)
             } catch let error as FleetError where error.cause == ErrorCause.jwtWithoutRole.id {
@@ -123,13 +147,13 @@ enum TokenCommands {
     static func verificationKeys(_ session: AdminSession) throws -> [VerificationKey] {
         let arguments = session.arguments
         var keys: [VerificationKey] = []
-        if let path = arguments.string("key") {
+        if let path = arguments.string(keyOption) {
             keys.append(try VerificationKey.fromServiceAccountJSON(InputFiles.text(path, standardInput: session.context.standardInput)))
         }
-        if let path = arguments.string("public-key") {
+        if let path = arguments.string(publicKeyOption) {
             keys.append(try VerificationKey.rs256(publicKeyPEM: InputFiles.text(path, standardInput: session.context.standardInput)))
         }
-        if let path = arguments.string("secret-file") {
+        if let path = arguments.string(secretFileOption) {
             keys.append(try VerificationKey.hs256(secretFileContents: InputFiles.bytes(path)))
         }
         return keys

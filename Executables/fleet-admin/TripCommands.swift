@@ -20,7 +20,7 @@ enum TripCommands {
     static let create = AdminCommand.make(
         "create", abstract: "Create a trip (NEW), optionally assigned to a vehicle.",
         discussion: "Fields come from flags, or from a Trip JSON body (--json-body FILE, or -) that flags then override field by field. --type defaults to exclusive.",
-        options: TripFlags.commonOptions + TripFlags.createOptions + [VehicleCommands.jsonBodyOption("Trip")],
+        options: TripFlags.commonOptions + TripFlags.createOptions + [bodyOption],
         arguments: [tripArgument],
         examples: [
             Example("fleet-admin --provider demo trips create trip-1 --pickup 52.52,13.40 --dropoff 52.50,13.45",
@@ -28,9 +28,9 @@ enum TripCommands {
             Example("fleet-admin --provider demo trips create trip-2 --pickup 52.52,13.40 --stop 52.51,13.42 --dropoff 52.50,13.45 --vehicle car-1 --passengers 2",
                     "A trip with one intermediate stop, assigned to car-1."),
         ]) { session in
-        let name = try session.tripName(try session.arguments.require("trip"))
+        let name = try session.tripName(try session.arguments.require(tripArgument))
         let flags = try TripFlags(session.arguments, declared: TripFlags.commonOptions + TripFlags.createOptions)
-        let body = try JSONBody<Trip>.read(session, path: "trip")
+        let body = try JSONBody<Trip>.read(session, from: bodyOption, path: "trip")
         var trip = flags.tripToCreate(body: body?.message)
         // Checked here so the message names the flag, not the API field it fills (trip.pickupPoint).
         guard trip.pickupPoint != nil else {
@@ -50,17 +50,14 @@ enum TripCommands {
     /// `trips get`.
     static let get = AdminCommand.make(
         "get", abstract: "Show a trip.",
-        options: [
-            .value("view", valueName: "view", help: "sdk, or journey-sharing (JOURNEY_SHARING_V1S: other riders' waypoints anonymous).",
-                   completion: .values(FlagValue.spellings(Vocabulary.tripViews))),
-        ],
+        options: [viewOption.option],
         arguments: [tripArgument],
         examples: [
             Example("fleet-admin --provider demo trips get trip-1", "Status, vehicle, route progress and ETA."),
             Example("fleet-admin --provider demo trips get trip-1 --view journey-sharing --json", "What a rider's app is shown, as JSON."),
         ]) { session in
-        let name = try session.tripName(try session.arguments.require("trip"))
-        let view = try session.arguments.enumValue("view", accepted: Vocabulary.tripViews)
+        let name = try session.tripName(try session.arguments.require(tripArgument))
+        let view = try session.arguments.value(viewOption)
         let trip = try session.withAPI { try $0.getTrip(GetTripRequest(name: name.description, view: view)) }
         session.printer.single(trip, details: TripFormatting.details)
         return 0
@@ -68,13 +65,34 @@ enum TripCommands {
 
     // MARK: list / search
 
+    /// `trips get --view`.
+    static let viewOption = EnumOption(
+        "view", valueName: "view", help: "sdk, or journey-sharing (JOURNEY_SHARING_V1S: other riders' waypoints anonymous).",
+        accepted: Vocabulary.tripViews)
+
+    /// `--json-body FILE|-` of `create` and `update`.
+    static let bodyOption = VehicleCommands.jsonBodyOption("Trip")
+
+    /// `--vehicle ID` of `list` and `search`.
+    static let vehicleFilterOption = Option.value("vehicle", valueName: "id", help: "Only the trips of this vehicle.")
+    /// `--active` of `list` and `search`.
+    static let activeOption = Option.flag("active", help: "Only active trips (not COMPLETE or CANCELED).")
+    /// `--page-size N` of `list` and `search`.
+    static let pageSizeOption = Option.value("page-size", valueName: "n", help: "Trips per request.", default: "100")
+    /// `--limit N` of `list` and `search`.
+    static let limitOption = Option.value("limit", valueName: "n", help: "Stop after N trips.")
+    /// `trips search --stale-for D`.
+    static let staleForOption = Option.value(
+        "stale-for", valueName: "duration", help: "Only trips not updated for at least this long (minimumStaleness).")
+    /// `trips status --index N`.
+    static let statusIndexOption = Option.value(
+        "index", valueName: "n", help: "The intermediate destination (intermediateDestinationIndex).")
+    /// `trips status <status>`.
+    static let statusArgument = EnumArgument(
+        "status", help: "The new status, like enroute-to-pickup or ENROUTE_TO_PICKUP.", accepted: Vocabulary.tripStatuses)
+
     /// Options of `trips list` and `trips search`.
-    static let listOptions: [Option] = [
-        .value("vehicle", valueName: "id", help: "Only the trips of this vehicle."),
-        .flag("active", help: "Only active trips (not COMPLETE or CANCELED)."),
-        .value("page-size", valueName: "n", help: "Trips per request.", default: "100"),
-        .value("limit", valueName: "n", help: "Stop after N trips."),
-    ]
+    static let listOptions: [Option] = [vehicleFilterOption, activeOption, pageSizeOption, limitOption]
 
     /// `trips list`.
     static let list = AdminCommand.make(
@@ -90,24 +108,22 @@ enum TripCommands {
     /// `trips search`.
     static let search = AdminCommand.make(
         "search", abstract: "Search trips: list's filters plus --stale-for.",
-        options: listOptions + [
-            .value("stale-for", valueName: "duration", help: "Only trips not updated for at least this long (minimumStaleness)."),
-        ],
+        options: listOptions + [staleForOption],
         examples: [
             Example("fleet-admin --provider demo trips search --active --stale-for 30m", "Active trips nobody touched for half an hour."),
         ]) { session in
-        try listTrips(session, minimumStaleness: try session.arguments.protoDuration("stale-for"))
+        try listTrips(session, minimumStaleness: try session.arguments.protoDuration(staleForOption))
     }
 
     /// Lists trips (SearchTrips, every page) in the chosen format.
     static func listTrips(_ session: AdminSession, minimumStaleness: ProtoDuration?) throws -> Int32 {
         let arguments = session.arguments
-        let vehicleID = try arguments.string("vehicle").map { try session.vehicleName($0).vehicleID }
+        let vehicleID = try arguments.string(vehicleFilterOption).map { try session.vehicleName($0).vehicleID }
         let request = SearchTripsRequest(parent: try session.parent(), vehicleId: vehicleID,
-                                         activeTripsOnly: arguments.flag("active") ? true : nil,
-                                         pageSize: try arguments.int32("page-size", in: 1...Int32.max),
+                                         activeTripsOnly: arguments.flag(activeOption) ? true : nil,
+                                         pageSize: try arguments.int32(pageSizeOption, in: 1...Int32.max),
                                          minimumStaleness: minimumStaleness)
-        let limit = try arguments.int("limit")
+        let limit = try arguments.int(limitOption)
         let writer = session.printer.list(of: Trip.self, table: TripFormatting.table)
         try session.withAPI { api in
             try FleetPager(api: api, progress: session.progress("Listing trips")).trips(request, limit: limit) { writer.add($0) }
@@ -122,16 +138,16 @@ enum TripCommands {
     static let update = AdminCommand.make(
         "update", abstract: "Change a trip's fields.",
         discussion: "The update mask is made from the flags given. With --json-body, the body's top-level fields join the mask, or --mask names the fields to take from it; flags override the body. --vehicle '' unassigns the trip.",
-        options: TripFlags.commonOptions + TripFlags.updateOptions + [VehicleCommands.jsonBodyOption("Trip"), VehicleCommands.maskOption],
+        options: TripFlags.commonOptions + TripFlags.updateOptions + [bodyOption, MaskFlag.option],
         arguments: [tripArgument],
         examples: [
             Example("fleet-admin --provider demo trips update trip-1 --dropoff 52.49,13.46", "Move the dropoff."),
             Example("fleet-admin --provider demo trips update trip-1 --status enroute-to-pickup --vehicle car-1", "Assign and start in one update."),
         ]) { session in
-        let name = try session.tripName(try session.arguments.require("trip"))
+        let name = try session.tripName(try session.arguments.require(tripArgument))
         var flags = try TripFlags(session.arguments, declared: TripFlags.commonOptions + TripFlags.updateOptions)
         if let vehicle = flags.vehicle, vehicle.hasPrefix("providers/") { flags.vehicle = try session.vehicleName(vehicle).vehicleID }
-        let body = try JSONBody<Trip>.read(session, path: "trip")
+        let body = try JSONBody<Trip>.read(session, from: bodyOption, path: "trip")
         let paths = MaskFlag.unique((try MaskFlag.paths(session.arguments) ?? body?.fields ?? []) + flags.paths)
         guard !paths.isEmpty else {
             throw session.arguments.usageError("nothing to update: give a field flag (--status, --vehicle, --dropoff, …) or --json-body")
@@ -149,8 +165,8 @@ enum TripCommands {
         "assign", abstract: "Assign a trip to a vehicle.",
         arguments: [tripArgument, VehicleCommands.vehicleArgument],
         examples: [Example("fleet-admin --provider demo trips assign trip-1 car-1", "car-1 gets trip-1's waypoints.")]) { session in
-        let name = try session.tripName(try session.arguments.require("trip"))
-        let vehicle = try session.vehicleName(try session.arguments.require("vehicle"))
+        let name = try session.tripName(try session.arguments.require(tripArgument))
+        let vehicle = try session.vehicleName(try session.arguments.require(VehicleCommands.vehicleArgument))
         guard vehicle.provider == name.provider else {
             throw session.arguments.usageError("the trip is of provider '\(name.provider)' and the vehicle of '\(vehicle.provider)'")
         }
@@ -166,18 +182,17 @@ enum TripCommands {
     static let status = AdminCommand.make(
         "status", abstract: "Move a trip to a status.",
         discussion: "Statuses: \(FlagValue.spellings(Vocabulary.tripStatuses).joined(separator: ", ")) (any case, dashes or underscores). For the intermediate statuses without --index, the next destination after an arrival, the current one otherwise.",
-        options: [.value("index", valueName: "n", help: "The intermediate destination (intermediateDestinationIndex).")],
-        arguments: [tripArgument, Argument("status", help: "The new status, like enroute-to-pickup or ENROUTE_TO_PICKUP.",
-                                           completion: .values(FlagValue.spellings(Vocabulary.tripStatuses)))],
+        options: [statusIndexOption],
+        arguments: [tripArgument, statusArgument.argument],
         examples: [
             Example("fleet-admin --provider demo trips status trip-1 enroute-to-pickup", "The driver is on the way."),
             Example("fleet-admin --provider demo trips status trip-2 arrived-at-intermediate-destination --index 0", "Arrived at the first stop."),
         ]) { session in
-        let name = try session.tripName(try session.arguments.require("trip"))
-        guard let status = try session.arguments.enumValue("status", accepted: Vocabulary.tripStatuses, isArgument: true) else {
+        let name = try session.tripName(try session.arguments.require(tripArgument))
+        guard let status = try session.arguments.value(statusArgument) else {
             throw session.arguments.usageError("missing argument <status>")
         }
-        let given = try session.arguments.int32("index", in: 0...Int32.max)
+        let given = try session.arguments.int32(statusIndexOption, in: 0...Int32.max)
         let trip = try session.withAPI { api in
             var index = given
             if index == nil, status == .enrouteToIntermediateDestination || status == .arrivedAtIntermediateDestination {
@@ -201,7 +216,7 @@ enum TripCommands {
             word, abstract: "Set a trip \(status.name).",
             arguments: [tripArgument],
             examples: [Example("fleet-admin --provider demo trips \(word) trip-1", note)]) { session in
-            let name = try session.tripName(try session.arguments.require("trip"))
+            let name = try session.tripName(try session.arguments.require(tripArgument))
             let trip = try session.withAPI { try $0.updateTrip(statusUpdate(name, TripStatusPath.Step(status))) }
             session.printer.single(trip, details: TripFormatting.details)
             return 0
@@ -220,7 +235,7 @@ enum TripCommands {
         "delete", abstract: "Delete a trip that is not active on a vehicle.",
         arguments: [tripArgument],
         examples: [Example("fleet-admin --provider demo trips delete trip-1", "Fails with FAILED_PRECONDITION (exit 19) while active and assigned.")]) { session in
-        let name = try session.tripName(try session.arguments.require("trip"))
+        let name = try session.tripName(try session.arguments.require(tripArgument))
         try session.withAPI { try $0.deleteTrip(DeleteTripRequest(name: name.description)) }
         DeletionReport.print(name.description, session: session)
         return 0

@@ -23,41 +23,54 @@ struct TripFlags: Sendable {
     /// `--index N` → `intermediateDestinationIndex` (update only).
     var index: Int32?
 
+    /// `--pickup LAT,LNG`.
+    static let pickupOption = Option.value(
+        "pickup", valueName: "lat,lng", help: "The pickup point (write --pickup=-33.87,151.21 for a negative latitude).")
+    /// `--dropoff LAT,LNG`.
+    static let dropoffOption = Option.value("dropoff", valueName: "lat,lng", help: "The dropoff point.")
+    /// `--stop LAT,LNG` (repeatable).
+    static let stopOption = Option.value(
+        "stop", valueName: "lat,lng", help: "An intermediate destination; repeat for several, in order (exclusive trips only).",
+        repeatable: true)
+    /// `--type exclusive|shared`.
+    static let typeOption = EnumOption(
+        "type", valueName: "type", help: "The trip type: exclusive or shared.", accepted: Vocabulary.tripTypes)
+    /// `--vehicle ID`.
+    static let vehicleOption = Option.value("vehicle", valueName: "id", help: "The vehicle the trip is assigned to.")
+    /// `--attributes k=v,…`.
+    static let attributesOption = Option.value(
+        "attributes", valueName: "k=v,...", help: "The trip's attributes: k=v,k2=v2 (string values).")
+    /// `--passengers N`.
+    static let passengersOption = Option.value("passengers", valueName: "n", help: "How many riders (numberOfPassengers).")
+    /// `--status S`.
+    static let statusOption = EnumOption(
+        "status", valueName: "status", help: "The new trip status (any case, dashes or underscores: enroute-to-pickup).",
+        accepted: Vocabulary.tripStatuses)
+    /// `--index N`.
+    static let indexOption = Option.value(
+        "index", valueName: "n", help: "The intermediate destination the status refers to (intermediateDestinationIndex).")
+
     /// Options of both `create` and `update`.
     static let commonOptions: [Option] = [
-        .value("pickup", valueName: "lat,lng", help: "The pickup point (write --pickup=-33.87,151.21 for a negative latitude)."),
-        .value("dropoff", valueName: "lat,lng", help: "The dropoff point."),
-        .value("stop", valueName: "lat,lng", help: "An intermediate destination; repeat for several, in order (exclusive trips only).",
-               repeatable: true),
-        .value("type", valueName: "type", help: "The trip type: exclusive or shared.",
-               completion: .values(FlagValue.spellings(Vocabulary.tripTypes))),
-        .value("vehicle", valueName: "id", help: "The vehicle the trip is assigned to."),
-        .value("attributes", valueName: "k=v,...", help: "The trip's attributes: k=v,k2=v2 (string values)."),
+        pickupOption, dropoffOption, stopOption, typeOption.option, vehicleOption, attributesOption,
     ]
     /// `--passengers`, for `create`.
-    static let createOptions: [Option] = [
-        .value("passengers", valueName: "n", help: "How many riders (numberOfPassengers)."),
-    ]
+    static let createOptions: [Option] = [passengersOption]
     /// `--status`, `--index`, for `update`.
-    static let updateOptions: [Option] = [
-        .value("status", valueName: "status", help: "The new trip status (any case, dashes or underscores: enroute-to-pickup).",
-               completion: .values(FlagValue.spellings(Vocabulary.tripStatuses))),
-        .value("index", valueName: "n", help: "The intermediate destination the status refers to (intermediateDestinationIndex)."),
-    ]
+    static let updateOptions: [Option] = [statusOption.option, indexOption]
 
     /// Reads whichever of the flags the running command declares.
     init(_ arguments: ParsedArguments, declared options: [Option]) throws(UsageError) {
-        let names = Set(options.map(\.name))
-        pickup = try arguments.latLng("pickup")
-        dropoff = try arguments.latLng("dropoff")
-        let stops = try arguments.latLngs("stop")
+        pickup = try arguments.latLng(Self.pickupOption)
+        dropoff = try arguments.latLng(Self.dropoffOption)
+        let stops = try arguments.latLngs(Self.stopOption)
         self.stops = stops.isEmpty ? nil : stops
-        type = try arguments.enumValue("type", accepted: Vocabulary.tripTypes)
-        vehicle = arguments.string("vehicle")
-        attributes = try arguments.tripAttributes("attributes")
-        if names.contains("passengers") { passengers = try arguments.int32("passengers", in: 0...Int32.max) }
-        if names.contains("status") { status = try arguments.enumValue("status", accepted: Vocabulary.tripStatuses) }
-        if names.contains("index") { index = try arguments.int32("index", in: 0...Int32.max) }
+        type = try arguments.value(Self.typeOption)
+        vehicle = arguments.string(Self.vehicleOption)
+        attributes = try arguments.tripAttributes(Self.attributesOption)
+        if options.contains(Self.passengersOption) { passengers = try arguments.int32(Self.passengersOption, in: 0...Int32.max) }
+        if options.contains(Self.statusOption.option) { status = try arguments.value(Self.statusOption) }
+        if options.contains(Self.indexOption) { index = try arguments.int32(Self.indexOption, in: 0...Int32.max) }
     }
 
     /// Flags set directly (tests).

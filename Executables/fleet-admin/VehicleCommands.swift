@@ -19,7 +19,7 @@ enum VehicleCommands {
     static let create = AdminCommand.make(
         "create", abstract: "Create a vehicle.",
         discussion: "Fields come from flags, or from a Vehicle JSON body (--json-body FILE, or - for standard input) that flags then override field by field. What neither gives defaults to --state offline, --type exclusive and --category auto; --capacity has no default.",
-        options: VehicleFlags.options + [jsonBodyOption("Vehicle")],
+        options: VehicleFlags.options + [bodyOption],
         arguments: [vehicleArgument],
         examples: [
             Example("fleet-admin --provider demo vehicles create car-1 --capacity 4 --type exclusive,shared --state online --location 52.52,13.40",
@@ -27,9 +27,9 @@ enum VehicleCommands {
             Example("fleet-admin --provider demo vehicles create car-2 --json-body car.json --state offline",
                     "A vehicle from a JSON file, created offline whatever the file says."),
         ]) { session in
-        let name = try session.vehicleName(try session.arguments.require("vehicle"))
+        let name = try session.vehicleName(try session.arguments.require(vehicleArgument))
         let flags = try VehicleFlags(session.arguments)
-        let body = try JSONBody<Vehicle>.read(session, path: "vehicle")
+        let body = try JSONBody<Vehicle>.read(session, from: bodyOption, path: "vehicle")
         let request = CreateVehicleRequest(parent: "providers/\(name.provider)", vehicleId: name.vehicleID,
                                            vehicle: flags.vehicleToCreate(body: body?.message))
         let vehicle = try session.withAPI { try $0.createVehicle(request) }
@@ -47,7 +47,7 @@ enum VehicleCommands {
             Example("fleet-admin --provider demo vehicles get car-1", "Its state, location, trips and waypoints."),
             Example("fleet-admin vehicles get providers/demo/vehicles/car-1 --json", "Fleet Engine's JSON of the vehicle."),
         ]) { session in
-        let name = try session.vehicleName(try session.arguments.require("vehicle"))
+        let name = try session.vehicleName(try session.arguments.require(vehicleArgument))
         let vehicle = try session.withAPI { try $0.getVehicle(GetVehicleRequest(name: name.description)) }
         session.printer.single(vehicle, details: VehicleFormatting.details)
         return 0
@@ -59,35 +59,23 @@ enum VehicleCommands {
     static let list = AdminCommand.make(
         "list", abstract: "List vehicles (every page; a progress bar on a terminal).",
         discussion: "Follows nextPageToken to the end (or to --limit), printing JSON lines and JSON array elements as pages arrive.",
-        options: [
-            .value("category", valueName: "categories", help: "Only these categories (comma-separated; default: all).",
-                   repeatable: true, completion: .values(FlagValue.spellings(Vocabulary.categories))),
-            .value("state", valueName: "state", help: "Only vehicles in this state: online or offline.",
-                   completion: .values(FlagValue.spellings(Vocabulary.vehicleStates))),
-            .value("type", valueName: "types", help: "Only vehicles taking one of these trip types.",
-                   completion: .values(FlagValue.spellings(Vocabulary.tripTypes))),
-            .value("min-capacity", valueName: "n", help: "Only vehicles seating at least N."),
-            .value("filter", valueName: "expr", help: "An AIP-160 filter over attributes, like 'attributes.wheelchair=\"yes\"'."),
-            .flag("on-trip", help: "Only vehicles with current trips."),
-            .value("page-size", valueName: "n", help: "Vehicles per request.", default: "100"),
-            .value("limit", valueName: "n", help: "Stop after N vehicles."),
-        ],
+        options: ListOptions.all,
         examples: [
             Example("fleet-admin --provider demo vehicles list --state online", "Every online vehicle."),
             Example("fleet-admin --provider demo vehicles list --jsonl | jq -r .name", "One JSON object per vehicle, for a pipe."),
         ]) { session in
         let arguments = session.arguments
-        var categories = try arguments.enumValues("category", accepted: Vocabulary.categories)
+        var categories = try arguments.values(ListOptions.category)
         if categories.isEmpty { categories = Vocabulary.categories }
         let request = ListVehiclesRequest(
-            parent: try session.parent(), pageSize: try arguments.int32("page-size", in: 1...Int32.max),
-            minimumCapacity: try arguments.int32("min-capacity"),
-            tripTypes: try arguments.enumValues("type", accepted: Vocabulary.tripTypes),
+            parent: try session.parent(), pageSize: try arguments.int32(ListOptions.pageSize, in: 1...Int32.max),
+            minimumCapacity: try arguments.int32(ListOptions.minCapacity),
+            tripTypes: try arguments.values(ListOptions.type),
             vehicleTypeCategories: categories,
-            vehicleState: try arguments.enumValue("state", accepted: Vocabulary.vehicleStates),
-            onTripOnly: arguments.flag("on-trip") ? true : nil,
-            filter: arguments.string("filter"))
-        let limit = try arguments.int("limit")
+            vehicleState: try arguments.value(ListOptions.state),
+            onTripOnly: arguments.flag(ListOptions.onTrip) ? true : nil,
+            filter: arguments.string(ListOptions.filter))
+        let limit = try arguments.int(ListOptions.limit)
         let writer = session.printer.list(of: Vehicle.self, table: VehicleFormatting.table)
         try session.withAPI { api in
             try FleetPager(api: api, progress: session.progress("Listing vehicles")).vehicles(request, limit: limit) { writer.add($0) }
@@ -102,16 +90,16 @@ enum VehicleCommands {
     static let update = AdminCommand.make(
         "update", abstract: "Change a vehicle's fields.",
         discussion: "The update mask is made from the flags given (--attributes replaces every attribute). With --json-body, the body's top-level fields join the mask, or --mask names the fields to take from it; flags override the body.",
-        options: VehicleFlags.options + [jsonBodyOption("Vehicle"), maskOption],
+        options: VehicleFlags.options + [bodyOption, MaskFlag.option],
         arguments: [vehicleArgument],
         examples: [
             Example("fleet-admin --provider demo vehicles update car-1 --location 52.53,13.41", "Report a new location."),
             Example("fleet-admin --provider demo vehicles update car-1 --capacity 6 --attributes wheelchair=yes", "Change seats and replace the attributes."),
             Example("echo '{\"vehicleState\":\"ONLINE\"}' | fleet-admin --provider demo vehicles update car-1 --json-body -", "Update from JSON."),
         ]) { session in
-        let name = try session.vehicleName(try session.arguments.require("vehicle"))
+        let name = try session.vehicleName(try session.arguments.require(vehicleArgument))
         let flags = try VehicleFlags(session.arguments)
-        let body = try JSONBody<Vehicle>.read(session, path: "vehicle")
+        let body = try JSONBody<Vehicle>.read(session, from: bodyOption, path: "vehicle")
         let paths = MaskFlag.unique((try MaskFlag.paths(session.arguments) ?? body?.fields ?? []) + flags.paths)
         guard !paths.isEmpty else {
             throw session.arguments.usageError("nothing to update: give a field flag (--state, --capacity, --location, …) or --json-body")
@@ -136,7 +124,7 @@ enum VehicleCommands {
             word, abstract: "Set a vehicle \(state.name).",
             arguments: [vehicleArgument],
             examples: [Example("fleet-admin --provider demo vehicles \(word) car-1", "The same as vehicles update car-1 --state \(word).")]) { session in
-            let name = try session.vehicleName(try session.arguments.require("vehicle"))
+            let name = try session.vehicleName(try session.arguments.require(vehicleArgument))
             let request = UpdateVehicleRequest(name: name.description, vehicle: Vehicle(vehicleState: state), updateMask: ["vehicleState"])
             let vehicle = try session.withAPI { try $0.updateVehicle(request) }
             session.printer.single(vehicle, details: VehicleFormatting.details)
@@ -150,49 +138,31 @@ enum VehicleCommands {
     static let search = AdminCommand.make(
         "search", abstract: "Find vehicles that can serve a pickup (SearchVehicles).",
         discussion: "Vehicles whose location is older than --staleness (default 5m) are left out, as Fleet Engine does.",
-        options: [
-            .value("pickup", valueName: "lat,lng", help: "The pickup point.", required: true),
-            .value("dropoff", valueName: "lat,lng", help: "The dropoff point (needed for shared trips and --order-by dropoff-point-eta)."),
-            .value("radius", valueName: "meters", help: "How far from the pickup to look (400–10000).", default: "2000"),
-            .value("count", valueName: "n", help: "At most this many matches (1–50).", default: "10"),
-            .value("capacity", valueName: "n", help: "Seats needed.", default: "1"),
-            .value("type", valueName: "type", help: "The trip type: exclusive or shared.", default: "exclusive",
-                   completion: .values(FlagValue.spellings(Vocabulary.tripTypes))),
-            .value("category", valueName: "categories", help: "Vehicle categories (comma-separated; default: all).",
-                   repeatable: true, completion: .values(FlagValue.spellings(Vocabulary.categories))),
-            .value("order-by", valueName: "order", help: "How matches are ordered.", default: "pickup-point-eta",
-                   completion: .values(FlagValue.spellings(Vocabulary.matchOrders))),
-            .flag("back-to-back", help: "Include vehicles finishing another trip (includeBackToBack)."),
-            .value("current-trips", valueName: "none|any", help: "Whether vehicles with current trips are included.",
-                   completion: .values(FlagValue.spellings(Vocabulary.currentTripsPresent))),
-            .value("trip", valueName: "id", help: "The trip the search is for (tripId)."),
-            .value("staleness", valueName: "duration", help: "Leave out vehicles whose location is older (maximumStaleness)."),
-            .value("filter", valueName: "expr", help: "An AIP-160 filter over attributes."),
-        ],
+        options: SearchOptions.all,
         examples: [
             Example("fleet-admin --provider demo vehicles search --pickup 52.52,13.40", "The nearest vehicles for an exclusive trip."),
             Example("fleet-admin --provider demo vehicles search --pickup 52.52,13.40 --dropoff 52.50,13.45 --type shared --capacity 2",
                     "Vehicles with two free seats for a shared trip."),
         ]) { session in
         let arguments = session.arguments
-        guard let pickup = try arguments.latLng("pickup") else { throw arguments.usageError("missing --pickup <lat,lng>") }
-        var categories = try arguments.enumValues("category", accepted: Vocabulary.categories)
+        guard let pickup = try arguments.latLng(SearchOptions.pickup) else { throw arguments.usageError("missing --pickup <lat,lng>") }
+        var categories = try arguments.values(SearchOptions.category)
         if categories.isEmpty { categories = Vocabulary.categories }
         let request = SearchVehiclesRequest(
             parent: try session.parent(),
             pickupPoint: TerminalLocation(point: pickup),
-            dropoffPoint: try arguments.latLng("dropoff").map { TerminalLocation(point: $0) },
-            pickupRadiusMeters: try arguments.int32("radius"),
-            count: try arguments.int32("count"),
-            minimumCapacity: try arguments.int32("capacity"),
-            tripTypes: try arguments.enumValue("type", accepted: Vocabulary.tripTypes).map { [$0] } ?? [],
-            maximumStaleness: try arguments.protoDuration("staleness"),
+            dropoffPoint: try arguments.latLng(SearchOptions.dropoff).map { TerminalLocation(point: $0) },
+            pickupRadiusMeters: try arguments.int32(SearchOptions.radius),
+            count: try arguments.int32(SearchOptions.count),
+            minimumCapacity: try arguments.int32(SearchOptions.capacity),
+            tripTypes: try arguments.value(SearchOptions.type).map { [$0] } ?? [],
+            maximumStaleness: try arguments.protoDuration(SearchOptions.staleness),
             vehicleTypes: categories.map { VehicleType(category: $0) },
-            orderBy: try arguments.enumValue("order-by", accepted: Vocabulary.matchOrders),
-            includeBackToBack: arguments.flag("back-to-back") ? true : nil,
-            tripId: arguments.string("trip"),
-            currentTripsPresent: try arguments.enumValue("current-trips", accepted: Vocabulary.currentTripsPresent),
-            filter: arguments.string("filter"))
+            orderBy: try arguments.value(SearchOptions.orderBy),
+            includeBackToBack: arguments.flag(SearchOptions.backToBack) ? true : nil,
+            tripId: arguments.string(SearchOptions.trip),
+            currentTripsPresent: try arguments.value(SearchOptions.currentTrips),
+            filter: arguments.string(SearchOptions.filter))
         let response = try session.withAPI { try $0.searchVehicles(request) }
         let writer = session.printer.list(of: VehicleMatch.self, table: MatchFormatting.table)
         writer.add(response.matches)
@@ -207,7 +177,7 @@ enum VehicleCommands {
         "delete", abstract: "Delete a vehicle that has no active trips.",
         arguments: [vehicleArgument],
         examples: [Example("fleet-admin --provider demo vehicles delete car-1", "Fails with FAILED_PRECONDITION (exit 19) while it has active trips.")]) { session in
-        let name = try session.vehicleName(try session.arguments.require("vehicle"))
+        let name = try session.vehicleName(try session.arguments.require(vehicleArgument))
         try session.withAPI { try $0.deleteVehicle(DeleteVehicleRequest(name: name.description)) }
         DeletionReport.print(name.description, session: session)
         return 0
@@ -221,9 +191,78 @@ enum VehicleCommands {
                completion: .files)
     }
 
-    /// `--mask a,b`.
-    static let maskOption = Option.value("mask", valueName: "fields",
-                                         help: "The fields to update from --json-body (comma-separated JSON or proto names); default: the fields the body sets.")
+    /// `--json-body FILE|-` of `create` and `update`.
+    static let bodyOption = jsonBodyOption("Vehicle")
+
+    /// The options of `vehicles list`.
+    enum ListOptions {
+        /// `--category a,b` (repeatable).
+        static let category = EnumOption(
+            "category", valueName: "categories", help: "Only these categories (comma-separated; default: all).",
+            accepted: Vocabulary.categories, repeatable: true)
+        /// `--state online|offline`.
+        static let state = EnumOption(
+            "state", valueName: "state", help: "Only vehicles in this state: online or offline.", accepted: Vocabulary.vehicleStates)
+        /// `--type a,b`.
+        static let type = EnumOption(
+            "type", valueName: "types", help: "Only vehicles taking one of these trip types.", accepted: Vocabulary.tripTypes)
+        /// `--min-capacity N`.
+        static let minCapacity = Option.value("min-capacity", valueName: "n", help: "Only vehicles seating at least N.")
+        /// `--filter EXPR`.
+        static let filter = Option.value(
+            "filter", valueName: "expr", help: "An AIP-160 filter over attributes, like 'attributes.wheelchair=\"yes\"'.")
+        /// `--on-trip`.
+        static let onTrip = Option.flag("on-trip", help: "Only vehicles with current trips.")
+        /// `--page-size N`.
+        static let pageSize = Option.value("page-size", valueName: "n", help: "Vehicles per request.", default: "100")
+        /// `--limit N`.
+        static let limit = Option.value("limit", valueName: "n", help: "Stop after N vehicles.")
+        /// In the order help shows them.
+        static let all = [category.option, state.option, type.option, minCapacity, filter, onTrip, pageSize, limit]
+    }
+
+    /// The options of `vehicles search`.
+    enum SearchOptions {
+        /// `--pickup LAT,LNG`.
+        static let pickup = Option.value("pickup", valueName: "lat,lng", help: "The pickup point.", required: true)
+        /// `--dropoff LAT,LNG`.
+        static let dropoff = Option.value(
+            "dropoff", valueName: "lat,lng", help: "The dropoff point (needed for shared trips and --order-by dropoff-point-eta).")
+        /// `--radius METERS`.
+        static let radius = Option.value(
+            "radius", valueName: "meters", help: "How far from the pickup to look (400–10000).", default: "2000")
+        /// `--count N`.
+        static let count = Option.value("count", valueName: "n", help: "At most this many matches (1–50).", default: "10")
+        /// `--capacity N`.
+        static let capacity = Option.value("capacity", valueName: "n", help: "Seats needed.", default: "1")
+        /// `--type exclusive|shared`.
+        static let type = EnumOption(
+            "type", valueName: "type", help: "The trip type: exclusive or shared.", accepted: Vocabulary.tripTypes, default: "exclusive")
+        /// `--category a,b` (repeatable).
+        static let category = EnumOption(
+            "category", valueName: "categories", help: "Vehicle categories (comma-separated; default: all).",
+            accepted: Vocabulary.categories, repeatable: true)
+        /// `--order-by ORDER`.
+        static let orderBy = EnumOption(
+            "order-by", valueName: "order", help: "How matches are ordered.", accepted: Vocabulary.matchOrders,
+            default: "pickup-point-eta")
+        /// `--back-to-back`.
+        static let backToBack = Option.flag("back-to-back", help: "Include vehicles finishing another trip (includeBackToBack).")
+        /// `--current-trips none|any`.
+        static let currentTrips = EnumOption(
+            "current-trips", valueName: "none|any", help: "Whether vehicles with current trips are included.",
+            accepted: Vocabulary.currentTripsPresent)
+        /// `--trip ID`.
+        static let trip = Option.value("trip", valueName: "id", help: "The trip the search is for (tripId).")
+        /// `--staleness D`.
+        static let staleness = Option.value(
+            "staleness", valueName: "duration", help: "Leave out vehicles whose location is older (maximumStaleness).")
+        /// `--filter EXPR`.
+        static let filter = Option.value("filter", valueName: "expr", help: "An AIP-160 filter over attributes.")
+        /// In the order help shows them.
+        static let all = [pickup, dropoff, radius, count, capacity, type.option, category.option, orderBy.option, backToBack,
+                          currentTrips.option, trip, staleness, filter]
+    }
 }
 
 /// What a delete prints: the name for people, `{}` (Fleet Engine's answer) as JSON.

@@ -19,32 +19,46 @@ struct VehicleFlags: Sendable {
     /// `--back-to-back` / `--no-back-to-back` → `backToBackEnabled`.
     var backToBack: Bool?
 
+    /// `--state online|offline`.
+    static let stateOption = EnumOption(
+        "state", valueName: "state", help: "The vehicle state: online or offline.", accepted: Vocabulary.vehicleStates)
+    /// `--type exclusive[,shared]`.
+    static let typeOption = EnumOption(
+        "type", valueName: "types", help: "Trip types the vehicle takes: exclusive, shared, or exclusive,shared.",
+        accepted: Vocabulary.tripTypes)
+    /// `--capacity N`.
+    static let capacityOption = Option.value("capacity", valueName: "n", help: "How many riders it seats (at least 1).")
+    /// `--category C`.
+    static let categoryOption = EnumOption(
+        "category", valueName: "category",
+        help: "The vehicle category: auto, taxi, truck, two-wheeler, bicycle or pedestrian.", accepted: Vocabulary.categories)
+    /// `--location LAT,LNG`.
+    static let locationOption = Option.value(
+        "location", valueName: "lat,lng", help: "Its location, as LAT,LNG in degrees (write --location=-33.87,151.21 for a negative latitude).")
+    /// `--attributes k=v,…`.
+    static let attributesOption = Option.value(
+        "attributes", valueName: "k=v,...", help: "Its attributes, replacing all it has: k=v,k2=v2 (string values; '' for none).")
+    /// `--back-to-back`.
+    static let backToBackOption = Option.flag("back-to-back", help: "Accept back-to-back trips (backToBackEnabled).")
+    /// `--no-back-to-back`.
+    static let noBackToBackOption = Option.flag("no-back-to-back", help: "Refuse back-to-back trips.")
+
     /// The options that set these fields.
     static let options: [Option] = [
-        .value("state", valueName: "state", help: "The vehicle state: online or offline.",
-               completion: .values(FlagValue.spellings(Vocabulary.vehicleStates))),
-        .value("type", valueName: "types", help: "Trip types the vehicle takes: exclusive, shared, or exclusive,shared.",
-               completion: .values(FlagValue.spellings(Vocabulary.tripTypes))),
-        .value("capacity", valueName: "n", help: "How many riders it seats (at least 1)."),
-        .value("category", valueName: "category",
-               help: "The vehicle category: auto, taxi, truck, two-wheeler, bicycle or pedestrian.",
-               completion: .values(FlagValue.spellings(Vocabulary.categories))),
-        .value("location", valueName: "lat,lng", help: "Its location, as LAT,LNG in degrees (write --location=-33.87,151.21 for a negative latitude)."),
-        .value("attributes", valueName: "k=v,...", help: "Its attributes, replacing all it has: k=v,k2=v2 (string values; '' for none)."),
-        .flag("back-to-back", help: "Accept back-to-back trips (backToBackEnabled)."),
-        .flag("no-back-to-back", help: "Refuse back-to-back trips."),
+        stateOption.option, typeOption.option, capacityOption, categoryOption.option, locationOption, attributesOption,
+        backToBackOption, noBackToBackOption,
     ]
 
     /// Reads the flags; a malformed value is a usage error.
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        state = try arguments.enumValue("state", accepted: Vocabulary.vehicleStates)
-        let types = try arguments.enumValues("type", accepted: Vocabulary.tripTypes)
+        state = try arguments.value(Self.stateOption)
+        let types = try arguments.values(Self.typeOption)
         tripTypes = types.isEmpty ? nil : types
-        capacity = try arguments.int32("capacity")
-        category = try arguments.enumValue("category", accepted: Vocabulary.categories)
-        location = try arguments.latLng("location")
-        attributes = try arguments.vehicleAttributes("attributes")
-        switch (arguments.flag("back-to-back"), arguments.flag("no-back-to-back")) {
+        capacity = try arguments.int32(Self.capacityOption)
+        category = try arguments.value(Self.categoryOption)
+        location = try arguments.latLng(Self.locationOption)
+        attributes = try arguments.vehicleAttributes(Self.attributesOption)
+        switch (arguments.flag(Self.backToBackOption), arguments.flag(Self.noBackToBackOption)) {
         case (true, true): throw arguments.usageError("--back-to-back and --no-back-to-back cannot be used together")
         case (true, false): backToBack = true
         case (false, true): backToBack = false

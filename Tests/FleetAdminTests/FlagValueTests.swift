@@ -58,11 +58,34 @@ import Testing
     @Test func typedGettersTurnProblemsIntoUsageErrorsNamingTheOption() throws {
         let arguments = ParsedArguments(commandPath: ["fleet-admin", "trips", "create"],
                                         values: ["pickup": ["52.5,13.4"], "dropoff": ["x"], "stop": ["1,2", "3,4"], "capacity": ["99999999999"]])
-        #expect(try arguments.latLng("pickup") == LatLng(latitude: 52.5, longitude: 13.4))
-        #expect(try arguments.latLngs("stop").count == 2)
+        #expect(try arguments.latLng(TripFlags.pickupOption) == LatLng(latitude: 52.5, longitude: 13.4))
+        #expect(try arguments.latLngs(TripFlags.stopOption).count == 2)
         #expect(throws: UsageError("--dropoff: 'x' is not LAT,LNG in decimal degrees (like 52.52,13.40)", commandPath: ["fleet-admin", "trips", "create"])) {
-            try arguments.latLng("dropoff")
+            try arguments.latLng(TripFlags.dropoffOption)
         }
-        #expect(throws: UsageError.self) { try arguments.int32("capacity") }
+        #expect(throws: UsageError.self) { try arguments.int32(VehicleFlags.capacityOption) }
+    }
+
+    @Test func enumOptionsReadAsTheirTypeAndRefuseOtherValuesNamingTheOption() throws {
+        let path = ["fleet-admin", "vehicles", "search"]
+        let arguments = ParsedArguments(commandPath: path,
+                                        values: ["order-by": ["dropoff-point"], "category": ["taxi,Auto", "taxi"], "current-trips": ["some"]])
+        let order: SearchVehiclesRequest.VehicleMatchOrder? = try arguments.value(VehicleCommands.SearchOptions.orderBy)
+        #expect(order == .dropoffPointEta, "a unique prefix is enough")
+        #expect(try arguments.values(VehicleCommands.SearchOptions.category) == [.taxi, .auto], "lists and repeats, without duplicates")
+        #expect(throws: UsageError("--current-trips: 'some' is not one of none, any", commandPath: path)) {
+            try arguments.value(VehicleCommands.SearchOptions.currentTrips)
+        }
+        let status = ParsedArguments(commandPath: ["fleet-admin", "trips", "status"], values: ["status": ["Enroute to pickup"]])
+        #expect(try status.value(TripCommands.statusArgument) == .enrouteToPickup)
+    }
+
+    @Test func enumOptionsOfferTheirSpellingsAndOnlyStrictOnesRestrictTheParser() {
+        let state = VehicleFlags.stateOption.option
+        #expect(state.completion == .values(["online", "offline"]))
+        #expect(state.allowedValues.isEmpty, "any case, dashes or a prefix are accepted, so the parser does not restrict them")
+        let category = RouteCommand.categoryOption.option
+        #expect(category.allowedValues == FlagValue.spellings(Vocabulary.categories))
+        #expect(category.defaultValue == "auto")
     }
 }
