@@ -36,6 +36,14 @@ public final class WaitableState<State> {
         return try body(&state)
     }
 
+    /// Wakes every waiter to check its condition again: after a change made under `withLock` that
+    /// turned out to concern them, so that the hot path of a change that does not wakes nobody.
+    public func wakeWaiters() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
     /// Waits until `ready` holds for the state, or until `deadline` (nil: no deadline); true when it
     /// holds, false on timeout.
     @discardableResult

@@ -139,7 +139,9 @@ struct WaitableStateTests {
                 state.update { $0 += 1 }
             }
         }
+        let start = ContinuousClock.now
         #expect(state.wait(until: { $0 == 5 }, timeout: .seconds(30)), "each update wakes the waiter to look again")
+        #expect(ContinuousClock.now - start < .seconds(25), "woken, not timed out")
         #expect(state.withLock { $0 } == 5)
     }
 
@@ -164,5 +166,19 @@ struct WaitableStateTests {
         let state = WaitableState(7)
         let outcome = state.wait(until: { $0 == 0 }, deadline: .now + .milliseconds(20)) { value, isReady in (value, isReady) }
         #expect(outcome == (7, false))
+    }
+}
+
+extension WaitableStateTests {
+    @Test func wakeWaitersAfterAChangeUnderWithLockEndsTheWait() {
+        let state = WaitableState(false)
+        Thread.detachNewThread {
+            usleep(5_000)
+            state.withLock { $0 = true }
+            state.wakeWaiters()
+        }
+        let start = ContinuousClock.now
+        #expect(state.wait(until: { $0 }, timeout: .seconds(30)))
+        #expect(ContinuousClock.now - start < .seconds(25), "woken, not timed out")
     }
 }

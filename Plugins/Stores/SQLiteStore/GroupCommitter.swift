@@ -86,7 +86,8 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     /// Queues `batch`, waits until a group holding it has run, and returns its result.
     func submit(_ batch: Batch) throws -> Output {
         let ticket = Ticket(batch, completion: nil)
-        let admission = queue.update { queue -> Admission in
+        // A lone batch concerns no waiter: only a queued one wakes the writer thread.
+        let admission = queue.withLock { queue -> Admission in
             guard !queue.isClosed else { return .closed }
             if !queue.executing && queue.pending.isEmpty {
                 queue.executing = true
@@ -101,6 +102,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
         case .runAlone:
             return try run([batch])[0].get()
         case .queued:
+            queue.wakeWaiters()
             ticket.done?.wait()
             return try ticket.result!.get()
         }
@@ -117,7 +119,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
         if !queued { completion(.failure(closedError())) }
     }
 
-    /// Queues a ticket for the writer thread (woken by the `update` this runs in).
+    /// Queues a ticket for the writer thread (which the caller wakes).
     private func enqueue(_ ticket: Ticket, in queue: inout Queue) {
         queue.pending.append(ticket)
         startWriterIfStopped(&queue)
@@ -128,12 +130,16 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     private func run(_ batches: [Batch]) -> [Result<Output, any Error>] {
         let results = execute(batches)
         precondition(results.count == batches.count, "a group commit returned \(results.count) results for \(batches.count) batches")
-        queue.update { queue in
+        // The writer thread waits for this group to end only when batches queued behind it, and
+        // `close()` only once closing: a lone writer's commit wakes nobody.
+        let concernsWaiters = queue.withLock { queue -> Bool in
             queue.executing = false
             queue.statistics.transactions += 1
             queue.statistics.batches += batches.count
             if !queue.pending.isEmpty { startWriterIfStopped(&queue) }
+            return !queue.pending.isEmpty || queue.isClosed
         }
+        if concernsWaiters { queue.wakeWaiters() }
         return results
     }
 
