@@ -43,7 +43,7 @@ let package = Package(
                 exclude: ["Generator"], swiftSettings: strict),
         .target(name: "FleetGeo", path: "Core/FleetGeo", swiftSettings: strict),
         // The API as an interface: FleetAPI, its watches, the trip lifecycle, the transport registry.
-        .target(name: "FleetInterface", dependencies: ["FleetErrors", "FleetModel"], path: "Core/FleetInterface",
+        .target(name: "FleetInterface", dependencies: ["FleetErrors", "FleetModel", "FleetConcurrency"], path: "Core/FleetInterface",
                 swiftSettings: strict),
         .target(name: "FleetStore", dependencies: ["FleetErrors"], path: "Core/FleetStore", swiftSettings: strict),
         .target(name: "FleetCLI", dependencies: ["FleetErrors"], path: "Core/FleetCLI", swiftSettings: strict),
@@ -70,7 +70,7 @@ let package = Package(
         // MARK: Plugins: stores.
         .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
         .target(name: "FileIO", dependencies: ["FleetErrors"], path: "Plugins/FileIO", swiftSettings: strict),
-        .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore", "FileIO"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
+        .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore", "FileIO", "FleetConcurrency"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"], path: "Plugins/System/CSQLiteShim"),
         .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite", "CSQLiteShim", "FleetConcurrency"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
         .target(name: "PostgresStore", dependencies: ["FleetStore", "FleetErrors", "CLibPQ", "FleetConcurrency"], path: "Plugins/Stores/PostgresStore", swiftSettings: strict),
@@ -84,7 +84,7 @@ let package = Package(
         // MARK: Plugins: transports.
         .target(name: "HTTPCore", path: "Plugins/Transports/HTTPCore", swiftSettings: strict),
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Plugins/System/CMicroHTTPDShim"),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "FleetErrors", "HTTPCore", "FleetJSON"],
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "FleetErrors", "HTTPCore", "FleetJSON", "FleetConcurrency"],
                 path: "Plugins/Transports/HTTPServer", swiftSettings: strict),
         .target(name: "GRPCServer", dependencies: ["CGRPC", "FleetErrors"],
                 path: "Plugins/Transports/GRPCServer", swiftSettings: strict),
@@ -124,7 +124,7 @@ let package = Package(
 
         // MARK: Executables.
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
-                                                            "CSQLite", "FleetEngine", "FleetInterface", "FleetModel", "RESTClient", "HTTPServer",
+                                                            "CSQLite", "FleetEngine", "FleetInterface", "FleetModel", "RESTClient", "HTTPServer", "FleetConcurrency",
                                                             "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
                                                             "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "RESTServer"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
@@ -157,7 +157,8 @@ let package = Package(
         // MARK: Tests.
         .target(name: "FleetTestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["FleetTestSupport", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors",
-                                                           "FleetAuth", "MemoryStore", "RESTClient", "RESTServer", "HTTPClient", "JournalTransport", "OpenSSLJWT", "FleetRandom"], path: "Tests/TransportTests"),
+                                                           "FleetAuth", "MemoryStore", "RESTClient", "RESTServer", "HTTPClient", "JournalTransport", "OpenSSLJWT", "FleetRandom",
+                                                           "FleetConcurrency"], path: "Tests/TransportTests"),
         .testTarget(name: "FleetErrorsTests", dependencies: ["FleetErrors", "FleetCatalogue", "FleetJSON"], path: "Tests/FleetErrorsTests"),
         .testTarget(name: "FleetConcurrencyTests", dependencies: ["FleetConcurrency"], path: "Tests/FleetConcurrencyTests"),
         .testTarget(name: "FleetModelTests", dependencies: ["FleetModel"], path: "Tests/FleetModelTests"),
@@ -171,9 +172,10 @@ let package = Package(
         .testTarget(name: "FleetAuthTests", dependencies: ["OpenSSLJWT", "FleetAuth", "FleetModel", "FleetErrors"],
                     path: "Tests/FleetAuthTests", exclude: ["Fixtures"]),
         .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "FleetInterface", "FleetRouting", "MemoryStore", "SQLiteStore", "PostgresStore",
-                                                             "FleetTestSupport"], path: "Tests/FleetEngineTests"),
+                                                             "FleetTestSupport", "FleetConcurrency"], path: "Tests/FleetEngineTests"),
         .testTarget(name: "JournalTransportTests",
-                    dependencies: ["JournalTransport", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors", "MemoryStore", "FleetTestSupport"],
+                    dependencies: ["JournalTransport", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors", "MemoryStore", "FleetTestSupport",
+                                   "FleetConcurrency"],
                     path: "Tests/JournalTransportTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "FleetErrors", "HTTPCore"], path: "Tests/HTTPServerTests"),
         .testTarget(name: "GRPCServerTests", dependencies: ["GRPCServer", "FleetErrors"], path: "Tests/GRPCServerTests"),
@@ -188,7 +190,7 @@ let package = Package(
         .testTarget(name: "DriverReportTests", dependencies: ["FleetModel", "FleetErrors", "FleetEngine", "FleetInterface", "FleetGeo", "FleetKit",
                                                               "CSQLite", "FleetTestSupport"], path: "Tests/DriverReportTests"),
         .testTarget(name: "FleetConsumerTests", dependencies: ["FleetConsumer", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors", "FleetGeo",
-                                                               "FleetCLI", "FleetKit", "MemoryStore", "FleetBackoff"], path: "Tests/FleetConsumerTests"),
+                                                               "FleetCLI", "FleetKit", "MemoryStore", "FleetBackoff", "FleetConcurrency"], path: "Tests/FleetConsumerTests"),
         .testTarget(name: "ConsumerFollowTests", dependencies: ["FleetEngine", "FleetInterface", "FleetModel", "FleetErrors", "FleetGeo", "SQLiteStore",
                                                                 "JournalTransport", "FleetTestSupport", "FleetAuth"],
                     path: "Tests/ConsumerFollowTests"),

@@ -6,7 +6,7 @@ import Foundation
 /// the follower itself when the trip ends. Once stopped it stays stopped.
 public final class StopSignal: Sendable {
     /// The cancellation handed to blocking watches (`TripWatching.watchTrip`); cancelled by `stop()`.
-    public let cancellation = WatchCancellation()
+    public let cancellation = Cancellation()
     private let doorbell = Doorbell()
 
     /// A signal not yet given.

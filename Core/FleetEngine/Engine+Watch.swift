@@ -30,7 +30,7 @@ extension Engine: TripWatching {
 
     /// Blocks, calling `onUpdate` with each new state of the trip, until `cancellation` is cancelled
     /// or the trip can no longer be read (thrown). Built on `observeTrip`.
-    public func watchTrip(_ request: GetTripRequest, cancellation: WatchCancellation, onUpdate: (Trip) throws -> Void) throws {
+    public func watchTrip(_ request: GetTripRequest, cancellation: Cancellation, onUpdate: (Trip) throws -> Void) throws {
         let mailbox = Mailbox<TripMailboxItem>()
         let observation = try observeTrip(request,
                                           onUpdate: { snapshot in mailbox.put(.trip(snapshot.trip)) },

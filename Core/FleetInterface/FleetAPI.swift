@@ -6,10 +6,12 @@ import FleetModel
 /// the catalogue cause). Deletes and ReportBillableTrip return nothing (`{}` over REST).
 ///
 /// Every write also has a non-blocking form that returns at once and hands the outcome to
-/// `completion`: a server answers writes this way so that none of its threads waits for a commit. A
-/// client over the network gets it for free (`FleetAPI+NonBlocking.swift`: the blocking call on a
-/// Dispatch queue); an implementation that commits without waiting (the engine) conforms to
-/// `NonBlockingFleetAPI` instead, writes the completion forms and gets the blocking ones.
+/// `completion`: a server answers writes this way so that none of its threads waits for a commit.
+/// An implementation writes one half and adopts the protocol that gives it the other: a client over
+/// the network writes the blocking calls and adopts `BlockingFleetAPI` (the blocking call on a
+/// Dispatch queue); an implementation that commits without waiting (the engine) writes the
+/// completion forms and adopts `NonBlockingFleetAPI`. `FleetAPI` itself gives neither a default, so
+/// a form left out is a compile error, not two defaults calling each other forever.
 public protocol FleetAPI: Sendable {
     /// Creates a vehicle (`POST /v1/{parent}/vehicles?vehicleId=ID`).
     func createVehicle(_ request: CreateVehicleRequest) throws -> Vehicle

@@ -3,8 +3,9 @@ import FleetModel
 /// A `FleetAPI` whose writes are non-blocking at heart (the engine: it commits through the store's
 /// group commit): it implements the completion forms, and the blocking forms here wait for them.
 ///
-/// A conforming type must implement every completion form itself: `FleetAPI`'s defaults run the
-/// blocking forms, which here run the completion forms, and the two would call each other forever.
+/// A conforming type implements every completion form itself: `FleetAPI` gives them no default
+/// (only `BlockingFleetAPI` does), so one left out fails to compile. A type adopts one of the two,
+/// never both: their defaults would call each other forever.
 public protocol NonBlockingFleetAPI: FleetAPI {}
 
 extension NonBlockingFleetAPI {

@@ -1,3 +1,4 @@
+import FleetConcurrency
 import FleetModel
 import Foundation
 import Glibc
@@ -158,18 +159,22 @@ struct StreamFailure: Error, CustomStringConvertible {
 /// the last one arrived. Plain HTTP/1.0 GETs, so the stream is the body as it is, without chunking.
 final class WatchStreams: @unchecked Sendable {
     private var sockets: [Int32] = []
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var counts: [Int]
-    private var arrivals: [UInt64]
+    private struct Progress {
+        var counts: [Int]
+        var arrivals: [UInt64]
+        var stopped = false
+    }
+
+    /// The reader thread updates it; measurements wait on it for events.
+    private let progress: WaitableState<Progress>
+    /// The reader thread's own.
     private var tails: [[UInt8]]
-    private var stopped = false
     private var reader: Thread?
     private static let marker = Array("event: trip\n".utf8)
 
     init(port: UInt16, targets: [String]) throws {
-        counts = Array(repeating: 0, count: targets.count)
-        arrivals = Array(repeating: 0, count: targets.count)
+        progress = WaitableState(Progress(counts: Array(repeating: 0, count: targets.count),
+                                          arrivals: Array(repeating: 0, count: targets.count)))
         tails = Array(repeating: [], count: targets.count)
         for target in targets {
             let socket = try Self.connect(port: port)
@@ -186,56 +191,37 @@ final class WatchStreams: @unchecked Sendable {
     }
 
     func close() {
-        condition.lock()
-        stopped = true
-        condition.unlock()
+        progress.withLock { $0.stopped = true }
         while reader?.isFinished == false { usleep(1000) }
         for socket in sockets { Glibc.close(socket) }
         sockets = []
     }
 
     func eventCount(_ stream: Int) -> Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return counts[stream]
+        progress.withLock { $0.counts[stream] }
     }
 
     func lastArrival(_ stream: Int) -> UInt64 {
-        condition.lock()
-        defer { condition.unlock() }
-        return arrivals[stream]
+        progress.withLock { $0.arrivals[stream] }
     }
 
     /// When stream `stream` got an event past `seen` (uptime ns), nil on timeout.
     func waitForEvent(on stream: Int, after seen: Int, timeout: Double) -> UInt64? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while counts[stream] <= seen {
-            if !condition.wait(until: deadline) { return nil }
+        progress.wait(until: { $0.counts[stream] > seen }, deadline: .now + .seconds(timeout)) { progress, isReady in
+            isReady ? progress.arrivals[stream] : nil
         }
-        return arrivals[stream]
     }
 
     /// Waits until every stream has at least the given number of events.
     func waitForEvents(atLeast wanted: [Int], timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while zip(counts, wanted).contains(where: { $0 < $1 }) {
-            if !condition.wait(until: deadline) { return false }
-        }
-        return true
+        progress.wait(until: { !zip($0.counts, wanted).contains(where: { $0 < $1 }) }, timeout: .seconds(timeout))
     }
 
     private func readLoop() {
         var fds = sockets.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            condition.lock()
-            let stop = stopped
-            condition.unlock()
-            if stop { return }
+            if progress.withLock({ $0.stopped }) { return }
             guard poll(&fds, nfds_t(fds.count), 100) > 0 else { continue }
             let now = DispatchTime.now().uptimeNanoseconds
             var found: [(Int, Int)] = []
@@ -249,13 +235,12 @@ final class WatchStreams: @unchecked Sendable {
                 if events > 0 { found.append((i, events)) }
             }
             if found.isEmpty { continue }
-            condition.lock()
-            for (i, events) in found {
-                counts[i] += events
-                arrivals[i] = now
+            progress.update { progress in
+                for (i, events) in found {
+                    progress.counts[i] += events
+                    progress.arrivals[i] = now
+                }
             }
-            condition.broadcast()
-            condition.unlock()
         }
     }
 

@@ -117,3 +117,68 @@ final class Counter: @unchecked Sendable {
         return count
     }
 }
+
+struct WaitableStateTests {
+    @Test func aWaitForAConditionThatHoldsReturnsAtOnce() {
+        let state = WaitableState(3)
+        #expect(state.wait(until: { $0 == 3 }, timeout: .seconds(30)))
+    }
+
+    @Test func aWaitForAConditionNeverReachedTimesOut() {
+        let state = WaitableState(0)
+        let start = ContinuousClock.now
+        #expect(!state.wait(until: { $0 > 0 }, timeout: .milliseconds(50)))
+        #expect(ContinuousClock.now - start >= .milliseconds(50))
+    }
+
+    @Test func anUpdateFromAnotherThreadEndsTheWait() {
+        let state = WaitableState(0)
+        Thread.detachNewThread {
+            for _ in 1...5 {
+                usleep(5_000)
+                state.update { $0 += 1 }
+            }
+        }
+        let start = ContinuousClock.now
+        #expect(state.wait(until: { $0 == 5 }, timeout: .seconds(30)), "each update wakes the waiter to look again")
+        #expect(ContinuousClock.now - start < .seconds(25), "woken, not timed out")
+        #expect(state.withLock { $0 } == 5)
+    }
+
+    @Test func waitThenTakesWhatItWaitedForBeforeAnotherWaiter() {
+        let state = WaitableState<[Int]>([])
+        let taken = WaitableState<[Int]>([])
+        for _ in 0..<2 {
+            Thread.detachNewThread {
+                let item = state.wait(until: { !$0.isEmpty }, deadline: .now + .seconds(30)) { items, isReady in
+                    isReady ? items.removeFirst() : -1
+                }
+                taken.update { $0.append(item) }
+            }
+        }
+        state.update { $0.append(1) }
+        state.update { $0.append(2) }
+        #expect(taken.wait(until: { $0.count == 2 }, timeout: .seconds(30)))
+        #expect(taken.withLock { $0.sorted() } == [1, 2], "each item went to exactly one waiter")
+    }
+
+    @Test func waitThenRunsOnTimeoutWithTheStateNotReady() {
+        let state = WaitableState(7)
+        let outcome = state.wait(until: { $0 == 0 }, deadline: .now + .milliseconds(20)) { value, isReady in (value, isReady) }
+        #expect(outcome == (7, false))
+    }
+}
+
+extension WaitableStateTests {
+    @Test func wakeWaitersAfterAChangeUnderWithLockEndsTheWait() {
+        let state = WaitableState(false)
+        Thread.detachNewThread {
+            usleep(5_000)
+            state.withLock { $0 = true }
+            state.wakeWaiters()
+        }
+        let start = ContinuousClock.now
+        #expect(state.wait(until: { $0 }, timeout: .seconds(30)))
+        #expect(ContinuousClock.now - start < .seconds(25), "woken, not timed out")
+    }
+}

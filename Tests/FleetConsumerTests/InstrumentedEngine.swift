@@ -1,3 +1,4 @@
+import FleetConcurrency
 import FleetEngine
 import FleetErrors
 import FleetInterface
@@ -8,13 +9,13 @@ import Synchronization
 /// `GetTrip` and new watches fail with the outage's error, and a watch in progress is broken off
 /// with it. It also keeps every `GetTrip` request and answer, and can fail the next calls with
 /// given errors (a client error, a token for another trip).
-final class InstrumentedEngine: FleetAPI, TripWatching {
+final class InstrumentedEngine: BlockingFleetAPI, TripWatching {
     private struct State {
         var outage: FleetError?
         var failures: [FleetError] = []
         var failedCalls = 0
         var exchanges: [(request: GetTripRequest, trip: Trip)] = []
-        var watches: [WatchCancellation] = []
+        var watches: [Cancellation] = []
     }
 
     let engine: Engine
@@ -55,7 +56,7 @@ final class InstrumentedEngine: FleetAPI, TripWatching {
 
     /// Throws the outage's error or the next planned failure; otherwise registers `watch` (if any)
     /// so that an outage breaks it off — both under one lock, so no outage slips in between.
-    private func checkFaults(registering watch: WatchCancellation? = nil) throws {
+    private func checkFaults(registering watch: Cancellation? = nil) throws {
         let fault: FleetError? = state.withLock { state in
             let fault = state.outage ?? (state.failures.isEmpty ? nil : state.failures.removeFirst())
             if fault != nil {
@@ -70,8 +71,8 @@ final class InstrumentedEngine: FleetAPI, TripWatching {
 
     // MARK: TripWatching
 
-    func watchTrip(_ request: GetTripRequest, cancellation: WatchCancellation, onUpdate: (Trip) throws -> Void) throws {
-        let inner = WatchCancellation()
+    func watchTrip(_ request: GetTripRequest, cancellation: Cancellation, onUpdate: (Trip) throws -> Void) throws {
+        let inner = Cancellation()
         try checkFaults(registering: inner)
         cancellation.onCancel { inner.cancel() }
         try engine.watchTrip(request, cancellation: inner) { trip in

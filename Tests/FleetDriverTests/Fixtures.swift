@@ -11,7 +11,7 @@ import Testing
 
 /// The real engine over a memory store, with failures injected into UpdateVehicle (and GetVehicle) and
 /// every UpdateVehicle request recorded: the server the reporter talks to in these tests.
-final class FaultyEngine: FleetAPI {
+final class FaultyEngine: BlockingFleetAPI {
     let engine: Engine
     private let script = Mutex<[FleetError]>([])
     private let recorded = Mutex<[UpdateVehicleRequest]>([])

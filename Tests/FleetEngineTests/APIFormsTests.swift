@@ -91,9 +91,9 @@ import Testing
     }
 }
 
-/// A `FleetAPI` with only the blocking calls (as a network client has), over an engine; it notes
+/// A `BlockingFleetAPI`: only the blocking calls (as a network client has), over an engine; it notes
 /// the thread CreateVehicle ran on.
-final class BlockingOnly: FleetAPI {
+final class BlockingOnly: BlockingFleetAPI {
     let engine: Engine
     let createdOn = Mutex<pthread_t?>(nil)
 

@@ -1,3 +1,4 @@
+import FleetConcurrency
 @testable import FleetEngine
 import FleetErrors
 import FleetInterface
@@ -142,7 +143,7 @@ final class Deliveries: Sendable {
 
     @Test func aBlockingWatchEndsWhenCancelledAndClosesItsFeed() throws {
         let f = try assignedTrip()
-        let cancellation = WatchCancellation()
+        let cancellation = Cancellation()
         let seen = Mutex<[TripStatus?]>([])
         let done = DispatchSemaphore(value: 0)
         let watcher = Thread {

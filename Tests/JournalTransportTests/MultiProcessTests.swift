@@ -1,3 +1,4 @@
+import FleetConcurrency
 import FleetTestSupport
 import FleetEngine
 import FleetErrors
@@ -34,7 +35,7 @@ struct MultiProcessTests {
 
         // Follow writer-0's trip from this process while the others write: changes arrive by tailing.
         let followed = Mutex<[LatLng?]>([])
-        let cancellation = WatchCancellation()
+        let cancellation = Cancellation()
         let watchDone = DispatchSemaphore(value: 0)
         let watchError = Mutex<String?>(nil)
         Thread.detachNewThread {

@@ -1,3 +1,4 @@
+import FleetConcurrency
 import FleetEngine
 import FleetErrors
 import FleetInterface
@@ -186,7 +187,7 @@ func waitUntil(seconds: Double = 5, _ condition: () throws -> Bool) throws -> Bo
 final class TripWatch: Sendable {
     private let seen = Mutex<[TripStatus?]>([])
     private let error = Mutex<FleetError?>(nil)
-    private let cancellation = WatchCancellation()
+    private let cancellation = Cancellation()
     /// Signalled when the watch returned or threw.
     private let finished = DispatchSemaphore(value: 0)
 

@@ -91,7 +91,7 @@ struct ModuleRules {
     static let house = ModuleRules(
         coreExceptions: [],
         forbidden: ["RESTClient": ["FleetEngine", "FleetStore"], "FleetConsumer": ["FleetEngine", "FleetStore"]],
-        onlyOn: ["FleetInterface": ["FleetErrors", "FleetModel"],
+        onlyOn: ["FleetInterface": ["FleetErrors", "FleetModel", "FleetConcurrency"],
                  // The small bottom modules, one of each small thing, depend on nothing of ours.
                  "FleetJSON": [], "FleetRandom": [], "FleetBackoff": [], "FleetConcurrency": [], "HTTPCore": []])
 }

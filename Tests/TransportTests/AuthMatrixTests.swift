@@ -1,4 +1,5 @@
 import FleetAuth
+import FleetConcurrency
 import FleetEngine
 import FleetErrors
 import FleetInterface
@@ -107,7 +108,7 @@ import OpenSSLJWT
         case .reportBillableTrip:
             try api.reportBillableTrip(ReportBillableTripRequest(name: "\(parent)/billableTrips/\(fresh)", countryCode: "DE"))
         case .watchTrip:
-            let cancellation = WatchCancellation()
+            let cancellation = Cancellation()
             try api.watchTrip(GetTripRequest(name: trip), cancellation: cancellation) { _ in cancellation.cancel() }
         }
     }

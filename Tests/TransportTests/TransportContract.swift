@@ -1,3 +1,4 @@
+import FleetConcurrency
 import FleetEngine
 import FleetErrors
 import FleetInterface
@@ -141,7 +142,7 @@ import Testing
         try transport.with { api in
             _ = try api.createVehicle(CreateVehicleRequest(parent: parent, vehicleId: "v1", vehicle: vehicle()))
             let name = try #require(try api.createTrip(CreateTripRequest(parent: parent, tripId: "t1", trip: trip(vehicle: "v1"))).name)
-            let cancellation = WatchCancellation()
+            let cancellation = Cancellation()
             let seen = Mutex<[TripStatus]>([])
             let done = DispatchSemaphore(value: 0)
             let watcher = Thread {

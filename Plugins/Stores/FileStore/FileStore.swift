@@ -1,4 +1,5 @@
 import Foundation
+import FleetConcurrency
 import FleetErrors
 import FleetStore
 
@@ -14,7 +15,7 @@ import FleetStore
 ///   replayed whole or, if its append was cut, not at all.
 /// - One process: the directory is locked with `flock` at open; a second opener gets `storeBusy`.
 ///
-/// All state is guarded by one condition lock; syncs and snapshot writes run outside it.
+/// All state is behind one lock (`WaitableState`); syncs and snapshot writes run outside it.
 public final class FileStore: Store, @unchecked Sendable {
     /// The files of the store's directory.
     public let layout: FileStoreLayout
@@ -26,27 +27,8 @@ public final class FileStore: Store, @unchecked Sendable {
     public let recovery: RecoveryReport
 
     private let log: @Sendable (String) -> Void
-    private let condition = NSCondition()
-
-    // Everything below is guarded by `condition`.
-    /// The records readers see: every commit up to `visibleSequence`.
-    private var table: RecordTable
-    private var journal: JournalWriter
-    private var directoryLock: DirectoryLock?
-    /// Commits appended but not yet synced (durable stores only), in sequence order.
-    private var pending: [JournalRecord] = []
-    /// The newest version each key has in `pending`, with the commit that wrote it (0: deleted).
-    private var pendingVersions: [RecordKey: (version: UInt64, sequence: UInt64)] = [:]
-    private var appendedSequence: UInt64
-    private var visibleSequence: UInt64
-    private var syncInProgress = false
-    private var compacting = false
-    /// After a compaction failed: the journal size at which to try again.
-    private var compactionRetry: (bytes: Int, records: Int)?
-    /// Set when the journal can no longer be trusted to match memory; writes then fail.
-    private var failure: FleetError?
-    private var isClosed = false
-    private var counters = FileStoreStatistics()
+    /// Committers wait on it for a sync to end, and for a compaction to end before they append.
+    private let state: WaitableState<FileStoreState>
 
     /// Opens (creating if missing) the store in `directory`, recovering from any crash.
     ///
@@ -72,18 +54,17 @@ public final class FileStore: Store, @unchecked Sendable {
         self.options = options
         self.compaction = compaction
         self.log = log
-        self.directoryLock = directoryLock
-        self.table = recovered.table
-        self.journal = recovered.journal
         self.recovery = recovered.report
-        self.appendedSequence = recovered.sequence
-        self.visibleSequence = recovered.sequence
+        self.state = WaitableState(FileStoreState(directory: directory, table: recovered.table, journal: recovered.journal,
+                                                  directoryLock: directoryLock, sequence: recovered.sequence))
     }
 
     deinit {
-        if !isClosed {
-            journal.close()
-            directoryLock?.release()
+        state.withLock { state in
+            if !state.isClosed {
+                state.journal.close()
+                state.directoryLock?.release()
+            }
         }
     }
 
@@ -94,9 +75,7 @@ public final class FileStore: Store, @unchecked Sendable {
 
     /// Counters since the store was opened.
     public var statistics: FileStoreStatistics {
-        condition.lock()
-        defer { condition.unlock() }
-        return counters
+        state.withLock { $0.counters }
     }
 
     // MARK: Reads
@@ -108,10 +87,10 @@ public final class FileStore: Store, @unchecked Sendable {
 
     /// Runs `body` under the store's lock: no write lands between its reads.
     public func withSnapshot<Value>(_ body: (any StoreSnapshot) throws -> Value) throws -> Value {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !isClosed else { throw closedError }
-        return try body(FileSnapshot(table: table))
+        try state.withLock { state in
+            guard !state.isClosed else { throw state.closedError }
+            return try body(FileSnapshot(table: state.table))
+        }
     }
 
     /// Up to `limit` records of one kind and provider after `afterID`, ordered by the IDs' UTF-8 bytes.
@@ -146,10 +125,10 @@ public final class FileStore: Store, @unchecked Sendable {
     }
 
     private func reading<T>(_ body: (inout RecordTable) -> T) throws -> T {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !isClosed else { throw closedError }
-        return body(&table)
+        try state.withLock { state in
+            guard !state.isClosed else { throw state.closedError }
+            return body(&state.table)
+        }
     }
 
     // MARK: Commits
@@ -159,18 +138,208 @@ public final class FileStore: Store, @unchecked Sendable {
         commitAtOnce(writes, completion: completion)
     }
 
+    /// What validating and appending a commit came to.
+    fileprivate enum AppendOutcome {
+        case appended(versions: [UInt64], sequence: UInt64)
+        /// A write expected another version; `pendingSequence` is the commit still waiting for its
+        /// sync that wrote the key, if one did.
+        case conflict(key: RecordKey, expectedVersion: UInt64, pendingSequence: UInt64?)
+    }
+
     /// Validates every write against the newest versions, appends them as one journal record and,
     /// when durable, returns once a sync covers it (shared with concurrent committers).
     @discardableResult
     public func commit(_ writes: [StoreWrite]) throws -> [UInt64] {
-        condition.lock()
-        defer { condition.unlock() }
-        while compacting { condition.wait() }
-        try checkWritable()
-        guard !writes.isEmpty else { return [] }
+        let durable = options.durable
+        // A compaction swaps the journal: appends wait for it to end.
+        let appended = try state.wait(until: { !$0.compacting }) { state, _ -> AppendOutcome in
+            try state.checkWritable()
+            return try state.append(writes, durable: durable)
+        }
+        switch appended {
+        case .conflict(let key, let expected, let pendingSequence):
+            // The caller read before a commit still waiting for its sync: wait for it, so that a
+            // retry reads the version the conflict names instead of spinning on the old one.
+            if let pendingSequence { try waitUntilVisible(pendingSequence) }
+            let actual = state.withLock { $0.newestVersion(key) }
+            throw StoreConflict(key: key, expectedVersion: expected, actualVersion: actual)
+        case .appended(let versions, let sequence):
+            if writes.isEmpty { return [] }
+            if durable {
+                try waitUntilVisible(sequence)
+            }
+            compactIfDue()
+            return versions
+        }
+    }
 
-        // Validate in order against the newest versions, pending ones included; a key written twice
-        // in one commit sees its first write. Deleting a record that does not exist is a conflict.
+    /// What a committer waiting for visibility does next.
+    private enum SyncStep {
+        case visible
+        case failed(FleetError)
+        /// This committer syncs everything appended up to `target`.
+        case sync(JournalWriter, target: UInt64)
+    }
+
+    /// Returns once every commit up to `sequence` is synced and visible. The first waiter to find no
+    /// sync running syncs everything appended so far; the others wait for it (group commit).
+    private func waitUntilVisible(_ sequence: UInt64) throws {
+        while true {
+            let step = state.wait(until: { $0.visibleSequence >= sequence || $0.failure != nil || !$0.syncInProgress }) { state, _ -> SyncStep in
+                if state.visibleSequence >= sequence { return .visible }
+                if let failure = state.failure { return .failed(failure) }
+                state.syncInProgress = true
+                return .sync(state.journal, target: state.appendedSequence)
+            }
+            switch step {
+            case .visible:
+                return
+            case .failed(let failure):
+                throw failure
+            case .sync(let journal, let target):
+                let synced = Result { try journal.syncData() }
+                try state.update { state in
+                    state.syncInProgress = false
+                    switch synced {
+                    case .success:
+                        state.counters.syncs += 1
+                        try state.publish(upTo: target)
+                    case .failure(let error):
+                        state.failure = FleetError(.storeFailure, detail: "the journal could not be synced, so recent commits may not be durable; reopen the store (\(error))")
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Compaction
+
+    /// Folds the journal into a new snapshot now, whatever the policy says.
+    ///
+    /// Steps, each safe to be cut by a crash: sync the journal; write `snapshot.tmp` (every record
+    /// and the last journal sequence), sync it, rename it over `snapshot`, sync the directory; write
+    /// an empty `journal.tmp`, sync it, rename it over `journal`, sync the directory. An open skips
+    /// journal records the snapshot already holds and removes leftover `.tmp` files.
+    public func compact() throws {
+        try state.wait(until: { !$0.compacting }) { state, _ in
+            try state.checkWritable()
+            state.compacting = true
+        }
+        try runCompaction()
+    }
+
+    private func compactIfDue() {
+        let compaction = self.compaction
+        let due = state.withLock { state -> Bool in
+            guard !state.compacting, !state.isClosed, state.failure == nil,
+                  compaction.isDue(journalBytes: state.journal.end, journalRecords: state.journal.recordCount)
+            else { return false }
+            if let retry = state.compactionRetry, state.journal.end < retry.bytes, state.journal.recordCount < retry.records { return false }
+            state.compacting = true
+            return true
+        }
+        guard due else { return }
+        do {
+            try runCompaction()
+            state.withLock { $0.compactionRetry = nil }
+        } catch {
+            state.withLock { $0.compactionRetry = ($0.journal.end * 2, $0.journal.recordCount * 2) }
+            log("file store \(layout.directory): compaction failed, will retry when the journal has doubled: \(error)")
+        }
+    }
+
+    /// Runs a compaction the caller has marked as begun (`compacting`). Commits wait while this
+    /// runs; reads go on while the snapshot is written.
+    private func runCompaction() throws {
+        defer { state.update { $0.compacting = false } }
+        let (snapshot, sequence) = try state.wait(until: { !$0.syncInProgress }) { state, _ -> (RecordTable, UInt64) in
+            do {
+                try state.journal.syncData()
+            } catch {
+                state.failure = FleetError(.storeFailure, detail: "the journal could not be synced, so recent commits may not be durable; reopen the store (\(error))")
+                throw error
+            }
+            try state.publish(upTo: state.appendedSequence)
+            return (state.table, state.appendedSequence)
+        }
+        try SnapshotFile.write(snapshot, sequence: sequence, layout: layout)
+        let layout = self.layout
+        try state.withLock { state in
+            let fresh = try JournalWriter.prepareEmpty(layout: layout)
+            try fresh.install(layout: layout)
+            state.journal.close()
+            state.journal = fresh
+            do {
+                try FileSystem.syncDirectory(layout.directory)
+            } catch {
+                state.failure = FleetError(.storeFailure, detail: "the new journal may not survive a crash; reopen the store (\(error))")
+                throw error
+            }
+            state.counters.compactions += 1
+        }
+    }
+
+    // MARK: Closing
+
+    /// Syncs the journal, releases the directory lock and closes the files. Later calls fail.
+    public func close() throws {
+        try state.wait(until: { $0.isClosed || (!$0.compacting && !$0.syncInProgress) }) { state, _ in
+            guard !state.isClosed else { throw state.closedError }
+            var syncError: (any Error)?
+            if state.failure == nil {
+                do {
+                    try state.journal.syncData()
+                    try state.publish(upTo: state.appendedSequence)
+                } catch {
+                    state.failure = FleetError(.storeFailure, detail: "the journal could not be synced at close (\(error))")
+                    syncError = state.failure
+                }
+            }
+            state.isClosed = true
+            state.journal.close()
+            state.directoryLock?.release()
+            state.directoryLock = nil
+            if let syncError { throw syncError }
+        }
+    }
+}
+
+/// What `FileStore` keeps behind its lock.
+private struct FileStoreState {
+    let directory: String
+    /// The records readers see: every commit up to `visibleSequence`.
+    var table: RecordTable
+    var journal: JournalWriter
+    var directoryLock: DirectoryLock?
+    /// Commits appended but not yet synced (durable stores only), in sequence order.
+    var pending: [JournalRecord] = []
+    /// The newest version each key has in `pending`, with the commit that wrote it (0: deleted).
+    var pendingVersions: [RecordKey: (version: UInt64, sequence: UInt64)] = [:]
+    var appendedSequence: UInt64
+    var visibleSequence: UInt64
+    var syncInProgress = false
+    var compacting = false
+    /// After a compaction failed: the journal size at which to try again.
+    var compactionRetry: (bytes: Int, records: Int)?
+    /// Set when the journal can no longer be trusted to match memory; writes then fail.
+    var failure: FleetError?
+    var isClosed = false
+    var counters = FileStoreStatistics()
+
+    init(directory: String, table: RecordTable, journal: JournalWriter, directoryLock: DirectoryLock, sequence: UInt64) {
+        self.directory = directory
+        self.table = table
+        self.journal = journal
+        self.directoryLock = directoryLock
+        appendedSequence = sequence
+        visibleSequence = sequence
+    }
+
+    /// Validates `writes` in order against the newest versions, pending ones included (a key written
+    /// twice in one commit sees its first write; deleting a record that does not exist is a
+    /// conflict), and appends them as one journal record.
+    mutating func append(_ writes: [StoreWrite], durable: Bool) throws -> FileStore.AppendOutcome {
+        guard !writes.isEmpty else { return .appended(versions: [], sequence: appendedSequence) }
         var versionsInCommit: [RecordKey: UInt64] = [:]
         var entries: [JournalEntry] = []
         entries.reserveCapacity(writes.count)
@@ -180,13 +349,10 @@ public final class FileStore: Store, @unchecked Sendable {
             let current = versionsInCommit[write.key] ?? newestVersion(write.key)
             let isDeleteOfNothing = if case .delete = write { current == 0 } else { false }
             guard current == write.expectedVersion, !isDeleteOfNothing else {
-                // The caller read before a commit still waiting for its sync: wait for it, so that a
-                // retry reads the version the conflict names instead of spinning on the old one.
-                if versionsInCommit[write.key] == nil, let pending = pendingVersions[write.key] {
-                    try waitUntilVisible(pending.sequence)
+                if let inCommit = versionsInCommit[write.key] {
+                    throw StoreConflict(key: write.key, expectedVersion: write.expectedVersion, actualVersion: inCommit)
                 }
-                let actual = versionsInCommit[write.key] ?? newestVersion(write.key)
-                throw StoreConflict(key: write.key, expectedVersion: write.expectedVersion, actualVersion: actual)
+                return .conflict(key: write.key, expectedVersion: write.expectedVersion, pendingSequence: pendingVersions[write.key]?.sequence)
             }
             switch write {
             case .put(var record, let expected):
@@ -213,7 +379,7 @@ public final class FileStore: Store, @unchecked Sendable {
             }
             appendedSequence = record.sequence
             counters.commits += 1
-            if options.durable {
+            if durable {
                 pending.append(record)
                 for entry in entries {
                     pendingVersions[entry.key] = (entry.version, record.sequence)
@@ -223,47 +389,16 @@ public final class FileStore: Store, @unchecked Sendable {
                 visibleSequence = record.sequence
             }
         }
-        if options.durable {
-            try waitUntilVisible(appendedSequence)
-        }
-        compactIfDue()
-        return newVersions
+        return .appended(versions: newVersions, sequence: appendedSequence)
     }
 
     /// The version a new write must expect: the newest one, durable or not (0: no record).
-    private func newestVersion(_ key: RecordKey) -> UInt64 {
+    func newestVersion(_ key: RecordKey) -> UInt64 {
         pendingVersions[key]?.version ?? table.version(key)
     }
 
-    /// Returns once every commit up to `sequence` is synced and visible. The first waiter to find no
-    /// sync running syncs everything appended so far; the others wait for it (group commit).
-    private func waitUntilVisible(_ sequence: UInt64) throws {
-        while visibleSequence < sequence {
-            if let failure { throw failure }
-            if syncInProgress {
-                condition.wait()
-                continue
-            }
-            syncInProgress = true
-            let target = appendedSequence
-            let journal = self.journal
-            condition.unlock()
-            let synced = Result { try journal.syncData() }
-            condition.lock()
-            syncInProgress = false
-            switch synced {
-            case .success:
-                counters.syncs += 1
-                try publish(upTo: target)
-            case .failure(let error):
-                failure = FleetError(.storeFailure, detail: "the journal could not be synced, so recent commits may not be durable; reopen the store (\(error))")
-            }
-            condition.broadcast()
-        }
-    }
-
     /// Moves the synced pending commits into the table readers see.
-    private func publish(upTo sequence: UInt64) throws {
+    mutating func publish(upTo sequence: UInt64) throws {
         var published = 0
         for record in pending {
             guard record.sequence <= sequence else { break }
@@ -277,116 +412,23 @@ public final class FileStore: Store, @unchecked Sendable {
         visibleSequence = max(visibleSequence, sequence)
     }
 
-    private func makeVisible(_ record: JournalRecord) throws {
+    private mutating func makeVisible(_ record: JournalRecord) throws {
         do {
             for entry in record.entries { try table.apply(entry) }
         } catch let mismatch as RecordTable.Mismatch {
-            let error = FleetError.internal("file store \(layout.directory): commit \(record.sequence) was validated but does not apply: \(mismatch.message)")
+            let error = FleetError.internal("file store \(directory): commit \(record.sequence) was validated but does not apply: \(mismatch.message)")
             failure = error
             throw error
         }
     }
 
-    private func checkWritable() throws {
+    func checkWritable() throws {
         guard !isClosed else { throw closedError }
         if let failure { throw failure }
     }
 
-    private var closedError: FleetError {
-        FleetError(.storeFailure, detail: "the file store at \(layout.directory) is closed")
-    }
-
-    // MARK: Compaction
-
-    /// Folds the journal into a new snapshot now, whatever the policy says.
-    ///
-    /// Steps, each safe to be cut by a crash: sync the journal; write `snapshot.tmp` (every record
-    /// and the last journal sequence), sync it, rename it over `snapshot`, sync the directory; write
-    /// an empty `journal.tmp`, sync it, rename it over `journal`, sync the directory. An open skips
-    /// journal records the snapshot already holds and removes leftover `.tmp` files.
-    public func compact() throws {
-        condition.lock()
-        defer { condition.unlock() }
-        while compacting { condition.wait() }
-        try checkWritable()
-        try compactHoldingLock()
-    }
-
-    private func compactIfDue() {
-        guard !compacting, !isClosed, failure == nil,
-              compaction.isDue(journalBytes: journal.end, journalRecords: journal.recordCount)
-        else { return }
-        if let retry = compactionRetry, journal.end < retry.bytes, journal.recordCount < retry.records { return }
-        do {
-            try compactHoldingLock()
-            compactionRetry = nil
-        } catch {
-            compactionRetry = (journal.end * 2, journal.recordCount * 2)
-            log("file store \(layout.directory): compaction failed, will retry when the journal has doubled: \(error)")
-        }
-    }
-
-    /// Commits wait while this runs; reads go on while the snapshot is written.
-    private func compactHoldingLock() throws {
-        compacting = true
-        defer {
-            compacting = false
-            condition.broadcast()
-        }
-        while syncInProgress { condition.wait() }
-        do {
-            try journal.syncData()
-        } catch {
-            failure = FleetError(.storeFailure, detail: "the journal could not be synced, so recent commits may not be durable; reopen the store (\(error))")
-            throw error
-        }
-        try publish(upTo: appendedSequence)
-        condition.broadcast()
-
-        let snapshot = table
-        let sequence = appendedSequence
-        condition.unlock()
-        let written = Result { try SnapshotFile.write(snapshot, sequence: sequence, layout: layout) }
-        condition.lock()
-        try written.get()
-
-        let fresh = try JournalWriter.prepareEmpty(layout: layout)
-        try fresh.install(layout: layout)
-        journal.close()
-        journal = fresh
-        do {
-            try FileSystem.syncDirectory(layout.directory)
-        } catch {
-            failure = FleetError(.storeFailure, detail: "the new journal may not survive a crash; reopen the store (\(error))")
-            throw error
-        }
-        counters.compactions += 1
-    }
-
-    // MARK: Closing
-
-    /// Syncs the journal, releases the directory lock and closes the files. Later calls fail.
-    public func close() throws {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !isClosed else { throw closedError }
-        while compacting || syncInProgress { condition.wait() }
-        var syncError: (any Error)?
-        if failure == nil {
-            do {
-                try journal.syncData()
-                try publish(upTo: appendedSequence)
-            } catch {
-                failure = FleetError(.storeFailure, detail: "the journal could not be synced at close (\(error))")
-                syncError = failure
-            }
-        }
-        isClosed = true
-        journal.close()
-        directoryLock?.release()
-        directoryLock = nil
-        condition.broadcast()
-        if let syncError { throw syncError }
+    var closedError: FleetError {
+        FleetError(.storeFailure, detail: "the file store at \(directory) is closed")
     }
 }
 

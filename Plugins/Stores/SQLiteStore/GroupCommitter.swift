@@ -1,3 +1,4 @@
+import FleetConcurrency
 import Foundation
 
 /// Group commit: many writer threads, one transaction (and so one fsync) for all of them.
@@ -48,16 +49,20 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     /// How long the writer thread waits for work before it exits.
     let idleSeconds: Double
 
-    // Everything below is guarded by `condition`'s lock.
-    private let condition = NSCondition()
-    private var pending: [Ticket] = []
-    /// A group (or a lone batch) is in `execute`.
-    private var executing = false
-    private var writerRunning = false
-    private var writerWaiting = false
-    private var isClosed = false
-    private var observers = 0
-    private var statistics = GroupCommitStatistics()
+    private struct Queue {
+        var pending: [Ticket] = []
+        /// A group (or a lone batch) is in `execute`.
+        var executing = false
+        var writerRunning = false
+        var isClosed = false
+        var statistics = GroupCommitStatistics()
+
+        /// The writer thread has a group to take (nothing else runs), or is to stop.
+        var writerHasWork: Bool { !executing && (!pending.isEmpty || isClosed) }
+    }
+
+    /// The writer thread waits on it for batches, `close()` for the writer to stop.
+    private let queue = WaitableState(Queue())
     private let execute: Execute
     private let closedError: () -> any Error
 
@@ -70,43 +75,54 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
         self.closedError = closedError
     }
 
+    /// What a submitter does after queueing.
+    private enum Admission {
+        case closed
+        /// Nothing ran and nothing was queued: run the batch on this thread.
+        case runAlone
+        case queued
+    }
+
     /// Queues `batch`, waits until a group holding it has run, and returns its result.
     func submit(_ batch: Batch) throws -> Output {
-        condition.lock()
-        guard !isClosed else {
-            condition.unlock()
-            throw closedError()
-        }
-        if !executing && pending.isEmpty {
-            executing = true
-            condition.unlock()
-            return try run([batch])[0].get()
-        }
         let ticket = Ticket(batch, completion: nil)
-        enqueue(ticket)
-        condition.unlock()
-        ticket.done?.wait()
-        return try ticket.result!.get()
+        // A lone batch concerns no waiter: only a queued one wakes the writer thread.
+        let admission = queue.withLock { queue -> Admission in
+            guard !queue.isClosed else { return .closed }
+            if !queue.executing && queue.pending.isEmpty {
+                queue.executing = true
+                return .runAlone
+            }
+            enqueue(ticket, in: &queue)
+            return .queued
+        }
+        switch admission {
+        case .closed:
+            throw closedError()
+        case .runAlone:
+            return try run([batch])[0].get()
+        case .queued:
+            queue.wakeWaiters()
+            ticket.done?.wait()
+            return try ticket.result!.get()
+        }
     }
 
     /// Queues `batch` and returns at once; `completion` runs on the writer thread with its result
     /// (or at once, on this thread, with the closed error after `close()`).
     func submit(_ batch: Batch, completion: @escaping Completion) {
-        condition.lock()
-        guard !isClosed else {
-            condition.unlock()
-            completion(.failure(closedError()))
-            return
+        let queued = queue.update { queue -> Bool in
+            guard !queue.isClosed else { return false }
+            enqueue(Ticket(batch, completion: completion), in: &queue)
+            return true
         }
-        enqueue(Ticket(batch, completion: completion))
-        condition.unlock()
+        if !queued { completion(.failure(closedError())) }
     }
 
-    /// Queues a ticket for the writer thread. Called with the lock held.
-    private func enqueue(_ ticket: Ticket) {
-        pending.append(ticket)
-        if observers > 0 { condition.broadcast() }
-        wakeWriter()
+    /// Queues a ticket for the writer thread (which the caller wakes).
+    private func enqueue(_ ticket: Ticket, in queue: inout Queue) {
+        queue.pending.append(ticket)
+        startWriterIfStopped(&queue)
     }
 
     /// Runs `batches` as one group (the caller has set `executing` and holds no lock), counts it
@@ -114,96 +130,79 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     private func run(_ batches: [Batch]) -> [Result<Output, any Error>] {
         let results = execute(batches)
         precondition(results.count == batches.count, "a group commit returned \(results.count) results for \(batches.count) batches")
-        condition.lock()
-        executing = false
-        statistics.transactions += 1
-        statistics.batches += batches.count
-        if !pending.isEmpty { wakeWriter() }
-        if isClosed { condition.broadcast() }
-        condition.unlock()
+        // The writer thread waits for this group to end only when batches queued behind it, and
+        // `close()` only once closing: a lone writer's commit wakes nobody.
+        let concernsWaiters = queue.withLock { queue -> Bool in
+            queue.executing = false
+            queue.statistics.transactions += 1
+            queue.statistics.batches += batches.count
+            if !queue.pending.isEmpty { startWriterIfStopped(&queue) }
+            return !queue.pending.isEmpty || queue.isClosed
+        }
+        if concernsWaiters { queue.wakeWaiters() }
         return results
     }
 
-    /// Wakes the writer thread, starting it if it is not running. Called with the lock held.
-    private func wakeWriter() {
-        if writerWaiting {
-            condition.broadcast()
-        } else if !writerRunning {
-            writerRunning = true
-            let thread = Thread { [self] in writerLoop() }
-            thread.name = "sqlite-group-commit"
-            thread.start()
-        }
+    /// Starts the writer thread if it is not running; a running one is woken by the state's update.
+    private func startWriterIfStopped(_ queue: inout Queue) {
+        guard !queue.writerRunning else { return }
+        queue.writerRunning = true
+        let thread = Thread { [self] in writerLoop() }
+        thread.name = "sqlite-group-commit"
+        thread.start()
     }
 
     /// Throws the closed error once `close()` has begun.
     func checkOpen() throws {
-        condition.lock()
-        defer { condition.unlock() }
-        if isClosed { throw closedError() }
+        if queue.withLock({ $0.isClosed }) { throw closedError() }
     }
 
     /// The writer thread: runs every queued batch as one group, again and again, until the queue has
     /// stayed empty for `idleSeconds` or the committer is closed and drained.
     private func writerLoop() {
-        condition.lock()
         while true {
-            if pending.isEmpty || executing {
-                if isClosed && !executing { break }
-                writerWaiting = true
-                let woken = condition.wait(until: Date(timeIntervalSinceNow: idleSeconds))
-                writerWaiting = false
-                if !woken && pending.isEmpty && !executing { break }
-                continue
+            let group = queue.wait(until: \.writerHasWork, deadline: .now + .seconds(idleSeconds)) { queue, hasWork -> [Ticket]? in
+                if hasWork && !queue.pending.isEmpty {
+                    let group = queue.pending
+                    queue.pending = []
+                    queue.executing = true
+                    return group
+                }
+                // Timed out while a lone batch runs: it may leave work behind, so look again.
+                if !hasWork && queue.executing { return [] }
+                // Closed and drained, or idle for `idleSeconds`: the thread ends.
+                queue.writerRunning = false
+                return nil
             }
-            let group = pending
-            pending = []
-            executing = true
-            condition.unlock()
+            guard let group else { return }
+            if group.isEmpty { continue }
             for (ticket, result) in zip(group, run(group.map(\.batch))) {
                 ticket.finish(result)
             }
-            condition.lock()
         }
-        writerRunning = false
-        condition.broadcast()
-        condition.unlock()
     }
 
     /// Counters of the groups run so far.
     var currentStatistics: GroupCommitStatistics {
-        condition.lock()
-        defer { condition.unlock() }
-        return statistics
+        queue.withLock { $0.statistics }
     }
 
     /// Refuses new batches, lets the writer thread run those already queued, then calls `finally`
     /// (where the owner closes the connection `execute` uses). Returns false if already closed.
     @discardableResult
     func close(finally: () -> Void) -> Bool {
-        condition.lock()
-        guard !isClosed else {
-            condition.unlock()
-            return false
+        let closing = queue.update { queue -> Bool in
+            defer { queue.isClosed = true }
+            return !queue.isClosed
         }
-        isClosed = true
-        condition.broadcast()
-        while writerRunning || executing {
-            condition.wait()
-        }
-        condition.unlock()
+        guard closing else { return false }
+        queue.wait(until: { !$0.writerRunning && !$0.executing })
         finally()
         return true
     }
 
     /// For tests: waits until at least `count` batches are queued behind the running group.
     func waitUntilPending(_ count: Int) {
-        condition.lock()
-        observers += 1
-        while pending.count < count {
-            condition.wait()
-        }
-        observers -= 1
-        condition.unlock()
+        queue.wait(until: { $0.pending.count >= count })
     }
 }

@@ -1,3 +1,4 @@
+import FleetConcurrency
 import FleetEngine
 import FleetErrors
 import FleetInterface
@@ -10,9 +11,9 @@ extension JournalTransport {
     ///
     /// Ends when `cancellation` is cancelled (returning), or when the transport is closed or its
     /// journal fails (throwing that error).
-    public func watchTrip(_ request: GetTripRequest, cancellation: WatchCancellation, onUpdate: (Trip) throws -> Void) throws {
+    public func watchTrip(_ request: GetTripRequest, cancellation: Cancellation, onUpdate: (Trip) throws -> Void) throws {
         try refresh()
-        let watch = WatchCancellation()
+        let watch = Cancellation()
         cancellation.onCancel { watch.cancel() }
         let token = watches.add(watch)
         defer { watches.remove(token) }

@@ -1,13 +1,14 @@
+import FleetConcurrency
 import FleetInterface
 import FleetEngine
 import Synchronization
 
 /// The watches running on a journal transport, so that closing it, or a journal failure, ends them.
 final class WatchRegistry: Sendable {
-    private let active = Mutex<(next: Int, watches: [Int: WatchCancellation])>((0, [:]))
+    private let active = Mutex<(next: Int, watches: [Int: Cancellation])>((0, [:]))
 
     /// Registers a watch; returns the token that removes it.
-    func add(_ watch: WatchCancellation) -> Int {
+    func add(_ watch: Cancellation) -> Int {
         active.withLock { active in
             active.next += 1
             active.watches[active.next] = watch

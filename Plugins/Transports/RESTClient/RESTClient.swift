@@ -12,7 +12,7 @@ import FleetConcurrency
 /// real bearer token. Server and network failures of calls that are safe to repeat are retried with
 /// exponential backoff and jitter; a create that may have reached the server is never sent twice.
 /// A 401 makes the token source refresh once before the next try.
-public final class RESTClient: FleetAPI, TripWatching {
+public final class RESTClient: BlockingFleetAPI, TripWatching {
     /// The server's base URL, without a trailing slash (`http://127.0.0.1:8080`).
     public let baseURL: String
     private let http: HTTPClient
@@ -57,7 +57,7 @@ public final class RESTClient: FleetAPI, TripWatching {
 
     /// Follows the server's `:watch` event stream. A server without it (Google's) answers 404 or 501,
     /// which is thrown as UNIMPLEMENTED so callers fall back to polling.
-    public func watchTrip(_ request: GetTripRequest, cancellation: WatchCancellation, onUpdate: (Trip) throws -> Void) throws {
+    public func watchTrip(_ request: GetTripRequest, cancellation: Cancellation, onUpdate: (Trip) throws -> Void) throws {
         try Self.checkNames(.watchTrip(request))
         let rest = RESTMapping.request(for: .watchTrip(request))
         let transfer = Cancellation()
