@@ -283,6 +283,19 @@ final class RequestDispatcher: Sendable {
         } else {
             activity.requestEnded()
         }
+        if let deferred = context.deferred {
+            // Ended before its answer was sent (see `DeferredReply.divert(to:)`): unless the server
+            // is stopping, the answer is written to the socket directly once it is ready.
+            context.deferred = nil
+            activity.unpark(deferred)
+            if outcome != .serverStopped, let record = context.connection {
+                let copy = dup(record.descriptor)
+                if copy >= 0 {
+                    let method = context.method
+                    deferred.divert { response in DirectReply.send(response, method: method, on: copy) }
+                }
+            }
+        }
         context.connection?.exchangeEnded()
         let elapsed = context.started.duration(to: .now)
         configuration.accessLog(HTTPAccessLogEntry(
