@@ -168,6 +168,15 @@ final class ConnectionRecord: Sendable {
         lingers.withLock { $0 = true }
     }
 
+    /// Writes `response` straight to the socket while the request's body is arriving, when
+    /// libmicrohttpd can queue none, and has the connection closed lingering once libmicrohttpd
+    /// ends it. libmicrohttpd writes nothing to a connection before a request is complete, so the
+    /// write does not interleave with its own.
+    func answerWhileReadingBody(_ response: [UInt8]) {
+        lingerOnClose()
+        _ = response.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+    }
+
     /// libmicrohttpd closed the connection (its socket is still open, closed right after);
     /// returns whether it should close lingering (`lingerOnClose()`).
     func markClosed() -> Bool {
