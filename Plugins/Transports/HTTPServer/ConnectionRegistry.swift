@@ -71,6 +71,8 @@ final class ConnectionRegistry: Sendable {
         }
         guard !streams.isEmpty else { return }
         // A client that closed its end shows as a hang-up (its FIN) at once, without writing to it.
+        // One that only half-closed shows the same and is taken as gone too: telling them apart
+        // needs a write, and a stream's clients (EventSource, curl, ours) never half-close.
         var polled = streams.map { pollfd(fd: $0.descriptor, events: Self.pollReadHangUp, revents: 0) }
         guard poll(&polled, nfds_t(polled.count), 0) > 0 else { return }
         let hungUp = Self.pollReadHangUp | Int16(POLLHUP) | Int16(POLLERR)
