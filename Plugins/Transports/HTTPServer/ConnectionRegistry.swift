@@ -71,6 +71,8 @@ final class ConnectionRegistry: Sendable {
         }
         guard !streams.isEmpty else { return }
         // A client that closed its end shows as a hang-up (its FIN) at once, without writing to it.
+        // One that only half-closed shows the same and is taken as gone too: telling them apart
+        // needs a write, and a stream's clients (EventSource, curl, ours) never half-close.
         var polled = streams.map { pollfd(fd: $0.descriptor, events: Self.pollReadHangUp, revents: 0) }
         guard poll(&polled, nfds_t(polled.count), 0) > 0 else { return }
         let hungUp = Self.pollReadHangUp | Int16(POLLHUP) | Int16(POLLERR)
@@ -166,6 +168,15 @@ final class ConnectionRecord: Sendable {
     /// The connection will be closed with part of a request unread: close it lingering.
     func lingerOnClose() {
         lingers.withLock { $0 = true }
+    }
+
+    /// Writes `response` straight to the socket while the request's body is arriving, when
+    /// libmicrohttpd can queue none, and has the connection closed lingering once libmicrohttpd
+    /// ends it. libmicrohttpd writes nothing to a connection before a request is complete, so the
+    /// write does not interleave with its own.
+    func answerWhileReadingBody(_ response: [UInt8]) {
+        lingerOnClose()
+        _ = response.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
     }
 
     /// libmicrohttpd closed the connection (its socket is still open, closed right after);

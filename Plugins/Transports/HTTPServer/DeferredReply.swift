@@ -17,12 +17,17 @@ public final class DeferredReply: Sendable {
 
     /// Gives the answer. Only the first call counts.
     public func complete(_ produce: @escaping Produce) {
-        let parked: ConnectionHandle? = state.withLock { state in
-            guard state.produce == nil else { return nil }
+        let (parked, diverted): (ConnectionHandle?, Deliver?) = state.withLock { state in
+            guard state.produce == nil else { return (nil, nil) }
             state.produce = produce
-            guard state.isSuspended else { return nil }
+            if let diverted = state.diverted { return (nil, diverted) }
+            guard state.isSuspended else { return (nil, nil) }
             state.isSuspended = false
-            return state.connection
+            return (state.connection, nil)
+        }
+        if let diverted {
+            diverted(produce())
+            return
         }
         // Resumed after the lock is released: the connection was suspended under it, so it is
         // suspended by now, and only this call resumes it. Resuming under the lock made the server
@@ -45,8 +50,27 @@ public final class DeferredReply: Sendable {
         return produce?()
     }
 
+    /// Where a diverted answer goes (`divert(to:)`).
+    typealias Deliver = @Sendable (HTTPResponse) -> Void
+
+    /// libmicrohttpd ended the request before its answer was sent: the answer goes to `deliver`
+    /// instead, at once if it was given, else from `complete(_:)`. libmicrohttpd 0.9.75 ends a
+    /// request whose client half-closed (`shutdown(SHUT_WR)` after sending it) as soon as it reads
+    /// that end of file, which a parked request meets when it is resumed; the client still reads.
+    func divert(to deliver: @escaping Deliver) {
+        let produce: Produce? = state.withLock { state in
+            if let produce = state.produce { return produce }
+            state.diverted = deliver
+            state.isSuspended = false
+            state.connection = nil
+            return nil
+        }
+        if let produce { deliver(produce()) }
+    }
+
     private struct State: ~Copyable {
         var produce: Produce?
+        var diverted: Deliver?
         var connection: ConnectionHandle?
         var isSuspended = false
     }

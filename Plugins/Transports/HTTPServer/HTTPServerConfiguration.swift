@@ -13,14 +13,10 @@ extension HTTPServer {
         /// The largest request body accepted; a larger one gets 413 (from `errorBody`) and the
         /// connection is closed. A `Content-Length` over the limit is answered at once, before the
         /// body is read, and the connection closes lingering: what the client still sends is read
-        /// and dropped for a few seconds, so that it reads the 413 instead of meeting a reset. A
-        /// chunked body is cut off at the limit: libmicrohttpd 0.9.75 cannot answer while a body is
-        /// arriving, so the rest is read and dropped up to `maxDrainBytes` and the 413 goes out when
-        /// it ends. Default 1 MiB.
+        /// and dropped (up to `LingeringClose.maxBytes`, for a few seconds), so that it reads the
+        /// 413 instead of meeting a reset. A chunked body is answered 413 as soon as it passes the
+        /// limit, and closed the same way. Default 1 MiB.
         public var maxRequestBodyBytes: Int
-        /// How much of a chunked body over `maxRequestBodyBytes` is read and dropped before the 413
-        /// is sent; past it the connection is closed without an answer. Default 8 MiB.
-        public var maxDrainBytes: Int
         /// The most bytes of request line and header fields a request may carry; more is answered
         /// 431 (from `errorBody`) and the connection closed, whether in many fields or one. Each
         /// connection's memory (libmicrohttpd's `MHD_OPTION_CONNECTION_MEMORY_LIMIT`, which also
@@ -74,7 +70,6 @@ extension HTTPServer {
             port: Int = 8080,
             threadPoolSize: Int = ProcessInfo.processInfo.activeProcessorCount,
             maxRequestBodyBytes: Int = 1 << 20,
-            maxDrainBytes: Int = 8 << 20,
             maxHeaderBytes: Int = 32 * 1024,
             connectionTimeout: Duration? = .seconds(60),
             maxConnections: Int = 4096,
@@ -92,7 +87,6 @@ extension HTTPServer {
             self.port = port
             self.threadPoolSize = threadPoolSize
             self.maxRequestBodyBytes = maxRequestBodyBytes
-            self.maxDrainBytes = maxDrainBytes
             self.maxHeaderBytes = maxHeaderBytes
             self.connectionTimeout = connectionTimeout
             self.maxConnections = maxConnections

@@ -13,10 +13,6 @@ final class RequestContext {
     var headers = HTTPHeaders()
     /// The body received so far.
     var body: [UInt8] = []
-    /// Set when a chunked body went over the limit: the rest is dropped and 413 is the answer.
-    var bodyOverLimit = false
-    /// The body size counted so far once over the limit.
-    var discardedBytes = 0
     /// Set once a response (or stream) is queued: later calls for this request do nothing.
     var responded = false
     /// The status queued, 0 until then.

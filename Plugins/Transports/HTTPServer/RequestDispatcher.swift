@@ -64,8 +64,8 @@ final class RequestDispatcher: Sendable {
         if received > 0 {
             uploadDataSize.pointee = 0
             if context.responded { return .YES }
-            if context.bodyOverLimit || context.body.count + received > configuration.maxRequestBodyBytes {
-                return discardBody(of: context, count: received)
+            if context.body.count + received > configuration.maxRequestBodyBytes {
+                return refuseChunkedBody(of: context, size: context.body.count + received)
             }
             if let uploadData {
                 UnsafeRawBufferPointer(start: uploadData, count: received).withMemoryRebound(to: UInt8.self) {
@@ -83,9 +83,6 @@ final class RequestDispatcher: Sendable {
         }
         if context.responded { return .YES }
         if let record = context.connection, !record.requestComplete() { return .NO }  // answered 408 meanwhile
-        if context.bodyOverLimit {
-            return rejectBody(of: context, on: connection, size: "\(context.discardedBytes)")
-        }
         return answer(context, on: connection)
     }
 
@@ -121,18 +118,22 @@ final class RequestDispatcher: Sendable {
         return nil
     }
 
-    /// A body without `Content-Length` (chunked) went over the limit. libmicrohttpd 0.9.75 cannot
-    /// queue a response while a body is arriving, so the rest is read and dropped (up to
-    /// `maxDrainBytes` in all), and the 413 goes out when the body ends; past that bound the
-    /// connection is cut without an answer.
-    private func discardBody(of context: RequestContext, count: Int) -> MHD_Result {
-        if !context.bodyOverLimit {
-            context.bodyOverLimit = true
-            context.discardedBytes = context.body.count
-            context.body = []
-        }
-        context.discardedBytes += count
-        return context.discardedBytes > max(configuration.maxDrainBytes, configuration.maxRequestBodyBytes) ? .NO : .YES
+    /// A body without `Content-Length` (chunked) went over the limit: answered 413 at once, and
+    /// no more of it is read. libmicrohttpd 0.9.75 cannot queue a response while a body is
+    /// arriving, so the answer is written straight to the socket (libmicrohttpd has written nothing
+    /// on it for this request) and the connection is ended; it closes lingering (`LingeringClose`),
+    /// so a client still sending reads the 413 instead of a reset.
+    private func refuseChunkedBody(of context: RequestContext, size: Int) -> MHD_Result {
+        context.body = []
+        guard let record = context.connection else { return .NO }
+        let error = FleetError(.requestBodyTooLarge,
+                               detail: "\(size) bytes so far of a chunked body; the limit is \(configuration.maxRequestBodyBytes) bytes")
+        let response = configuration.errorBody(413, error.message)
+        context.responded = true
+        context.status = 413
+        context.responseBytes = response.body.count
+        record.answerWhileReadingBody(response.serialized(status: 413, closing: true))
+        return .NO
     }
 
     /// Refuses a body whose `Content-Length` is over the limit at once, before it is read; the
@@ -282,6 +283,19 @@ final class RequestDispatcher: Sendable {
             stream.finish(connectionOutcome: outcome == .serverStopped ? .serverStopping : .clientDisconnected)
         } else {
             activity.requestEnded()
+        }
+        if let deferred = context.deferred {
+            // Ended before its answer was sent (see `DeferredReply.divert(to:)`): unless the server
+            // is stopping, the answer is written to the socket directly once it is ready.
+            context.deferred = nil
+            activity.unpark(deferred)
+            if outcome != .serverStopped, let record = context.connection {
+                let copy = dup(record.descriptor)
+                if copy >= 0 {
+                    let method = context.method
+                    deferred.divert { response in DirectReply.send(response, method: method, on: copy) }
+                }
+            }
         }
         context.connection?.exchangeEnded()
         let elapsed = context.started.duration(to: .now)
