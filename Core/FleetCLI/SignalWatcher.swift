@@ -7,20 +7,28 @@ import Glibc
 public final class SignalWatcher: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
 
-    /// Watches `signals`, calling `handler` with the signal number on `queue`.
+    /// Watches `signals`, calling `handler` with the signal number on `queue`; returns once the
+    /// signals are watched, so none sent after it returns is missed.
     public init(signals: [Int32], queue: DispatchQueue, handler: @escaping @Sendable (Int32) -> Void) {
         // A parent may have started us with these signals blocked (the mask is inherited): unblock them.
         var set = sigset_t()
         sigemptyset(&set)
         for number in signals { sigaddset(&set, number) }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        let registered = DispatchSemaphore(value: 0)
         sources = signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { handler(number) }
+            source.setRegistrationHandler { registered.signal() }
             source.resume()
             return source
         }
+        // A source registers with the kernel asynchronously, and a signal that arrives before that,
+        // with the disposition already SIG_IGN, is lost: a SIGTERM sent right after a daemon said
+        // it was ready went unseen and the daemon ran on. Return only once every source listens
+        // (bounded, so a `queue` that is busy cannot hang the caller).
+        for _ in sources { _ = registered.wait(timeout: .now() + .seconds(5)) }
     }
 
     /// The name of a signal (`SIGTERM`).
