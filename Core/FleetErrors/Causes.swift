@@ -64,7 +64,7 @@ extension ErrorCause {
     public static let badUpdateMaskPath = ErrorCause(
         id: "BAD_UPDATE_MASK_PATH", code: .invalidArgument,
         summary: "The update mask names a field that does not exist or that only the server may set",
-        remedy: "List only fields the caller may change. UpdateVehicle may not change availableCapacity, currentRouteSegmentVersion, currentTrips, name or waypointsVersion; UpdateTrip may not set route, ETA, version, remaining-distance, pickupTime/dropoffTime, lastLocation, name or numberOfPassengers fields.",
+        remedy: "List only fields the caller may change. UpdateVehicle may not change currentRouteSegmentVersion, currentTrips, name or waypointsVersion; UpdateTrip may not set route, ETA, version, remaining-distance, pickupTime/dropoffTime, lastLocation, name or numberOfPassengers fields.",
         matchPhrases: ["update_mask", "field mask", "invalid path", "unknown field", "cannot be updated", "may not be updated", "server-owned", "read-only", "output only"])
     /// A request body that is not valid JSON.
     public static let malformedJSON = ErrorCause(
