@@ -182,3 +182,21 @@ extension WaitableStateTests {
         #expect(ContinuousClock.now - start < .seconds(25), "woken, not timed out")
     }
 }
+
+struct ThreadMarkTests {
+    /// Only the threads that marked themselves carry the mark, and only this mark's.
+    @Test func onlyMarkedThreadsCarryTheMark() {
+        let mark = ThreadMark()
+        let other = ThreadMark()
+        #expect(!mark.isCurrentThreadMarked)
+        let seen = WaitableState<Bool?>(nil)
+        let thread = Thread {
+            mark.markCurrentThread()
+            seen.update { $0 = mark.isCurrentThreadMarked && !other.isCurrentThreadMarked }
+        }
+        thread.start()
+        #expect(seen.wait(until: { $0 != nil }, timeout: .seconds(10)))
+        #expect(seen.withLock { $0 } == true)
+        #expect(!mark.isCurrentThreadMarked, "the mark stays on the thread that set it")
+    }
+}

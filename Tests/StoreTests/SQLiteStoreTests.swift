@@ -22,6 +22,28 @@ struct SQLiteStoreTests {
         }
     }
 
+    /// A store whose last reference goes away in a commit's completion, on the writer thread, still
+    /// closes: closing there waited for the very thread it ran on, which hung and kept the file open.
+    @Test func aStoreReleasedInItsOwnCompletionStillCloses() throws {
+        try withDirectory { directory in
+            let path = "\(directory)/fleet.db"
+            let answered = DispatchSemaphore(value: 0)
+            do {
+                let store = try SQLiteStore(path: path)
+                store.commit([.put(Sample.vehicle("v1"), expectedVersion: 0)]) { [store] _ in
+                    withExtendedLifetime(store) {}
+                    answered.signal()
+                }
+            }
+            #expect(answered.wait(timeout: .now() + 10) == .success)
+            // Closed: SQLite removes the write-ahead log when the last connection to the file closes.
+            let log = path + "-wal"
+            let deadline = Date().addingTimeInterval(10)
+            while FileManager.default.fileExists(atPath: log) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(!FileManager.default.fileExists(atPath: log), "the store was never closed")
+        }
+    }
+
     @Test func fileIsInWALModeWithItsSchemaVersionAndMigrationLog() throws {
         try withDirectory { directory in
             let path = "\(directory)/fleet.db"

@@ -1,3 +1,4 @@
+import FleetConcurrency
 import Foundation
 
 /// Runs the commits of callers that cannot wait (a server thread serving many connections) on a few
@@ -20,6 +21,8 @@ final class CommitWorkers: @unchecked Sendable {
 
     // Guarded by `condition`'s lock.
     private let condition = NSCondition()
+    /// The commit threads carry it.
+    private let workerThreads = ThreadMark()
     private var queue: [Job] = []
     private var head = 0
     private var running = 0
@@ -57,7 +60,12 @@ final class CommitWorkers: @unchecked Sendable {
         return queue.count - head + busy
     }
 
+    /// Whether the caller runs on one of the commit threads (in a commit's completion): `close()`
+    /// there would wait for the thread it runs on.
+    var isOnWorkerThread: Bool { workerThreads.isCurrentThreadMarked }
+
     private func work() {
+        workerThreads.markCurrentThread()
         condition.lock()
         while true {
             if head < queue.count {

@@ -1,5 +1,6 @@
 import FleetErrors
 import FleetStore
+import Foundation
 
 /// The store for several server nodes: records in a PostgreSQL database that any number of
 /// processes share (`postgres://USER@HOST:PORT/DATABASE`).
@@ -78,9 +79,15 @@ public final class PostgresStore: Store {
     }
 
     deinit {
-        committers.close()
-        listener.stop()
-        pool.close()
+        // Released by a commit's completion on a commit thread, closing there would wait for that
+        // thread to stop: close from another thread, which the commit threads let go once done.
+        let (committers, listener, pool) = (self.committers, self.listener, self.pool)
+        let close: @Sendable () -> Void = {
+            committers.close()
+            listener.stop()
+            pool.close()
+        }
+        if committers.isOnWorkerThread { DispatchQueue.global().async(execute: close) } else { close() }
     }
 
     /// Other nodes share the database.

@@ -63,6 +63,8 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
 
     /// The writer thread waits on it for batches, `close()` for the writer to stop.
     private let queue = WaitableState(Queue())
+    /// The writer thread carries it.
+    private let writerThreads = ThreadMark()
     private let execute: Execute
     private let closedError: () -> any Error
 
@@ -160,6 +162,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     /// The writer thread: runs every queued batch as one group, again and again, until the queue has
     /// stayed empty for `idleSeconds` or the committer is closed and drained.
     private func writerLoop() {
+        writerThreads.markCurrentThread()
         while true {
             let group = queue.wait(until: \.writerHasWork, deadline: .now + .seconds(idleSeconds)) { queue, hasWork -> [Ticket]? in
                 if hasWork && !queue.pending.isEmpty {
@@ -181,6 +184,10 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
             }
         }
     }
+
+    /// Whether the caller runs on the writer thread (in a completion): `close()` there would wait
+    /// for the thread it runs on.
+    var isOnWriterThread: Bool { writerThreads.isCurrentThreadMarked }
 
     /// Counters of the groups run so far.
     var currentStatistics: GroupCommitStatistics {

@@ -67,7 +67,14 @@ public final class SQLiteStore: Store {
     }
 
     deinit {
-        try? close()
+        // Released by a completion on the writer thread itself, closing there would wait for that
+        // thread to stop: close from another thread, which the writer lets go once it is done.
+        let (committer, writer, readers) = (self.committer, self.writer, self.readers)
+        let close: @Sendable () -> Void = {
+            committer.close { writer.connection.close() }
+            readers.close()
+        }
+        if committer.isOnWriterThread { DispatchQueue.global().async(execute: close) } else { close() }
     }
 
     /// How much of the file connections read through a memory map (address space, not memory).
