@@ -20,6 +20,9 @@ import Testing
         defer { browser.quit() }
         try browser.open("\(fleet.server.url)/map?token=\(reader)")
         try browser.wait("both cars", "return /^2 vehicles/.test(document.querySelector('[data-field=\"fleetCounts\"]').textContent);")
+        // The browser may take longer to start than a car stays fresh (6 s): the car reports again
+        // once the page is live, so the page must show it online.
+        try fleet.report(at: MapFixture.route[0])
         try browser.wait("car-1's dot", "const d = \(Self.dot("car-1")); return d && d.dataset.state === 'online';")
         #expect(try browser.run("return \(Self.dot("car-2")).dataset.state;") as? String == "offline")
         try Screenshots.take(browser, "operator-1-fleet")
