@@ -36,9 +36,17 @@ enum EngineBenchmarks {
             do {
                 let store = try run.open()
                 defer { try? store.close() }
+                let before = (store as? SQLiteStore)?.groupCommitStatistics
                 let rate = try updatesPerSecond(Engine(store: store), writers: run.writers)
                 var comparison = baseline.map { String(format: "%.1f%% of raw batched SQLite upserts", rate / $0 * 100) } ?? ""
                 if run.name == "sqlite, durable" && run.writers > 1 { comparison += "; aim >= 25%" }
+                if let before, let sqlite = store as? SQLiteStore {
+                    // How writers share transactions and fsyncs, and the commonest group size.
+                    let counts = sqlite.groupCommitStatistics.since(before)
+                    let commonest = counts.groupSizes.max { $0.value < $1.value }?.key ?? 0
+                    comparison += String(format: "; %.1f commits per transaction (commonest %d)", counts.batchesPerTransaction, commonest)
+                    if counts.syncs > 0 { comparison += String(format: ", %.1f per fsync", counts.batchesPerSync) }
+                }
                 rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate), comparison: comparison))
             } catch {
                 rows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
