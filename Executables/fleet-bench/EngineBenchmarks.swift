@@ -45,9 +45,7 @@ enum EngineBenchmarks {
                 if let before, let sqlite = store as? SQLiteStore {
                     // How writers share transactions and fsyncs, and the commonest group size.
                     let counts = sqlite.groupCommitStatistics.since(before)
-                    comparison += String(format: "; %.1f commits per transaction", counts.batchesPerTransaction)
-                    if counts.syncs > 0 { comparison += String(format: ", %.1f per fsync", counts.batchesPerSync) }
-                    comparison += "; " + commonestSizes(counts)
+                    comparison += String(format: "; %.1f commits per transaction; ", counts.batchesPerTransaction) + commonestSizes(counts)
                 }
                 rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate), comparison: comparison))
             } catch {

@@ -280,8 +280,8 @@ enum PostgresBenchmarks {
             var before = store.groupCommitStatistics
             let rate = try EngineBenchmarks.updatesPerSecond(Engine(store: store), writers: clients) { before = store.groupCommitStatistics }
             let run = store.groupCommitStatistics.since(before)
-            let comparison = String(format: "%.0f%% of the lower ceiling (aim >= 50%%: %@); %.1f commits per fsync, %.1f per transaction; %@",
-                                    rate / lower * 100, rate / lower >= 0.5 ? "met" : "not met", run.batchesPerSync, run.batchesPerTransaction,
+            let comparison = String(format: "%.0f%% of the lower ceiling (aim >= 50%%: %@); %.1f commits per fsync; %@",
+                                    rate / lower * 100, rate / lower >= 0.5 ? "met" : "not met", run.batchesPerTransaction,
                                     EngineBenchmarks.commonestSizes(run))
             return { postgres in
                 var text = comparison

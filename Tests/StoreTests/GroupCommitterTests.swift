@@ -179,192 +179,22 @@ struct GroupCommitterTests {
         #expect(committer.close {})
     }
 
-    // MARK: Commit and sync as two stages
-
-    /// What happened, in the order it happened: commits (when `execute` returned), syncs (begun and
-    /// ended) and completions.
-    final class EventLog: Sendable {
-        enum Event: Equatable {
-            case committed([Int])
-            case syncBegan(Int)
-            case syncEnded(Int)
-            case completed(Int)
-            case closed
-        }
-
-        let events = Mutex<[Event]>([])
-        /// Signalled once per committed group.
-        let committedGroup = DispatchSemaphore(value: 0)
-        let syncEntered = DispatchSemaphore(value: 0)
-        /// The first sync waits for it when `holdFirstSync`.
-        let releaseSync = DispatchSemaphore(value: 0)
-        let holdFirstSync: Bool
-        let failingSync: Int?
-
-        init(holdFirstSync: Bool, failingSync: Int? = nil) {
-            self.holdFirstSync = holdFirstSync
-            self.failingSync = failingSync
-        }
-
-        func record(_ event: Event) { events.withLock { $0.append(event) } }
-
-        func execute(_ group: [Int]) -> [Result<Int, any Error>] {
-            record(.committed(group))
-            committedGroup.signal()
-            return group.map { .success($0 * 10) }
-        }
-
-        func sync() throws {
-            let number = events.withLock { events -> Int in
-                let number = events.filter { if case .syncBegan = $0 { return true } else { return false } }.count + 1
-                events.append(.syncBegan(number))
-                return number
-            }
-            if number == 1 && holdFirstSync {
-                syncEntered.signal()
-                releaseSync.wait()
-            }
-            if number == failingSync { throw FleetError(.storeFailure, detail: "fdatasync failed (injected)") }
-            record(.syncEnded(number))
-        }
-
-        /// Checks that every completed batch was committed, then covered by a sync that began after
-        /// its commit and ended before its completion; returns the batches that were not.
-        func uncovered() -> [Int] {
-            let events = events.withLock { $0 }
-            var bad: [Int] = []
-            for (index, event) in events.enumerated() {
-                guard case .completed(let batch) = event else { continue }
-                guard let commit = events.firstIndex(where: { if case .committed(let group) = $0 { return group.contains(batch) } else { return false } }),
-                      commit < index else {
-                    bad.append(batch)
-                    continue
-                }
-                let covered = events[commit..<index].contains { began in
-                    guard case .syncBegan(let number) = began else { return false }
-                    return events[commit..<index].contains(.syncEnded(number))
-                }
-                if !covered { bad.append(batch) }
-            }
-            return bad
-        }
-    }
-
-    /// The ordering guarantee, checked without timing: with the first sync held, groups committed
-    /// meanwhile are not answered by it, only by a sync begun after their commit.
-    @Test func noResultIsHandedOutBeforeASyncBegunAfterItsCommit() throws {
-        let log = EventLog(holdFirstSync: true)
-        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }, sync: log.sync) { log.execute($0) }
-        let answered = DispatchSemaphore(value: 0)
-        @Sendable func submit(_ batch: Int) {
-            committer.submit(batch) { outcome in
-                if (try? outcome.get()) == batch * 10 { log.record(.completed(batch)) }
-                answered.signal()
-            }
-        }
-        submit(1)
-        #expect(log.syncEntered.wait(timeout: .now() + 20) == .success)
-        // The first sync is running: the writer thread goes on committing.
-        submit(2)
-        submit(3)
-        #expect(log.committedGroup.wait(timeout: .now() + 20) == .success)  // [1]
-        #expect(log.committedGroup.wait(timeout: .now() + 20) == .success)  // [2, 3] or [2]
-        let committed = log.events.withLock { $0 }.reduce(into: [Int]()) { if case .committed(let group) = $1 { $0 += group } }
-        if committed.count < 3 { #expect(log.committedGroup.wait(timeout: .now() + 20) == .success) }
-        #expect(!log.events.withLock { $0 }.contains { if case .completed = $0 { return true } else { return false } },
-                "a batch was answered while the only sync begun was still running")
-        log.releaseSync.signal()
-        for _ in 0..<3 { #expect(answered.wait(timeout: .now() + 20) == .success) }
-        #expect(log.uncovered() == [])
-        #expect(log.events.withLock { $0 }.filter { if case .completed = $0 { return true } else { return false } }.count == 3)
+    /// Group sizes are counted per group: a lone batch as a group of one, a queued group by its size.
+    @Test func groupSizesAreCounted() throws {
+        let executor = Executor(holdFirst: true)
+        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }) { executor.run($0) }
+        let done = DispatchSemaphore(value: 0)
+        committer.submit(1) { _ in done.signal() }
+        executor.entered.wait()
+        for batch in 2...4 { committer.submit(batch) { _ in done.signal() } }
+        committer.waitUntilPending(3)
+        executor.release.signal()
+        for _ in 0..<4 { #expect(done.wait(timeout: .now() + 20) == .success) }
+        #expect(try committer.submit(5) == 50)
         let statistics = committer.currentStatistics
-        #expect(statistics.batches == 3)
-        #expect(statistics.syncs == 2, "one sync for [1], one for what was committed while it ran")
-        #expect(committer.close {})
-    }
-
-    /// Many writers, waiting and not, with syncs that take a while: every result is handed out after
-    /// a sync that covers it, and syncs are shared.
-    @Test func underLoadEveryResultFollowsASyncThatCoversIt() throws {
-        let log = EventLog(holdFirstSync: false)
-        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }, idleSeconds: 0.001, sync: {
-            usleep(200)
-            try log.sync()
-        }) { log.execute($0) }
-        let answered = DispatchSemaphore(value: 0)
-        let threads = 8, perThread = 100
-        try ThreadGroup.run(threads) { thread in
-            for n in 0..<perThread {
-                let batch = thread * 10_000 + n
-                if n % 2 == 0 {
-                    if try committer.submit(batch) == batch * 10 { log.record(.completed(batch)) }
-                } else {
-                    committer.submit(batch) { outcome in
-                        if (try? outcome.get()) == batch * 10 { log.record(.completed(batch)) }
-                        answered.signal()
-                    }
-                }
-            }
-        }
-        for _ in 0..<(threads * perThread / 2) { #expect(answered.wait(timeout: .now() + 20) == .success) }
-        #expect(log.uncovered() == [])
-        let completed = log.events.withLock { $0 }.filter { if case .completed = $0 { return true } else { return false } }.count
-        #expect(completed == threads * perThread)
-        let statistics = committer.currentStatistics
-        #expect(statistics.syncs >= 1 && statistics.syncs <= statistics.transactions)
-        #expect(committer.close {})
-    }
-
-    /// A failed sync fails every commit it covered and refuses every later one with its error, without
-    /// running it: a later sync could succeed without the data the failed one lost.
-    @Test func aFailedSyncFailsWhatItCoveredAndRefusesLaterWrites() throws {
-        let log = EventLog(holdFirstSync: false, failingSync: 1)
-        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }, sync: log.sync) { log.execute($0) }
-        let first = #expect(throws: FleetError.self) { try committer.submit(1) }
-        #expect(first?.message.contains("fdatasync failed") == true)
-        let second = #expect(throws: FleetError.self) { try committer.submit(2) }
-        #expect(second?.message.contains("fdatasync failed") == true)
-        #expect(throws: FleetError.self) { try committer.checkOpen() }
-        let refused = DispatchSemaphore(value: 0)
-        committer.submit(3) { outcome in
-            if case .failure(let error) = outcome, "\(error)".contains("fdatasync failed") { refused.signal() }
-        }
-        #expect(refused.wait(timeout: .now() + 20) == .success)
-        #expect(log.events.withLock { $0 }.filter { if case .committed = $0 { return true } else { return false } } == [.committed([1])])
-        #expect(committer.close {})
-    }
-
-    /// `close()` returns only after every committed group was synced and answered.
-    @Test func closeWaitsUntilEveryCommittedGroupIsSyncedAndAnswered() throws {
-        let log = EventLog(holdFirstSync: true)
-        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }, sync: log.sync) { log.execute($0) }
-        let answered = DispatchSemaphore(value: 0)
-        for batch in 1...3 {
-            committer.submit(batch) { outcome in
-                if (try? outcome.get()) == batch * 10 { log.record(.completed(batch)) }
-                answered.signal()
-            }
-        }
-        #expect(log.syncEntered.wait(timeout: .now() + 20) == .success)
-        let closed = DispatchSemaphore(value: 0)
-        Thread {
-            committer.close { log.record(.closed) }
-            closed.signal()
-        }.start()
-        log.releaseSync.signal()
-        #expect(closed.wait(timeout: .now() + 20) == .success)
-        let events = log.events.withLock { $0 }
-        #expect(events.last == .closed)
-        #expect(events.filter { if case .completed = $0 { return true } else { return false } }.count == 3)
-        #expect(log.uncovered() == [])
-    }
-
-    /// Without a sync (a store that is not durable) results come straight from the commit and no
-    /// sync is counted.
-    @Test func withoutASyncNothingIsSynced() throws {
-        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }) { group in group.map { .success($0) } }
-        #expect(try committer.submit(7) == 7)
-        #expect(committer.currentStatistics == GroupCommitStatistics(transactions: 1, batches: 1, syncs: 0, groupSizes: [1: 1]))
+        #expect(statistics == GroupCommitStatistics(transactions: 3, batches: 5, groupSizes: [1: 2, 3: 1]))
+        #expect(statistics.since(GroupCommitStatistics(transactions: 1, batches: 1, groupSizes: [1: 1]))
+                == GroupCommitStatistics(transactions: 2, batches: 4, groupSizes: [1: 1, 3: 1]))
         #expect(committer.close {})
     }
 }

@@ -122,14 +122,6 @@ final class SQLiteConnection {
         }
     }
 
-    /// The path of the main database's write-ahead log as SQLite names it (symbolic links resolved),
-    /// whether or not the file exists yet.
-    var walPath: String? {
-        guard let database = sqlite3_db_filename(db, "main"), let wal = sqlite3_filename_wal(database) else { return nil }
-        let path = String(cString: wal)
-        return path.isEmpty ? nil : path
-    }
-
     /// Whether a transaction is open (SQLite rolls back by itself after some errors).
     var isInTransaction: Bool {
         sqlite3_get_autocommit(db) == 0

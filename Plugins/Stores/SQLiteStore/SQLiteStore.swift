@@ -5,9 +5,8 @@ import Foundation
 
 /// The embedded default store: one SQLite file in WAL mode, which several processes may share.
 ///
-/// Writes from all threads go through group commit (one transaction for every batch waiting at that
-/// moment; when durable, one fsync of the log for every transaction committed while the previous
-/// fsync ran, and no call returns before the fsync that covers it); reads use a small pool of their own connections and never wait for
+/// Writes from all threads go through group commit (one transaction and one fsync for every batch
+/// waiting at that moment); reads use a small pool of their own connections and never wait for
 /// writers. Nearby search looks up grid cells in an index of the records table (see
 /// `gridCell(of:)`); the owner index is a plain index.
 public final class SQLiteStore: Store {
@@ -38,8 +37,6 @@ public final class SQLiteStore: Store {
     public let options: StoreOptions
 
     let writer: RecordWriter
-    /// Syncs the log when the store is durable (nil when not: no sync thread at all).
-    let walSync: WALSync?
     let committer: GroupCommitter<[StoreWrite], [UInt64]>
     private let readers: ReaderPool
 
@@ -53,15 +50,12 @@ public final class SQLiteStore: Store {
         self.path = path
         self.options = options
         let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        try Self.configureWriter(connection)
+        try Self.configureWriter(connection, durable: options.durable)
         try Self.mapIntoMemory(connection)
         try Schema.migrate(connection)
-        let walSync = options.durable ? try Self.openWALSync(connection) : nil
         let writer = RecordWriter(connection: connection)
         self.writer = writer
-        self.walSync = walSync
-        self.committer = GroupCommitter(closedError: { SQLiteFailure.closed(path: path) },
-                                        sync: walSync.map { walSync in { try walSync.sync() } }) { group in
+        self.committer = GroupCommitter(closedError: { SQLiteFailure.closed(path: path) }) { group in
             writer.run(group)
         }
         self.readers = ReaderPool(capacity: Self.readerCapacity, closedError: { SQLiteFailure.closed(path: path) }) {
@@ -75,12 +69,9 @@ public final class SQLiteStore: Store {
     deinit {
         // Released by a completion on the writer thread itself, closing there would wait for that
         // thread to stop: close from another thread, which the writer lets go once it is done.
-        let (committer, writer, walSync, readers) = (self.committer, self.writer, self.walSync, self.readers)
+        let (committer, writer, readers) = (self.committer, self.writer, self.readers)
         let close: @Sendable () -> Void = {
-            committer.close {
-                writer.connection.close()
-                walSync?.close()
-            }
+            committer.close { writer.connection.close() }
             readers.close()
         }
         if committer.isOnWriterThread { DispatchQueue.global().async(execute: close) } else { close() }
@@ -98,27 +89,17 @@ public final class SQLiteStore: Store {
         _ = try connection.firstRow("PRAGMA mmap_size = \(memoryMapBytes)", doing: "mapping the database into memory") { $0.int64(0) }
     }
 
-    /// WAL journal (readers never block the writer), and commits that do not sync the log: a durable
-    /// store syncs it apart (`WALSync`), once for all the commits written meanwhile.
-    private static func configureWriter(_ connection: SQLiteConnection) throws {
+    /// WAL journal (readers never block the writer) and the fsync policy.
+    private static func configureWriter(_ connection: SQLiteConnection, durable: Bool) throws {
         let mode = try connection.firstRow("PRAGMA journal_mode = WAL", doing: "switching to WAL journal mode") {
             $0.string(0) ?? ""
         }
         guard mode?.lowercased() == "wal" else {
             throw FleetError(.storeFailure, detail: "'\(connection.path)' could not be switched to WAL journal mode (it is in '\(mode ?? "?")' mode); the store needs a database file on a local file system")
         }
-        // In WAL mode FULL syncs the log inside every COMMIT; NORMAL only before checkpoints, which
-        // keeps the file consistent after a crash but not every commit durable.
-        try connection.execute("PRAGMA synchronous = NORMAL", doing: "setting the sync mode")
-    }
-
-    /// Opens the log the writer connection writes, for the sync that makes commits durable. Called
-    /// once the connection has read the database in WAL mode (SQLite has then created the log).
-    private static func openWALSync(_ connection: SQLiteConnection) throws -> WALSync {
-        guard let walPath = connection.walPath else {
-            throw FleetError(.storeFailure, detail: "'\(connection.path)': SQLite names no write-ahead log for the database, which a durable store syncs")
-        }
-        return try WALSync(walPath: walPath)
+        // In WAL mode FULL syncs the log on every commit; NORMAL only at checkpoints.
+        let synchronous = durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL"
+        try connection.execute(synchronous, doing: "setting the sync mode")
     }
 
     /// Other processes may open the same file.
@@ -160,8 +141,7 @@ public final class SQLiteStore: Store {
     }
 
     /// Queues `writes` for the next group commit and returns at once; `completion` runs on the
-    /// store's writer thread (on its sync thread when durable) once the group is durable (keep it
-    /// short: the next group, or the next fsync, waits for it).
+    /// store's writer thread once the group is durable (keep it short: the next group waits for it).
     public func commit(_ writes: [StoreWrite], completion: @escaping @Sendable (Result<[UInt64], any Error>) -> Void) {
         guard !writes.isEmpty else {
             completion(Result { try committer.checkOpen(); return [] })
@@ -246,13 +226,12 @@ public final class SQLiteStore: Store {
         committer.currentStatistics
     }
 
-    /// Runs the queued group commits, makes every committed one durable and hands out its results,
-    /// then finalizes every statement and closes every connection. Calling it again does nothing.
+    /// Waits for the running group commit, fails queued ones, finalizes every statement and closes
+    /// every connection. Calling it again does nothing.
     public func close() throws {
-        let (writer, walSync) = (self.writer, self.walSync)
+        let writer = self.writer
         committer.close {
             writer.connection.close()
-            walSync?.close()
         }
         readers.close()
     }
