@@ -1,5 +1,6 @@
 import CLibPQ
 import FleetEngine
+import FleetModel
 import FleetStore
 import Foundation
 import MemoryStore
@@ -49,8 +50,13 @@ enum PostgresBenchmarks {
         do {
             let store = try PostgresStore(url: try cluster.database("engine"))
             defer { try? store.close() }
-            let rate = try EngineBenchmarks.updatesPerSecond(Engine(store: store), writers: clients)
-            rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate), comparison: share(rate, of: raw, aim: 0.5)))
+            let engine = Engine(store: store)
+            let inFlight = InFlightSampler(store: store)
+            let rate = try EngineBenchmarks.updatesPerSecond(engine, writers: clients)
+            let meanInFlight = inFlight.stop()
+            rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate),
+                                     comparison: share(rate, of: raw, aim: 0.5) + String(format: "; %.1f commits in flight on average", meanInFlight)))
+            rows += statementCounts(engine: engine, store: store)
         } catch {
             rows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
         }
@@ -67,6 +73,89 @@ enum PostgresBenchmarks {
         guard let raw else { return "" }
         let ratio = rate / raw
         return String(format: "%.0f%% of raw PostgreSQL upserts; aim >= %.0f%%: %@", ratio * 100, aim * 100, ratio >= aim ? "met" : "not met")
+    }
+
+    // MARK: Round trips
+
+    /// Statements the store runs per location update (one writer, then `clients` writers, whose
+    /// change notifications share statements) and per GetTrip, counted by the store itself: each
+    /// is a round trip to PostgreSQL.
+    static func statementsPerCall(engine: Engine, store: PostgresStore) throws -> (oneWriter: Double, writers: Double, getTrip: Double) {
+        let provider = EngineBenchmarks.provider
+        let calls = 200
+        func update(_ writer: Int, _ i: Int) throws {
+            _ = try engine.updateVehicle(UpdateVehicleRequest(
+                name: "providers/\(provider)/vehicles/w\(writer)v\(i % EngineBenchmarks.vehiclesPerWriter)",
+                vehicle: Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: 52.6 + Double(i) * 1e-5, longitude: 13.4))),
+                updateMask: ["lastLocation"]))
+        }
+        func counted(_ body: () throws -> Void) throws -> Int {
+            store.waitForNotifications()
+            let before = store.statementsRun
+            try body()
+            store.waitForNotifications()
+            return store.statementsRun - before
+        }
+        let one = try counted { for i in 0..<calls { try update(0, i) } }
+        let failures = Mutex(0)
+        let many = try counted {
+            DispatchQueue.concurrentPerform(iterations: clients) { writer in
+                for i in 0..<calls { do { try update(writer, i) } catch { failures.withLock { $0 += 1 } } }
+            }
+        }
+        if failures.withLock({ $0 }) > 0 { throw BenchmarkFailure(message: "\(failures.withLock { $0 }) updates failed") }
+        _ = try engine.createTrip(CreateTripRequest(parent: "providers/\(provider)", tripId: "counted", trip: Trip(
+            vehicleId: "w0v1", tripType: .exclusive, pickupPoint: TerminalLocation(point: LatLng(latitude: 52.51, longitude: 13.41)),
+            dropoffPoint: TerminalLocation(point: LatLng(latitude: 52.52, longitude: 13.43)))))
+        let reads = try counted {
+            for _ in 0..<calls { _ = try engine.getTrip(GetTripRequest(name: "providers/\(provider)/trips/counted")) }
+        }
+        return (Double(one) / Double(calls), Double(many) / Double(calls * clients), Double(reads) / Double(calls))
+    }
+
+    /// The rows of `statementsPerCall`.
+    static func statementCounts(engine: Engine, store: PostgresStore) -> [BenchmarkRow] {
+        let name = "statements per location update / per GetTrip, postgres"
+        do {
+            let counts = try statementsPerCall(engine: engine, store: store)
+            return [BenchmarkRow(name: name, value: String(format: "%.2f / %.2f", counts.writers, counts.getTrip),
+                                 comparison: String(format: "update: %.2f with 1 writer, %.2f with %d (notifications of several commits share one); round trips counted by the store",
+                                                    counts.oneWriter, counts.writers, clients))]
+        } catch {
+            return [BenchmarkRow(name: name, value: "failed", comparison: "\(error)")]
+        }
+    }
+
+    /// Samples the store's commits in flight (queued or running on its commit threads) every
+    /// millisecond on a thread of its own until `stop()`, which returns their mean over the last
+    /// `EngineBenchmarks.secondsPerRun` (the measured part of a run, after its set-up and warm-up).
+    final class InFlightSampler: Sendable {
+        private let samples = Mutex((values: [(time: UInt64, inFlight: Int)](), stop: false))
+        private let done = DispatchSemaphore(value: 0)
+
+        init(store: PostgresStore) {
+            Thread { [self] in
+                while true {
+                    let inFlight = store.commitsInFlight
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    let stop = samples.withLock { samples -> Bool in
+                        samples.values.append((now, inFlight))
+                        return samples.stop
+                    }
+                    if stop { break }
+                    usleep(1000)
+                }
+                done.signal()
+            }.start()
+        }
+
+        func stop() -> Double {
+            samples.withLock { $0.stop = true }
+            done.wait()
+            let since = DispatchTime.now().uptimeNanoseconds - UInt64(EngineBenchmarks.secondsPerRun * 1e9)
+            let measured = samples.withLock { $0.values.filter { $0.time >= since }.map(\.inFlight) }
+            return measured.isEmpty ? 0 : Double(measured.reduce(0, +)) / Double(measured.count)
+        }
     }
 
     // MARK: Raw PostgreSQL
