@@ -83,7 +83,7 @@ enum PostgresBenchmarks {
     static func statementsPerCall(engine: Engine, store: PostgresStore) throws -> (oneWriter: Double, writers: Double, getTrip: Double) {
         let provider = EngineBenchmarks.provider
         let calls = 200
-        func update(_ writer: Int, _ i: Int) throws {
+        @Sendable func update(_ writer: Int, _ i: Int) throws {
             _ = try engine.updateVehicle(UpdateVehicleRequest(
                 name: "providers/\(provider)/vehicles/w\(writer)v\(i % EngineBenchmarks.vehiclesPerWriter)",
                 vehicle: Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: 52.6 + Double(i) * 1e-5, longitude: 13.4))),

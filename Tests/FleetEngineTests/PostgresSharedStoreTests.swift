@@ -100,6 +100,7 @@ struct PostgresSharedStoreTests {
         let keys = ["t1", "v1", "v2", "none"].map { RecordKey($0.hasPrefix("t") ? .trip : .vehicle, provider: f.provider, id: $0) }
 
         let runs = Mutex(0)
+        store.waitForNotifications()
         let before = store.statementsRun
         let found = try store.withSnapshot { snapshot in
             runs.withLock { $0 += 1 }
@@ -113,6 +114,7 @@ struct PostgresSharedStoreTests {
 
         // A trip without a vehicle, and a trip that does not exist: one statement each.
         try f.createTrip("t2")
+        store.waitForNotifications()
         for (id, exists) in [("t2", true), ("t9", false)] {
             let start: Int = store.statementsRun
             let trip = try store.withSnapshot { try $0.get(RecordKey(.trip, provider: f.provider, id: id)) }
