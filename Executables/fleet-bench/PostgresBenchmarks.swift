@@ -36,30 +36,49 @@ enum PostgresBenchmarks {
         }
         defer { cluster.stop() }
 
+        // The raw baseline runs before and after the engine, and the engine is held to the higher:
+        // on a shared machine one 2-second run of either may land on another's burst of disk
+        // writes (the same build gave raw 6,972/s in one run and 1,402/s in the next, with the
+        // engine at 4,525/s and 4,830/s).
         var rows: [BenchmarkRow] = []
-        let raw: Double?
-        do {
-            raw = try rawUpserts(cluster: cluster)
-            rows.append(BenchmarkRow(name: "raw durable single-row upserts into PostgreSQL, \(clients) clients (libpq, no engine)",
-                                     value: StoreBenchmarks.rate(raw!), comparison: "100% (baseline)"))
-        } catch {
-            raw = nil
-            rows.append(BenchmarkRow(name: "raw durable upserts into PostgreSQL", value: "failed", comparison: "\(error)"))
+        var rawRates: [Double] = []
+        func measureRaw(_ when: String, database: String) {
+            let name = "raw durable single-row upserts into PostgreSQL, \(clients) clients (libpq, no engine), \(when)"
+            do {
+                let rate = try rawUpserts(cluster: cluster, database: database)
+                rawRates.append(rate)
+                rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate), comparison: ""))
+            } catch {
+                rows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
+            }
         }
+        measureRaw("before the engine", database: "raw")
         let name = "engine location updates, postgres, \(clients) writers"
+        var engineRows: [BenchmarkRow] = []
+        var engineRate: (rate: Double, inFlight: Double)?
         do {
             let store = try PostgresStore(url: try cluster.database("engine"))
             defer { try? store.close() }
             let engine = Engine(store: store)
             let inFlight = InFlightSampler(store: store)
             let rate = try EngineBenchmarks.updatesPerSecond(engine, writers: clients)
-            let meanInFlight = inFlight.stop()
-            rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate),
-                                     comparison: share(rate, of: raw, aim: 0.5) + String(format: "; %.1f commits in flight on average", meanInFlight)))
-            rows += statementCounts(engine: engine, store: store)
+            engineRate = (rate, inFlight.stop())
+            engineRows += statementCounts(engine: engine, store: store)
         } catch {
-            rows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
+            engineRows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
         }
+        measureRaw("after it", database: "raw_again")
+        let raw = rawRates.max()
+        if let raw {
+            rows.append(BenchmarkRow(name: "raw durable single-row upserts, the higher of the two", value: StoreBenchmarks.rate(raw),
+                                     comparison: "100% (baseline)"))
+        }
+        if let engineRate {
+            rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(engineRate.rate),
+                                     comparison: share(engineRate.rate, of: raw, aim: 0.5)
+                                         + String(format: "; %.1f commits in flight on average", engineRate.inFlight)))
+        }
+        rows += engineRows
         rows += httpRows(cluster: cluster, folder: folder, raw: raw, short: short)
         rows.append(sqliteHeading)
         rows += sqlite(raw)
@@ -163,9 +182,9 @@ enum PostgresBenchmarks {
     /// Single-row upserts, each its own durable commit, from `clients` libpq connections on threads of
     /// their own, for `EngineBenchmarks.secondsPerRun` after a warm-up: what PostgreSQL itself does
     /// on this machine for writers like the engine's, without the engine.
-    static func rawUpserts(cluster: BenchCluster) throws -> Double {
-        _ = try cluster.database("raw")
-        let conninfo = cluster.conninfo(database: "raw")
+    static func rawUpserts(cluster: BenchCluster, database: String) throws -> Double {
+        _ = try cluster.database(database)
+        let conninfo = cluster.conninfo(database: database)
         let setup = try RawConnection(conninfo)
         try setup.run("CREATE TABLE IF NOT EXISTS upserts (id text PRIMARY KEY, version bigint NOT NULL, payload text NOT NULL)")
         // About the size of a vehicle as the engine stores it.
