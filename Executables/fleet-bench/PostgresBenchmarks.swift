@@ -118,9 +118,16 @@ enum PostgresBenchmarks {
         let one = try counted { for i in 0..<calls { try update(0, i) } }
         let failures = Mutex(0)
         let many = try counted {
-            DispatchQueue.concurrentPerform(iterations: clients) { writer in
-                for i in 0..<calls { do { try update(writer, i) } catch { failures.withLock { $0 += 1 } } }
+            // A thread per writer (concurrentPerform would run only as many at once as there are cores).
+            let group = DispatchGroup()
+            for writer in 0..<clients {
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    for i in 0..<calls { do { try update(writer, i) } catch { failures.withLock { $0 += 1 } } }
+                }.start()
             }
+            group.wait()
         }
         if failures.withLock({ $0 }) > 0 { throw BenchmarkFailure(message: "\(failures.withLock { $0 }) updates failed") }
         _ = try engine.createTrip(CreateTripRequest(parent: "providers/\(provider)", tripId: "counted", trip: Trip(
@@ -220,7 +227,7 @@ enum PostgresBenchmarks {
         return Double(done.withLock { $0 }) / elapsed
     }
 
-    /// One libpq connection of the raw baseline, statements in text format.
+    /// One libpq connection of the raw baseline, statements in text format, each prepared once.
     final class RawConnection {
         private let connection: OpaquePointer
 
@@ -236,11 +243,27 @@ enum PostgresBenchmarks {
 
         deinit { PQfinish(connection) }
 
+        /// The statements prepared on this connection, by their text.
+        private var prepared: [String: String] = [:]
+
+        /// Runs `sql`, prepared once per connection as the store prepares its writes (parsing
+        /// and planning each upsert again cost PostgreSQL about as much CPU as running it, and a
+        /// baseline that pays it is one the store's prepared UPDATE passes on a loaded machine).
         func run(_ sql: String, _ parameters: [String] = []) throws {
             let copies = parameters.map { strdup($0) }
             defer { copies.forEach { free($0) } }
             let values: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
-            let result = PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+            var name = prepared[sql]
+            if name == nil {
+                let statement = "raw_\(prepared.count + 1)"
+                try check(PQprepare(connection, statement, sql, Int32(parameters.count), nil))
+                prepared[sql] = statement
+                name = statement
+            }
+            try check(PQexecPrepared(connection, name, Int32(parameters.count), values, nil, nil, 0))
+        }
+
+        private func check(_ result: OpaquePointer?) throws {
             defer { PQclear(result) }
             let status = PQresultStatus(result)
             guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
