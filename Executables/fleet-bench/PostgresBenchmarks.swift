@@ -37,8 +37,8 @@ enum PostgresBenchmarks {
         defer { cluster.stop() }
 
         // The raw baseline runs before and after the engine, and the engine is held to the higher:
-        // on a shared machine one 2-second run of either may land on another's burst of disk
-        // writes (the same build gave raw 6,972/s in one run and 1,402/s in the next, with the
+        // on a shared machine one 2-second run of either may land on another process's burst of
+        // disk writes (one build gave raw 6,972/s in one run and 1,402/s in the next, with the
         // engine at 4,525/s and 4,830/s).
         var rows: [BenchmarkRow] = []
         var rawRates: [Double] = []
@@ -246,9 +246,8 @@ enum PostgresBenchmarks {
         /// The statements prepared on this connection, by their text.
         private var prepared: [String: String] = [:]
 
-        /// Runs `sql`, prepared once per connection as the store prepares its writes (parsing
-        /// and planning each upsert again cost PostgreSQL about as much CPU as running it, and a
-        /// baseline that pays it is one the store's prepared UPDATE passes on a loaded machine).
+        /// Runs `sql`, prepared once per connection as the store prepares its writes: a baseline
+        /// that parses and plans every upsert again spends PostgreSQL CPU the store does not.
         func run(_ sql: String, _ parameters: [String] = []) throws {
             let copies = parameters.map { strdup($0) }
             defer { copies.forEach { free($0) } }

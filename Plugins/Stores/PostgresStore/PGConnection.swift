@@ -129,8 +129,8 @@ final class PGConnection {
     /// Runs one statement with `parameters` ($1, $2, …) bound in binary format and binary results.
     /// `doing` says what for, in errors. With `prepared`, the statement is parsed and planned once
     /// per connection and only executed afterwards: for the statements of every update and read,
-    /// where parsing cost PostgreSQL as much CPU as running them. Prepare only statements whose
-    /// parameters keep their types.
+    /// which are short enough that parsing and planning them is a good part of their cost. Prepare
+    /// only statements whose parameters keep their types (and whose text does not vary).
     @discardableResult
     func execute(_ sql: String, _ parameters: [PGValue] = [], prepared isPrepared: Bool = false, doing: String) throws -> PGRows {
         let types = parameters.map(\.type)
