@@ -7,9 +7,8 @@ import Foundation
 ///
 /// A commit hands its keys over and is acknowledged at once; it does not wait for a NOTIFY of its
 /// own. Sent by the commit threads themselves, the NOTIFY was a second round trip after every
-/// COMMIT, during which that thread had no commit in flight: 8 commit threads kept only about half
-/// as many commits in flight as 8 raw clients, and PostgreSQL flushes fewer commits together when
-/// fewer are waiting. Here one statement carries the keys of every commit that ended while the
+/// COMMIT, during which that thread had no commit in flight (PostgreSQL flushes fewer commits
+/// together when fewer are waiting), and a second transaction per update. Here one statement carries the keys of every commit that ended while the
 /// previous one was sent or within `interval` of it: a busy store sends one per many commits, an
 /// idle one within a round trip of the commit, both far inside the 100 ms a watch on another node
 /// may take.
@@ -27,7 +26,7 @@ final class ChangePublisher: Sendable {
     let idleSeconds: Double
     /// The least time between the starts of two statements. Without it a statement left as soon as
     /// the previous one returned, and notifications, which need no WAL flush, returned so fast that
-    /// 8 writers still sent 0.76 of them per update (`fleet-bench postgres short`).
+    /// a busy store still sent 0.76 of them per update (`fleet-bench postgres short`; 0.16 with it).
     let interval: Duration
     private let send: Send
     private let state = WaitableState(State())
