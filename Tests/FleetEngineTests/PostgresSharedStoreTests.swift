@@ -1,5 +1,6 @@
 @testable import FleetEngine
 import FleetModel
+import FleetStore
 import FleetTestSupport
 import Foundation
 import PostgresStore
@@ -57,5 +58,69 @@ struct PostgresSharedStoreTests {
         #expect(stored.attributes.first?.value == "new")
         #expect(stored.vehicleType?.category == .taxi)
         #expect(stored.lastLocation?.location?.latitude == 52.53)
+    }
+
+    /// Round trips to PostgreSQL, counted by the store: a location update is one statement (the
+    /// version check is in the UPDATE's WHERE, no BEGIN or COMMIT) plus its share of a notification
+    /// statement; GetTrip reads the trip and its vehicle in one statement, without a transaction.
+    @Test func anUpdateIsOneStatementAndGetTripIsOne() throws {
+        let url = try PostgresCluster.shared!.database(named: "round_trips")
+        let store = try PostgresStore(url: url)
+        defer { try? store.close() }
+        let f = Fixture(store: store)
+        _ = try f.createVehicle("v1")
+        _ = try f.createVehicle("v2")
+        try f.createTrip("t1", vehicle: "v1")
+
+        for vehicle in ["v1", "v2"] {
+            store.waitForNotifications()
+            let before = store.statementsRun
+            _ = try f.move(vehicle, to: 52.54, 13.44)
+            store.waitForNotifications()
+            #expect(store.statementsRun - before == 2, "\(vehicle): an UPDATE and a notification")
+        }
+
+        let before = store.statementsRun
+        let trip = try f.engine.getTrip(GetTripRequest(name: f.tripName("t1")))
+        #expect(store.statementsRun - before == 1)
+        #expect(trip.vehicleId == "v1")
+        #expect(trip.name == f.tripName("t1"))
+    }
+
+    /// A snapshot that reads what its first statement did not reads everything again in one
+    /// transaction, and sees records as of one moment.
+    @Test func aSnapshotReadingOtherRecordsRunsAgainInATransaction() throws {
+        let url = try PostgresCluster.shared!.database(named: "snapshots")
+        let store = try PostgresStore(url: url)
+        defer { try? store.close() }
+        let f = Fixture(store: store)
+        _ = try f.createVehicle("v1")
+        _ = try f.createVehicle("v2")
+        try f.createTrip("t1", vehicle: "v1")
+        let keys = ["t1", "v1", "v2", "none"].map { RecordKey($0.hasPrefix("t") ? .trip : .vehicle, provider: f.provider, id: $0) }
+
+        let runs = Mutex(0)
+        store.waitForNotifications()
+        let before = store.statementsRun
+        let found = try store.withSnapshot { snapshot in
+            runs.withLock { $0 += 1 }
+            return try keys.map { try snapshot.get($0)?.key.id }
+        }
+        #expect(found == ["t1", "v1", "v2", nil])
+        #expect(runs.withLock { $0 } == 2)
+        let expected: Int = keys.count + 3
+        let run: Int = store.statementsRun - before
+        #expect(run == expected, "the first statement, then BEGIN, the reads and COMMIT")
+
+        // A trip without a vehicle, and a trip that does not exist: one statement each.
+        try f.createTrip("t2")
+        store.waitForNotifications()
+        for (id, exists) in [("t2", true), ("t9", false)] {
+            let start: Int = store.statementsRun
+            let trip = try store.withSnapshot { try $0.get(RecordKey(.trip, provider: f.provider, id: id)) }
+            #expect((trip != nil) == exists)
+            let statements: Int = store.statementsRun - start
+            #expect(statements == 1)
+        }
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// PostgreSQL flushes the WAL of concurrent commits together, so a few commits in flight share
 /// one flush, much as the SQLite store's group commit shares one fsync. A thread exits after
 /// `idleSeconds` without work; an idle store holds no thread.
-final class CommitWorkers: @unchecked Sendable {
+final class CommitWorkers: Sendable {
     typealias Job = @Sendable () -> Void
 
     /// The most threads running commits at once.
@@ -19,16 +19,32 @@ final class CommitWorkers: @unchecked Sendable {
     let idleSeconds: Double
     private let name: String
 
-    // Guarded by `condition`'s lock.
-    private let condition = NSCondition()
     /// The commit threads carry it.
     private let workerThreads = ThreadMark()
-    private var queue: [Job] = []
-    private var head = 0
-    private var running = 0
-    private var waiting = 0
-    private var busy = 0
-    private var isClosed = false
+    private let state = WaitableState(State())
+
+    private struct State: Sendable {
+        var queue: [Job] = []
+        var head = 0
+        var running = 0
+        var busy = 0
+        /// The doorbells of the threads waiting for work: a job rings one of them, not all.
+        var idle: [Doorbell] = []
+        var isClosed = false
+
+        var queued: Int { queue.count - head }
+
+        mutating func next() -> Job? {
+            guard head < queue.count else { return nil }
+            let job = queue[head]
+            head += 1
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return job
+        }
+    }
 
     init(limit: Int, idleSeconds: Double = 2, name: String = "postgres-commit") {
         self.limit = max(1, limit)
@@ -39,68 +55,81 @@ final class CommitWorkers: @unchecked Sendable {
     /// Queues `job` for a worker thread and returns at once; false (and `job` not run) once `close()`
     /// has begun.
     func submit(_ job: @escaping Job) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !isClosed else { return false }
-        queue.append(job)
-        if waiting > 0 { condition.signal() }
-        if queue.count - head > waiting && running < limit {
-            running += 1
+        let limit = self.limit
+        let (queued, wake, start) = state.withLock { state -> (Bool, Doorbell?, Bool) in
+            guard !state.isClosed else { return (false, nil, false) }
+            state.queue.append(job)
+            if let waiting = state.idle.popLast() { return (true, waiting, false) }
+            guard state.running < limit else { return (true, nil, false) }
+            state.running += 1
+            return (true, nil, true)
+        }
+        wake?.signal()
+        if start {
             let thread = Thread { [self] in work() }
             thread.name = name
             thread.start()
         }
-        return true
+        return queued
     }
 
     /// Commits queued or running right now, for tests and statistics.
     var inFlight: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return queue.count - head + busy
+        state.withLock { $0.queued + $0.busy }
     }
 
     /// Whether the caller runs on one of the commit threads (in a commit's completion): `close()`
     /// there would wait for the thread it runs on.
     var isOnWorkerThread: Bool { workerThreads.isCurrentThreadMarked }
 
+    private enum Step {
+        case run(Job)
+        case wait
+        case exit
+    }
+
     private func work() {
         workerThreads.markCurrentThread()
-        condition.lock()
-        while true {
-            if head < queue.count {
-                let job = queue[head]
-                head += 1
-                if head == queue.count {
-                    queue.removeAll(keepingCapacity: true)
-                    head = 0
+        let doorbell = Doorbell()
+        loop: while true {
+            let step = state.withLock { state -> Step in
+                if let job = state.next() {
+                    state.busy += 1
+                    return .run(job)
                 }
-                busy += 1
-                condition.unlock()
-                job()
-                condition.lock()
-                busy -= 1
-                continue
+                if state.isClosed { return .exit }
+                state.idle.append(doorbell)
+                return .wait
             }
-            if isClosed { break }
-            waiting += 1
-            let woken = condition.wait(until: Date(timeIntervalSinceNow: idleSeconds))
-            waiting -= 1
-            if !woken && head == queue.count { break }
+            switch step {
+            case .run(let job):
+                job()
+                state.withLock { $0.busy -= 1 }
+            case .exit:
+                break loop
+            case .wait:
+                if doorbell.wait(seconds: idleSeconds) { continue }
+                // Idle for `idleSeconds`: leave, unless a job took this thread's doorbell meanwhile
+                // (then its ring is on the way and the job is in the queue).
+                let leave = state.withLock { state -> Bool in
+                    guard let index = state.idle.firstIndex(where: { $0 === doorbell }) else { return false }
+                    state.idle.remove(at: index)
+                    return true
+                }
+                if leave { break loop }
+            }
         }
-        running -= 1
-        condition.broadcast()
-        condition.unlock()
+        state.update { $0.running -= 1 }
     }
 
     /// Refuses new jobs, lets the threads run those already queued, and waits until they have exited.
     func close() {
-        condition.lock()
-        isClosed = true
-        condition.broadcast()
-        while running > 0 {
-            condition.wait()
+        let waiting = state.update { state -> [Doorbell] in
+            state.isClosed = true
+            defer { state.idle = [] }
+            return state.idle
         }
-        condition.unlock()
+        for doorbell in waiting { doorbell.signal() }
+        state.wait(until: { $0.running == 0 })
     }
 }

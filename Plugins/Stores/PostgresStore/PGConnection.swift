@@ -1,6 +1,7 @@
 import CLibPQ
 import Foundation
 import FleetErrors
+import Synchronization
 
 /// A value bound to a statement parameter, sent in PostgreSQL's binary format.
 enum PGValue {
@@ -81,6 +82,14 @@ struct PGRows: ~Copyable {
     }
 }
 
+/// Counts the statements a store's connections run, so that tests and the benchmark can tell how
+/// many round trips to PostgreSQL an operation costs (each is one wait on the network).
+final class StatementCounter: Sendable {
+    private let count = Atomic(0)
+    var value: Int { count.load(ordering: .relaxed) }
+    func add() { count.add(1, ordering: .relaxed) }
+}
+
 /// One libpq connection. libpq calls block the calling thread, so a connection is used by one
 /// thread at a time (the pool lends it); it is not `Sendable`.
 final class PGConnection {
@@ -89,11 +98,16 @@ final class PGConnection {
     let displayURL: String
     /// Set once the server or network failed under this connection: the pool drops it.
     private(set) var isBroken = false
+    /// Counts every statement run (not the one-time preparations).
+    private let counter: StatementCounter?
+    /// The names of the statements prepared on this connection, by their text.
+    private var prepared: [String: String] = [:]
 
     /// Connects to `conninfo` (a libpq URI). Throws INVALID_ARGUMENT for a URL, user, password or
     /// database the server refuses, UNAVAILABLE when the server cannot be reached.
-    init(conninfo: String, displayURL: String) throws {
+    init(conninfo: String, displayURL: String, counter: StatementCounter? = nil) throws {
         self.displayURL = displayURL
+        self.counter = counter
         guard let connection = PQconnectdb(conninfo) else {
             throw FleetError(.storeUnreachable, detail: "\(displayURL): libpq could not allocate a connection")
         }
@@ -113,9 +127,17 @@ final class PGConnection {
     var socket: Int32 { PQsocket(connection) }
 
     /// Runs one statement with `parameters` ($1, $2, …) bound in binary format and binary results.
-    /// `doing` says what for, in errors.
+    /// `doing` says what for, in errors. With `prepared`, the statement is parsed and planned once
+    /// per connection and only executed afterwards: for the statements of every update and read,
+    /// which are short enough that parsing and planning them is a good part of their cost. Prepare
+    /// only statements whose parameters keep their types (and whose text does not vary).
     @discardableResult
-    func execute(_ sql: String, _ parameters: [PGValue] = [], doing: String) throws -> PGRows {
+    func execute(_ sql: String, _ parameters: [PGValue] = [], prepared isPrepared: Bool = false, doing: String) throws -> PGRows {
+        let types = parameters.map(\.type)
+        var name: String?
+        if isPrepared {
+            name = try preparedName(of: sql, types: types, doing: doing)
+        }
         let encoded = parameters.map(\.encoded)
         var buffer: [UInt8] = [0]  // never empty, so every offset has an address
         var offsets: [Int] = []
@@ -125,13 +147,30 @@ final class PGConnection {
             lengths.append(Int32(value?.count ?? 0))
             if let value { buffer += value }
         }
-        let types = parameters.map(\.type)
         let formats = [Int32](repeating: 1, count: parameters.count)
+        counter?.add()
         let result: OpaquePointer? = buffer.withUnsafeBufferPointer { bytes in
             let base = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
             let values: [UnsafePointer<CChar>?] = encoded.indices.map { encoded[$0] == nil ? nil : base + offsets[$0] }
+            if let name {
+                return PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 1)
+            }
             return PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
         }
+        return try checked(result, doing: doing)
+    }
+
+    /// The name `sql` is prepared under on this connection, preparing it the first time.
+    private func preparedName(of sql: String, types: [Oid], doing: String) throws -> String {
+        if let name = prepared[sql] { return name }
+        let name = "fleet_\(prepared.count + 1)"
+        _ = try checked(PQprepare(connection, name, sql, Int32(types.count), types), doing: doing)
+        prepared[sql] = name
+        return name
+    }
+
+    /// The rows of a statement's `result`, or its failure as the store's error.
+    private func checked(_ result: OpaquePointer?, doing: String) throws -> PGRows {
         guard let result else {
             isBroken = PQstatus(connection) != CONNECTION_OK
             throw PostgresFailure.lost(message: Self.trimmed(PQerrorMessage(connection)), doing: doing, url: displayURL)

@@ -38,6 +38,8 @@ public final class PostgresStore: Store {
     private let pool: ConnectionPool
     private let listener: ChangeListener
     private let committers: CommitWorkers
+    private let publisher: ChangePublisher
+    private let counter = StatementCounter()
 
     /// Connects, checks the URL by opening the first connection, and migrates the schema.
     ///
@@ -50,9 +52,9 @@ public final class PostgresStore: Store {
         self.options = options
         self.poolSize = parsed.poolSize
         let durable = options.durable
-        let url = parsed.display, conninfo = parsed.conninfo
+        let url = parsed.display, conninfo = parsed.conninfo, counter = self.counter
         let open: () throws -> PGConnection = {
-            let connection = try PGConnection(conninfo: conninfo, displayURL: url)
+            let connection = try PGConnection(conninfo: conninfo, displayURL: url, counter: counter)
             if !durable {
                 try connection.execute("SET synchronous_commit = off", doing: "turning off waiting for the WAL flush")
             }
@@ -60,9 +62,14 @@ public final class PostgresStore: Store {
         }
         let first = try open()
         try Schema.migrate(first)
-        self.pool = ConnectionPool(capacity: parsed.poolSize, closedError: { PostgresFailure.closed(url: url) }, open: open)
+        let pool = ConnectionPool(capacity: parsed.poolSize, closedError: { PostgresFailure.closed(url: url) }, open: open)
+        self.pool = pool
         self.listener = ChangeListener { try PGConnection(conninfo: conninfo, displayURL: url) }
         self.committers = CommitWorkers(limit: Self.commitThreads(poolSize: parsed.poolSize))
+        self.publisher = ChangePublisher { keys in
+            // A failure (the database went away) loses these notifications: watchers poll besides.
+            try? pool.withConnection { Self.notify(keys, on: $0) }
+        }
     }
 
     /// The most commits the store runs at once for callers that do not wait: half the pool, so that
@@ -81,9 +88,10 @@ public final class PostgresStore: Store {
     deinit {
         // Released by a commit's completion on a commit thread, closing there would wait for that
         // thread to stop: close from another thread, which the commit threads let go once done.
-        let (committers, listener, pool) = (self.committers, self.listener, self.pool)
+        let (committers, publisher, listener, pool) = (self.committers, self.publisher, self.listener, self.pool)
         let close: @Sendable () -> Void = {
             committers.close()
+            publisher.close()
             listener.stop()
             pool.close()
         }
@@ -93,10 +101,11 @@ public final class PostgresStore: Store {
     /// Other nodes share the database.
     public var isSharedWithOtherProcesses: Bool { true }
 
-    /// Every commit of a store notifies the keys it changed, right after it (outside the writing
+    /// Every commit of a store notifies the keys it changed once it returned (outside the writing
     /// transaction, where a NOTIFY would make every commit of the database wait for the previous
-    /// one's WAL flush); one connection of the store's LISTENs for all handlers. Writers other than
-    /// this store notify nothing: watches hear of their changes at the next poll.
+    /// one's WAL flush), batched with other commits' keys by `ChangePublisher`; one connection of
+    /// the store's LISTENs for all handlers. Writers other than this store notify nothing: watches
+    /// hear of their changes at the next poll.
     public func observeChanges(_ handler: @escaping @Sendable ([RecordKey]) -> Void) -> (any StoreChangeObservation)? {
         listener.add(handler)
     }
@@ -106,13 +115,22 @@ public final class PostgresStore: Store {
     }
 
     static func get(_ key: RecordKey, on connection: PGConnection, url: String) throws -> StoreRecord? {
-        let rows = try connection.execute(RecordSQL.get, RecordSQL.key(key), doing: "reading \(key)")
+        let rows = try connection.execute(RecordSQL.get, RecordSQL.key(key), prepared: true, doing: "reading \(key)")
         return rows.count == 0 ? nil : try RecordSQL.record(from: rows, row: 0, url: url)
     }
 
-    /// Runs `body` in one REPEATABLE READ transaction: every read sees the same committed state.
+    /// Runs `body` with reads that see one committed state, in as few statements as it allows: its
+    /// first read is one statement that also reads the vehicle the record names as its owner (a
+    /// trip's vehicle, what GetTrip reads next), and a body that reads only those is done in that
+    /// one statement, with no transaction around it. A body that reads anything else runs again in a
+    /// REPEATABLE READ transaction (BEGIN, its reads, COMMIT), whatever it returned or threw the
+    /// first time, so `body` must only read. GetTrip took four statements and round trips this way
+    /// before (BEGIN, the trip, the vehicle, COMMIT).
     public func withSnapshot<Value>(_ body: (any StoreSnapshot) throws -> Value) throws -> Value {
         try pool.withConnection { connection in
+            let single = OneStatementSnapshot(connection: connection, url: url)
+            let outcome = Result { try body(single) }
+            guard single.needsTransaction else { return try outcome.get() }
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", doing: "starting a read transaction")
             do {
                 let value = try body(PostgresSnapshot(connection: connection, url: url))
@@ -143,7 +161,7 @@ public final class PostgresStore: Store {
             while true {
                 do {
                     let versions = try apply(writes, on: connection)
-                    Self.notify(writes.map(\.key), on: connection)
+                    publisher.publish(writes.map(\.key))
                     return versions
                 } catch let error as FleetError where error.cause == ErrorCause.storeBusy.id && attempt < Self.deadlockRetries
                             && error.message.contains("SQLSTATE 40P01") {
@@ -153,10 +171,10 @@ public final class PostgresStore: Store {
         }
     }
 
-    /// Tells the LISTENing stores (other nodes) which records a commit changed: one statement of its
-    /// own after the commit, a transaction that writes nothing and so waits for no WAL flush. The
-    /// commit stands if this fails (the connection broke just after it): watches find the change at
-    /// their next poll.
+    /// Tells the LISTENing stores (other nodes) which records commits changed: one statement of its
+    /// own after the commits, a transaction that writes nothing and so waits for no WAL flush. The
+    /// commits stand if this fails (the connection broke just after them): watches find the change
+    /// at their next poll.
     static func notify(_ keys: [RecordKey], on connection: PGConnection) {
         guard !keys.isEmpty else { return }
         let calls = keys.indices.map { "pg_notify($1, $\($0 + 2))" }.joined(separator: ", ")
@@ -189,15 +207,18 @@ public final class PostgresStore: Store {
         let changed: PGRows
         switch write {
         case .put(let record, 0):
-            changed = try connection.execute(RecordSQL.create, RecordSQL.key(key) + RecordSQL.contents(record), doing: "creating \(key)")
+            changed = try connection.execute(RecordSQL.create, RecordSQL.key(key) + RecordSQL.contents(record), prepared: true,
+                                             doing: "creating \(key)")
         case .put(let record, let expected):
             changed = try connection.execute(RecordSQL.update, RecordSQL.key(key) + [.int8(Int64(bitPattern: expected))] + RecordSQL.contents(record),
-                                             doing: "updating \(key)")
+                                             prepared: true, doing: "updating \(key)")
         case .delete(_, let expected):
-            changed = try connection.execute(RecordSQL.delete, RecordSQL.key(key) + [.int8(Int64(bitPattern: expected))], doing: "deleting \(key)")
+            changed = try connection.execute(RecordSQL.delete, RecordSQL.key(key) + [.int8(Int64(bitPattern: expected))], prepared: true,
+                                             doing: "deleting \(key)")
         }
         guard changed.count == 1 else {
-            let current = try connection.execute(RecordSQL.currentVersion, RecordSQL.key(key), doing: "reading the version of \(key)")
+            let current = try connection.execute(RecordSQL.currentVersion, RecordSQL.key(key), prepared: true,
+                                                 doing: "reading the version of \(key)")
             let actual = current.count == 0 ? 0 : UInt64(bitPattern: current.int8(0, 0))
             throw StoreConflict(key: key, expectedVersion: write.expectedVersion, actualVersion: actual)
         }
@@ -217,6 +238,16 @@ public final class PostgresStore: Store {
 
     /// Commits queued or running on the store's commit threads right now.
     public var commitsInFlight: Int { committers.inFlight }
+
+    /// Statements the store's connections have run since it opened (each a round trip to
+    /// PostgreSQL; the one-time preparation of a statement on a new connection not counted), for
+    /// tests and the benchmark to count what an operation costs. The LISTENing connection's are
+    /// not counted; the batched notifications are.
+    public var statementsRun: Int { counter.value }
+
+    /// Waits until the keys of every commit so far have been handed to PostgreSQL's NOTIFY, for
+    /// tests that count statements.
+    public func waitForNotifications() { publisher.flush() }
 
     public func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord] {
         try pool.withConnection { connection in
@@ -264,9 +295,41 @@ public final class PostgresStore: Store {
     /// Waits for calls in flight, then closes every connection. Calling it again does nothing.
     public func close() throws {
         committers.close()
+        publisher.close()
         listener.stop()
         pool.close()
     }
+}
+
+/// The reads of `PostgresStore.withSnapshot` before it knows it needs a transaction: the first read
+/// is one statement that also reads the record's owner; a read of any other record marks the
+/// snapshot as needing a transaction and throws (the body runs again in one).
+private final class OneStatementSnapshot: StoreSnapshot {
+    let connection: PGConnection
+    let url: String
+    /// What the first statement found (nil: absent), by key; nil before it ran.
+    private var found: [RecordKey: StoreRecord?]?
+    private(set) var needsTransaction = false
+
+    init(connection: PGConnection, url: String) {
+        self.connection = connection
+        self.url = url
+    }
+
+    func get(_ key: RecordKey) throws -> StoreRecord? {
+        if needsTransaction { throw NeedsTransaction() }
+        guard let found else {
+            let read = try RecordSQL.withOwner(key, on: connection, url: url)
+            self.found = read
+            return read[key] ?? nil
+        }
+        if let record = found[key] { return record }
+        needsTransaction = true
+        throw NeedsTransaction()
+    }
+
+    /// Thrown to end the first run of a body that reads more than one statement answered.
+    struct NeedsTransaction: Error {}
 }
 
 /// Reads on the connection `PostgresStore.withSnapshot` holds in a transaction.
