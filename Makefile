@@ -136,9 +136,13 @@ conformance:
 	@"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin"
 	@"$(VENV)/bin/python" Tests/conformance/check_grpc.py --binary "$(BIN_DIR)/fleet-admin"
 	@# Again on a node over PostgreSQL: pg_virtualenv (postgresql-common) makes a throwaway cluster
-	@# around the command and sets PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE.
-	@pg_virtualenv -v 15 sh -c '"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin" \
-	  --store "postgres://$$PGUSER@$$PGHOST:$$PGPORT/$$PGDATABASE"'
+	@# around the command and sets PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE. The gRPC check
+	@# wants an empty store of its own: a second database in the same cluster.
+	@pg_virtualenv -v 15 sh -c 'set -e; "$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin" \
+	  --store "postgres://$$PGUSER@$$PGHOST:$$PGPORT/$$PGDATABASE"; \
+	  createdb fleet_grpc_conformance; \
+	  "$(VENV)/bin/python" Tests/conformance/check_grpc.py --binary "$(BIN_DIR)/fleet-admin" \
+	  --store "postgres://$$PGUSER@$$PGHOST:$$PGPORT/fleet_grpc_conformance"'
 
 demo: build map
 	@bash Executables/demo/demo.sh "$(BIN_DIR)"

@@ -126,4 +126,12 @@ import Testing
             (error as? FleetError)?.cause == ErrorCause.listenFailed.id
         }
     }
+
+    /// The core's peer names without their scheme; only IPv6's brackets come percent-encoded.
+    @Test func peerAddressesDropTheSchemeAndDecodeBrackets() {
+        #expect(GRPCRequest(method: "/m", peer: "ipv4:127.0.0.1:40312").peerAddress == "127.0.0.1:40312")
+        #expect(GRPCRequest(method: "/m", peer: "ipv6:%5B::1%5D:40312").peerAddress == "[::1]:40312")
+        #expect(GRPCRequest(method: "/m", peer: "unix:/run/fleet.sock").peerAddress == "/run/fleet.sock")
+        #expect(GRPCRequest(method: "/m", peer: "something-else").peerAddress == "something-else")
+    }
 }

@@ -1,6 +1,7 @@
 import CGRPC
 import FleetErrors
 import Foundation
+import Synchronization
 
 /// Something the core completes: a requested call, a batch, or the server's shutdown. Passed to
 /// the core retained as the operation's tag and released when the completion arrives.
@@ -86,8 +87,8 @@ final class CallContext: CompletionTag, @unchecked Sendable {
     private var trailer: UnsafeMutablePointer<grpc_metadata>?
     /// Whether this call counts in the server's calls in flight.
     private var counted = false
-    private let answered = NSLock()
-    private var hasAnswered = false
+    /// Set by the first answer; a second is ignored.
+    private let answered = Atomic<Bool>(false)
 
     init(loop: CompletionQueueLoop) {
         self.loop = loop
@@ -150,11 +151,7 @@ final class CallContext: CompletionTag, @unchecked Sendable {
 
     /// Sends the answer: initial metadata, the message (when OK), the status, and waits for the close.
     func respond(_ result: Result<[UInt8], GRPCStatus>) {
-        let first = answered.withLock {
-            defer { hasAnswered = true }
-            return !hasAnswered
-        }
-        guard first, let call = call.pointee else { return }
+        guard !answered.exchange(true, ordering: .acquiringAndReleasing), let call = call.pointee else { return }
         var count = 0
         ops[count] = grpc_op()
         ops[count].op = GRPC_OP_SEND_INITIAL_METADATA

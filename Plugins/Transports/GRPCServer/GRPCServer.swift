@@ -17,7 +17,8 @@ public final class GRPCServer: @unchecked Sendable {
         public var host = "127.0.0.1"
         /// 0 picks a free port (`start()` returns the one bound).
         public var port = 0
-        /// Serving threads, each with its own completion queue: about one per core.
+        /// Serving threads, each with its own completion queue (never one queue shared by several
+        /// threads, which served fewer calls): at least one per core.
         public var threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
         /// Calls requested ahead on each queue, so a burst of new calls does not wait for a request.
         public var pendingCallsPerThread = 16

@@ -25,8 +25,9 @@ public struct FleetGRPCService: Sendable {
     public func handle(_ request: GRPCRequest, _ responder: GRPCResponder) {
         let start = DispatchTime.now().uptimeNanoseconds
         let metrics = service.metrics
+        let served = Self.methods[request.method]
         // Named before the message is decoded, so that a malformed message counts against its method.
-        let method = request.method.hasPrefix(Self.package) ? request.method.split(separator: "/").last.flatMap { FleetMethod(rawValue: String($0)) } : nil
+        let method = served?.method ?? Self.metricsMethod(request.method)
         let finish: @Sendable (FleetMethod?, Result<[UInt8], FleetError>) -> Void = { method, result in
             let code: GRPCCode = switch result {
             case .success: .ok
@@ -36,38 +37,61 @@ public struct FleetGRPCService: Sendable {
             responder.respond(result.mapError { GRPCStatus(code: $0.code, message: $0.message, details: Self.statusDetails($0)) })
         }
         do {
-            let address = request.peerAddress
-            try service.limitUnverified(address: Self.host(of: address))
-            let call = try Self.call(method: request.method, message: request.message)
-            try service.admit(call, authorization: request[metadata: "authorization"], address: Self.host(of: address))
-            let served = call.method
-            service.performProtobuf(call) { finish(served, $0) }
+            let address = Self.host(of: request.peerAddress)
+            try service.limitUnverified(address: address)
+            let call = try served.map { try $0.decode(request.message) } ?? Self.call(method: request.method, message: request.message)
+            try service.admit(call, authorization: request[metadata: "authorization"], address: address)
+            let method = call.method
+            service.performProtobuf(call) { finish(method, $0) }
         } catch {
             finish(method, .failure(FleetService.fleetError(error)))
         }
+    }
+
+    /// A served method: its name for metrics and how its request message becomes a call.
+    struct ServedMethod: Sendable {
+        var method: FleetMethod
+        var decode: @Sendable ([UInt8]) throws -> RESTCall
+    }
+
+    /// Every served method by its full path (`/maps.fleetengine.v1.TripService/GetTrip`): one hash
+    /// lookup per call names the method and picks its decoder, instead of splitting the path for
+    /// metrics and comparing it with each method in turn.
+    static let methods: [String: ServedMethod] = {
+        let served: [(String, FleetMethod, @Sendable ([UInt8]) throws -> RESTCall)] = [
+            ("VehicleService/CreateVehicle", .createVehicle, { .createVehicle(try CreateVehicleRequest(protobuf: $0)) }),
+            ("VehicleService/GetVehicle", .getVehicle, { .getVehicle(try GetVehicleRequest(protobuf: $0)) }),
+            ("VehicleService/UpdateVehicle", .updateVehicle, { .updateVehicle(try UpdateVehicleRequest(protobuf: $0)) }),
+            ("VehicleService/UpdateVehicleAttributes", .updateVehicleAttributes,
+             { .updateVehicleAttributes(try UpdateVehicleAttributesRequest(protobuf: $0)) }),
+            ("VehicleService/ListVehicles", .listVehicles, { .listVehicles(try ListVehiclesRequest(protobuf: $0)) }),
+            ("VehicleService/SearchVehicles", .searchVehicles, { .searchVehicles(try SearchVehiclesRequest(protobuf: $0)) }),
+            ("VehicleService/DeleteVehicle", .deleteVehicle, { .deleteVehicle(try DeleteVehicleRequest(protobuf: $0)) }),
+            ("TripService/CreateTrip", .createTrip, { .createTrip(try CreateTripRequest(protobuf: $0)) }),
+            ("TripService/GetTrip", .getTrip, { .getTrip(try GetTripRequest(protobuf: $0)) }),
+            ("TripService/UpdateTrip", .updateTrip, { .updateTrip(try UpdateTripRequest(protobuf: $0)) }),
+            ("TripService/SearchTrips", .searchTrips, { .searchTrips(try SearchTripsRequest(protobuf: $0)) }),
+            ("TripService/DeleteTrip", .deleteTrip, { .deleteTrip(try DeleteTripRequest(protobuf: $0)) }),
+            ("TripService/ReportBillableTrip", .reportBillableTrip, { .reportBillableTrip(try ReportBillableTripRequest(protobuf: $0)) }),
+        ]
+        return Dictionary(uniqueKeysWithValues: served.map { (package + $0.0, ServedMethod(method: $0.1, decode: $0.2)) })
+    }()
+
+    /// The method a path that is not served counts against on `/metrics`: its last component when it
+    /// names one of ours in Fleet Engine's package (a deprecated or misplaced method), else none.
+    static func metricsMethod(_ path: String) -> FleetMethod? {
+        path.hasPrefix(package) ? path.split(separator: "/").last.flatMap { FleetMethod(rawValue: String($0)) } : nil
     }
 
     /// The call a gRPC method path and its request message make. UNIMPLEMENTED for a method Fleet
     /// Engine's services do not have (or that is deprecated and not served); INVALID_ARGUMENT
     /// (MALFORMED_PROTOBUF) naming the field for a message that is not the method's request.
     public static func call(method: String, message: [UInt8]) throws -> RESTCall {
+        if let served = methods[method] { return try served.decode(message) }
         guard method.hasPrefix(package) else {
             throw FleetError(.methodNotImplemented, detail: "\(method) (this server serves maps.fleetengine.v1.VehicleService and TripService)")
         }
         switch method.dropFirst(package.count) {
-        case "VehicleService/CreateVehicle": return .createVehicle(try CreateVehicleRequest(protobuf: message))
-        case "VehicleService/GetVehicle": return .getVehicle(try GetVehicleRequest(protobuf: message))
-        case "VehicleService/UpdateVehicle": return .updateVehicle(try UpdateVehicleRequest(protobuf: message))
-        case "VehicleService/UpdateVehicleAttributes": return .updateVehicleAttributes(try UpdateVehicleAttributesRequest(protobuf: message))
-        case "VehicleService/ListVehicles": return .listVehicles(try ListVehiclesRequest(protobuf: message))
-        case "VehicleService/SearchVehicles": return .searchVehicles(try SearchVehiclesRequest(protobuf: message))
-        case "VehicleService/DeleteVehicle": return .deleteVehicle(try DeleteVehicleRequest(protobuf: message))
-        case "TripService/CreateTrip": return .createTrip(try CreateTripRequest(protobuf: message))
-        case "TripService/GetTrip": return .getTrip(try GetTripRequest(protobuf: message))
-        case "TripService/UpdateTrip": return .updateTrip(try UpdateTripRequest(protobuf: message))
-        case "TripService/SearchTrips": return .searchTrips(try SearchTripsRequest(protobuf: message))
-        case "TripService/DeleteTrip": return .deleteTrip(try DeleteTripRequest(protobuf: message))
-        case "TripService/ReportBillableTrip": return .reportBillableTrip(try ReportBillableTripRequest(protobuf: message))
         case "VehicleService/UpdateVehicleLocation", "VehicleService/SearchFuzzedVehicles":
             throw FleetError(.methodNotImplemented, detail: "\(method) is deprecated in Fleet Engine v1 and not served; use UpdateVehicle and SearchVehicles")
         default:
