@@ -98,14 +98,16 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
     // MARK: Writing
 
     /// Runs the retry of a read-modify-write that met a conflict: at once for the first attempts,
-    /// then after a short random delay growing with the attempts. Writers that keep colliding on one
-    /// record (eight threads on two cores) otherwise keep reading and committing in step, and one can
-    /// lose every attempt. The delay is a timer, never a wait: a conflict is reported on the store's
-    /// commit thread, and a yield or a sleep there held up every other writer's commit with it
-    /// (UpdateVehicle over HTTP ran at half its rate, and at a tenth with ten vehicles).
+    /// then after a short random delay growing with the attempts, so that writers colliding on one
+    /// record again and again (another process's, say) stop meeting in step. A retry starts from the
+    /// store's commit thread, after the group that conflicted, so it usually wins the next group:
+    /// several conflicts in a row are common only when many clients write one record at once (each
+    /// group commits one of them). The delay is a timer, never a wait on that thread: a yield or a
+    /// sleep there held up every other writer's commit with it (UpdateVehicle over HTTP fell to half
+    /// its rate, and to a tenth with 50 clients on ten vehicles).
     static func retry(afterConflict attempt: Int, _ run: @escaping @Sendable () -> Void) {
-        guard attempt >= 3 else { return run() }
-        let microseconds = Int.random(in: 0...min(2_000, 25 << min(attempt - 3, 10)))
+        guard attempt >= 8 else { return run() }
+        let microseconds = Int.random(in: 0...min(2_000, 25 << min(attempt - 8, 10)))
         DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(microseconds), execute: run)
     }
 

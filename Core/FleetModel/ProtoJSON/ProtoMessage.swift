@@ -69,6 +69,12 @@ extension ProtoMessage {
     }
 
     /// The compact JSON as UTF-8 bytes, written directly (no JSON tree is built).
+    ///
+    /// Kept whole and generic in this module, so that it reaches each message's writer through its
+    /// conformance, where the writer is specialised for the message. Inlined into a caller in another
+    /// module, it ran the writer's unspecialised generic form instead, looking up type metadata for
+    /// every field (a fifth more CPU for GetTrip's answer).
+    @inline(never) @_semantics("optimize.sil.specialize.generic.never")
     public func jsonBytes() -> [UInt8] {
         var writer = ProtoJSONTextWriter()
         writeJSONText(to: &writer)
