@@ -16,6 +16,11 @@ public protocol ProtoMessage: ProtoJSONValue, ProtoBinaryMessage {
     /// the raw values of `FieldPath`.
     static var fieldPaths: Set<String> { get }
 
+    /// The first unacceptable value among the fields (`firstUnacceptableValue(under:)`), its path
+    /// relative to the message. Given by default; a requirement so that the walk is reached through
+    /// each message's conformance, where it is specialised for the message.
+    func unacceptableValueInFields() -> UnacceptableValue?
+
     /// Decodes from proto3 JSON; `path` is where the message sits in the request ("" for the body itself),
     /// used to name fields in errors.
     init(json: JSON, path: String, options: DecodingOptions) throws
