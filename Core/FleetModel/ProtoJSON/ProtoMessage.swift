@@ -16,6 +16,11 @@ public protocol ProtoMessage: ProtoJSONValue, ProtoBinaryMessage {
     /// the raw values of `FieldPath`.
     static var fieldPaths: Set<String> { get }
 
+    /// The first unacceptable value among the fields (`firstUnacceptableValue(under:)`), its path
+    /// relative to the message. Given by default; a requirement so that the walk is reached through
+    /// each message's conformance, where it is specialised for the message.
+    func unacceptableValueInFields() -> UnacceptableValue?
+
     /// Decodes from proto3 JSON; `path` is where the message sits in the request ("" for the body itself),
     /// used to name fields in errors.
     init(json: JSON, path: String, options: DecodingOptions) throws
@@ -69,6 +74,12 @@ extension ProtoMessage {
     }
 
     /// The compact JSON as UTF-8 bytes, written directly (no JSON tree is built).
+    ///
+    /// Kept whole and generic in this module, so that it reaches each message's writer through its
+    /// conformance, where the writer is specialised for the message. Inlined into a caller in another
+    /// module, it ran the writer's unspecialised generic form instead, looking up type metadata for
+    /// every field (a fifth more CPU for GetTrip's answer).
+    @inline(never) @_semantics("optimize.sil.specialize.generic.never")
     public func jsonBytes() -> [UInt8] {
         var writer = ProtoJSONTextWriter()
         writeJSONText(to: &writer)
