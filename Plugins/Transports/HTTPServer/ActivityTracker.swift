@@ -1,28 +1,46 @@
 import FleetConcurrency
+import Synchronization
 
 /// Counts the requests in flight and holds the open event streams and the parked deferred replies,
 /// so that a graceful stop can wait for the first, close the second and answer the third.
-final class ActivityTracker: @unchecked Sendable {
-    private struct Activity {
-        var requestsInFlight = 0
-        var streams: [ObjectIdentifier: EventStream] = [:]
+///
+/// Every request passes here twice (and a deferred one four times), on every server thread, so the
+/// request count is an atomic and the parked replies are spread over several locks: one lock shared
+/// by all threads for both was taken on every request, with a condition broadcast each time.
+/// Streams, rare and long-lived, keep one lock that a stop can wait on.
+final class ActivityTracker: Sendable {
+    private struct Streams {
+        var open: [ObjectIdentifier: EventStream] = [:]
         /// Open streams per client address.
-        var streamsByClient: [String: Int] = [:]
-        var refusesStreams = false
-        var parked: [ObjectIdentifier: DeferredReply] = [:]
+        var byClient: [String: Int] = [:]
+        var refused = false
     }
 
-    /// A stop waits on it for the requests to end and the streams to close.
-    private let activity = WaitableState(Activity())
+    /// A stop waits on it for the streams to close, and for the requests to end (`requestsInFlight`).
+    private let streams = WaitableState(Streams())
+    private let requestsInFlight = Atomic<Int>(0)
+    /// Threads in `waitForRequests`: only while there are any does the last request ending wake them.
+    private let requestWaiters = Atomic<Int>(0)
+    private let parkedShards: [ParkedShard] = (0..<ActivityTracker.parkedShardCount).map { _ in ParkedShard() }
+    private static let parkedShardCount = 8
+
+    private final class ParkedShard: Sendable {
+        let replies = Mutex<[ObjectIdentifier: DeferredReply]>([:])
+    }
 
     /// A request's headers arrived.
     func requestStarted() {
-        activity.withLock { $0.requestsInFlight += 1 }
+        requestsInFlight.add(1, ordering: .sequentiallyConsistent)
     }
 
     /// A request was answered and sent, or its connection ended.
     func requestEnded() {
-        activity.update { $0.requestsInFlight -= 1 }
+        let left = requestsInFlight.subtract(1, ordering: .sequentiallyConsistent).newValue
+        // Paired with `waitForRequests`, which announces itself before it reads the count: either
+        // it sees 0 or this sees it waiting (both orderings are sequentially consistent).
+        if left == 0 && requestWaiters.load(ordering: .sequentiallyConsistent) > 0 {
+            streams.wakeWaiters()
+        }
     }
 
     /// Whether a stream was taken on.
@@ -39,66 +57,74 @@ final class ActivityTracker: @unchecked Sendable {
     /// Registers a stream being sent for `client`, unless the server is stopping or a limit
     /// (nil for none) is reached; the stream is added only when the answer is `.added`.
     func addStream(_ stream: EventStream, client: String, maxStreams: Int?, maxPerClient: Int?) -> StreamAdmission {
-        activity.withLock { activity in
-            guard !activity.refusesStreams else { return .stopping }
-            if let maxStreams, activity.streams.count >= maxStreams { return .serverLimit }
-            if let maxPerClient, activity.streamsByClient[client, default: 0] >= maxPerClient { return .clientLimit }
-            activity.streams[ObjectIdentifier(stream)] = stream
-            activity.streamsByClient[client, default: 0] += 1
+        streams.withLock { streams in
+            guard !streams.refused else { return .stopping }
+            if let maxStreams, streams.open.count >= maxStreams { return .serverLimit }
+            if let maxPerClient, streams.byClient[client, default: 0] >= maxPerClient { return .clientLimit }
+            streams.open[ObjectIdentifier(stream)] = stream
+            streams.byClient[client, default: 0] += 1
             return .added
         }
     }
 
     /// Forgets a stream whose connection ended.
     func removeStream(_ stream: EventStream, client: String) {
-        activity.update { activity in
-            if activity.streams.removeValue(forKey: ObjectIdentifier(stream)) != nil {
-                let left = activity.streamsByClient[client, default: 1] - 1
-                activity.streamsByClient[client] = left > 0 ? left : nil
+        streams.update { streams in
+            if streams.open.removeValue(forKey: ObjectIdentifier(stream)) != nil {
+                let left = streams.byClient[client, default: 1] - 1
+                streams.byClient[client] = left > 0 ? left : nil
             }
         }
     }
 
+    private func shard(of reply: DeferredReply) -> ParkedShard {
+        // Objects are at least 16-byte aligned: the bits above those spread them over the shards.
+        parkedShards[Int((UInt(bitPattern: ObjectIdentifier(reply).hashValue) >> 4) % UInt(Self.parkedShardCount))]
+    }
+
     /// A deferred reply's connection was parked to wait for its answer.
     func park(_ reply: DeferredReply) {
-        activity.withLock { $0.parked[ObjectIdentifier(reply)] = reply }
+        shard(of: reply).replies.withLock { $0[ObjectIdentifier(reply)] = reply }
     }
 
     /// A parked reply's answer is being sent.
     func unpark(_ reply: DeferredReply) {
-        activity.withLock { $0.parked[ObjectIdentifier(reply)] = nil }
+        shard(of: reply).replies.withLock { $0[ObjectIdentifier(reply)] = nil }
     }
 
     /// The replies whose connections are parked now.
     var parkedReplies: [DeferredReply] {
-        activity.withLock { Array($0.parked.values) }
+        parkedShards.flatMap { shard in shard.replies.withLock { Array($0.values) } }
     }
 
     /// The streams open now.
     var openStreams: [EventStream] {
-        activity.withLock { Array($0.streams.values) }
+        streams.withLock { Array($0.open.values) }
     }
 
     /// The number of requests in flight (not counting event streams).
     var requestCount: Int {
-        activity.withLock { $0.requestsInFlight }
+        requestsInFlight.load(ordering: .sequentiallyConsistent)
     }
 
     /// Refuses streams from now on and returns those open now.
     func refuseNewStreams() -> [EventStream] {
-        activity.withLock { activity in
-            activity.refusesStreams = true
-            return Array(activity.streams.values)
+        streams.withLock { streams in
+            streams.refused = true
+            return Array(streams.open.values)
         }
     }
 
     /// Waits until no request is in flight or the deadline passes; true when none is left.
     func waitForRequests(until deadline: ContinuousClock.Instant) -> Bool {
-        activity.wait(until: { $0.requestsInFlight == 0 }, deadline: deadline)
+        requestWaiters.add(1, ordering: .sequentiallyConsistent)
+        defer { requestWaiters.subtract(1, ordering: .sequentiallyConsistent) }
+        return streams.wait(until: { _ in self.requestsInFlight.load(ordering: .sequentiallyConsistent) == 0 },
+                            deadline: deadline)
     }
 
     /// Waits until no stream is open or the deadline passes; true when none is left.
     func waitForStreams(until deadline: ContinuousClock.Instant) -> Bool {
-        activity.wait(until: { $0.streams.isEmpty }, deadline: deadline)
+        streams.wait(until: { $0.open.isEmpty }, deadline: deadline)
     }
 }

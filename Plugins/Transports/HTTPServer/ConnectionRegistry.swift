@@ -59,7 +59,7 @@ final class ConnectionRegistry: Sendable {
 
     /// Enforces the header and body deadlines and ends the event streams whose clients hung up.
     /// Runs on a timer, about once a second.
-    func sweep(now: ContinuousClock.Instant = .now) {
+    func sweep(now: UInt64 = ConnectionRecord.nowNanoseconds()) {
         let records = connections.withLock { Array($0.values) }
         var streams: [(descriptor: Int32, stream: EventStream)] = []
         for record in records {
@@ -84,90 +84,112 @@ final class ConnectionRegistry: Sendable {
 
 /// One connection as the registry sees it; its phase changes on the connection's server thread,
 /// and the registry's timer reads it.
+///
+/// The phase is one atomic word (its kind and the time it began), changed by compare-and-swap:
+/// a request changes it four times, and a lock around it cost two atomic operations each time
+/// where a swap costs one.
 final class ConnectionRecord: Sendable {
     /// The connection's socket (valid until `markClosed()`: libmicrohttpd closes it after that).
     let descriptor: Int32
     /// The client's IP address.
     let remoteAddress: String
-    private let phase: Mutex<Phase>
-    private let lingers = Mutex(false)
+    private let state: Atomic<UInt64>
+    /// The stream being sent, once the phase is `.streaming`.
+    private let stream = Mutex<EventStream?>(nil)
+    private let lingers = Atomic<Bool>(false)
 
-    enum Phase {
+    /// What the connection is doing; stored in the low bits of `state`, above them the monotonic
+    /// nanosecond it began (for the phases that have a deadline).
+    enum Phase: UInt64 {
         /// Waiting for a request's line and headers since the connection opened or its previous
-        /// exchange ended; `requestLineSeen` once the request line is in.
-        case awaitingRequest(since: ContinuousClock.Instant, requestLineSeen: Bool)
+        /// exchange ended.
+        case awaitingRequest = 0
+        /// The same, once the request line is in.
+        case awaitingHeaders = 1
         /// The headers are in; the body is arriving.
-        case readingBody(since: ContinuousClock.Instant)
+        case readingBody = 2
         /// The request is complete and being answered (no deadline here: a deferred answer may wait
         /// for a commit, and sending is bounded by the connection timeout).
-        case answering
+        case answering = 3
         /// An event stream is being sent.
-        case streaming(EventStream)
+        case streaming = 4
         /// Answered 408 by the registry; cut once the client had time to read it.
-        case timedOut(at: ContinuousClock.Instant)
+        case timedOut = 5
         /// libmicrohttpd closed the connection.
-        case closed
+        case closed = 6
+    }
+
+    private static let phaseBits: UInt64 = 3
+    private static func word(_ phase: Phase, at nanoseconds: UInt64) -> UInt64 { nanoseconds << phaseBits | phase.rawValue }
+    private static func phase(of word: UInt64) -> Phase { Phase(rawValue: word & (1 << phaseBits - 1)) ?? .closed }
+    private static func since(_ word: UInt64) -> UInt64 { word >> phaseBits }
+
+    /// Nanoseconds on the monotonic clock (`CLOCK_MONOTONIC`, which does not count suspension).
+    static func nowNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 
     init(descriptor: Int32, remoteAddress: String) {
         self.descriptor = descriptor
         self.remoteAddress = remoteAddress
-        phase = Mutex(.awaitingRequest(since: .now, requestLineSeen: false))
+        state = Atomic(Self.word(.awaitingRequest, at: Self.nowNanoseconds()))
+    }
+
+    /// Moves to the phase `change` gives for the current one (nil: stays); returns the phase it was in.
+    @discardableResult
+    private func transition(_ change: (Phase, UInt64) -> UInt64?) -> Phase {
+        var current = state.load(ordering: .acquiring)
+        while true {
+            let phase = Self.phase(of: current)
+            guard let next = change(phase, current) else { return phase }
+            let (exchanged, original) = state.weakCompareExchange(expected: current, desired: next,
+                                                                  ordering: .acquiringAndReleasing)
+            if exchanged { return phase }
+            current = original
+        }
     }
 
     /// The request line arrived.
     func requestLineArrived() {
-        phase.withLock { phase in
-            if case .awaitingRequest(let since, _) = phase { phase = .awaitingRequest(since: since, requestLineSeen: true) }
-        }
+        transition { phase, word in phase == .awaitingRequest ? Self.word(.awaitingHeaders, at: Self.since(word)) : nil }
     }
 
     /// The headers are complete: the body deadline starts. False when the registry already
     /// answered the connection 408 (the request must then be dropped).
     func headersArrived() -> Bool {
-        phase.withLock { phase in
-            switch phase {
-            case .timedOut, .closed: return false
-            default:
-                phase = .readingBody(since: .now)
-                return true
-            }
-        }
+        let now = Self.nowNanoseconds()
+        let was = transition { phase, _ in phase == .timedOut || phase == .closed ? nil : Self.word(.readingBody, at: now) }
+        return was != .timedOut && was != .closed
     }
 
     /// The request is complete; false when it was answered 408 meanwhile.
     func requestComplete() -> Bool {
-        phase.withLock { phase in
+        let was = transition { phase, _ in
             switch phase {
-            case .timedOut, .closed: return false
-            case .streaming: return true
-            default:
-                phase = .answering
-                return true
+            case .timedOut, .closed, .streaming: nil
+            default: Self.word(.answering, at: 0)
             }
         }
+        return was != .timedOut && was != .closed
     }
 
     /// The reply is an event stream.
     func streamStarted(_ stream: EventStream) {
-        phase.withLock { phase in
-            if case .answering = phase { phase = .streaming(stream) }
-        }
+        self.stream.withLock { $0 = stream }
+        transition { phase, _ in phase == .answering ? Self.word(.streaming, at: 0) : nil }
     }
 
     /// The exchange ended; the connection now waits for its next request.
     func exchangeEnded() {
-        phase.withLock { phase in
-            switch phase {
-            case .timedOut, .closed: break
-            default: phase = .awaitingRequest(since: .now, requestLineSeen: false)
-            }
-        }
+        let now = Self.nowNanoseconds()
+        transition { phase, _ in phase == .timedOut || phase == .closed ? nil : Self.word(.awaitingRequest, at: now) }
     }
 
     /// The connection will be closed with part of a request unread: close it lingering.
     func lingerOnClose() {
-        lingers.withLock { $0 = true }
+        lingers.store(true, ordering: .releasing)
     }
 
     /// Writes `response` straight to the socket while the request's body is arriving, when
@@ -182,48 +204,65 @@ final class ConnectionRecord: Sendable {
     /// libmicrohttpd closed the connection (its socket is still open, closed right after);
     /// returns whether it should close lingering (`lingerOnClose()`).
     func markClosed() -> Bool {
-        phase.withLock { $0 = .closed }
-        return lingers.withLock { $0 }
+        state.store(Self.word(.closed, at: 0), ordering: .releasing)
+        stream.withLock { $0 = nil }
+        return lingers.load(ordering: .acquiring)
     }
 
     enum Watch {
         case streaming(descriptor: Int32, stream: EventStream)
     }
 
+    /// What `enforceDeadlines` does once it has moved the phase.
+    private enum Action {
+        case answerTimeout(String)
+        case cut
+    }
+
     /// Answers 408 and cuts the connection when its deadline has passed; returns the stream to
-    /// check for a hang-up when one is being sent.
-    func enforceDeadlines(now: ContinuousClock.Instant, headerTimeout: Duration?, bodyTimeout: Duration?,
+    /// check for a hang-up when one is being sent. `now` is in `nowNanoseconds()`'s terms.
+    func enforceDeadlines(now: UInt64, headerTimeout: Duration?, bodyTimeout: Duration?,
                           timeoutResponse: (String) -> [UInt8]) -> Watch? {
-        phase.withLock { phase in
-            switch phase {
-            case .awaitingRequest(let since, let requestLineSeen):
-                guard let headerTimeout, since.duration(to: now) > headerTimeout else { return nil }
-                if requestLineSeen {
-                    answerTimeout(timeoutResponse("its header fields took more than \(headerTimeout.wholeSeconds) s"))
-                    phase = .timedOut(at: now)
-                } else {
-                    // An idle keep-alive connection (or one that never sent a byte): closing it
-                    // without an answer is what HTTP expects; clients open a new one.
-                    _ = shutdown(descriptor, Int32(SHUT_RDWR))
-                    phase = .closed
-                }
-            case .readingBody(let since):
-                guard let bodyTimeout, since.duration(to: now) > bodyTimeout else { return nil }
-                answerTimeout(timeoutResponse("its body took more than \(bodyTimeout.wholeSeconds) s"))
-                phase = .timedOut(at: now)
-            case .timedOut(let at):
-                if at.duration(to: now) > ConnectionRegistry.lingerAfterTimeout {
-                    // Reading ends too: libmicrohttpd sees the end of the stream and closes the connection.
-                    _ = shutdown(descriptor, Int32(SHUT_RDWR))
-                    phase = .closed
-                }
-            case .streaming(let stream):
-                return .streaming(descriptor: descriptor, stream: stream)
-            case .answering, .closed:
-                break
-            }
-            return nil
+        func passed(_ word: UInt64, _ limit: Duration) -> Bool {
+            let since = Self.since(word)
+            return now > since && Duration.nanoseconds(Int64(now - since)) > limit
         }
+        var action: Action?
+        let was = transition { phase, word in
+            action = nil
+            switch phase {
+            case .awaitingRequest:
+                guard let headerTimeout, passed(word, headerTimeout) else { return nil }
+                // An idle keep-alive connection (or one that never sent a byte): closing it
+                // without an answer is what HTTP expects; clients open a new one.
+                action = .cut
+                return Self.word(.closed, at: 0)
+            case .awaitingHeaders:
+                guard let headerTimeout, passed(word, headerTimeout) else { return nil }
+                action = .answerTimeout("its header fields took more than \(headerTimeout.wholeSeconds) s")
+                return Self.word(.timedOut, at: now)
+            case .readingBody:
+                guard let bodyTimeout, passed(word, bodyTimeout) else { return nil }
+                action = .answerTimeout("its body took more than \(bodyTimeout.wholeSeconds) s")
+                return Self.word(.timedOut, at: now)
+            case .timedOut:
+                guard passed(word, ConnectionRegistry.lingerAfterTimeout) else { return nil }
+                // Reading ends too: libmicrohttpd sees the end of the stream and closes the connection.
+                action = .cut
+                return Self.word(.closed, at: 0)
+            case .answering, .streaming, .closed:
+                return nil
+            }
+        }
+        switch action {
+        case .answerTimeout(let message): answerTimeout(timeoutResponse(message))
+        case .cut: _ = shutdown(descriptor, Int32(SHUT_RDWR))
+        case nil: break
+        }
+        if was == .streaming, let stream = stream.withLock({ $0 }) {
+            return .streaming(descriptor: descriptor, stream: stream)
+        }
+        return nil
     }
 
     /// Writes the 408 straight to the socket and ends the sending side. libmicrohttpd 0.9.75 can

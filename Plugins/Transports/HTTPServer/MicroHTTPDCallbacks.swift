@@ -70,10 +70,17 @@ enum MicroHTTPDCallbacks {
         Unmanaged<EventStream>.fromOpaque(context).release()
     }
 
-    /// `MHD_KeyValueIteratorN`: appends one header field or query item to the list at `context`.
-    static let collectValue: MHD_KeyValueIteratorN = { context, _, name, nameSize, value, valueSize in
+    /// `MHD_KeyValueIteratorN`: appends one header field to the `RequestDispatcher.HeaderFields` at `context`.
+    static let collectHeaderField: MHD_KeyValueIteratorN = { context, _, name, nameSize, value, valueSize in
         guard let context else { return .NO }
-        RequestDispatcher.collect(into: context, name: name, nameSize: nameSize, value: value, valueSize: valueSize)
+        RequestDispatcher.collectHeaderField(into: context, name: name, nameSize: nameSize, value: value, valueSize: valueSize)
+        return .YES
+    }
+
+    /// `MHD_KeyValueIteratorN`: appends one query item to the `[HTTPQueryItem]` at `context`.
+    static let collectQueryItem: MHD_KeyValueIteratorN = { context, _, name, nameSize, value, valueSize in
+        guard let context else { return .NO }
+        RequestDispatcher.collectQueryItem(into: context, name: name, nameSize: nameSize, value: value, valueSize: valueSize)
         return .YES
     }
 

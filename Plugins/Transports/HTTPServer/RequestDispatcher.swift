@@ -46,13 +46,9 @@ final class RequestDispatcher: Sendable {
             activity.requestStarted()
             // Answered 408 already (the headers arrived as the deadline passed): drop the request.
             if let record, !record.headersArrived() { return .NO }
-            let raw = Self.values(of: .HEADER_KIND, on: connection)
-            context.headers = HTTPHeaders(raw.map {
-                (String(decoding: $0.name, as: UTF8.self), String(decoding: $0.value, as: UTF8.self))
-            })
-            if let (status, problem) = refusal(of: context, headerBytes: raw.reduce(context.path.utf8.count + context.method.utf8.count + 12) {
-                $0 + $1.name.count + $1.value.count + 4
-            }) {
+            let fields = Self.headerFields(on: connection)
+            context.headers = HTTPHeaders(fields.fields)
+            if let (status, problem) = refusal(of: context, headerBytes: fields.bytes + context.path.utf8.count + context.method.utf8.count + 12) {
                 // Not read on: the connection cannot carry another request.
                 context.connection?.lingerOnClose()
                 return queue(configuration.errorBody(status, problem), for: context, on: connection, closingConnection: true)
@@ -139,8 +135,8 @@ final class RequestDispatcher: Sendable {
     /// Refuses a body whose `Content-Length` is over the limit at once, before it is read; the
     /// connection then closes lingering (`LingeringClose`), so a client still sending reads the 413.
     private func checkDeclaredLength(of context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
-        guard let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-              let length = Int(String(cString: declared)) else { return .YES }
+        guard let declared = context.headers.first(where: { HTTPHeaders.sameName($0.name, "Content-Length") }),
+              let length = Int(declared.value) else { return .YES }
         if length > configuration.maxRequestBodyBytes {
             return rejectBody(of: context, on: connection, size: "\(length)")
         }
@@ -162,10 +158,7 @@ final class RequestDispatcher: Sendable {
     private func answer(_ context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
         let request = HTTPRequest(
             method: context.method, path: context.path,
-            query: Self.values(of: .GET_ARGUMENT_KIND, on: connection).map {
-                let name = Self.decodeQueryText($0.name), value = Self.decodeQueryText($0.value)
-                return HTTPQueryItem(name: name.text, value: value.text, isValidUTF8: name.isValidUTF8 && value.isValidUTF8)
-            },
+            query: Self.queryItems(on: connection),
             headers: context.headers,
             body: context.body, remoteAddress: context.remoteAddress, httpVersion: context.httpVersion)
         context.body = []
@@ -307,34 +300,64 @@ final class RequestDispatcher: Sendable {
 
     // MARK: Reading request values
 
-    private struct RawValue {
-        var name: [UInt8]
-        var value: [UInt8]
+    /// The header fields libmicrohttpd parsed, in order, and their size in bytes as sent (without
+    /// line ends), as `collectHeaderField` gathers them.
+    struct HeaderFields {
+        var fields: [HTTPHeaders.Field] = []
+        var bytes = 0
     }
 
-    /// The header fields or query items libmicrohttpd parsed, in order, as raw bytes.
-    private static func values(of kind: MHD_ValueKind, on connection: OpaquePointer) -> [RawValue] {
-        var values: [RawValue] = []
-        withUnsafeMutablePointer(to: &values) { pointer in
-            _ = MHD_get_connection_values_n(connection, kind, MicroHTTPDCallbacks.collectValue, pointer)
+    private static func headerFields(on connection: OpaquePointer) -> HeaderFields {
+        var collected = HeaderFields()
+        withUnsafeMutablePointer(to: &collected) { pointer in
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, MicroHTTPDCallbacks.collectHeaderField, pointer)
         }
-        return values
+        return collected
     }
 
-    /// Appends one value to the `[RawValue]` at `target`; see `MicroHTTPDCallbacks.collectValue`.
-    static func collect(into target: UnsafeMutableRawPointer, name: UnsafePointer<CChar>?, nameSize: Int,
-                        value: UnsafePointer<CChar>?, valueSize: Int) {
-        func bytes(_ text: UnsafePointer<CChar>?, _ count: Int) -> [UInt8] {
-            guard let text, count > 0 else { return [] }
-            return Array(UnsafeRawBufferPointer(start: text, count: count))
+    /// The query items libmicrohttpd parsed, in order, as `collectQueryItem` decodes them.
+    private static func queryItems(on connection: OpaquePointer) -> [HTTPQueryItem] {
+        var items: [HTTPQueryItem] = []
+        withUnsafeMutablePointer(to: &items) { pointer in
+            _ = MHD_get_connection_values_n(connection, .GET_ARGUMENT_KIND, MicroHTTPDCallbacks.collectQueryItem, pointer)
         }
-        target.assumingMemoryBound(to: [RawValue].self).pointee.append(
-            RawValue(name: bytes(name, nameSize), value: bytes(value, valueSize)))
+        return items
+    }
+
+    /// Appends one header field to the `HeaderFields` at `target`, its bytes made text straight
+    /// from libmicrohttpd's buffer (bytes that are not UTF-8 become U+FFFD).
+    static func collectHeaderField(into target: UnsafeMutableRawPointer, name: UnsafePointer<CChar>?, nameSize: Int,
+                                   value: UnsafePointer<CChar>?, valueSize: Int) {
+        let fields = target.assumingMemoryBound(to: HeaderFields.self)
+        fields.pointee.fields.append(HTTPHeaders.Field(name: text(name, nameSize), value: text(value, valueSize)))
+        fields.pointee.bytes += nameSize + valueSize + 4
+    }
+
+    /// Appends one query item to the `[HTTPQueryItem]` at `target`, decoded (see `decodeQueryText`).
+    static func collectQueryItem(into target: UnsafeMutableRawPointer, name: UnsafePointer<CChar>?, nameSize: Int,
+                                 value: UnsafePointer<CChar>?, valueSize: Int) {
+        let name = decodeQueryText(bytes(name, nameSize)), value = decodeQueryText(bytes(value, valueSize))
+        target.assumingMemoryBound(to: [HTTPQueryItem].self).pointee.append(
+            HTTPQueryItem(name: name.text, value: value.text, isValidUTF8: name.isValidUTF8 && value.isValidUTF8))
+    }
+
+    private static func bytes(_ text: UnsafePointer<CChar>?, _ count: Int) -> UnsafeRawBufferPointer {
+        guard let text, count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: text, count: count)
+    }
+
+    private static func text(_ text: UnsafePointer<CChar>?, _ count: Int) -> String {
+        String(decoding: bytes(text, count), as: UTF8.self)
     }
 
     /// Query text as libmicrohttpd leaves it (`+` already a space, escapes kept), decoded; bytes that
-    /// are not UTF-8 become U+FFFD and are reported, for the handler to refuse.
-    private static func decodeQueryText(_ raw: [UInt8]) -> (text: String, isValidUTF8: Bool) {
+    /// are not UTF-8 become U+FFFD and are reported, for the handler to refuse. Text without `%`
+    /// (the usual `updateMask=lastLocation`) is taken as it is.
+    private static func decodeQueryText(_ raw: UnsafeRawBufferPointer) -> (text: String, isValidUTF8: Bool) {
+        if !raw.contains(UInt8(ascii: "%")) {
+            if let text = String(validating: raw, as: UTF8.self) { return (text, true) }
+            return (String(decoding: raw, as: UTF8.self), false)
+        }
         let bytes = PercentEncoding.lenient(raw)
         if let text = String(validating: bytes, as: UTF8.self) { return (text, true) }
         return (String(decoding: bytes, as: UTF8.self), false)
