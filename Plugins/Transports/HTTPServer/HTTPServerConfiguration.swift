@@ -20,11 +20,9 @@ extension HTTPServer {
         /// The most bytes of request line and header fields a request may carry; more is answered
         /// 431 (from `errorBody`) and the connection closed, whether in many fields or one. Each
         /// connection's memory (libmicrohttpd's `MHD_OPTION_CONNECTION_MEMORY_LIMIT`, which also
-        /// holds the read and write buffers) is 1.5 times this plus 8 KiB, so that a request just
-        /// over the limit is still read and answered with the error body; one over about 1.5 times
-        /// the limit (less with many small fields) is answered 431 by libmicrohttpd itself, with a
-        /// short HTML body. libmicrohttpd zeroes that memory before every request, so it is kept
-        /// no larger than this needs. At least 4 KiB;
+        /// holds the read and write buffers) is twice this plus 8 KiB, so that a request just over
+        /// the limit is still read and answered with the error body; one over about twice the limit
+        /// is answered 431 by libmicrohttpd itself, with a short HTML body. At least 4 KiB;
         /// default 32 KiB.
         public var maxHeaderBytes: Int
         /// A connection with no traffic for this long is closed (`MHD_OPTION_CONNECTION_TIMEOUT`,

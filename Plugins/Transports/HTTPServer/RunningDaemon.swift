@@ -32,13 +32,7 @@ struct RunningDaemon {
             port: UInt16(configuration.port),
             bind_address: UnsafeRawPointer(socketAddress).assumingMemoryBound(to: sockaddr.self),
             thread_pool_size: UInt32(max(1, configuration.threadPoolSize)),
-            // libmicrohttpd 0.9.75 zeroes a connection's whole pool before each request on it
-            // (MHD_pool_reset), so its size is paid on every request: 1.5 times the header limit
-            // plus 8 KiB still holds header fields just over the limit, in one field or in 340 of
-            // 100 bytes (read buffer and one record per field), so that our 431 answers them;
-            // 1.25 times does not. 56 KiB instead of 72 KiB took the zeroing of an UpdateVehicle
-            // from 2.4% to 1.7% of the server's CPU.
-            connection_memory_limit: max(4096, configuration.maxHeaderBytes) * 3 / 2 + 8192,
+            connection_memory_limit: max(4096, configuration.maxHeaderBytes) * 2 + 8192,
             // Headroom above the limit the accept policy enforces: at its own limit libmicrohttpd
             // stops accepting, and new connections would wait in the listen queue instead of being refused.
             connection_limit: UInt32(max(1, configuration.maxConnections) + 16 * max(1, configuration.threadPoolSize)),
