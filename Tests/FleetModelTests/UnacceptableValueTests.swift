@@ -39,7 +39,7 @@ struct UnacceptableValueTests {
             // Decoded: an enum (kept as the unknown number 99) or an int64/uint64 (which 99 is).
             let reencoded = try sample.reencode(damaged, DecodingOptions())
             guard case .number(99)? = JSONEdits.value(at: location.steps, in: reencoded) else {
-                #expect(found == nil, "\(sample.swiftName).\(location): an integer 99 is acceptable")
+                Issue.record("\(sample.swiftName).\(location): an integer 99 is acceptable there, but was refused: \(found.message)")
                 continue
             }
             #expect(found.path == location.description, "\(sample.swiftName).\(location)")
