@@ -60,17 +60,27 @@ struct PostgresSharedStoreTests {
         #expect(stored.lastLocation?.location?.latitude == 52.53)
     }
 
+    /// A store on its own database with vehicles v1 and v2 and trip t1 assigned to v1.
+    private func storeWithTripOnV1(database: String) throws -> (PostgresStore, Fixture) {
+        let store = try PostgresStore(url: try PostgresCluster.shared!.database(named: database))
+        let f = Fixture(store: store)
+        do {
+            _ = try f.createVehicle("v1")
+            _ = try f.createVehicle("v2")
+            try f.createTrip("t1", vehicle: "v1")
+        } catch {
+            try? store.close()
+            throw error
+        }
+        return (store, f)
+    }
+
     /// Round trips to PostgreSQL, counted by the store: a location update is one statement (the
     /// version check is in the UPDATE's WHERE, no BEGIN or COMMIT) plus its share of a notification
     /// statement; GetTrip reads the trip and its vehicle in one statement, without a transaction.
     @Test func anUpdateIsOneStatementAndGetTripIsOne() throws {
-        let url = try PostgresCluster.shared!.database(named: "round_trips")
-        let store = try PostgresStore(url: url)
+        let (store, f) = try storeWithTripOnV1(database: "round_trips")
         defer { try? store.close() }
-        let f = Fixture(store: store)
-        _ = try f.createVehicle("v1")
-        _ = try f.createVehicle("v2")
-        try f.createTrip("t1", vehicle: "v1")
 
         for vehicle in ["v1", "v2"] {
             store.waitForNotifications()
@@ -90,13 +100,8 @@ struct PostgresSharedStoreTests {
     /// A snapshot that reads what its first statement did not reads everything again in one
     /// transaction, and sees records as of one moment.
     @Test func aSnapshotReadingOtherRecordsRunsAgainInATransaction() throws {
-        let url = try PostgresCluster.shared!.database(named: "snapshots")
-        let store = try PostgresStore(url: url)
+        let (store, f) = try storeWithTripOnV1(database: "snapshots")
         defer { try? store.close() }
-        let f = Fixture(store: store)
-        _ = try f.createVehicle("v1")
-        _ = try f.createVehicle("v2")
-        try f.createTrip("t1", vehicle: "v1")
         let keys = ["t1", "v1", "v2", "none"].map { RecordKey($0.hasPrefix("t") ? .trip : .vehicle, provider: f.provider, id: $0) }
 
         let runs = Mutex(0)

@@ -4,10 +4,10 @@ import Synchronization
 /// Counts the requests in flight and holds the open event streams and the parked deferred replies,
 /// so that a graceful stop can wait for the first, close the second and answer the third.
 ///
-/// Every request passes here twice (and a deferred one four times), on every server thread, so the
-/// request count is an atomic and the parked replies are spread over several locks: one lock shared
-/// by all threads for both was taken on every request, with a condition broadcast each time.
-/// Streams, rare and long-lived, keep one lock that a stop can wait on.
+/// Every request passes here twice, on every server thread, so the request count is an atomic: one
+/// lock shared by all threads was taken on every request, with a condition broadcast each time.
+/// Parked replies (deferred writes only) keep a lock of their own; streams, rare and long-lived, one
+/// that a stop can wait on.
 final class ActivityTracker: Sendable {
     private struct Streams {
         var open: [ObjectIdentifier: EventStream] = [:]
@@ -21,12 +21,7 @@ final class ActivityTracker: Sendable {
     private let requestsInFlight = Atomic<Int>(0)
     /// Threads in `waitForRequests`: only while there are any does the last request ending wake them.
     private let requestWaiters = Atomic<Int>(0)
-    private let parkedShards: [ParkedShard] = (0..<ActivityTracker.parkedShardCount).map { _ in ParkedShard() }
-    private static let parkedShardCount = 8
-
-    private final class ParkedShard: Sendable {
-        let replies = Mutex<[ObjectIdentifier: DeferredReply]>([:])
-    }
+    private let parked = Mutex<[ObjectIdentifier: DeferredReply]>([:])
 
     /// A request's headers arrived.
     func requestStarted() {
@@ -77,24 +72,19 @@ final class ActivityTracker: Sendable {
         }
     }
 
-    private func shard(of reply: DeferredReply) -> ParkedShard {
-        // Objects are at least 16-byte aligned: the bits above those spread them over the shards.
-        parkedShards[Int((UInt(bitPattern: ObjectIdentifier(reply).hashValue) >> 4) % UInt(Self.parkedShardCount))]
-    }
-
     /// A deferred reply's connection was parked to wait for its answer.
     func park(_ reply: DeferredReply) {
-        shard(of: reply).replies.withLock { $0[ObjectIdentifier(reply)] = reply }
+        parked.withLock { $0[ObjectIdentifier(reply)] = reply }
     }
 
     /// A parked reply's answer is being sent.
     func unpark(_ reply: DeferredReply) {
-        shard(of: reply).replies.withLock { $0[ObjectIdentifier(reply)] = nil }
+        parked.withLock { $0[ObjectIdentifier(reply)] = nil }
     }
 
     /// The replies whose connections are parked now.
     var parkedReplies: [DeferredReply] {
-        parkedShards.flatMap { shard in shard.replies.withLock { Array($0.values) } }
+        parked.withLock { Array($0.values) }
     }
 
     /// The streams open now.
