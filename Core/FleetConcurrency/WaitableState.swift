@@ -83,7 +83,7 @@ public final class WaitableState<State> {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return false }
             // NSCondition waits on the wall clock: wait for what is left, at most a year.
-            let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
+            let seconds = remaining / .seconds(1)
             _ = condition.wait(until: Date(timeIntervalSinceNow: min(seconds, 86_400 * 365)))
         }
         return true

@@ -31,7 +31,7 @@ public struct FleetError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// `retryAfter` in seconds, for clients that count time in seconds.
     public var retryAfterSeconds: Double? {
-        retryAfter.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        retryAfter.map { $0 / .seconds(1) }
     }
 
     /// The HTTP status of this error's code.

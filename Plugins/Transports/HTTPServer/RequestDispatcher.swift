@@ -294,7 +294,7 @@ final class RequestDispatcher: Sendable {
         let elapsed = context.started.duration(to: .now)
         configuration.accessLog(HTTPAccessLogEntry(
             method: context.method, path: context.path, status: context.status,
-            durationMilliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
+            durationMilliseconds: elapsed / .milliseconds(1),
             bodyBytes: bodyBytes, remoteAddress: context.remoteAddress, outcome: outcome))
     }
 

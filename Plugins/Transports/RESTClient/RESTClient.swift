@@ -145,7 +145,7 @@ public final class RESTClient: BlockingFleetAPI, TripWatching {
                 // call may go again, once at least the time the server asked for has passed.
                 if let wait = error.retryAfter, error.code == .resourceExhausted, attempt < retry.maxAttempts {
                     let delay = max(wait, retry.delay(forAttempt: attempt))
-                    Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+                    Thread.sleep(forTimeInterval: delay / .seconds(1))
                     continue
                 }
                 // The server answered, so the call reached it: only idempotent calls may go again.
@@ -156,7 +156,7 @@ public final class RESTClient: BlockingFleetAPI, TripWatching {
                 guard retry.shouldRetry(error: error, afterAttempt: attempt, idempotent: call.isIdempotent) else { throw error }
             }
             let delay = retry.delay(forAttempt: attempt)
-            Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+            Thread.sleep(forTimeInterval: delay / .seconds(1))
         }
     }
 
