@@ -394,25 +394,46 @@ enum PostgresBenchmarks {
                                  comparison: "ceiling of \(clients) synchronous writers: \(clients) ÷ t = \(StoreBenchmarks.rate(syncCeiling))"))
         let memory: Double
         do {
-            memory = try EngineBenchmarks.updatesPerSecond(Engine(store: MemoryStore()), writers: clients)
-            rows.append(BenchmarkRow(name: "engine location updates, memory store, \(clients) writers", value: StoreBenchmarks.rate(memory),
-                                     comparison: "ceiling of the engine's own CPU (the same work without durability)"))
+            // The highest of three runs, as the raw PostgreSQL baseline is the higher of two.
+            let (best, rates) = try EngineBenchmarks.highestOf(runs: 3, writers: clients) { MemoryStore() }
+            memory = best.rate
+            rows.append(BenchmarkRow(name: "engine location updates, memory store, \(clients) writers, the highest of 3", value: StoreBenchmarks.rate(memory),
+                                     comparison: "ceiling of the engine's own CPU (the same work without durability); \(EngineBenchmarks.runsText(rates)); \(best.costText)"))
         } catch {
             let failed = rows + [BenchmarkRow(name: "engine location updates, memory store", value: "failed", comparison: "\(error)")]
             return { _ in failed }
         }
         let lower = min(syncCeiling, memory)
+        // The same SQLite work without the fsync: the most the durable rate can reach.
+        let unsynced: Double?
+        do {
+            let store = try SQLiteStore(path: "\(folder)/aim-unsynced.db", options: .init(durable: false))
+            defer { try? store.close() }
+            var before = store.groupCommitStatistics
+            let run = try EngineBenchmarks.measureUpdates(Engine(store: store), writers: clients) { before = store.groupCommitStatistics }
+            let counts = store.groupCommitStatistics.since(before)
+            unsynced = run.rate
+            rows.append(BenchmarkRow(name: "engine location updates, sqlite, not durable, \(clients) writers", value: StoreBenchmarks.rate(run.rate),
+                                     comparison: String(format: "the same work without the fsync, the durable rate's own bound: %.0f%% of the lower ceiling; %.1f commits per transaction; ",
+                                                        run.rate / lower * 100, counts.batchesPerTransaction) + run.costText))
+        } catch {
+            unsynced = nil
+            rows.append(BenchmarkRow(name: "engine location updates, sqlite, not durable", value: "failed", comparison: "\(error)"))
+        }
         let name = "engine location updates, sqlite, durable, \(clients) writers"
         let measured = rows
         do {
             let store = try SQLiteStore(path: "\(folder)/aim.db", options: .init(durable: true))
             defer { try? store.close() }
             var before = store.groupCommitStatistics
-            let rate = try EngineBenchmarks.updatesPerSecond(Engine(store: store), writers: clients) { before = store.groupCommitStatistics }
+            let measuredRun = try EngineBenchmarks.measureUpdates(Engine(store: store), writers: clients) { before = store.groupCommitStatistics }
+            let rate = measuredRun.rate
             let run = store.groupCommitStatistics.since(before)
-            let comparison = String(format: "%.0f%% of the lower ceiling (aim >= 50%%: %@); %.1f commits per fsync; %@",
+            var comparison = String(format: "%.0f%% of the lower ceiling (aim >= 50%%: %@); %.1f commits per fsync; %@",
                                     rate / lower * 100, rate / lower >= 0.5 ? "met" : "not met", run.batchesPerTransaction,
                                     EngineBenchmarks.commonestSizes(run))
+            if let unsynced { comparison += String(format: "; %.0f%% of not durable", rate / unsynced * 100) }
+            comparison += "; " + measuredRun.costText
             return { postgres in
                 var text = comparison
                 if let postgres {
