@@ -127,10 +127,9 @@ struct GroupCommitterTests {
         #expect(throws: FleetError.self) { try outcomes[-3]?.get() }
     }
 
-    @Test(arguments: [false, true])
-    func aCompletionMaySubmitAgainWithoutDeadlockAndCloseFailsLaterSubmissions(handsOff: Bool) throws {
+    @Test func aCompletionMaySubmitAgainWithoutDeadlockAndCloseFailsLaterSubmissions() throws {
         let executor = Executor(holdFirst: false)
-        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }, handsOffCompletions: handsOff) { executor.run($0) }
+        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }) { executor.run($0) }
         let finished = DispatchSemaphore(value: 0)
         // Like an engine retrying after a conflict: each completion submits the next batch.
         @Sendable func chain(_ remaining: Int) {
@@ -151,11 +150,9 @@ struct GroupCommitterTests {
 
     /// Waiting and non-waiting writers, groups that take a while, and pauses long enough for the
     /// writer thread to exit and be started again: every batch gets its own result, none is lost.
-    @Test(arguments: [false, true])
-    func mixedWritersAcrossWriterThreadRestartsAllGetTheirResults(handsOff: Bool) throws {
+    @Test func mixedWritersAcrossWriterThreadRestartsAllGetTheirResults() throws {
         let executor = Executor(holdFirst: false)
-        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }, idleSeconds: 0.001,
-                                                 handsOffCompletions: handsOff) { group in
+        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") }, idleSeconds: 0.001) { group in
             if group.count % 3 == 0 { usleep(50) }
             return executor.run(group)
         }
@@ -180,40 +177,6 @@ struct GroupCommitterTests {
         #expect(mismatches.withLock { $0 } == 0)
         #expect(executor.groups.withLock { $0 }.reduce(0) { $0 + $1.count } == threads * perThread)
         #expect(committer.close {})
-    }
-
-    /// With completions handed off, the writer thread runs the next group while the completion
-    /// thread still finishes the previous one; completions keep the order of their groups, run on
-    /// a thread that counts as the writer's (so a store released there closes elsewhere), and
-    /// `close()` returns only once every one has run.
-    @Test func handedOffCompletionsKeepTheGroupsOrderAndCloseWaitsForThem() throws {
-        let executor = Executor(holdFirst: false)
-        let committer = GroupCommitter<Int, Int>(closedError: { FleetError.internal("closed") },
-                                                 handsOffCompletions: true) { executor.run($0) }
-        let order = Mutex<[Int]>([])
-        let onWriter = Mutex(0)
-        let firstMayFinish = DispatchSemaphore(value: 0)
-        let count = 200
-        for batch in 0..<count {
-            committer.submit(batch) { outcome in
-                // The first completion holds the completion thread: later groups still commit.
-                if batch == 0 { firstMayFinish.wait() }
-                if committer.isOnWriterThread { onWriter.withLock { $0 += 1 } }
-                order.withLock { $0.append((try? outcome.get()) ?? -1) }
-            }
-        }
-        // Every batch commits although no completion has finished yet.
-        let deadline = Date().addingTimeInterval(20)
-        while executor.groups.withLock({ $0.reduce(0) { $0 + $1.count } }) < count && Date() < deadline { usleep(1_000) }
-        #expect(executor.groups.withLock { $0.reduce(0) { $0 + $1.count } } == count)
-        #expect(order.withLock { $0 }.isEmpty)
-        firstMayFinish.signal()
-        #expect(committer.close {})
-        let finished = order.withLock { $0 }
-        let ran = executor.groups.withLock { $0 }.flatMap { $0 }.map { $0 * 10 }
-        #expect(finished == ran)
-        #expect(finished.count == count)
-        #expect(onWriter.withLock { $0 } == count)
     }
 
     /// Group sizes are counted per group: a lone batch as a group of one, a queued group by its size.

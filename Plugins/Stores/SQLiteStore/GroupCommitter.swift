@@ -61,20 +61,8 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
         var writerHasWork: Bool { !executing && (!pending.isEmpty || isClosed) }
     }
 
-    /// Groups whose results are ready, for the completion thread.
-    private struct Handoff {
-        var groups: [[(Ticket, Result<Output, any Error>)]] = []
-        var completerRunning = false
-        /// The writer thread has ended: the completion thread ends once it has drained `groups`.
-        var writerEnded = false
-    }
-
     /// The writer thread waits on it for batches, `close()` for the writer to stop.
     private let queue = WaitableState(Queue())
-    /// The completion thread waits on it for finished groups, `close()` for it to drain.
-    private let handoff = WaitableState(Handoff())
-    /// Whether finished groups go to a completion thread (see `init`).
-    private let handsOffCompletions: Bool
     /// The writer thread carries it.
     private let writerThreads = ThreadMark()
     private let execute: Execute
@@ -83,13 +71,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     /// - Parameters:
     ///   - execute: runs a group of batches (on the writer thread, or a lone writer's own).
     ///   - closedError: the error for batches submitted after `close()`.
-    ///   - handsOffCompletions: the writer thread hands each finished group to a completion thread,
-    ///     which wakes its writers and runs its completions while the writer thread already runs
-    ///     the next group: worth it when `execute` waits (an fsync), so that waking the writers of
-    ///     one group overlaps the next group's wait instead of delaying its start.
-    init(closedError: @escaping () -> any Error, idleSeconds: Double = 2, handsOffCompletions: Bool = false,
-         execute: @escaping Execute) {
-        self.handsOffCompletions = handsOffCompletions
+    init(closedError: @escaping () -> any Error, idleSeconds: Double = 2, execute: @escaping Execute) {
         self.idleSeconds = idleSeconds
         self.execute = execute
         self.closedError = closedError
@@ -196,55 +178,16 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
                 queue.writerRunning = false
                 return nil
             }
-            guard let group else {
-                if handsOffCompletions { handoff.update { $0.writerEnded = true } }
-                return
-            }
+            guard let group else { return }
             if group.isEmpty { continue }
-            let results = run(group.map(\.batch))
-            if handsOffCompletions {
-                handOff(Array(zip(group, results)))
-            } else {
-                for (ticket, result) in zip(group, results) { ticket.finish(result) }
+            for (ticket, result) in zip(group, run(group.map(\.batch))) {
+                ticket.finish(result)
             }
         }
     }
 
-    /// Queues a finished group for the completion thread, starting it if needed.
-    private func handOff(_ finished: [(Ticket, Result<Output, any Error>)]) {
-        handoff.update { handoff in
-            handoff.groups.append(finished)
-            handoff.writerEnded = false
-            guard !handoff.completerRunning else { return }
-            handoff.completerRunning = true
-            let thread = Thread { [self] in completerLoop() }
-            thread.name = "sqlite-commit-done"
-            thread.start()
-        }
-    }
-
-    /// The completion thread: finishes the tickets of each group in the order the groups ran, until
-    /// the writer thread has ended and nothing is left.
-    private func completerLoop() {
-        writerThreads.markCurrentThread()
-        while true {
-            let groups = handoff.wait(until: { !$0.groups.isEmpty || $0.writerEnded }) { handoff, _ -> [[(Ticket, Result<Output, any Error>)]]? in
-                if !handoff.groups.isEmpty {
-                    defer { handoff.groups = [] }
-                    return handoff.groups
-                }
-                handoff.completerRunning = false
-                return nil
-            }
-            guard let groups else { return }
-            for group in groups {
-                for (ticket, result) in group { ticket.finish(result) }
-            }
-        }
-    }
-
-    /// Whether the caller runs on the writer thread or the completion thread (in a completion):
-    /// `close()` there would wait for the thread it runs on.
+    /// Whether the caller runs on the writer thread (in a completion): `close()` there would wait
+    /// for the thread it runs on.
     var isOnWriterThread: Bool { writerThreads.isCurrentThreadMarked }
 
     /// Counters of the groups run so far.
@@ -262,7 +205,6 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
         }
         guard closing else { return false }
         queue.wait(until: { !$0.writerRunning && !$0.executing })
-        handoff.wait(until: { !$0.completerRunning })
         finally()
         return true
     }

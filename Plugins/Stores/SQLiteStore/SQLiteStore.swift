@@ -55,9 +55,7 @@ public final class SQLiteStore: Store {
         try Schema.migrate(connection)
         let writer = RecordWriter(connection: connection)
         self.writer = writer
-        // Durable groups wait for an fsync: waking one group's writers overlaps the next one's.
-        self.committer = GroupCommitter(closedError: { SQLiteFailure.closed(path: path) },
-                                        handsOffCompletions: options.durable) { group in
+        self.committer = GroupCommitter(closedError: { SQLiteFailure.closed(path: path) }) { group in
             writer.run(group)
         }
         self.readers = ReaderPool(capacity: Self.readerCapacity, closedError: { SQLiteFailure.closed(path: path) }) {
