@@ -88,7 +88,7 @@ enum EngineBenchmarks {
         /// Context switches (voluntary and not) of the process per update: a lock convoy shows here.
         var switches: Double
 
-        /// "CPU 16.2 µs, 0.1 switches per update".
+        /// "CPU 16.2 µs, 0.07 context switches per update".
         var costText: String {
             String(format: "CPU %.1f µs, %.2f context switches per update", cpuMicroseconds, switches)
         }
@@ -100,22 +100,7 @@ enum EngineBenchmarks {
         try measureUpdates(engine, writers: writers, started: started).rate
     }
 
-    /// The highest rate of `runs` runs on fresh engines over fresh stores from `open`, with every
-    /// run's rate: a CPU ceiling must not read low because one run met another process's burst or
-    /// a stall of its own (one run of 8 writers on the memory store once read 24k/s, another 124k/s).
-    static func highestOf(runs: Int, writers: Int, seconds: Double = secondsPerRun,
-                          open: () throws -> any Store) throws -> (best: UpdateRun, rates: [Double]) {
-        var all: [UpdateRun] = []
-        for _ in 0..<max(1, runs) {
-            let store = try open()
-            defer { try? store.close() }
-            all.append(try measureUpdates(Engine(store: store), writers: writers, seconds: seconds))
-        }
-        let best = all.max { $0.rate < $1.rate }!
-        return (best, all.map(\.rate))
-    }
-
-    /// `rates` as "123,781/s (runs: 118k, 121k, 124k)".
+    /// `rates` as "runs 118.2k, 121.0k, 123.8k".
     static func runsText(_ rates: [Double]) -> String {
         "runs " + rates.map { String(format: "%.1fk", $0 / 1000) }.joined(separator: ", ")
     }
