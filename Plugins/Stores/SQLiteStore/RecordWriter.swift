@@ -6,7 +6,9 @@ import FleetStore
 /// A group is one `BEGIN IMMEDIATE … COMMIT` transaction, so one fsync when durable. Each batch runs
 /// inside its own savepoint: a batch whose expected versions do not match is rolled back to its
 /// savepoint and gets a `StoreConflict`, the others commit. Versions are read inside the transaction,
-/// after the write lock is taken, so writes from other processes are never missed.
+/// after the write lock is taken, so writes from other processes are never missed. The usual batch,
+/// one update of a record at its expected version that stays in its grid cell, is a single
+/// statement that checks the version in its `WHERE` and needs no savepoint (`updateInPlace`).
 ///
 /// Unchecked `Sendable`: only the group-commit leader (one thread at a time) calls `run`.
 final class RecordWriter: @unchecked Sendable {
