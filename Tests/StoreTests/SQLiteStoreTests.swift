@@ -235,6 +235,60 @@ struct SQLiteStoreTests {
         }
     }
 
+    /// A lone update of a record at the version and in the grid cell the writer expects is one
+    /// statement; everything else (a point gained, lost or moved to another cell, a stale version,
+    /// a row another process changed behind the store's back) goes the general way, and the file
+    /// ends up the same either way.
+    @Test func loneUpdatesInPlaceAndOtherwiseKeepVersionsCellsAndConflicts() throws {
+        try withDirectory { directory in
+            let path = "\(directory)/fleet.db"
+            let store = try SQLiteStore(path: path)
+            defer { try? store.close() }
+            let raw = try RawSQLite(path: path)
+            let key = RecordKey(.vehicle, provider: "p", id: "v1")
+            let here = IndexPoint(latitude: 52.5, longitude: 13.4)
+            let nearHere = IndexPoint(latitude: 52.50001, longitude: 13.40001)
+            let there = IndexPoint(latitude: 48.85, longitude: 2.35)
+            var record = try Sample.create(Sample.vehicle("v1", at: here), in: store)
+            // Each step: the point written, and the cell the row must be filed under after it.
+            let steps: [(IndexPoint?, String)] = [(nearHere, "same cell"), (nil, "point lost"), (nil, "still none"),
+                                                  (there, "point gained"), (here, "moved to another cell"), (here, "unchanged")]
+            for (point, step) in steps {
+                var next = record
+                next.point = point
+                next.payload = Array(step.utf8)
+                let version = try store.commit(.put(next, expectedVersion: record.version))
+                #expect(version == record.version + 1, "\(step)")
+                next.version = version
+                record = next
+                let stored = try #require(try store.get(key))
+                #expect(stored.version == version && Sample.text(stored) == step && stored.point == point, "\(step)")
+                let cell = try raw.integer("SELECT coalesce(cell, -1) FROM records")
+                #expect(cell == point.map(GeoBox.cellNumber(of:)) ?? -1, "\(step)")
+                let found = try store.nearbyIndex(provider: "p", center: here, radiusMeters: 50).map(\.key.id)
+                #expect(found == (point == nil || point == there ? [] : ["v1"]), "\(step)")
+            }
+            // Another process bumps the version without our store knowing: the in-place update
+            // matches no row, and the general path reports the conflict with the version found.
+            try raw.run("UPDATE records SET version = version + 5")
+            let conflict = #expect(throws: StoreConflict.self) {
+                try store.commit(.put(record, expectedVersion: record.version))
+            }
+            #expect(conflict?.actualVersion == record.version + 5)
+            // Another process moves the row to another cell at the same version: the general path
+            // still files it where the new point lies.
+            try raw.run("UPDATE records SET cell = 7, version = \(record.version)")
+            let version = try store.commit(.put(record, expectedVersion: record.version))
+            #expect(version == record.version + 1)
+            #expect(try raw.integer("SELECT cell FROM records") == GeoBox.cellNumber(of: here))
+            // A lone update of a record that does not exist is a conflict with version 0.
+            let missing = #expect(throws: StoreConflict.self) {
+                try store.commit(.put(Sample.vehicle("ghost", at: here), expectedVersion: 3))
+            }
+            #expect(missing?.actualVersion == 0)
+        }
+    }
+
     @Test func aConflictingBatchIsRolledBackAloneWithinItsGroup() throws {
         try withDirectory { directory in
             let store = try SQLiteStore(path: "\(directory)/fleet.db")

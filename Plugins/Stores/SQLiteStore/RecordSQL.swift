@@ -67,6 +67,13 @@ enum RecordSQL {
     /// Updates a record that stays in its grid cell, which leaves the cell index alone.
     static let update = "UPDATE records SET version = ?2, payload = ?3, lat = ?4, lng = ?5, owner = ?6 WHERE rowid = ?1"
 
+    /// Updates a record found at version `?9` filed under grid cell `?10` (NULL: none) that stays
+    /// there; changes no row otherwise (parameters 1–3 the key).
+    static let updateInPlace = """
+        UPDATE records SET version = ?4, payload = ?5, lat = ?6, lng = ?7, owner = ?8
+        WHERE kind = ?1 AND provider = ?2 AND id = ?3 AND version = ?9 AND cell IS ?10
+        """
+
     /// Updates a record and the grid cell it is filed under.
     static let updateMoving = "UPDATE records SET version = ?2, payload = ?3, lat = ?4, lng = ?5, owner = ?6, cell = ?7 WHERE rowid = ?1"
 

@@ -6,7 +6,9 @@ import FleetStore
 /// A group is one `BEGIN IMMEDIATE … COMMIT` transaction, so one fsync when durable. Each batch runs
 /// inside its own savepoint: a batch whose expected versions do not match is rolled back to its
 /// savepoint and gets a `StoreConflict`, the others commit. Versions are read inside the transaction,
-/// after the write lock is taken, so writes from other processes are never missed.
+/// after the write lock is taken, so writes from other processes are never missed. The usual batch,
+/// one update of a record at its expected version that stays in its grid cell, is a single
+/// statement that checks the version in its `WHERE` and needs no savepoint (`updateInPlace`).
 ///
 /// Unchecked `Sendable`: only the group-commit leader (one thread at a time) calls `run`.
 final class RecordWriter: @unchecked Sendable {
@@ -26,6 +28,21 @@ final class RecordWriter: @unchecked Sendable {
         var results: [Result<[UInt64], any Error>] = []
         results.reserveCapacity(group.count)
         for batch in group {
+            // The usual update (one record, still at the version and in the grid cell the caller
+            // knows) is one statement, atomic by itself: no savepoint and no read before it.
+            switch updateInPlace(batch) {
+            case .updated(let version):
+                results.append(.success([version]))
+                continue
+            case .failed(let error):
+                guard connection.isInTransaction else {
+                    return abandon(results, remaining: group.count - results.count, error: error)
+                }
+                results.append(.failure(error))
+                continue
+            case .notApplied:
+                break
+            }
             do {
                 try connection.execute("SAVEPOINT batch", doing: "opening a savepoint")
             } catch {
@@ -68,6 +85,42 @@ final class RecordWriter: @unchecked Sendable {
             return result
         }
         return done + Array(repeating: .failure(error), count: remaining)
+    }
+
+    /// What `updateInPlace` did.
+    private enum InPlace {
+        case updated(UInt64)
+        /// The statement failed (nothing of it applied).
+        case failed(any Error)
+        /// Not such a batch, or the record is not at the expected version and cell: take the
+        /// general path, which reads the record first.
+        case notApplied
+    }
+
+    /// A batch of one `put` of an existing record as one `UPDATE` whose `WHERE` checks the expected
+    /// version and that the record stays in its grid cell; the general path costs a savepoint, a
+    /// read and its release besides (four statements instead of one). A record another process
+    /// changed meanwhile matches no row, and the general path then reports the conflict.
+    private func updateInPlace(_ batch: [StoreWrite]) -> InPlace {
+        guard batch.count == 1, case .put(let record, let expected) = batch[0], expected > 0 else { return .notApplied }
+        let point = record.point
+        if let point, !(point.latitude.isFinite && point.longitude.isFinite) { return .notApplied }
+        let version = expected + 1
+        do {
+            try connection.execute(RecordSQL.updateInPlace, doing: "updating \(record.key)") {
+                RecordSQL.bind(record.key, to: $0)
+                $0.bind(4, Int64(bitPattern: version))
+                $0.bind(5, record.payload)
+                $0.bind(6, point?.latitude)
+                $0.bind(7, point?.longitude)
+                $0.bind(8, record.owner)
+                $0.bind(9, Int64(bitPattern: expected))
+                $0.bind(10, point.map(GeoBox.cellNumber(of:)))
+            }
+        } catch {
+            return .failed(error)
+        }
+        return connection.changes == 1 ? .updated(version) : .notApplied
     }
 
     /// Applies one batch inside the open transaction, write after write.

@@ -122,6 +122,11 @@ final class SQLiteConnection {
         }
     }
 
+    /// Rows the last INSERT, UPDATE or DELETE changed.
+    var changes: Int64 {
+        sqlite3_changes64(db)
+    }
+
     /// Whether a transaction is open (SQLite rolls back by itself after some errors).
     var isInTransaction: Bool {
         sqlite3_get_autocommit(db) == 0
