@@ -3,6 +3,7 @@ import FleetStore
 import Foundation
 import MemoryStore
 import SQLiteStore
+import Synchronization
 
 /// Commit throughput of the stores, against raw SQLite in one transaction measured in the same run.
 ///
@@ -186,6 +187,78 @@ enum StoreBenchmarks {
         }
         try exec(db, "COMMIT")
         return Double(baselineRows) / Date().timeIntervalSince(began)
+    }
+
+    /// Raw durable single-row upserts from `clients` threads, no engine: the same rows as
+    /// `rawBatchedUpserts`, each upsert its own transaction (so its own fsync, `synchronous = FULL`),
+    /// on one connection the clients take in turn. SQLite runs one write transaction at a time and
+    /// has no group commit of its own; taking turns on one connection is that serialisation without
+    /// the busy handler's sleeps of separate connections. After `warmUpSeconds`, for `secondsPerRun`;
+    /// returns upserts per second.
+    static func rawDurableUpserts(path: String, clients: Int, seconds: Double) throws -> Double {
+        try SQLiteStore(path: path).close()
+        var opened: OpaquePointer?
+        guard sqlite3_open(path, &opened) == SQLITE_OK, let db = opened else { throw RawFailure("cannot open \(path)") }
+        defer { sqlite3_close(db) }
+        try exec(db, "PRAGMA journal_mode = WAL")
+        try exec(db, "PRAGMA synchronous = FULL")
+        let upsertSQL = """
+            INSERT INTO records (kind, provider, id, version, payload, lat, lng, owner, cell) VALUES ('vehicle', 'bench', ?1, 1, ?2, ?3, ?4, NULL, ?5)
+            ON CONFLICT (kind, provider, id) DO UPDATE SET version = version + 1, payload = excluded.payload,
+                lat = excluded.lat, lng = excluded.lng, cell = excluded.cell
+            """
+        var prepared: OpaquePointer?
+        guard sqlite3_prepare_v2(db, upsertSQL, -1, &prepared, nil) == SQLITE_OK, let upsert = prepared else {
+            throw RawFailure(String(cString: sqlite3_errmsg(db)))
+        }
+        defer { sqlite3_finalize(upsert) }
+        let connection = Mutex(RawConnection(db: db, upsert: upsert))
+        let payloads = (0..<1000).map { payload(id: "w\($0 % clients)-v\($0 % vehiclesPerWriter)", sequence: $0, point: point($0)) }
+        let counts = Mutex((commits: 0, failure: String?.none))
+        let warm = DispatchTime.now().uptimeNanoseconds + UInt64(warmUpSeconds * 1e9)
+        let deadline = warm + UInt64(seconds * 1e9)
+        let group = DispatchGroup()
+        for client in 0..<clients {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                var sequence = 0
+                var commits = 0
+                while DispatchTime.now().uptimeNanoseconds < deadline {
+                    let id = "w\(client)-v\(sequence % vehiclesPerWriter)"
+                    let moved = point(sequence)
+                    let failure = connection.withLock { raw -> String? in
+                        sqlite3_reset(raw.upsert)
+                        sqlite3_bind_text(raw.upsert, 1, id, -1, RawConnection.transient)
+                        payloads[sequence % payloads.count].withUnsafeBytes {
+                            _ = sqlite3_bind_blob(raw.upsert, 2, $0.baseAddress, Int32($0.count), RawConnection.transient)
+                        }
+                        sqlite3_bind_double(raw.upsert, 3, moved.latitude)
+                        sqlite3_bind_double(raw.upsert, 4, moved.longitude)
+                        sqlite3_bind_int64(raw.upsert, 5, SQLiteStore.gridCell(of: moved))
+                        return sqlite3_step(raw.upsert) == SQLITE_DONE ? nil : String(cString: sqlite3_errmsg(raw.db))
+                    }
+                    if let failure {
+                        counts.withLock { $0.failure = failure }
+                        return
+                    }
+                    if DispatchTime.now().uptimeNanoseconds >= warm { commits += 1 }
+                    sequence += 1
+                }
+                counts.withLock { $0.commits += commits }
+            }.start()
+        }
+        group.wait()
+        let (commits, failure) = counts.withLock { $0 }
+        if let failure { throw RawFailure(failure) }
+        return Double(commits) / seconds
+    }
+
+    /// One SQLite connection and its prepared upsert, used by one client at a time.
+    private struct RawConnection: @unchecked Sendable {
+        static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+        let db: OpaquePointer
+        let upsert: OpaquePointer
     }
 
     private static func exec(_ db: OpaquePointer, _ sql: String) throws {
