@@ -37,6 +37,7 @@ public struct GRPCServeOptions: Sendable {
         configuration.port = port
         configuration.threads = max(1, threads)
         configuration.maxMessageBytes = maxMessageBytes
+        configuration.methods = FleetGRPCService.methodPaths
         switch (tlsCertificateFile, tlsKeyFile) {
         case (let certificate?, let key?):
             configuration.tls = GRPCServer.TLS(certificateChainPEM: try ServeOptions.read(certificate, option: "--grpc-tls-cert"),
