@@ -73,7 +73,8 @@ import Testing
             switch request.method {
             case "/test.Echo/Echo", "/test.Other/Echo":
                 let text = "method=\(request.method) host=\(request.host) peer=\(request.peerAddress) authorization=\(request[metadata: "authorization"] ?? "-") "
-                    + "params=\(request[metadata: "x-goog-request-params"] ?? "-") message=\(String(decoding: request.message, as: UTF8.self))"
+                    + "params=\(request[metadata: "x-goog-request-params"] ?? "-") message=\(String(decoding: request.message, as: UTF8.self)) "
+                    + "all=\(request.metadata.filter { $0.key.hasPrefix("x-goog") || $0.key == "authorization" }.map { "\($0.key):\($0.value)" })"
                 responder.respond(.success(Array(text.utf8)))
             case "/test.Echo/Slow":
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(slow / .milliseconds(1)))) {
@@ -97,6 +98,7 @@ import Testing
         // A registered method's call comes without the :authority: this one took that path.
         #expect(answer.output.contains("method=/test.Echo/Echo host= peer=127.0.0.1:"), "\(answer.output)")
         #expect(answer.output.contains("authorization=Bearer abc params=parent=providers/p1 message=hello"), "\(answer.output)")
+        #expect(answer.output.contains(#"all=["authorization:Bearer abc", "x-goog-request-params:parent=providers/p1"]"#), "\(answer.output)")
         let failed = try Self.call(target, "/test.Other/Thing", [])
         #expect(failed.status == 5, "\(failed.output)")
         #expect(failed.message == "no such thing: /test.Other/Thing")

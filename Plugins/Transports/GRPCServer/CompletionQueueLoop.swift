@@ -182,10 +182,10 @@ final class CallContext: CompletionTag, @unchecked Sendable {
             return
         }
         let request = if let method {
-            GRPCRequest(method: method.path, metadata: metadataPairs(), peerOf: self, message: receivedBytes() ?? [])
+            GRPCRequest(method: method.path, of: self, message: receivedBytes() ?? [])
         } else {
             GRPCRequest(method: Self.string(details.pointer(to: \.method)!), host: Self.string(details.pointer(to: \.host)!),
-                        metadata: metadataPairs(), peerOf: self, message: receivedBytes() ?? [])
+                        of: self, message: receivedBytes() ?? [])
         }
         loop.owner.handler(request, GRPCResponder(context: self))
     }
@@ -250,8 +250,14 @@ final class CallContext: CompletionTag, @unchecked Sendable {
         }
     }
 
+    /// The request message's bytes: copied straight from its slice when the core holds it in one
+    /// (a small message, as most are), else through the core's reader.
     private func receivedBytes() -> [UInt8]? {
         guard let buffer = received.pointee else { return nil }
+        if buffer.pointee.type == GRPC_BB_RAW, buffer.pointee.data.raw.compression == GRPC_COMPRESS_NONE,
+           buffer.pointee.data.raw.slice_buffer.count == 1, let slice = buffer.pointee.data.raw.slice_buffer.slices {
+            return Self.bytes(slice)
+        }
         var reader = grpc_byte_buffer_reader()
         guard grpc_byte_buffer_reader_init(&reader, buffer) != 0 else { return nil }
         var slice = grpc_byte_buffer_reader_readall(&reader)
@@ -260,7 +266,29 @@ final class CallContext: CompletionTag, @unchecked Sendable {
         return Self.bytes(&slice)
     }
 
-    private func metadataPairs() -> [(key: String, value: String)] {
+    /// The first value of metadata `key` (lowercase), matched on the core's bytes: no string is made
+    /// for the keys passed over.
+    func metadataValue(_ key: String) -> String? {
+        let array = metadata.pointee
+        guard array.count > 0, let items = array.metadata else { return nil }
+        var key = key
+        return key.withUTF8 { wanted -> String? in
+            for i in 0..<array.count {
+                let item = items.advanced(by: i)
+                let name = item.pointer(to: \.key)!
+                let length = CGRPC_slice_length(name)
+                guard length == wanted.count else { continue }
+                if length > 0 {
+                    guard let start = CGRPC_slice_start(name), memcmp(start, wanted.baseAddress!, length) == 0 else { continue }
+                }
+                return Self.string(item.pointer(to: \.value)!)
+            }
+            return nil
+        }
+    }
+
+    /// All of the call's metadata as strings.
+    func metadataPairs() -> [(key: String, value: String)] {
         let array = metadata.pointee
         guard array.count > 0, let items = array.metadata else { return [] }
         return (0..<array.count).map { i in
