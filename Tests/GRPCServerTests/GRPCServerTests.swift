@@ -1,6 +1,6 @@
 import FleetErrors
 import Foundation
-import GRPCServer
+@testable import GRPCServer
 import Testing
 
 /// The generic gRPC server on gRPC's C core, with handlers of the test's own, called over HTTP/2 by
@@ -195,6 +195,14 @@ import Testing
         } throws: { error in
             (error as? FleetError)?.cause == ErrorCause.listenFailed.id
         }
+    }
+
+    /// Abseil's lock-order checking (on in Debian's build) is found in libgrpc's Abseil and turned off
+    /// when a server starts; should a new Abseil rename its namespace, this fails and says so.
+    @Test func abseilLockOrderCheckingIsOff() throws {
+        let (server, _) = try Self.server()
+        defer { server.stop(gracePeriod: .seconds(1)) }
+        #expect(GRPCServer.deadlockDetectionOff, "absl::SetMutexDeadlockDetectionMode not found under the names GRPCServer knows")
     }
 
     /// The core's peer names without their scheme; only IPv6's brackets come percent-encoded.
