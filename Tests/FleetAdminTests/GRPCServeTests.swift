@@ -97,6 +97,24 @@ import Testing
         #expect(server.stop() == 0)
     }
 
+    /// A message over `--max-body` is RESOURCE_EXHAUSTED from gRPC's core, for a served method (whose
+    /// message the core reads before handing the call over) as for any other path.
+    @Test func refusesAMessageOverMaxBody() throws {
+        let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0", "--max-body", "1000"])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+        let long = GetTripRequest(name: "\(Self.provider)/trips/" + String(repeating: "t", count: 1000)).protobufBytes()
+        let large = try Self.call(target, "/maps.fleetengine.v1.TripService/GetTrip", long)
+        #expect(large.status == 8, "RESOURCE_EXHAUSTED: \(large.output)")
+        let elsewhere = try Self.call(target, "/maps.fleetengine.v1.TripService/NoSuchMethod", long)
+        #expect(elsewhere.status == 8, "RESOURCE_EXHAUSTED: \(elsewhere.output)")
+        let fits = try Self.call(target, "/maps.fleetengine.v1.TripService/GetTrip", GetTripRequest(name: "\(Self.provider)/trips/t1").protobufBytes())
+        #expect(fits.status == 5, "NOT_FOUND: \(fits.output)")
+        let unknown = try Self.call(target, "/maps.fleetengine.v1.TripService/NoSuchMethod", [])
+        #expect(unknown.status == 12, "UNIMPLEMENTED: \(unknown.output)")
+        #expect(server.stop() == 0)
+    }
+
     @Test func stopsGracefullyWithCallsInFlight() throws {
         let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
         defer { server.stop() }

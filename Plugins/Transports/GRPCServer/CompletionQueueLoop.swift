@@ -30,11 +30,17 @@ final class CompletionQueueLoop: @unchecked Sendable {
         self.owner = owner
     }
 
-    /// Asks the core for the next call on this queue.
-    func requestCall() {
-        let context = CallContext(loop: self)
+    /// Asks the core for the next call of `method` on this queue, or of any method not registered
+    /// when `method` is nil.
+    func requestCall(_ method: RegisteredMethod? = nil) {
+        let context = CallContext(loop: self, method: method)
         let tag = Unmanaged.passRetained(context as CompletionTag).toOpaque()
-        let result = grpc_server_request_call(server, context.call, context.details, context.metadata, queue, queue, tag)
+        let result = if let method {
+            grpc_server_request_registered_call(server, method.handle, context.call, context.deadline, context.metadata,
+                                                context.received, queue, queue, tag)
+        } else {
+            grpc_server_request_call(server, context.call, context.details, context.metadata, queue, queue, tag)
+        }
         if result != GRPC_CALL_OK { Unmanaged<CompletionTag>.fromOpaque(tag).release() }
     }
 
@@ -68,18 +74,38 @@ final class CompletionQueueLoop: @unchecked Sendable {
     }
 }
 
+/// A method path registered with the core before the start: the core reads its calls' request
+/// message before handing them over, so such a call takes two completions (the call with its message,
+/// then the answer's batch) instead of three, and its path is this string, not read from the call.
+final class RegisteredMethod: @unchecked Sendable {
+    let path: String
+    /// The core's handle (`grpc_server_register_method`), valid as long as the server.
+    let handle: UnsafeMutableRawPointer
+
+    init(path: String, handle: UnsafeMutableRawPointer) {
+        self.path = path
+        self.handle = handle
+    }
+}
+
 /// One call from request to its last batch. Everything the core holds a pointer to (the call, its
-/// details, metadata, the received message, the ops, the cancelled flag) lives on the heap here
-/// until the context is released, after the last batch completes.
+/// details or deadline, metadata, the received message, the ops, the cancelled flag) lives on the
+/// heap here until the context is released, after the last batch completes.
 final class CallContext: CompletionTag, @unchecked Sendable {
     enum Stage { case requested, receiving, answered }
 
     let loop: CompletionQueueLoop
+    /// The registered method this call was requested for; nil for a call of any other method.
+    let method: RegisteredMethod?
     private var stage = Stage.requested
     let call = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: 1)
+    /// Method, host and deadline of a call of an unregistered method.
     let details = UnsafeMutablePointer<grpc_call_details>.allocate(capacity: 1)
+    /// The deadline of a call of a registered method.
+    let deadline = UnsafeMutablePointer<gpr_timespec>.allocate(capacity: 1)
     let metadata = UnsafeMutablePointer<grpc_metadata_array>.allocate(capacity: 1)
-    private let received = UnsafeMutablePointer<UnsafeMutablePointer<grpc_byte_buffer>?>.allocate(capacity: 1)
+    /// The request message: read by the core with the call (registered method) or by our batch.
+    let received = UnsafeMutablePointer<UnsafeMutablePointer<grpc_byte_buffer>?>.allocate(capacity: 1)
     private let cancelled = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     private let ops = UnsafeMutablePointer<grpc_op>.allocate(capacity: 4)
     private var response: UnsafeMutablePointer<grpc_byte_buffer>?
@@ -90,11 +116,13 @@ final class CallContext: CompletionTag, @unchecked Sendable {
     /// Set by the first answer; a second is ignored.
     private let answered = Atomic<Bool>(false)
 
-    init(loop: CompletionQueueLoop) {
+    init(loop: CompletionQueueLoop, method: RegisteredMethod?) {
         self.loop = loop
+        self.method = method
         call.initialize(to: nil)
         details.initialize(to: grpc_call_details())
         grpc_call_details_init(details)
+        deadline.initialize(to: gpr_timespec())
         metadata.initialize(to: grpc_metadata_array())
         grpc_metadata_array_init(metadata)
         received.initialize(to: nil)
@@ -115,6 +143,7 @@ final class CallContext: CompletionTag, @unchecked Sendable {
         }
         call.deallocate()
         details.deallocate()
+        deadline.deallocate()
         metadata.deallocate()
         received.deallocate()
         cancelled.deallocate()
@@ -129,7 +158,10 @@ final class CallContext: CompletionTag, @unchecked Sendable {
             guard success else { return }
             counted = true
             loop.owner.activeCalls.add(1, ordering: .relaxed)
-            if !loop.owner.stopping.load(ordering: .relaxed) { loop.requestCall() }
+            if !loop.owner.stopping.load(ordering: .relaxed) { loop.requestCall(method) }
+            // A registered method's message came with the call (a message over the size limit never
+            // gets here: the core answers RESOURCE_EXHAUSTED and drops the call).
+            guard method == nil else { return dispatch() }
             stage = .receiving
             ops[0] = grpc_op()
             ops[0].op = GRPC_OP_RECV_MESSAGE
@@ -137,16 +169,25 @@ final class CallContext: CompletionTag, @unchecked Sendable {
             start(batchOf: 1)
         case .receiving:
             guard success else { return }  // the client went away before sending its message
-            let request = GRPCRequest(method: Self.string(details.pointer(to: \.method)!), host: Self.string(details.pointer(to: \.host)!),
-                                      metadata: metadataPairs(), peer: peer(), message: receivedBytes() ?? [])
-            if received.pointee == nil {
-                respond(.failure(GRPCStatus(code: .invalidArgument, message: "the call carried no request message; a unary call sends exactly one")))
-                return
-            }
-            loop.owner.handler(request, GRPCResponder(context: self))
+            dispatch()
         case .answered:
             return  // released: the call is unreferenced and stops counting
         }
+    }
+
+    /// Hands the call to the handler, or answers INVALID_ARGUMENT when it carried no message.
+    private func dispatch() {
+        guard received.pointee != nil else {
+            respond(.failure(GRPCStatus(code: .invalidArgument, message: "the call carried no request message; a unary call sends exactly one")))
+            return
+        }
+        let request = if let method {
+            GRPCRequest(method: method.path, of: self, message: receivedBytes() ?? [])
+        } else {
+            GRPCRequest(method: Self.string(details.pointer(to: \.method)!), host: Self.string(details.pointer(to: \.host)!),
+                        of: self, message: receivedBytes() ?? [])
+        }
+        loop.owner.handler(request, GRPCResponder(context: self))
     }
 
     /// Sends the answer: initial metadata, the message (when OK), the status, and waits for the close.
@@ -209,8 +250,14 @@ final class CallContext: CompletionTag, @unchecked Sendable {
         }
     }
 
+    /// The request message's bytes: copied straight from its slice when the core holds it in one
+    /// (a small message, as most are), else through the core's reader.
     private func receivedBytes() -> [UInt8]? {
         guard let buffer = received.pointee else { return nil }
+        if buffer.pointee.type == GRPC_BB_RAW, buffer.pointee.data.raw.compression == GRPC_COMPRESS_NONE,
+           buffer.pointee.data.raw.slice_buffer.count == 1, let slice = buffer.pointee.data.raw.slice_buffer.slices {
+            return Self.bytes(slice)
+        }
         var reader = grpc_byte_buffer_reader()
         guard grpc_byte_buffer_reader_init(&reader, buffer) != 0 else { return nil }
         var slice = grpc_byte_buffer_reader_readall(&reader)
@@ -219,7 +266,29 @@ final class CallContext: CompletionTag, @unchecked Sendable {
         return Self.bytes(&slice)
     }
 
-    private func metadataPairs() -> [(key: String, value: String)] {
+    /// The first value of metadata `key` (lowercase), matched on the core's bytes: no string is made
+    /// for the keys passed over.
+    func metadataValue(_ key: String) -> String? {
+        let array = metadata.pointee
+        guard array.count > 0, let items = array.metadata else { return nil }
+        var key = key
+        return key.withUTF8 { wanted -> String? in
+            for i in 0..<array.count {
+                let item = items.advanced(by: i)
+                let name = item.pointer(to: \.key)!
+                let length = CGRPC_slice_length(name)
+                guard length == wanted.count else { continue }
+                if length > 0 {
+                    guard let start = CGRPC_slice_start(name), memcmp(start, wanted.baseAddress!, length) == 0 else { continue }
+                }
+                return Self.string(item.pointer(to: \.value)!)
+            }
+            return nil
+        }
+    }
+
+    /// All of the call's metadata as strings.
+    func metadataPairs() -> [(key: String, value: String)] {
         let array = metadata.pointee
         guard array.count > 0, let items = array.metadata else { return [] }
         return (0..<array.count).map { i in
@@ -227,7 +296,8 @@ final class CallContext: CompletionTag, @unchecked Sendable {
         }
     }
 
-    private func peer() -> String {
+    /// The peer's address as the core names it (read when a handler asks: most never do).
+    func peer() -> String {
         guard let call = call.pointee, let text = grpc_call_get_peer(call) else { return "" }
         defer { gpr_free(text) }
         return String(cString: text)

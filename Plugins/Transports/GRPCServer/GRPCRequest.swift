@@ -5,27 +5,50 @@ import Foundation
 public struct GRPCRequest: Sendable {
     /// The method's path, `/package.Service/Method`.
     public var method: String
-    /// The `:authority` the client named.
+    /// The `:authority` the client named; empty for a method registered with the server
+    /// (`Configuration.methods`), whose calls the core hands over without it.
     public var host: String
     /// The client's metadata (HTTP/2 headers), keys lowercased as on the wire; values as UTF-8 text
-    /// (binary `-bin` values are decoded by the core, and read here as UTF-8, lossily).
-    public var metadata: [(key: String, value: String)]
-    /// The peer's address as the core names it: `ipv4:127.0.0.1:40312`, `ipv6:[::1]:40312`.
-    public var peer: String
+    /// (binary `-bin` values are decoded by the core, and read here as UTF-8, lossily). Made from
+    /// the core's copy when asked for; `self[metadata:]` reads one value without making the rest.
+    public var metadata: [(key: String, value: String)] {
+        get { givenMetadata ?? call?.metadataPairs() ?? [] }
+        set { givenMetadata = newValue }
+    }
+    /// The peer's address as the core names it: `ipv4:127.0.0.1:40312`, `ipv6:[::1]:40312`. Read
+    /// from the core each time it is asked for, so that a call whose handler never needs it (no
+    /// rate limit by address) does not pay for the copy.
+    public var peer: String {
+        get { givenPeer ?? call?.peer() ?? "" }
+        set { givenPeer = newValue }
+    }
     /// The request message, serialized (binary protobuf for most services).
     public var message: [UInt8]
+
+    private var givenPeer: String?
+    private var givenMetadata: [(key: String, value: String)]?
+    /// The call this request came with, which the metadata and the peer are read from.
+    private var call: CallContext?
 
     public init(method: String, host: String = "", metadata: [(key: String, value: String)] = [], peer: String = "", message: [UInt8] = []) {
         self.method = method
         self.host = host
-        self.metadata = metadata
-        self.peer = peer
+        self.givenMetadata = metadata
+        self.givenPeer = peer
+        self.message = message
+    }
+
+    init(method: String, host: String = "", of call: CallContext, message: [UInt8]) {
+        self.method = method
+        self.host = host
+        self.call = call
         self.message = message
     }
 
     /// The first value of a metadata key (lowercase), nil when absent.
     public subscript(metadata key: String) -> String? {
-        metadata.first { $0.key == key }?.value
+        if givenMetadata == nil, let call { return call.metadataValue(key) }
+        return metadata.first { $0.key == key }?.value
     }
 
     /// The peer's address without the core's scheme prefix (`127.0.0.1:40312`, `[::1]:40312`; the core

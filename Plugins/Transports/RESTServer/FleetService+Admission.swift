@@ -6,16 +6,17 @@ import FleetREST
 /// admit exactly the same calls: the provider served, the bearer token and its role, and the rate limit.
 extension FleetService {
     /// Counts a call against its client address's rate while tokens are not checked (before the call is
-    /// decoded, so a client flooding with malformed requests is limited too).
-    func limitUnverified(address: String) throws {
-        if verifier == nil { try requestGuard.limitRate(key: RequestGuard.callerKey(token: nil, address: address)) }
+    /// decoded, so a client flooding with malformed requests is limited too). `address` is read only
+    /// with a rate limit on: reading a gRPC peer's is a copy from the core.
+    func limitUnverified(address: @autoclosure () -> String) throws {
+        if verifier == nil { try requestGuard.limitRate(key: RequestGuard.callerKey(token: nil, address: address())) }
     }
 
     /// Admits a decoded call: the provider check and, with tokens on, the token from `authorization`
     /// (`Bearer …`, from an HTTP header or gRPC metadata), its role for the call, and the token's rate.
-    func admit(_ call: RESTCall, authorization: String?, address: String) throws {
+    func admit(_ call: RESTCall, authorization: String?, address: @autoclosure () -> String) throws {
         let token = try authorize(call, authorization: authorization)
-        if verifier != nil { try requestGuard.limitRate(key: RequestGuard.callerKey(token: token, address: address)) }
+        if verifier != nil { try requestGuard.limitRate(key: RequestGuard.callerKey(token: token, address: address())) }
     }
 
     /// Checks the call's provider and token; returns the verified token, nil when tokens are not checked.
