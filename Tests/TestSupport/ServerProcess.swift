@@ -63,7 +63,10 @@ public final class ServerProcess: @unchecked Sendable {
             process.terminate()
         }
         process.waitUntilExit()
+        // What the server wrote last (its "stopped" line) may still sit in the pipe: read it to the
+        // end, which the exited server has closed, instead of dropping it with the handler.
         errors.fileHandleForReading.readabilityHandler = nil
+        collected.append(errors.fileHandleForReading.readDataToEndOfFile())
         return process.terminationStatus
     }
 
