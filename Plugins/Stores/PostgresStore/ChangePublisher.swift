@@ -20,7 +20,7 @@ final class ChangePublisher: Sendable {
     /// Sends one batch of keys (a statement on a connection of the store's pool).
     typealias Send = @Sendable ([RecordKey]) -> Void
 
-    /// The most keys one statement names (one bound parameter each).
+    /// The most keys one statement names (one element each of its array parameter).
     static let keysPerStatement = 500
 
     let idleSeconds: Double

@@ -178,11 +178,12 @@ public final class PostgresStore: Store {
     /// Tells the LISTENing stores (other nodes) which records commits changed: one statement of its
     /// own after the commits, a transaction that writes nothing and so waits for no WAL flush. The
     /// commits stand if this fails (the connection broke just after them): watches find the change
-    /// at their next poll.
+    /// at their next poll. One notification per key, as before; the keys go as one array, so that
+    /// the statement's text is the same for any number of them and is prepared once per connection
+    /// (a `pg_notify` per key in the text made PostgreSQL parse and plan every batch anew).
     static func notify(_ keys: [RecordKey], on connection: PGConnection) {
         guard !keys.isEmpty else { return }
-        let calls = keys.indices.map { "pg_notify($1, $\($0 + 2))" }.joined(separator: ", ")
-        _ = try? connection.execute("SELECT " + calls, [.text(Schema.changeChannel)] + keys.map { .text(RecordSQL.notification($0)) },
+        _ = try? connection.execute(RecordSQL.notify, [.text(Schema.changeChannel), .text(RecordSQL.notificationArray(keys))], prepared: true,
                                     doing: "notifying other nodes of \(keys.count) changed records")
     }
 
