@@ -3,8 +3,8 @@ import Glibc
 /// Whether the calling thread waits for the completion of the calls it makes right now, as
 /// `BlockingCall.wait` does. A callee that would hand the work to a thread of its own and complete
 /// from there may do it on such a caller's thread instead: the caller is blocked either way, and
-/// the hand-off costs two thread switches per call. (The PostgreSQL store's commits: switching
-/// threads took about a third of the benchmark process's CPU with 8 blocking writers.)
+/// the hand-off costs two thread switches per call. (The PostgreSQL store's commits with 8 blocking
+/// writers: the futex waits and wakes of the hand-off were 19% of the process's samples, 1% without.)
 public enum WaitingCaller {
     /// A thread-specific value, not Foundation's thread dictionary: it is read on every commit.
     private static let key: pthread_key_t = {
