@@ -1,4 +1,5 @@
 import Dispatch
+import FleetConcurrency
 import Synchronization
 
 /// Turns a call with a completion into a blocking or an `async` one, and a blocking call into one
@@ -6,15 +7,18 @@ import Synchronization
 public enum BlockingCall {
     /// Starts the call and waits for its completion, which may run on this thread (before `start`
     /// returns) or on another. Never call it on the thread that completes the call (a store's writer
-    /// thread): it would wait for itself.
+    /// thread): it would wait for itself. `start` runs as a `WaitingCaller`, so a callee may do on
+    /// this thread what it would otherwise hand to a thread of its own.
     public static func wait<Value: Sendable>(
         _ start: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
     ) throws -> Value {
         let outcome = Mutex<Result<Value, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        start { result in
-            outcome.withLock { $0 = result }
-            done.signal()
+        WaitingCaller.run {
+            start { result in
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
         }
         done.wait()
         return try outcome.withLock { $0! }.get()

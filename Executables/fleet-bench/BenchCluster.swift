@@ -37,9 +37,12 @@ final class BenchCluster: Sendable {
                                                          "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c max_connections=200",
                                                          "start"], asPostgres: asPostgres)
         } catch {
+            // The server's own log says why it stopped (a port in use, shared memory): keep its end.
+            let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
             _ = try? Self.run(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"], asPostgres: asPostgres)
             try? FileManager.default.removeItem(atPath: folder)
-            throw error
+            if log.isEmpty { throw error }
+            throw Failure(description: "\(error); the server's log ends: " + log.suffix(400).split(separator: "\n").joined(separator: " | "))
         }
     }
 

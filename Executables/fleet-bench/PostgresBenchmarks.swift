@@ -45,9 +45,10 @@ enum PostgresBenchmarks {
         func measureRaw(_ when: String, database: String) {
             let name = "raw durable single-row upserts into PostgreSQL, \(clients) clients (libpq, no engine), \(when)"
             do {
-                let rate = try rawUpserts(cluster: cluster, database: database)
+                let (rate, cost) = try rawUpserts(cluster: cluster, database: database)
                 rawRates.append(rate)
-                rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate), comparison: ""))
+                rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate),
+                                         comparison: cost.perWrite + "; " + tableShape(cluster: cluster, database: database, table: "upserts", filter: "true")))
             } catch {
                 rows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
             }
@@ -55,18 +56,34 @@ enum PostgresBenchmarks {
         measureRaw("before the engine", database: "raw")
         let name = "engine location updates, postgres, \(clients) writers"
         var engineRows: [BenchmarkRow] = []
-        var engineRate: (rate: Double, inFlight: Double)?
+        var engineRate: (rate: Double, inFlight: Double, cost: PostgresWriteCost)?
         do {
             let store = try PostgresStore(url: try cluster.database("engine"))
             defer { try? store.close() }
             let engine = Engine(store: store)
+            let probe = try PostgresWriteCost.Probe(cluster: cluster, database: "engine")
+            let first = Mutex<(reading: PostgresWriteCost.Reading, time: UInt64)?>(nil)
+            let sampled = DispatchSemaphore(value: 0)
             let inFlight = InFlightSampler(store: store)
-            let rate = try EngineBenchmarks.updatesPerSecond(engine, writers: clients)
-            engineRate = (rate, inFlight.stop())
+            let rate = try EngineBenchmarks.updatesPerSecond(engine, writers: clients) {
+                // The cost is read over the timed part, after the writers' warm-up.
+                Thread {
+                    usleep(UInt32(EngineBenchmarks.warmUpSeconds * 1e6))
+                    let reading = try? probe.sample()
+                    first.withLock { $0 = reading.map { ($0, DispatchTime.now().uptimeNanoseconds) } }
+                    sampled.signal()
+                }.start()
+            }
+            sampled.wait()
+            let last = try probe.sample()
+            guard let start = first.withLock({ $0 }) else { throw BenchmarkFailure(message: "the cost of the engine's writes was not read") }
+            let writes = Int(rate * Double(DispatchTime.now().uptimeNanoseconds - start.time) / 1e9)
+            engineRate = (rate, inFlight.stop(), probe.cost(from: start.reading, to: last, writes: writes))
             engineRows += statementCounts(engine: engine, store: store)
         } catch {
             engineRows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
         }
+        let engineShape = tableShape(cluster: cluster, database: "engine", table: "records", filter: "kind = 'vehicle'")
         measureRaw("after it", database: "raw_again")
         let raw = rawRates.max()
         if let raw {
@@ -77,6 +94,8 @@ enum PostgresBenchmarks {
             rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(engineRate.rate),
                                      comparison: share(engineRate.rate, of: raw, aim: 0.5)
                                          + String(format: "; %.1f commits in flight on average", engineRate.inFlight)))
+            rows.append(BenchmarkRow(name: "  what one engine update costs", value: "",
+                                     comparison: engineRate.cost.perWrite + "; " + engineShape))
         }
         rows += engineRows
         rows += httpRows(cluster: cluster, folder: folder, raw: raw, short: short)
@@ -189,10 +208,11 @@ enum PostgresBenchmarks {
     /// Single-row upserts, each its own durable commit, from `clients` libpq connections on threads of
     /// their own, for `EngineBenchmarks.secondsPerRun` after a warm-up: what PostgreSQL itself does
     /// on this machine for writers like the engine's, without the engine.
-    static func rawUpserts(cluster: BenchCluster, database: String) throws -> Double {
+    static func rawUpserts(cluster: BenchCluster, database: String) throws -> (rate: Double, cost: PostgresWriteCost) {
         _ = try cluster.database(database)
         let conninfo = cluster.conninfo(database: database)
         let setup = try RawConnection(conninfo)
+        let probe = try PostgresWriteCost.Probe(cluster: cluster, database: database)
         try setup.run("CREATE TABLE IF NOT EXISTS upserts (id text PRIMARY KEY, version bigint NOT NULL, payload text NOT NULL)")
         // About the size of a vehicle as the engine stores it.
         let payload = String(repeating: "x", count: 300)
@@ -221,10 +241,42 @@ enum PostgresBenchmarks {
                 }
             }.start()
         }
+        let now = DispatchTime.now().uptimeNanoseconds
+        if now < start { usleep(UInt32((start - now) / 1000)) }
+        let first = try probe.sample()
         group.wait()
+        let last = try probe.sample()
         if let message = failure.withLock({ $0 }) { throw BenchmarkFailure(message: message) }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return Double(done.withLock { $0 }) / elapsed
+        let writes = done.withLock { $0 }
+        return (Double(writes) / elapsed, probe.cost(from: first, to: last, writes: writes))
+    }
+
+    /// How PostgreSQL keeps the rows `table` holds (`filter` picks those the benchmark updates):
+    /// their mean size, the indexes an update that is not HOT must change, and the share of updates
+    /// that were HOT (the new row on the same page, no index touched). Read once the writers'
+    /// connections closed, which is when their backends report their counts.
+    static func tableShape(cluster: BenchCluster, database: String, table: String, filter: String) -> String {
+        do {
+            let connection = try RawConnection(cluster.conninfo(database: database))
+            var counts = "", previous = "-"
+            for _ in 0..<20 where counts != previous {
+                previous = counts
+                usleep(100_000)
+                counts = try connection.value("SELECT n_tup_upd || ' ' || n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = '\(table)'")
+            }
+            let numbers = counts.split(separator: " ").compactMap { Double($0) }
+            let hot = numbers.count == 2 && numbers[0] > 0 ? String(format: "%.0f%% of %.0f updates HOT", numbers[1] / numbers[0] * 100, numbers[0]) : "no updates counted"
+            let size = try connection.value("SELECT round(avg(pg_column_size(t.*)))::text FROM \(table) t WHERE \(filter)")
+            let indexes = try connection.value("SELECT count(*)::text FROM pg_index WHERE indrelid = '\(table)'::regclass")
+            let fillfactor = try connection.value("""
+                SELECT coalesce((SELECT option_value FROM pg_options_to_table((SELECT reloptions FROM pg_class WHERE oid = '\(table)'::regclass))
+                                 WHERE option_name = 'fillfactor'), '100')
+                """)
+            return "rows of \(size) B, \(indexes) index\(indexes == "1" ? "" : "es"), fillfactor \(fillfactor); \(hot)"
+        } catch {
+            return "(not read: \(error))"
+        }
     }
 
     /// One libpq connection of the raw baseline, statements in text format, each prepared once.
@@ -260,6 +312,17 @@ enum PostgresBenchmarks {
                 name = statement
             }
             try check(PQexecPrepared(connection, name, Int32(parameters.count), values, nil, nil, 0))
+        }
+
+        /// The first column of the first row `sql` answers, as text ("" when none).
+        func value(_ sql: String) throws -> String {
+            let result = PQexec(connection, sql)
+            defer { PQclear(result) }
+            guard PQresultStatus(result) == PGRES_TUPLES_OK else {
+                throw BenchmarkFailure(message: "PostgreSQL: \(String(cString: PQerrorMessage(connection)))")
+            }
+            guard PQntuples(result) > 0, let text = PQgetvalue(result, 0, 0) else { return "" }
+            return String(cString: text)
         }
 
         private func check(_ result: OpaquePointer?) throws {

@@ -20,13 +20,16 @@ final class ChangePublisher: Sendable {
     /// Sends one batch of keys (a statement on a connection of the store's pool).
     typealias Send = @Sendable ([RecordKey]) -> Void
 
-    /// The most keys one statement names (one bound parameter each).
+    /// The most keys one statement names (one element each of its array parameter).
     static let keysPerStatement = 500
 
     let idleSeconds: Double
     /// The least time between the starts of two statements. Without it a statement left as soon as
     /// the previous one returned, and notifications, which need no WAL flush, returned so fast that
-    /// a busy store still sent 0.76 of them per update (`fleet-bench postgres short`; 0.16 with it).
+    /// a busy store still sent 0.76 of them per update (`fleet-bench postgres short`; 0.07–0.16
+    /// with 2 ms). At 2 ms the notifying thread (its statements and its sleeps) still took 8–10% of
+    /// the benchmark process's samples with 8 writers; 5 ms sends fewer, and a watcher on another
+    /// node waits at most 3 ms longer, far inside the 100 ms it may take.
     let interval: Duration
     private let send: Send
     private let state = WaitableState(State())
@@ -42,7 +45,7 @@ final class ChangePublisher: Sendable {
         var isClosed = false
     }
 
-    init(idleSeconds: Double = 2, interval: Duration = .milliseconds(2), send: @escaping Send) {
+    init(idleSeconds: Double = 2, interval: Duration = .milliseconds(5), send: @escaping Send) {
         self.idleSeconds = idleSeconds
         self.interval = interval
         self.send = send

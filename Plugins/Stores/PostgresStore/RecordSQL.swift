@@ -137,6 +137,15 @@ enum RecordSQL {
         return found
     }
 
+    /// A notification on channel $1 for each element of the text array $2 (`notificationArray`).
+    static let notify = "SELECT count(pg_notify($1, payload))::int8 FROM unnest($2::text::text[]) AS payload"
+
+    /// The payloads of `keys` as a PostgreSQL array literal: `{KIND/HEX/HEX,…}`. Kinds are letters
+    /// and the rest hex digits and slashes, none of which an array literal quotes.
+    static func notificationArray(_ keys: [RecordKey]) -> String {
+        "{" + keys.map(notification).joined(separator: ",") + "}"
+    }
+
     /// The payload of a change notification: `KIND/HEX(PROVIDER)/HEX(ID)` (`ChangeListener.key(from:)`
     /// reads it back); hex, because a notification's payload is text and IDs may hold any byte.
     static func notification(_ key: RecordKey) -> String {

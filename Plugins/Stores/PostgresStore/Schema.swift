@@ -62,6 +62,15 @@ enum Schema {
             "DROP TRIGGER records_notify ON records",
             "DROP FUNCTION fleet_notify_change()",
         ]),
+        // A location update that keeps its vehicle's grid cell changes no indexed column, so
+        // PostgreSQL can write the new row version on the same page without touching an index (a
+        // HOT update), if the page has room. Created full (fillfactor 100), every page of a new
+        // fleet has none until its first update moved a row away: 20,000 vehicles created at once
+        // and updated twice each made 96.0% of the updates HOT at fillfactor 100 and 99.8% at 90.
+        // Pages written before this migration keep their fill; it applies to pages written later.
+        ("records pages filled to 90%, leaving room for updates on the same page", [
+            "ALTER TABLE records SET (fillfactor = 90)",
+        ]),
     ]
 
     /// The channel stores notify on after a commit: `KIND/HEX(PROVIDER)/HEX(ID)` per changed record.
