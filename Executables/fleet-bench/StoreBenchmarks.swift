@@ -150,42 +150,17 @@ enum StoreBenchmarks {
     /// through one prepared statement in ONE durable transaction, no engine in between. Returns rows
     /// per second.
     static func rawBatchedUpserts(path: String) throws -> Double {
-        // Same schema as the store: let the store create it.
-        try SQLiteStore(path: path).close()
-        var db: OpaquePointer?
-        guard sqlite3_open(path, &db) == SQLITE_OK, let db else { throw RawFailure("cannot open \(path)") }
-        defer { sqlite3_close(db) }
-        try exec(db, "PRAGMA journal_mode = WAL")
-        try exec(db, "PRAGMA synchronous = FULL")
-        let upsertSQL = """
-            INSERT INTO records (kind, provider, id, version, payload, lat, lng, owner, cell) VALUES ('vehicle', 'bench', ?1, 1, ?2, ?3, ?4, NULL, ?5)
-            ON CONFLICT (kind, provider, id) DO UPDATE SET version = version + 1, payload = excluded.payload,
-                lat = excluded.lat, lng = excluded.lng, cell = excluded.cell
-            """
-        var upsert: OpaquePointer?
-        guard sqlite3_prepare_v2(db, upsertSQL, -1, &upsert, nil) == SQLITE_OK else {
-            throw RawFailure(String(cString: sqlite3_errmsg(db)))
-        }
-        defer { sqlite3_finalize(upsert) }
-        let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+        let raw = try RawUpsert(path: path)
+        defer { raw.close() }
         let ids = (0..<(8 * vehiclesPerWriter)).map { "w\($0 / vehiclesPerWriter)-v\($0 % vehiclesPerWriter)" }
         // Payloads are built outside the timed part, as the store benchmark's callers build theirs.
         let payloads = (0..<1000).map { payload(id: ids[$0 % ids.count], sequence: $0, point: point($0)) }
         let began = Date()
-        try exec(db, "BEGIN IMMEDIATE")
+        try exec(raw.db, "BEGIN IMMEDIATE")
         for sequence in 0..<baselineRows {
-            let moved = point(sequence)
-            sqlite3_reset(upsert)
-            sqlite3_bind_text(upsert, 1, ids[sequence % ids.count], -1, transient)
-            payloads[sequence % payloads.count].withUnsafeBytes {
-                _ = sqlite3_bind_blob(upsert, 2, $0.baseAddress, Int32($0.count), transient)
-            }
-            sqlite3_bind_double(upsert, 3, moved.latitude)
-            sqlite3_bind_double(upsert, 4, moved.longitude)
-            sqlite3_bind_int64(upsert, 5, SQLiteStore.gridCell(of: moved))
-            guard sqlite3_step(upsert) == SQLITE_DONE else { throw RawFailure(String(cString: sqlite3_errmsg(db))) }
+            try raw.upsert(id: ids[sequence % ids.count], payload: payloads[sequence % payloads.count], at: point(sequence))
         }
-        try exec(db, "COMMIT")
+        try exec(raw.db, "COMMIT")
         return Double(baselineRows) / Date().timeIntervalSince(began)
     }
 
@@ -193,28 +168,14 @@ enum StoreBenchmarks {
     /// `rawBatchedUpserts`, each upsert its own transaction (so its own fsync, `synchronous = FULL`),
     /// on one connection the clients take in turn. SQLite runs one write transaction at a time and
     /// has no group commit of its own; taking turns on one connection is that serialisation without
-    /// the busy handler's sleeps of separate connections. After `warmUpSeconds`, for `secondsPerRun`;
+    /// the busy handler's sleeps of separate connections. After `warmUpSeconds`, for `seconds`;
     /// returns upserts per second.
     static func rawDurableUpserts(path: String, clients: Int, seconds: Double) throws -> Double {
-        try SQLiteStore(path: path).close()
-        var opened: OpaquePointer?
-        guard sqlite3_open(path, &opened) == SQLITE_OK, let db = opened else { throw RawFailure("cannot open \(path)") }
-        defer { sqlite3_close(db) }
-        try exec(db, "PRAGMA journal_mode = WAL")
-        try exec(db, "PRAGMA synchronous = FULL")
-        let upsertSQL = """
-            INSERT INTO records (kind, provider, id, version, payload, lat, lng, owner, cell) VALUES ('vehicle', 'bench', ?1, 1, ?2, ?3, ?4, NULL, ?5)
-            ON CONFLICT (kind, provider, id) DO UPDATE SET version = version + 1, payload = excluded.payload,
-                lat = excluded.lat, lng = excluded.lng, cell = excluded.cell
-            """
-        var prepared: OpaquePointer?
-        guard sqlite3_prepare_v2(db, upsertSQL, -1, &prepared, nil) == SQLITE_OK, let upsert = prepared else {
-            throw RawFailure(String(cString: sqlite3_errmsg(db)))
-        }
-        defer { sqlite3_finalize(upsert) }
-        let connection = Mutex(RawConnection(db: db, upsert: upsert))
+        let raw = try RawUpsert(path: path)
+        defer { raw.close() }
+        let connection = Mutex(raw)
         let payloads = (0..<1000).map { payload(id: "w\($0 % clients)-v\($0 % vehiclesPerWriter)", sequence: $0, point: point($0)) }
-        let counts = Mutex((commits: 0, failure: String?.none))
+        let counts = Mutex((commits: 0, failure: (any Error)?.none))
         let warm = DispatchTime.now().uptimeNanoseconds + UInt64(warmUpSeconds * 1e9)
         let deadline = warm + UInt64(seconds * 1e9)
         let group = DispatchGroup()
@@ -224,41 +185,72 @@ enum StoreBenchmarks {
                 defer { group.leave() }
                 var sequence = 0
                 var commits = 0
-                while DispatchTime.now().uptimeNanoseconds < deadline {
-                    let id = "w\(client)-v\(sequence % vehiclesPerWriter)"
-                    let moved = point(sequence)
-                    let failure = connection.withLock { raw -> String? in
-                        sqlite3_reset(raw.upsert)
-                        sqlite3_bind_text(raw.upsert, 1, id, -1, RawConnection.transient)
-                        payloads[sequence % payloads.count].withUnsafeBytes {
-                            _ = sqlite3_bind_blob(raw.upsert, 2, $0.baseAddress, Int32($0.count), RawConnection.transient)
-                        }
-                        sqlite3_bind_double(raw.upsert, 3, moved.latitude)
-                        sqlite3_bind_double(raw.upsert, 4, moved.longitude)
-                        sqlite3_bind_int64(raw.upsert, 5, SQLiteStore.gridCell(of: moved))
-                        return sqlite3_step(raw.upsert) == SQLITE_DONE ? nil : String(cString: sqlite3_errmsg(raw.db))
+                do {
+                    while DispatchTime.now().uptimeNanoseconds < deadline {
+                        let id = "w\(client)-v\(sequence % vehiclesPerWriter)"
+                        try connection.withLock { try $0.upsert(id: id, payload: payloads[sequence % payloads.count], at: point(sequence)) }
+                        if DispatchTime.now().uptimeNanoseconds >= warm { commits += 1 }
+                        sequence += 1
                     }
-                    if let failure {
-                        counts.withLock { $0.failure = failure }
-                        return
-                    }
-                    if DispatchTime.now().uptimeNanoseconds >= warm { commits += 1 }
-                    sequence += 1
+                    counts.withLock { $0.commits += commits }
+                } catch {
+                    counts.withLock { $0.failure = error }
                 }
-                counts.withLock { $0.commits += commits }
             }.start()
         }
         group.wait()
         let (commits, failure) = counts.withLock { $0 }
-        if let failure { throw RawFailure(failure) }
+        if let failure { throw failure }
         return Double(commits) / seconds
     }
 
-    /// One SQLite connection and its prepared upsert, used by one client at a time.
-    private struct RawConnection: @unchecked Sendable {
-        static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    /// A raw connection to a store file (WAL, `synchronous = FULL`, the store's own schema) and
+    /// its prepared upsert of a vehicle row, with no engine and no store in between.
+    private struct RawUpsert: @unchecked Sendable {
+        private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
         let db: OpaquePointer
-        let upsert: OpaquePointer
+        private let statement: OpaquePointer
+
+        init(path: String) throws {
+            // Same schema as the store: let the store create it.
+            try SQLiteStore(path: path).close()
+            var opened: OpaquePointer?
+            guard sqlite3_open(path, &opened) == SQLITE_OK, let db = opened else { throw RawFailure("cannot open \(path)") }
+            do {
+                try exec(db, "PRAGMA journal_mode = WAL")
+                try exec(db, "PRAGMA synchronous = FULL")
+                let sql = """
+                    INSERT INTO records (kind, provider, id, version, payload, lat, lng, owner, cell) VALUES ('vehicle', 'bench', ?1, 1, ?2, ?3, ?4, NULL, ?5)
+                    ON CONFLICT (kind, provider, id) DO UPDATE SET version = version + 1, payload = excluded.payload,
+                        lat = excluded.lat, lng = excluded.lng, cell = excluded.cell
+                    """
+                var prepared: OpaquePointer?
+                guard sqlite3_prepare_v2(db, sql, -1, &prepared, nil) == SQLITE_OK, let statement = prepared else {
+                    throw RawFailure(String(cString: sqlite3_errmsg(db)))
+                }
+                self.db = db
+                self.statement = statement
+            } catch {
+                sqlite3_close(db)
+                throw error
+            }
+        }
+
+        /// One upsert, in the transaction that is open or as its own.
+        func upsert(id: String, payload: [UInt8], at moved: IndexPoint) throws {
+            sqlite3_reset(statement)
+            sqlite3_bind_text(statement, 1, id, -1, Self.transient)
+            payload.withUnsafeBytes { _ = sqlite3_bind_blob(statement, 2, $0.baseAddress, Int32($0.count), Self.transient) }
+            sqlite3_bind_double(statement, 3, moved.latitude)
+            sqlite3_bind_double(statement, 4, moved.longitude)
+            sqlite3_bind_int64(statement, 5, SQLiteStore.gridCell(of: moved))
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw RawFailure(String(cString: sqlite3_errmsg(db))) }
+        }
+
+        func close() {
+            sqlite3_finalize(statement)
+            sqlite3_close(db)
+        }
     }
 
     private static func exec(_ db: OpaquePointer, _ sql: String) throws {
