@@ -17,7 +17,13 @@ public final class SignalWatcher: @unchecked Sendable {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         let registered = DispatchSemaphore(value: 0)
         sources = signals.map { number in
-            signal(number, SIG_IGN)
+            // Ignored until the source listens, so that one arriving meanwhile does not end the
+            // process. Only over the default action: libdispatch installs its own handler once per
+            // signal and per process, and a second watcher's SIG_IGN over it would stay, so that
+            // every later signal was discarded.
+            var current = sigaction()
+            sigaction(number, nil, &current)
+            if current.__sigaction_handler.sa_handler == nil { signal(number, SIG_IGN) }
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { handler(number) }
             source.setRegistrationHandler { registered.signal() }
