@@ -79,7 +79,7 @@ final class ChangePublisher: Sendable {
         var lastSent: ContinuousClock.Instant?
         while true {
             if let lastSent, case let next = lastSent + interval, next > .now {
-                Thread.sleep(forTimeInterval: Self.seconds(ContinuousClock.now.duration(to: next)))
+                Thread.sleep(forTimeInterval: ContinuousClock.now.duration(to: next) / .seconds(1))
             }
             let batch = state.withLock { state -> [RecordKey]? in
                 if !state.pending.isEmpty {
@@ -115,10 +115,6 @@ final class ChangePublisher: Sendable {
             if leave { return }
         }
         state.wakeWaiters()
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Waits until every key published so far has been sent.
