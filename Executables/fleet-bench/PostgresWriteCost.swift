@@ -44,9 +44,7 @@ struct PostgresWriteCost {
         }
 
         func sample() throws -> Reading {
-            var usage = rusage()
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-            let own = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+            let own = ProcessUsage.current().cpuSeconds
             let wal = try connection.value("SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::text")
             return Reading(benchCPU: own, postgresCPU: postgresSeconds(), walPosition: Double(wal) ?? 0)
         }

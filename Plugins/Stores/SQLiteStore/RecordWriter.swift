@@ -104,7 +104,12 @@ final class RecordWriter: @unchecked Sendable {
     private func updateInPlace(_ batch: [StoreWrite]) -> InPlace {
         guard batch.count == 1, case .put(let record, let expected) = batch[0], expected > 0 else { return .notApplied }
         let point = record.point
-        if let point, !(point.latitude.isFinite && point.longitude.isFinite) { return .notApplied }
+        let cell: Int64?
+        do {
+            cell = try Self.cell(of: record)
+        } catch {
+            return .notApplied  // a point that cannot be indexed: the general path refuses it
+        }
         let version = expected + 1
         do {
             try connection.execute(RecordSQL.updateInPlace, doing: "updating \(record.key)") {
@@ -115,7 +120,7 @@ final class RecordWriter: @unchecked Sendable {
                 $0.bind(7, point?.longitude)
                 $0.bind(8, record.owner)
                 $0.bind(9, Int64(bitPattern: expected))
-                $0.bind(10, point.map(GeoBox.cellNumber(of:)))
+                $0.bind(10, cell)
             }
         } catch {
             return .failed(error)
@@ -171,10 +176,7 @@ final class RecordWriter: @unchecked Sendable {
     private func put(_ record: StoreRecord, version: UInt64, replacing current: StoredRow?) throws {
         let key = record.key
         let point = record.point
-        if let point, !(point.latitude.isFinite && point.longitude.isFinite) {
-            throw FleetError.invalidArgument("cannot index the point of \(key): latitude and longitude must be finite numbers")
-        }
-        let cell = point.map(GeoBox.cellNumber(of:))
+        let cell = try Self.cell(of: record)
         guard let current else {
             try connection.execute(RecordSQL.insert, doing: "inserting \(key)") {
                 RecordSQL.bind(key, to: $0)
@@ -197,6 +199,18 @@ final class RecordWriter: @unchecked Sendable {
             $0.bind(6, record.owner)
             if moving { $0.bind(7, cell) }
         }
+    }
+}
+
+extension RecordWriter {
+    /// The grid cell `record` is filed under (`GeoBox.cellNumber(of:)`), nil without a point;
+    /// INVALID_ARGUMENT for a point that is not finite.
+    static func cell(of record: StoreRecord) throws -> Int64? {
+        guard let point = record.point else { return nil }
+        guard point.latitude.isFinite && point.longitude.isFinite else {
+            throw FleetError.invalidArgument("cannot index the point of \(record.key): latitude and longitude must be finite numbers")
+        }
+        return GeoBox.cellNumber(of: point)
     }
 }
 

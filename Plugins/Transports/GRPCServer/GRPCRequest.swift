@@ -54,6 +54,7 @@ public struct GRPCRequest: Sendable {
     /// The peer's address without the core's scheme prefix (`127.0.0.1:40312`, `[::1]:40312`; the core
     /// percent-encodes the brackets).
     public var peerAddress: String {
+        let peer = self.peer  // a copy from the core each time it is read
         for scheme in ["ipv4:", "ipv6:", "unix:"] where peer.hasPrefix(scheme) {
             let address = String(peer.dropFirst(scheme.count))
             // Foundation's decoding cost an IPv4 call, which has nothing to decode, a sixth of the
