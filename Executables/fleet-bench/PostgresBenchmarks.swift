@@ -380,7 +380,13 @@ enum PostgresBenchmarks {
             var rates: [Double?] = []
             for setup in setups {
                 _ = load(wrk, nodes: setup.nodes, path: call.path, scripts: setup.scripts, folder: folder, duration: warmUp)
+                // The CPU of one node's updates: the node's process and PostgreSQL's, per update.
+                let costed = setup.nodes.count == 1 && setup.label.contains("PostgreSQL") && call.script != nil
+                let probe = costed ? try? PostgresWriteCost.Probe(cluster: cluster, database: "http") : nil
+                let node = setup.nodes[0].process.processIdentifier
+                let before = try? probe?.sample(), nodeBefore = PostgresWriteCost.Probe.cpuSeconds(of: node)
                 let result = load(wrk, nodes: setup.nodes, path: call.path, scripts: setup.scripts, folder: folder, duration: duration)
+                let after = try? probe?.sample(), nodeAfter = PostgresWriteCost.Probe.cpuSeconds(of: node)
                 rates.append(result?.rate)
                 let name = "\(call.name) over HTTP, \(setup.label)"
                 guard let result else {
@@ -391,6 +397,11 @@ enum PostgresBenchmarks {
                 if result.errors > 0 { comparison += "; \(result.errors) non-2xx" }
                 if setup.nodes.count == 1 && setup.label.contains("PostgreSQL") && call.script != nil {
                     comparison += "; " + share(result.rate, of: raw, aim: 0.5)
+                }
+                if let before, let after, let nodeBefore, let nodeAfter, let seconds = Double(duration.dropLast()) {
+                    let updates = max(1, result.rate * seconds)
+                    comparison += String(format: "; CPU per update: node %.0f µs + PostgreSQL %.0f µs", (nodeAfter - nodeBefore) / updates * 1e6,
+                                         (after.postgresCPU - before.postgresCPU) / updates * 1e6)
                 }
                 if setup.nodes.count == 2, let one = rates[1] {
                     let ratio = result.rate / one

@@ -68,6 +68,12 @@ struct PostgresWriteCost {
             return total / ticks
         }
 
+        /// The CPU seconds of process `pid` (utime and stime of `/proc/PID/stat`), nil when it is gone.
+        static func cpuSeconds(of pid: Int32) -> Double? {
+            guard let fields = statFields(pid), fields.count > 12 else { return nil }
+            return fields[11...12].compactMap { Double($0) }.reduce(0, +) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+
         /// The fields of `/proc/PID/stat` after the command's closing parenthesis: [0] is the state,
         /// [1] the parent, [11] utime, [12] stime, [13] cutime, [14] cstime.
         private static func statFields(_ pid: Int32) -> [Substring]? {

@@ -78,12 +78,14 @@ struct PostgresStoreTests {
     /// A commit without waiting returns at once and runs on the store's commit threads, at most
     /// half the pool of them: with the records table locked, six such commits on a store of pool 4
     /// return at once, two of them wait in PostgreSQL, and all six complete once the lock goes.
+    /// Each writes two records, so that none is committed in a batch with others (a thread takes
+    /// such a commit alone).
     @Test func commitsWithoutWaitingRunOnABoundedNumberOfCommitThreads() throws {
         let url = try cluster.database(named: "commit_threads")
         let database = String(url.split(separator: "/").last!)
         let store = try PostgresStore(url: url, options: StoreOptions(settings: ["pool": "4"]))
         defer { try? store.close() }
-        for n in 1...6 { try Sample.create(Sample.vehicle("v\(n)"), in: store) }
+        for n in 1...12 { try Sample.create(Sample.vehicle("v\(n)"), in: store) }
         let lock = try PostgresTableLock(cluster: cluster, database: database, table: "records")
         defer { lock.release() }
 
@@ -91,7 +93,8 @@ struct PostgresStoreTests {
         let done = DispatchSemaphore(value: 0)
         let started = Date()
         for n in 1...6 {
-            store.commit([.put(Sample.vehicle("v\(n)", payload: "moved"), expectedVersion: 1)]) { outcome in
+            store.commit([.put(Sample.vehicle("v\(n)", payload: "moved"), expectedVersion: 1),
+                          .put(Sample.vehicle("v\(n + 6)", payload: "moved"), expectedVersion: 1)]) { outcome in
                 outcomes.withLock { $0.append(outcome) }
                 done.signal()
             }
@@ -112,7 +115,7 @@ struct PostgresStoreTests {
 
         lock.release()
         for _ in 1...6 { #expect(done.wait(timeout: .now() + 10) == .success) }
-        #expect(outcomes.withLock { $0.compactMap { try? $0.get() } } == [[UInt64]](repeating: [2], count: 6))
+        #expect(outcomes.withLock { $0.compactMap { try? $0.get() } } == [[UInt64]](repeating: [2, 2], count: 6))
         #expect(Sample.text(try store.get(RecordKey(.vehicle, provider: "p", id: "v6"))) == "moved")
         #expect(store.commitsInFlight == 0)
     }

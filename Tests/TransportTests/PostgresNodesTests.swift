@@ -164,7 +164,9 @@ struct PostgresNodesTests {
 
     /// A call that writes waits for its commit parked, not on a server thread: on a node with two
     /// server threads whose records table is locked (no commit can finish), six UpdateVehicle calls
-    /// all reach PostgreSQL at once, a read is still answered, and all six complete once the lock goes.
+    /// wait for their commits at once, a read is still answered, and all six complete once the lock
+    /// goes. (The commits wait in PostgreSQL on one to six connections: a commit thread that finds
+    /// several queued sends them in one transaction.)
     @Test func writesWaitingForTheirCommitsHoldNoServerThread() throws {
         let cluster = try #require(try PostgresCluster.shared)
         let store = try cluster.database(named: "parked")
@@ -195,8 +197,9 @@ struct PostgresNodesTests {
         repeat {
             Thread.sleep(forTimeInterval: 0.05)
             waiting = Int(try cluster.psql(count).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        } while waiting < 6 && Date() < deadline
-        try #require(waiting == 6, "commits waiting in PostgreSQL at once with 2 server threads")
+        } while waiting < 1 && Date() < deadline
+        try #require(waiting >= 1, "commits waiting in PostgreSQL")
+        Thread.sleep(forTimeInterval: 0.5)  // for all six to be sent; with their threads held, two would be all the node took
         let read = try RawHTTP.exchange(node.url, RawHTTP.request("GET", "/v1/\(Self.parent)/vehicles/v7"), timeout: 5)
         #expect(read.status == 200, "a read while six writes wait: \(read.body)")
         #expect(statuses.withLock { $0.isEmpty })

@@ -82,12 +82,26 @@ struct PGRows: ~Copyable {
     }
 }
 
-/// Counts the statements a store's connections run, so that tests and the benchmark can tell how
-/// many round trips to PostgreSQL an operation costs (each is one wait on the network).
+/// Counts the statements a store's connections run and the round trips they took, so that tests and
+/// the benchmark can tell what an operation costs. A statement on its own is one round trip (one
+/// wait on the network); the statements of a pipeline (`PGConnection.pipeline`) share one.
 final class StatementCounter: Sendable {
     private let count = Atomic(0)
+    private let trips = Atomic(0)
     var value: Int { count.load(ordering: .relaxed) }
-    func add() { count.add(1, ordering: .relaxed) }
+    var roundTrips: Int { trips.load(ordering: .relaxed) }
+    func add(statements: Int = 1) {
+        count.add(statements, ordering: .relaxed)
+        trips.add(1, ordering: .relaxed)
+    }
+}
+
+/// One statement of a pipeline: its text, its parameters, and whether it is prepared once per
+/// connection (as `PGConnection.execute(_:_:prepared:doing:)`).
+struct PGStatement {
+    let sql: String
+    let parameters: [PGValue]
+    var prepared = true
 }
 
 /// One libpq connection. libpq calls block the calling thread, so a connection is used by one
@@ -138,6 +152,81 @@ final class PGConnection {
         if isPrepared {
             name = try preparedName(of: sql, types: types, doing: doing)
         }
+        counter?.add()
+        let result: OpaquePointer? = Self.withEncoded(parameters) { values, lengths, formats in
+            if let name {
+                return PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 1)
+            }
+            return PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+        }
+        return try checked(result, doing: doing)
+    }
+
+    /// Sends every statement at once in libpq's pipeline mode, then one sync, and reads their
+    /// answers in order: one round trip for all, where `execute` takes one each. `read` gets the
+    /// rows of each statement that succeeded, with its index. The first statement that fails makes
+    /// PostgreSQL skip the rest up to the sync, and its error is thrown once every answer was read;
+    /// a connection lost on the way throws UNAVAILABLE at once. Statements that need a transaction
+    /// to be one must say so themselves (BEGIN … COMMIT): after a failure inside one, the
+    /// connection is left in the failed transaction, for the caller to roll back.
+    func pipeline(_ statements: [PGStatement], doing: String, read: (Int, borrowing PGRows) throws -> Void) throws {
+        // Preparing is a call of its own that pipeline mode refuses: prepare first.
+        var names: [String?] = []
+        for statement in statements {
+            names.append(statement.prepared ? try preparedName(of: statement.sql, types: statement.parameters.map(\.type), doing: doing) : nil)
+        }
+        guard PQenterPipelineMode(connection) == 1 else { throw lostOrRefused(doing: doing) }
+        counter?.add(statements: statements.count)
+        for (index, statement) in statements.enumerated() {
+            let count = Int32(statement.parameters.count)
+            let sent = Self.withEncoded(statement.parameters) { values, lengths, formats in
+                if let name = names[index] {
+                    return PQsendQueryPrepared(connection, name, count, values, lengths, formats, 1)
+                }
+                return PQsendQueryParams(connection, statement.sql, count, statement.parameters.map(\.type), values, lengths, formats, 1)
+            }
+            guard sent == 1 else { throw lostOrRefused(doing: doing) }
+        }
+        guard PQpipelineSync(connection) == 1 else { throw lostOrRefused(doing: doing) }
+        var failure: (any Error)?
+        for index in statements.indices {
+            guard let result = PQgetResult(connection) else { throw lostOrRefused(doing: doing) }
+            if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                PQclear(result)
+            } else {
+                do {
+                    let rows = try checked(result, doing: doing)
+                    if failure == nil { try read(index, rows) }
+                } catch {
+                    if isBroken { throw error }
+                    if failure == nil { failure = error }
+                }
+            }
+            // Each statement's answer ends with a NULL; anything else means libpq lost its place.
+            if let extra = PQgetResult(connection) {
+                PQclear(extra)
+                throw lostOrRefused(doing: doing)
+            }
+        }
+        guard let sync = PQgetResult(connection) else { throw lostOrRefused(doing: doing) }
+        let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
+        PQclear(sync)
+        guard synced, PQexitPipelineMode(connection) == 1 else { throw lostOrRefused(doing: doing) }
+        if let failure { throw failure }
+    }
+
+    /// libpq refused to send, or its answers ended early or out of order: the connection broke, or
+    /// its state is unknown (whether a COMMIT sent ran, too). UNAVAILABLE, and the pool drops the
+    /// connection.
+    private func lostOrRefused(doing: String) -> FleetError {
+        isBroken = true
+        return PostgresFailure.lost(message: Self.trimmed(PQerrorMessage(connection)), doing: doing, url: displayURL)
+    }
+
+    /// Calls `body` with `parameters` in binary format as libpq takes them: values (nil for NULL),
+    /// lengths and formats.
+    private static func withEncoded<Value>(_ parameters: [PGValue],
+                                           _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> Value) -> Value {
         let encoded = parameters.map(\.encoded)
         var buffer: [UInt8] = [0]  // never empty, so every offset has an address
         var offsets: [Int] = []
@@ -148,16 +237,11 @@ final class PGConnection {
             if let value { buffer += value }
         }
         let formats = [Int32](repeating: 1, count: parameters.count)
-        counter?.add()
-        let result: OpaquePointer? = buffer.withUnsafeBufferPointer { bytes in
+        return buffer.withUnsafeBufferPointer { bytes in
             let base = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
             let values: [UnsafePointer<CChar>?] = encoded.indices.map { encoded[$0] == nil ? nil : base + offsets[$0] }
-            if let name {
-                return PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 1)
-            }
-            return PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+            return body(values, lengths, formats)
         }
-        return try checked(result, doing: doing)
     }
 
     /// The name `sql` is prepared under on this connection, preparing it the first time.

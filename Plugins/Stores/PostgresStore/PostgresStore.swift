@@ -10,7 +10,9 @@ import Synchronization
 /// libpq calls block, so every call borrows a connection of its own from a bounded pool and runs on
 /// the calling thread; no lock is held while a call waits on the network. A commit without waiting
 /// (`commit(_:completion:)`, what the server uses) runs on one of the store's commit threads instead,
-/// at most half the pool of them, so a server thread never waits on the network for a write. Versions are checked by the
+/// at most half the pool of them, so a server thread never waits on the network for a write; a
+/// commit thread commits the single-write commits it finds queued together, in one transaction
+/// and one round trip, each with its own outcome. Versions are checked by the
 /// statements that write (`UPDATE … WHERE version = $4`), which PostgreSQL evaluates again on the
 /// row a concurrent writer left, so two nodes never both win. Nearby search reads an ordinary index
 /// of grid cells numbered as the SQLite store numbers them (`GeoBox`). A commit is acknowledged once
@@ -39,7 +41,7 @@ public final class PostgresStore: Store {
 
     private let pool: ConnectionPool
     private let listener: ChangeListener
-    private let committers: CommitWorkers
+    private let committers: CommitWorkers<QueuedCommit>
     private let publisher: ChangePublisher
     private let counter = StatementCounter()
     /// Commits running on the threads of callers that wait for them (`WaitingCaller`).
@@ -69,12 +71,20 @@ public final class PostgresStore: Store {
         let pool = ConnectionPool(capacity: parsed.poolSize, closedError: { PostgresFailure.closed(url: url) }, open: open)
         self.pool = pool
         self.listener = ChangeListener { try PGConnection(conninfo: conninfo, displayURL: url) }
-        self.committers = CommitWorkers(limit: Self.commitThreads(poolSize: parsed.poolSize))
-        self.publisher = ChangePublisher { keys in
+        let publisher = ChangePublisher { keys in
             // A failure (the database went away) loses these notifications: watchers poll besides.
             try? pool.withConnection { Self.notify(keys, on: $0) }
         }
+        self.publisher = publisher
+        let batches = CommitBatches(pool: pool, publisher: publisher)
+        self.committers = CommitWorkers(limit: Self.commitThreads(poolSize: parsed.poolSize), batchLimit: Self.batchLimit,
+                                        batchable: { $0.writes.count == 1 }, run: { batches.run($0) })
     }
+
+    /// The most queued commits a commit thread takes into one transaction. A server with 64
+    /// connections queues up to 56 behind 8 threads; a bound keeps one batch's pipeline within
+    /// the sockets' buffers and its row locks short.
+    static let batchLimit = 32
 
     /// The most commits the store runs at once for callers that do not wait: half the pool, so that
     /// reads, which run on their callers' threads, always find connections left (16 → 8, what eight
@@ -154,25 +164,38 @@ public final class PostgresStore: Store {
     /// Applies `writes` in one transaction (a single write as one statement); returns once COMMIT did.
     @discardableResult
     public func commit(_ writes: [StoreWrite]) throws -> [UInt64] {
+        try Self.validate(writes)
+        return try pool.withConnection { try Self.commit(writes, on: $0, publisher: publisher) }
+    }
+
+    /// Throws INVALID_ARGUMENT for a point the grid cannot index, before anything is written.
+    static func validate(_ writes: [StoreWrite]) throws {
         for write in writes {
             if case .put(let record, _) = write, let point = record.point, !(point.latitude.isFinite && point.longitude.isFinite) {
                 throw FleetError.invalidArgument("cannot index the point of \(record.key): latitude and longitude must be finite numbers")
             }
         }
-        return try pool.withConnection { connection in
-            guard !writes.isEmpty else { return [] }
-            var attempt = 0
-            while true {
-                do {
-                    let versions = try apply(writes, on: connection)
-                    publisher.publish(writes.map(\.key))
-                    return versions
-                } catch let error as FleetError where error.cause == ErrorCause.storeBusy.id && attempt < Self.deadlockRetries
-                            && error.message.contains("SQLSTATE 40P01") {
-                    attempt += 1
-                }
+    }
+
+    /// Commits `writes` alone on `connection`, trying again after a deadlock, and hands their keys to
+    /// `publisher` once committed.
+    static func commit(_ writes: [StoreWrite], on connection: PGConnection, publisher: ChangePublisher) throws -> [UInt64] {
+        guard !writes.isEmpty else { return [] }
+        var attempt = 0
+        while true {
+            do {
+                let versions = try apply(writes, on: connection)
+                publisher.publish(writes.map(\.key))
+                return versions
+            } catch let error as FleetError where isDeadlock(error) && attempt < deadlockRetries {
+                attempt += 1
             }
         }
+    }
+
+    /// Whether PostgreSQL broke a deadlock by aborting the transaction that got `error`.
+    static func isDeadlock(_ error: FleetError) -> Bool {
+        error.cause == ErrorCause.storeBusy.id && error.message.contains("SQLSTATE 40P01")
     }
 
     /// Tells the LISTENing stores (other nodes) which records commits changed: one statement of its
@@ -189,7 +212,7 @@ public final class PostgresStore: Store {
 
     /// Applies `writes` on `connection`, in key order so that two commits lock shared rows in the
     /// same order (a deadlock otherwise); the versions come back in the order of `writes`.
-    private func apply(_ writes: [StoreWrite], on connection: PGConnection) throws -> [UInt64] {
+    private static func apply(_ writes: [StoreWrite], on connection: PGConnection) throws -> [UInt64] {
         if writes.count == 1 { return [try apply(writes[0], on: connection)] }
         let order = writes.indices.sorted { (writes[$0].key, $0) < (writes[$1].key, $1) }  // a key written twice keeps its order
         try connection.execute("BEGIN", doing: "starting a write transaction")
@@ -207,28 +230,22 @@ public final class PostgresStore: Store {
     }
 
     /// One write; throws `StoreConflict` when its record is not at the expected version.
-    private func apply(_ write: StoreWrite, on connection: PGConnection) throws -> UInt64 {
-        let key = write.key
-        let changed: PGRows
-        switch write {
-        case .put(let record, 0):
-            changed = try connection.execute(RecordSQL.create, RecordSQL.key(key) + RecordSQL.contents(record), prepared: true,
-                                             doing: "creating \(key)")
-        case .put(let record, let expected):
-            changed = try connection.execute(RecordSQL.update, RecordSQL.key(key) + [.int8(Int64(bitPattern: expected))] + RecordSQL.contents(record),
-                                             prepared: true, doing: "updating \(key)")
-        case .delete(_, let expected):
-            changed = try connection.execute(RecordSQL.delete, RecordSQL.key(key) + [.int8(Int64(bitPattern: expected))], prepared: true,
-                                             doing: "deleting \(key)")
-        }
-        guard changed.count == 1 else {
-            let current = try connection.execute(RecordSQL.currentVersion, RecordSQL.key(key), prepared: true,
-                                                 doing: "reading the version of \(key)")
-            let actual = current.count == 0 ? 0 : UInt64(bitPattern: current.int8(0, 0))
-            throw StoreConflict(key: key, expectedVersion: write.expectedVersion, actualVersion: actual)
-        }
+    private static func apply(_ write: StoreWrite, on connection: PGConnection) throws -> UInt64 {
+        let statement = RecordSQL.statement(for: write)
+        let changed = try connection.execute(statement.sql, statement.parameters, prepared: true, doing: RecordSQL.doing(write))
+        guard changed.count == 1 else { throw try conflict(write, on: connection) }
         if case .delete = write { return 0 }
         return UInt64(bitPattern: changed.int8(0, 0))
+    }
+
+    /// The conflict of `write`, whose statement changed no row: the version its record is at now
+    /// (0: gone), read with a statement of its own.
+    static func conflict(_ write: StoreWrite, on connection: PGConnection) throws -> StoreConflict {
+        let key = write.key
+        let current = try connection.execute(RecordSQL.currentVersion, RecordSQL.key(key), prepared: true,
+                                             doing: "reading the version of \(key)")
+        let actual = current.count == 0 ? 0 : UInt64(bitPattern: current.int8(0, 0))
+        return StoreConflict(key: key, expectedVersion: write.expectedVersion, actualVersion: actual)
     }
 
     /// Queues the commit for one of the store's commit threads and returns at once; `completion`
@@ -244,6 +261,10 @@ public final class PostgresStore: Store {
     /// (`perf record` of `fleet-bench postgres short`; 128 µs of the process's CPU per update
     /// before, 100 µs after, means of four and five runs).
     /// Such commits take connections beyond the commit threads' half of the pool, as reads do.
+    ///
+    /// A commit thread that finds several commits queued commits those of one write each together
+    /// (`CommitBatches`): one transaction, one round trip and one WAL flush for all of them, each
+    /// with the outcome it would have had alone.
     public func commit(_ writes: [StoreWrite], completion: @escaping @Sendable (Result<[UInt64], any Error>) -> Void) {
         if WaitingCaller.isWaiting {
             callerThreadCommits.add(1, ordering: .relaxed)
@@ -252,21 +273,25 @@ public final class PostgresStore: Store {
             completion(outcome)
             return
         }
-        let queued = committers.submit { [self] in
-            completion(Result { try commit(writes) })
+        if !committers.submit(QueuedCommit(writes: writes, completion: completion)) {
+            completion(.failure(PostgresFailure.closed(url: url)))
         }
-        if !queued { completion(.failure(PostgresFailure.closed(url: url))) }
     }
 
-    /// Commits running right now: queued or running on the store's commit threads, or on the
-    /// threads of callers that wait for them.
+    /// Commits running right now: queued or running on the store's commit threads (each member of
+    /// a batch counts), or on the threads of callers that wait for them.
     public var commitsInFlight: Int { committers.inFlight + callerThreadCommits.load(ordering: .relaxed) }
 
-    /// Statements the store's connections have run since it opened (each a round trip to
-    /// PostgreSQL; the one-time preparation of a statement on a new connection not counted), for
-    /// tests and the benchmark to count what an operation costs. The LISTENing connection's are
-    /// not counted; the batched notifications are.
+    /// Statements the store's connections have run since it opened (the one-time preparation of a
+    /// statement on a new connection not counted), for tests and the benchmark to count what an
+    /// operation costs. The LISTENing connection's are not counted; the batched notifications are.
+    /// Each is a round trip of its own, except in a batch of commits, whose statements (BEGIN, one
+    /// per commit, COMMIT) share one: `roundTrips` counts those.
     public var statementsRun: Int { counter.value }
+
+    /// Round trips to PostgreSQL the store's connections have made since it opened: one per
+    /// statement run alone, one per batch of commits (see `statementsRun`).
+    public var roundTrips: Int { counter.roundTrips }
 
     /// Waits until the keys of every commit so far have been handed to PostgreSQL's NOTIFY, for
     /// tests that count statements.

@@ -103,6 +103,31 @@ enum RecordSQL {
 
     static let currentVersion = "SELECT version FROM records WHERE kind = $1 AND provider = $2 AND id = $3"
 
+    /// The statement of one write (`create`, `update` or `delete`) with its parameters. It changes
+    /// one row and returns its version, or changes none and returns no row when the record is not at
+    /// the expected version: a conflict is no error, so a transaction that holds other writes too
+    /// goes on.
+    static func statement(for write: StoreWrite) -> PGStatement {
+        let key = write.key
+        switch write {
+        case .put(let record, 0):
+            return PGStatement(sql: create, parameters: Self.key(key) + contents(record))
+        case .put(let record, let expected):
+            return PGStatement(sql: update, parameters: Self.key(key) + [.int8(Int64(bitPattern: expected))] + contents(record))
+        case .delete(_, let expected):
+            return PGStatement(sql: delete, parameters: Self.key(key) + [.int8(Int64(bitPattern: expected))])
+        }
+    }
+
+    /// What `write` does, for errors.
+    static func doing(_ write: StoreWrite) -> String {
+        switch write {
+        case .put(let record, 0): "creating \(record.key)"
+        case .put(let record, _): "updating \(record.key)"
+        case .delete(let key, _): "deleting \(key)"
+        }
+    }
+
     /// $1 kind, $2 provider, $3 id.
     static func key(_ key: RecordKey) -> [PGValue] {
         [.text(key.kind.rawValue), .bytes(Array(key.provider.utf8)), .bytes(Array(key.id.utf8))]
