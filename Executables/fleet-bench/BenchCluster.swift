@@ -52,6 +52,12 @@ final class BenchCluster: Sendable {
         return "postgres://\(Self.user)@127.0.0.1:\(port)/\(name)"
     }
 
+    /// The server's first process (`postmaster.pid`), whose children are its backends; nil if unreadable.
+    var postmaster: Int32? {
+        let file = (try? String(contentsOfFile: folder + "/data/postmaster.pid", encoding: .utf8)) ?? ""
+        return file.split(separator: "\n").first.flatMap { Int32($0) }
+    }
+
     /// libpq's connection string for database `name`, for the raw clients.
     func conninfo(database name: String) -> String { "host=127.0.0.1 port=\(port) user=\(Self.user) dbname=\(name)" }
 

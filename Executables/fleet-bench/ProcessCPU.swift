@@ -1,0 +1,35 @@
+import Foundation
+
+/// CPU time of other processes of a run (the server nodes, PostgreSQL's), read from
+/// `/proc/PID/stat`, so that a row can say what one call cost each of them and a reader can tell
+/// a load bound by the machine's CPU from one that left it idle.
+enum ProcessCPU {
+    /// User and system CPU of `pid` so far, in seconds; 0 once it is gone.
+    static func seconds(_ pid: Int32) -> Double {
+        guard let fields = statFields(pid), fields.count > 12 else { return 0 }
+        return fields[11...12].compactMap { Double($0) }.reduce(0, +) / ticksPerSecond
+    }
+
+    /// A PostgreSQL server's CPU so far, in seconds: its postmaster's with its reaped children's,
+    /// plus every living child's (backends, WAL writer, checkpointer…).
+    static func postgresSeconds(postmaster: Int32) -> Double {
+        var ticks = 0.0
+        if let fields = statFields(postmaster), fields.count > 14 { ticks += fields[11...14].compactMap { Double($0) }.reduce(0, +) }
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), pid != postmaster, let fields = statFields(pid), fields.count > 12,
+                  Int32(fields[1]) == postmaster else { continue }
+            ticks += fields[11...12].compactMap { Double($0) }.reduce(0, +)
+        }
+        return ticks / ticksPerSecond
+    }
+
+    private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+
+    /// The fields of `/proc/PID/stat` after the command's closing parenthesis: [0] is the state,
+    /// [1] the parent, [11] utime, [12] stime, [13] cutime, [14] cstime.
+    static func statFields(_ pid: Int32) -> [Substring]? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        return text[text.index(after: close)...].split(separator: " ")
+    }
+}
