@@ -435,6 +435,9 @@ enum PostgresBenchmarks {
         /// CPU per call of the nodes and of PostgreSQL's processes, in seconds.
         var nodeCPU: Double
         var postgresCPU: Double
+        /// The share of each node's CPU its busiest thread spent, the mean over the nodes: near
+        /// 1 when one server thread held all of a node's connections and served them in turn.
+        var busiestThread: Double
     }
 
     /// `load` of GET `path` on `nodes`, with the machine's idle time and the CPU the nodes and
@@ -443,13 +446,17 @@ enum PostgresBenchmarks {
         let postmaster = cluster.postmaster
         func nodeSeconds() -> Double { nodes.map { ProcessCPU.seconds($0.process.processIdentifier) }.reduce(0, +) }
         func postgresSeconds() -> Double { postmaster.map { ProcessCPU.postgresSeconds(postmaster: $0) } ?? 0 }
+        let startThreads = nodes.map { ProcessCPU.threadSeconds($0.process.processIdentifier) }
         let (startTimes, startNodes, startPostgres) = (CPUTimes.now(), nodeSeconds(), postgresSeconds())
         guard let result = load(wrk, nodes: nodes, path: path, scripts: nodes.map { _ in nil }, folder: folder, duration: "\(seconds)s") else { return nil }
         let calls = max(1, result.rate * Double(seconds))
         var idle = 0.0
         if let startTimes, let end = CPUTimes.now() { idle = end.idle(since: startTimes) }
+        let busiest = zip(nodes, startThreads).map { node, start in
+            ProcessCPU.busiestThreadShare(from: start, to: ProcessCPU.threadSeconds(node.process.processIdentifier))
+        }
         return MeasuredLoad(result: result, idle: idle, nodeCPU: (nodeSeconds() - startNodes) / calls,
-                            postgresCPU: (postgresSeconds() - startPostgres) / calls)
+                            postgresCPU: (postgresSeconds() - startPostgres) / calls, busiestThread: busiest.reduce(0, +) / Double(busiest.count))
     }
 
     /// `call` on one node and on two, in `rounds` rounds of `seconds` each, the order alternating from
@@ -478,7 +485,7 @@ enum PostgresBenchmarks {
             let rates = measured.map(\.result.rate)
             let middle = measured.sorted { $0.result.rate < $1.result.rate }[measured.count / 2]
             var comparison = String(format: "median of %d rounds of %d s, range %@–%@; p99 %@", rounds, seconds,
-                                    StoreBenchmarks.rate(rates.min()!), StoreBenchmarks.rate(rates.max()!), middle.result.p99)
+                                    String(StoreBenchmarks.rate(rates.min()!).dropLast(3)), StoreBenchmarks.rate(rates.max()!), middle.result.p99)
             let errors = measured.map(\.result.errors).reduce(0, +)
             if errors > 0 { comparison += "; \(errors) non-2xx" }
             if index == 0, let sqlite { comparison += String(format: "; %.0f%% of SQLite", median(rates) / sqlite * 100) }
@@ -490,9 +497,10 @@ enum PostgresBenchmarks {
                                      median(ratios) > 1 ? "met" : "not met", above, ratios.count)
             }
             let idle = measured.map(\.idle)
-            comparison += String(format: "; CPU idle %.0f%% (%.0f–%.0f%%); CPU per call: %@ %.0f µs + PostgreSQL %.0f µs", median(idle) * 100,
-                                 idle.min()! * 100, idle.max()! * 100, index == 0 ? "node" : "nodes",
-                                 median(measured.map(\.nodeCPU)) * 1e6, median(measured.map(\.postgresCPU)) * 1e6)
+            comparison += String(format: "; CPU idle %.0f%% (%.0f–%.0f%%); CPU per call: %@ %.0f µs + PostgreSQL %.0f µs; busiest server thread %@ of its node's CPU",
+                                 median(idle) * 100, idle.min()! * 100, idle.max()! * 100, index == 0 ? "node" : "nodes",
+                                 median(measured.map(\.nodeCPU)) * 1e6, median(measured.map(\.postgresCPU)) * 1e6,
+                                 measured.map { String(format: "%.0f%%", $0.busiestThread * 100) }.joined(separator: ", "))
             rows.append(BenchmarkRow(name: names[index], value: StoreBenchmarks.rate(median(rates)), comparison: comparison))
         }
         return rows

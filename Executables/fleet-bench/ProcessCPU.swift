@@ -23,6 +23,26 @@ enum ProcessCPU {
         return ticks / ticksPerSecond
     }
 
+    /// User and system CPU of each thread of `pid` so far, in seconds, by thread ID.
+    static func threadSeconds(_ pid: Int32) -> [Int32: Double] {
+        var threads: [Int32: Double] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
+            guard let thread = Int32(entry), let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/stat", encoding: .utf8),
+                  let close = text.lastIndex(of: ")") else { continue }
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            guard fields.count > 12 else { continue }
+            threads[thread] = fields[11...12].compactMap { Double($0) }.reduce(0, +) / ticksPerSecond
+        }
+        return threads
+    }
+
+    /// The share of `pid`'s CPU between two `threadSeconds` readings that its busiest thread spent.
+    static func busiestThreadShare(from start: [Int32: Double], to end: [Int32: Double]) -> Double {
+        let spent = end.map { $0.value - (start[$0.key] ?? 0) }
+        let total = spent.reduce(0, +)
+        return total > 0 ? (spent.max() ?? 0) / total : 0
+    }
+
     private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 
     /// The fields of `/proc/PID/stat` after the command's closing parenthesis: [0] is the state,
