@@ -435,6 +435,9 @@ enum PostgresBenchmarks {
         /// CPU per call of the nodes and of PostgreSQL's processes, in seconds.
         var nodeCPU: Double
         var postgresCPU: Double
+        /// The share of the machine's cores the nodes, PostgreSQL and wrk used together: what the
+        /// load got, also when other processes took the rest (then the idle share reads 0).
+        var used: Double
         /// The share of each node's CPU its busiest thread spent, the mean over the nodes: near
         /// 1 when one server thread held all of a node's connections and served them in turn.
         var busiestThread: Double
@@ -447,16 +450,21 @@ enum PostgresBenchmarks {
         func nodeSeconds() -> Double { nodes.map { ProcessCPU.seconds($0.process.processIdentifier) }.reduce(0, +) }
         func postgresSeconds() -> Double { postmaster.map { ProcessCPU.postgresSeconds(postmaster: $0) } ?? 0 }
         let startThreads = nodes.map { ProcessCPU.threadSeconds($0.process.processIdentifier) }
-        let (startTimes, startNodes, startPostgres) = (CPUTimes.now(), nodeSeconds(), postgresSeconds())
+        let (startTimes, startNodes, startPostgres, startWrk) = (CPUTimes.now(), nodeSeconds(), postgresSeconds(), ProcessCPU.endedChildrenSeconds())
+        let start = DispatchTime.now().uptimeNanoseconds
         guard let result = load(wrk, nodes: nodes, path: path, scripts: nodes.map { _ in nil }, folder: folder, duration: "\(seconds)s") else { return nil }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let calls = max(1, result.rate * Double(seconds))
+        let (nodeCPU, postgresCPU) = (nodeSeconds() - startNodes, postgresSeconds() - startPostgres)
+        let spent = nodeCPU + postgresCPU + ProcessCPU.endedChildrenSeconds() - startWrk
         var idle = 0.0
         if let startTimes, let end = CPUTimes.now() { idle = end.idle(since: startTimes) }
         let busiest = zip(nodes, startThreads).map { node, start in
             ProcessCPU.busiestThreadShare(from: start, to: ProcessCPU.threadSeconds(node.process.processIdentifier))
         }
-        return MeasuredLoad(result: result, idle: idle, nodeCPU: (nodeSeconds() - startNodes) / calls,
-                            postgresCPU: (postgresSeconds() - startPostgres) / calls, busiestThread: busiest.reduce(0, +) / Double(busiest.count))
+        return MeasuredLoad(result: result, idle: idle, nodeCPU: nodeCPU / calls, postgresCPU: postgresCPU / calls,
+                            used: spent / (elapsed * Double(ProcessInfo.processInfo.activeProcessorCount)),
+                            busiestThread: busiest.reduce(0, +) / Double(busiest.count))
     }
 
     /// `call` on one node and on two, in `rounds` rounds of `seconds` each, the order alternating from
@@ -497,6 +505,8 @@ enum PostgresBenchmarks {
                                      median(ratios) > 1 ? "met" : "not met", above, ratios.count)
             }
             let idle = measured.map(\.idle)
+            let used = measured.map(\.used)
+            comparison += String(format: "; nodes, PostgreSQL and wrk used %.0f%% of the cores (%.0f–%.0f%%)", median(used) * 100, used.min()! * 100, used.max()! * 100)
             comparison += String(format: "; CPU idle %.0f%% (%.0f–%.0f%%); CPU per call: %@ %.0f µs + PostgreSQL %.0f µs; busiest server thread %@ of its node's CPU",
                                  median(idle) * 100, idle.min()! * 100, idle.max()! * 100, index == 0 ? "node" : "nodes",
                                  median(measured.map(\.nodeCPU)) * 1e6, median(measured.map(\.postgresCPU)) * 1e6,

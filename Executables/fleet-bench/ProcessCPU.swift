@@ -43,6 +43,15 @@ enum ProcessCPU {
         return total > 0 ? (spent.max() ?? 0) / total : 0
     }
 
+    /// User and system CPU of this process's children that ended and were waited for, in seconds:
+    /// across a load, what its wrk processes spent.
+    static func endedChildrenSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 
     /// The fields of `/proc/PID/stat` after the command's closing parenthesis: [0] is the state,
