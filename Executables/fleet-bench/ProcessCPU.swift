@@ -27,10 +27,7 @@ enum ProcessCPU {
     static func threadSeconds(_ pid: Int32) -> [Int32: Double] {
         var threads: [Int32: Double] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
-            guard let thread = Int32(entry), let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/stat", encoding: .utf8),
-                  let close = text.lastIndex(of: ")") else { continue }
-            let fields = text[text.index(after: close)...].split(separator: " ")
-            guard fields.count > 12 else { continue }
+            guard let thread = Int32(entry), let fields = statFields(atPath: "/proc/\(pid)/task/\(thread)/stat"), fields.count > 12 else { continue }
             threads[thread] = fields[11...12].compactMap { Double($0) }.reduce(0, +) / ticksPerSecond
         }
         return threads
@@ -56,8 +53,11 @@ enum ProcessCPU {
 
     /// The fields of `/proc/PID/stat` after the command's closing parenthesis: [0] is the state,
     /// [1] the parent, [11] utime, [12] stime, [13] cutime, [14] cstime.
-    static func statFields(_ pid: Int32) -> [Substring]? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    static func statFields(_ pid: Int32) -> [Substring]? { statFields(atPath: "/proc/\(pid)/stat") }
+
+    /// The fields of a `stat` file (a process's or a thread's), as `statFields(_:)`.
+    static func statFields(atPath path: String) -> [Substring]? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
               let close = text.lastIndex(of: ")") else { return nil }
         return text[text.index(after: close)...].split(separator: " ")
     }
