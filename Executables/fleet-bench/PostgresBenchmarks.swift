@@ -338,7 +338,8 @@ enum PostgresBenchmarks {
 
     /// UpdateVehicle and GetTrip under wrk: one node on durable SQLite, one node on PostgreSQL and two
     /// nodes on the same PostgreSQL database (the load split evenly, one wrk per node, the same 50
-    /// connections and two wrk threads in all).
+    /// connections and two wrk threads in all). GetTrip on one and two PostgreSQL nodes, whose
+    /// comparison is an aim, runs in alternating rounds (`alternatingRounds`).
     static func httpRows(cluster: BenchCluster, folder: String, raw: Double?, short: Bool) -> [BenchmarkRow] {
         guard let wrk = HTTPBenchmarks.which("wrk") else {
             return [BenchmarkRow(name: "HTTP on PostgreSQL", value: "skipped", comparison: "wrk is not installed (make bench installs it)")]
@@ -470,8 +471,11 @@ enum PostgresBenchmarks {
     /// `call` on one node and on two, in `rounds` rounds of `seconds` each, the order alternating from
     /// round to round, so that neither is always measured first or later: a single 1-second load of
     /// each on two cores shared with PostgreSQL and wrk gave two nodes 0.94× to 1.23× one node, run
-    /// to run. The rows give the medians and their ranges, the median of the rounds' ratios, and the
-    /// machine's idle CPU and each side's CPU per call, so that a row bound by the cores shows as one.
+    /// to run. The rows give the medians and their ranges, the median of the rounds' ratios, the share
+    /// of the cores the load used and the machine's idle share (so that a row bound by the cores shows
+    /// as one), each side's CPU per call, and each round's busiest-thread share: two nodes lead when
+    /// each node's connections landed on one server thread, which then serves them in turn on one
+    /// core, its PostgreSQL backend and wrk thread beside it (docs/scaling.md).
     static func alternatingRounds(_ wrk: String, cluster: BenchCluster, call: (name: String, path: String), one: BenchServer, two: [BenchServer],
                                   folder: String, warmUp: String, seconds: Int, sqlite: Double?) -> [BenchmarkRow] {
         let setups = [[one], two]
