@@ -512,8 +512,11 @@ enum PostgresBenchmarks {
                 // What neither the load nor idleness took went to other processes: beyond a fifth of
                 // the cores, they, not the nodes, decided the comparison.
                 let others = median((loads[0] + loads[1]).map { max(0, 1 - $0.idle - $0.used) })
+                let oneNodeUsed = median(loads[0].map(\.used))
                 let verdict = others > maximumOtherShare ? String(format: "no verdict: other processes took %.0f%% of the cores", others * 100)
-                    : median(ratios) > 1 ? "met" : "not met"
+                    : median(ratios) > 1 ? "met"
+                    : oneNodeUsed >= 0.9 ? String(format: "not met: one node already used %.0f%% of the cores, and a second on them adds none", oneNodeUsed * 100)
+                    : "not met"
                 comparison += String(format: "; %.2fx 1 node (median of the rounds' ratios, %@); aim > 1 node: %@ (ahead in %d of %d rounds)",
                                      median(ratios), ratios.map { String(format: "%.2fx", $0) }.joined(separator: ", "),
                                      verdict, above, ratios.count)
