@@ -29,13 +29,25 @@ final class BenchCluster: Sendable {
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if asPostgres { _ = try Self.run("/bin/chown", ["postgres:postgres", folder]) }
-        port = 30000 + Int(getpid() % 20000)
+        var candidate = 30000 + Int(getpid() % 20000)
         do {
             _ = try Self.run(Self.binaries + "/initdb", ["-D", folder + "/data", "-U", Self.user, "--auth=trust", "-E", "UTF8",
                                                          "--no-locale", "--no-sync"], asPostgres: asPostgres)
-            _ = try Self.run(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "-o",
-                                                         "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c max_connections=200",
-                                                         "start"], asPostgres: asPostgres)
+            // The port follows from the process ID, and another run's cluster (another checkout's
+            // benchmark) may hold it: the next few ports are tried before giving up.
+            for attempt in 0..<5 {
+                do {
+                    _ = try Self.run(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "-o",
+                                                                 "-p \(candidate) -k \(folder) -c listen_addresses=127.0.0.1 -c max_connections=200",
+                                                                 "start"], asPostgres: asPostgres)
+                    break
+                } catch {
+                    let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
+                    guard attempt < 4, log.contains("already in use") else { throw error }
+                    candidate = 30000 + (candidate - 30000 + 7919) % 20000
+                    try? FileManager.default.removeItem(atPath: folder + "/log")
+                }
+            }
         } catch {
             // The server's own log says why it stopped (a port in use, shared memory): keep its end.
             let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
@@ -44,12 +56,19 @@ final class BenchCluster: Sendable {
             if log.isEmpty { throw error }
             throw Failure(description: "\(error); the server's log ends: " + log.suffix(400).split(separator: "\n").joined(separator: " | "))
         }
+        port = candidate
     }
 
     /// Creates database `name`; returns its `postgres://fleet@127.0.0.1:PORT/NAME`.
     func database(_ name: String) throws -> String {
         _ = try Self.run(Self.binaries + "/createdb", ["-h", folder, "-p", String(port), "-U", Self.user, name])
         return "postgres://\(Self.user)@127.0.0.1:\(port)/\(name)"
+    }
+
+    /// The server's first process (`postmaster.pid`), whose children are its backends; nil if unreadable.
+    var postmaster: Int32? {
+        let file = (try? String(contentsOfFile: folder + "/data/postmaster.pid", encoding: .utf8)) ?? ""
+        return file.split(separator: "\n").first.flatMap { Int32($0) }
     }
 
     /// libpq's connection string for database `name`, for the raw clients.

@@ -80,6 +80,8 @@ struct MachineDescription {
 struct CPUTimes {
     var total: UInt64
     var steal: UInt64
+    /// Idle and waiting for I/O: time no process wanted a core for.
+    var idle: UInt64 = 0
 
     static func now() -> CPUTimes? {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
@@ -87,11 +89,17 @@ struct CPUTimes {
         let values = line.split(separator: " ").dropFirst().compactMap { UInt64($0) }
         guard values.count >= 8 else { return nil }
         // user nice system idle iowait irq softirq steal (guest times are already in user and nice).
-        return CPUTimes(total: values.prefix(8).reduce(0, +), steal: values[7])
+        return CPUTimes(total: values.prefix(8).reduce(0, +), steal: values[7], idle: values[3] + values[4])
     }
 
     /// The share of the CPU time since `start` that was stolen.
     func stolen(since start: CPUTimes) -> Double {
         total > start.total ? Double(steal - start.steal) / Double(total - start.total) : 0
+    }
+
+    /// The share of the CPU time since `start` that was idle: near 0 when a load was bound by the
+    /// machine's cores, higher when its processes waited on each other.
+    func idle(since start: CPUTimes) -> Double {
+        total > start.total ? Double(idle - start.idle) / Double(total - start.total) : 0
     }
 }

@@ -54,32 +54,7 @@ struct PostgresWriteCost {
                               walBytes: end.walPosition - start.walPosition)
         }
 
-        /// The postmaster's CPU with its reaped children's, plus every living child's (fields 14–17
-        /// of `/proc/PID/stat`, in clock ticks).
-        private func postgresSeconds() -> Double {
-            let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-            var total = 0.0
-            if let fields = Self.statFields(postmaster) { total += fields[11...14].compactMap { Double($0) }.reduce(0, +) }
-            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-                guard let pid = Int32(entry), pid != postmaster, let fields = Self.statFields(pid), fields.count > 14,
-                      Int32(fields[1]) == postmaster else { continue }
-                total += fields[11...12].compactMap { Double($0) }.reduce(0, +)
-            }
-            return total / ticks
-        }
-
-        /// The CPU seconds of process `pid` (utime and stime of `/proc/PID/stat`), nil when it is gone.
-        static func cpuSeconds(of pid: Int32) -> Double? {
-            guard let fields = statFields(pid), fields.count > 12 else { return nil }
-            return fields[11...12].compactMap { Double($0) }.reduce(0, +) / Double(sysconf(Int32(_SC_CLK_TCK)))
-        }
-
-        /// The fields of `/proc/PID/stat` after the command's closing parenthesis: [0] is the state,
-        /// [1] the parent, [11] utime, [12] stime, [13] cutime, [14] cstime.
-        private static func statFields(_ pid: Int32) -> [Substring]? {
-            guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = text.lastIndex(of: ")") else { return nil }
-            return text[text.index(after: close)...].split(separator: " ")
-        }
+        /// The postmaster's CPU with its reaped children's, plus every living child's.
+        private func postgresSeconds() -> Double { ProcessCPU.postgresSeconds(postmaster: postmaster) }
     }
 }
