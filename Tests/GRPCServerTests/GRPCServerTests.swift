@@ -80,6 +80,16 @@ import Testing
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(slow / .milliseconds(1)))) {
                     responder.respond(.success(Array("slow done".utf8)))
                 }
+            case "/test.Echo/Now":
+                responder.respond(producing: { .success(Array("produced on \(Thread.current.name ?? "?")".utf8)) })
+            case "/test.Echo/Later":
+                // Given from a thread of the test's own after the handler has returned, as a store's
+                // writer gives a write's answer.
+                let giver = Thread {
+                    responder.respond(producing: { .success(Array("produced on \(Thread.current.name ?? "?")".utf8)) })
+                }
+                giver.name = "giver"
+                giver.start()
             default:
                 responder.respond(.failure(GRPCStatus(code: .notFound, message: "no such thing: \(request.method)")))
             }
@@ -152,6 +162,22 @@ import Testing
             let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             load.waitUntilExit()
             #expect(report.contains("2000 succeeded, 0 failed, 0 errored"), "\(method): \(report)")
+        }
+        #expect(Self.settles(server), "every call counted out: \(server.callsInFlight) in flight")
+    }
+
+    /// An answer given in the handler is made and sent on the serving thread; one given later from
+    /// another thread is made and sent by the server's answer thread, not by the thread that gives it.
+    @Test func laterAnswersAreMadeAndSentByTheAnswerThread() throws {
+        let (server, target) = try Self.server()
+        defer { server.stop(gracePeriod: .seconds(1)) }
+        let now = try Self.call(target, "/test.Echo/Now", [])
+        #expect(now.status == 0, "\(now.output)")
+        #expect(now.output.contains("produced on grpc-serve"), "\(now.output)")
+        for _ in 0..<3 {
+            let later = try Self.call(target, "/test.Echo/Later", [])
+            #expect(later.status == 0, "\(later.output)")
+            #expect(later.output.contains("produced on grpc-answer"), "\(later.output)")
         }
         #expect(Self.settles(server), "every call counted out: \(server.callsInFlight) in flight")
     }
