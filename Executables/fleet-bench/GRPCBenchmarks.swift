@@ -106,10 +106,14 @@ enum GRPCBenchmarks {
                                      comparison: String(format: "p99 %.2fms; baseline; median of %d rounds of %d s%@", median(rest.map(\.p99Milliseconds)),
                                                         rest.count, seconds, notOK > 0 ? "; \(notOK) not 200" : "")))
             let aim = call.name == "GetTrip" ? "; aim >= 100%" : ""
+            // What each side spends per call, gRPC against REST: the server's share says what is the
+            // transport's; the load generator's, on the same cores, what the client takes from it.
+            let server = median(grpc.map(\.serverMicros)) / max(0.001, median(rest.map(\.serverMicros))) * 100
+            let client = median(grpc.map(\.clientMicros)) / max(0.001, median(rest.map(\.clientMicros))) * 100
             rows.append(BenchmarkRow(name: "\(call.name) over gRPC (\(shape))", value: StoreBenchmarks.rate(median(grpc.map(\.rate))),
-                                     comparison: String(format: "p99 %.2fms; %.0f%% of REST (median of %d rounds' ratios, %.0f–%.0f%%)%@",
+                                     comparison: String(format: "p99 %.2fms; %.0f%% of REST (median of %d rounds' ratios, %.0f–%.0f%%)%@; CPU per call against REST's: server %.0f%%, h2load %.0f%%",
                                                         median(grpc.map(\.p99Milliseconds)), median(ratios), ratios.count,
-                                                        ratios.first!, ratios.last!, aim)))
+                                                        ratios.first!, ratios.last!, aim, server, client)))
             func perRound(_ loads: [Load], _ value: (Load) -> Double) -> String {
                 "rounds " + loads.map { String(format: "%.1f", value($0)) }.joined(separator: ", ")
             }
