@@ -18,13 +18,15 @@ public struct GRPCServeOptions: Sendable {
     }
 
     /// The server's configuration: the address checked, the TLS files read, every served method
-    /// registered. Serving threads are `threads` (REST's) but at most one per core, a completion
-    /// queue each. gRPC's core polls for all of them and wakes the thread whose queue gets a call
-    /// (a futex wait and a context switch when it is not the polling thread): with 64 connections of
-    /// one call each, 4 threads on 2 cores cost 95–121 µs of server CPU per UpdateVehicle against
-    /// 88–109 µs with 2 (medians 105 and 88, 3 alternated runs, load average 11–22), while a GetTrip
-    /// on 4 connections of 16 streams cost the same with 2 as with 4 (38–43 µs). 1 thread costs a
-    /// GetTrip more (43–46 µs).
+    /// registered. Serving threads are `threads`, as many as REST's, a completion queue each: on a
+    /// 2-core machine shared with other work, 4 served GetTrip at about 15,100 calls/s against
+    /// 11,300/s with one per core (4 runs each, alternated, load average 9), since a process's share
+    /// of a busy machine grows with its threads; and per call they cost no more CPU than 2 (38–43 µs
+    /// either way over 3 alternated runs of 150,000 calls, load average 8–11), while 1 costs more
+    /// (43–46 µs). In `fleet-bench grpc`, 2 threads cost less per UpdateVehicle (64 connections of one
+    /// call each: 84–116 µs against 96–136 µs with 4, fewer wake-ups of a thread other than the
+    /// polling one) but more per GetTrip (45–50 µs against 38–43 µs, 4 runs each, load average 4–20),
+    /// so GetTrip, the call served most, keeps REST's count.
     func configuration(threads: Int, maxMessageBytes: Int) throws -> GRPCServer.Configuration {
         var options = ServeOptions()
         options.listen = listen
@@ -39,7 +41,7 @@ public struct GRPCServeOptions: Sendable {
         var configuration = GRPCServer.Configuration()
         configuration.host = host
         configuration.port = port
-        configuration.threads = max(1, min(threads, ProcessInfo.processInfo.activeProcessorCount))
+        configuration.threads = max(1, threads)
         configuration.maxMessageBytes = maxMessageBytes
         configuration.methods = FleetGRPCService.methodPaths
         switch (tlsCertificateFile, tlsKeyFile) {
