@@ -6,8 +6,17 @@ import HTTPClient
 /// under the same load generator: h2load (Debian nghttp2-client), HTTP/2 with prepared gRPC frames
 /// for gRPC and HTTP/1.1 (`--h1`) for REST, with the same number of calls in flight (64). Rate and
 /// p99 (from h2load's per-request log); every gRPC answer's status is checked on `/metrics`.
+///
+/// On a shared 2-core machine one run of each transport moved the ratio of their rates by ±10%, so
+/// each call runs in alternated rounds (REST then gRPC, then gRPC then REST, …) after a warm-up, and
+/// the ratio is the median of the rounds' ratios. Beside the rates each round reads what each side
+/// spent per call: the server's CPU (`/proc/PID/stat`) and the load generator's (h2load's rusage),
+/// since h2load runs on the same cores and a client that pays more per call for one transport leaves
+/// the server less of the machine.
 enum GRPCBenchmarks {
-    static let seconds = 5
+    /// Rounds of each transport per call, and their length in seconds.
+    static let rounds = 5
+    static let roundSeconds = [3, 2]
     static let warmUpSeconds = 2
     /// Calls in flight in every row, REST and gRPC alike.
     static let callsInFlight = 64
@@ -18,6 +27,14 @@ enum GRPCBenchmarks {
         var done: Int
         /// Answers with another HTTP status than 200 (REST's errors; gRPC's are counted on /metrics).
         var notOK: Int
+        /// CPU seconds the server and the load generator (every h2load of the round) spent in it.
+        var serverCPU: Double
+        var clientCPU: Double
+
+        var answered: Int { done + notOK }
+        /// Microseconds of CPU per answered call.
+        var serverMicros: Double { serverCPU / Double(max(1, answered)) * 1e6 }
+        var clientMicros: Double { clientCPU / Double(max(1, answered)) * 1e6 }
     }
 
     static func run() -> [BenchmarkRow] {
@@ -56,28 +73,75 @@ enum GRPCBenchmarks {
                                    body: frame(UpdateVehicleRequest(name: $0, vehicle: location, updateMask: ["last_location"]).protobufBytes()),
                                    contentType: "application/grpc") }),
         ]
-        for call in calls {
-            _ = load(h2load, server.url, call.rest, folder: folder, seconds: warmUpSeconds, grpc: false)
-            _ = load(h2load, "http://\(target)", call.grpc, folder: folder, seconds: warmUpSeconds, grpc: true)
-            let rest = load(h2load, server.url, call.rest, folder: folder, seconds: seconds, grpc: false)
-            let grpc = load(h2load, "http://\(target)", call.grpc, folder: folder, seconds: seconds, grpc: true)
-            guard let rest, let grpc else {
+        let pid = server.process.processIdentifier
+        for (index, call) in calls.enumerated() {
+            let seconds = roundSeconds[min(index, roundSeconds.count - 1)]
+            let restRun = { (seconds: Int) in load(h2load, server.url, call.rest, folder: folder, seconds: seconds, grpc: false, server: pid) }
+            let grpcRun = { (seconds: Int) in load(h2load, "http://\(target)", call.grpc, folder: folder, seconds: seconds, grpc: true, server: pid) }
+            _ = restRun(warmUpSeconds)
+            _ = grpcRun(warmUpSeconds)
+            var rest: [Load] = []
+            var grpc: [Load] = []
+            var failedRounds = 0
+            for round in 0..<rounds {
+                // Alternated order, so that a trend in the machine's load favours neither transport.
+                let first = round % 2 == 0 ? restRun(seconds) : grpcRun(seconds)
+                let second = round % 2 == 0 ? grpcRun(seconds) : restRun(seconds)
+                guard let first, let second else {
+                    failedRounds += 1
+                    continue
+                }
+                rest.append(round % 2 == 0 ? first : second)
+                grpc.append(round % 2 == 0 ? second : first)
+            }
+            guard !rest.isEmpty else {
                 rows.append(BenchmarkRow(name: "\(call.name), REST and gRPC", value: "failed", comparison: "h2load did not report"))
                 continue
             }
+            let ratios = zip(grpc, rest).map { $0.rate / $1.rate * 100 }.sorted()
             let shape = call.grpc.count == 1 ? "4 connections x 16 streams"
                 : "\(call.grpc.count) connections x \(callsInFlight / call.grpc.count) stream\(call.grpc.count == callsInFlight ? "" : "s")"
-            rows.append(BenchmarkRow(name: "\(call.name) over REST (HTTP/1.1, 64 connections)", value: StoreBenchmarks.rate(rest.rate),
-                                     comparison: String(format: "p99 %.2fms; baseline%@", rest.p99Milliseconds,
-                                                        rest.notOK > 0 ? "; \(rest.notOK) not 200" : "")))
+            let notOK = rest.map(\.notOK).reduce(0, +)
+            rows.append(BenchmarkRow(name: "\(call.name) over REST (HTTP/1.1, 64 connections)", value: StoreBenchmarks.rate(median(rest.map(\.rate))),
+                                     comparison: String(format: "p99 %.2fms; baseline; median of %d rounds of %d s%@", median(rest.map(\.p99Milliseconds)),
+                                                        rest.count, seconds, notOK > 0 ? "; \(notOK) not 200" : "")))
             let aim = call.name == "GetTrip" ? "; aim >= 100%" : ""
-            rows.append(BenchmarkRow(name: "\(call.name) over gRPC (\(shape))", value: StoreBenchmarks.rate(grpc.rate),
-                                     comparison: String(format: "p99 %.2fms; %.0f%% of REST%@", grpc.p99Milliseconds, grpc.rate / rest.rate * 100, aim)))
+            // What each side spends per call, gRPC against REST: the server's share says what is the
+            // transport's; the load generator's, on the same cores, what the client takes from it.
+            let server = median(grpc.map(\.serverMicros)) / max(0.001, median(rest.map(\.serverMicros))) * 100
+            let client = median(grpc.map(\.clientMicros)) / max(0.001, median(rest.map(\.clientMicros))) * 100
+            rows.append(BenchmarkRow(name: "\(call.name) over gRPC (\(shape))", value: StoreBenchmarks.rate(median(grpc.map(\.rate))),
+                                     comparison: String(format: "p99 %.2fms; %.0f%% of REST (median of %d rounds' ratios, %.0f–%.0f%%)%@; CPU per call against REST's: server %.0f%%, h2load %.0f%%",
+                                                        median(grpc.map(\.p99Milliseconds)), median(ratios), ratios.count,
+                                                        ratios.first!, ratios.last!, aim, server, client)))
+            func perRound(_ loads: [Load], _ value: (Load) -> Double) -> String {
+                "rounds " + loads.map { String(format: "%.1f", value($0)) }.joined(separator: ", ")
+            }
+            for (transport, loads) in [("REST", rest), ("gRPC", grpc)] {
+                rows.append(BenchmarkRow(name: "  \(call.name) server CPU per call, \(transport)",
+                                         value: String(format: "%.1f µs", median(loads.map(\.serverMicros))),
+                                         comparison: "fleet-admin serve, /proc/PID/stat; " + perRound(loads, \.serverMicros)))
+            }
+            let clientNote = call.rest.count == 1 ? "one h2load" : "\(call.rest.count) h2loads at once"
+            for (transport, loads) in [("REST", rest), ("gRPC", grpc)] {
+                rows.append(BenchmarkRow(name: "  \(call.name) load generator CPU per call, \(transport)",
+                                         value: String(format: "%.1f µs", median(loads.map(\.clientMicros))),
+                                         comparison: "\(clientNote), rusage; " + perRound(loads, \.clientMicros)))
+            }
+            if failedRounds > 0 {
+                rows.append(BenchmarkRow(name: "  \(call.name): rounds h2load did not report", value: String(failedRounds), comparison: "left out"))
+            }
         }
         let failed = failedGRPCCalls(server.url)
         rows.append(BenchmarkRow(name: "gRPC answers not OK (from /metrics)", value: failed.map(String.init) ?? "?",
                                  comparison: "ABORTED would be concurrent writes of one vehicle that kept conflicting (REST's show as 409 above)"))
         return rows
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     struct Request {
@@ -93,12 +157,34 @@ enum GRPCBenchmarks {
         return [0, UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] + message
     }
 
+    /// CPU seconds (user and system) of process `pid` so far, from fields 14 and 15 of
+    /// `/proc/PID/stat` (clock ticks); nil when it cannot be read.
+    static func cpuSeconds(of pid: Int32) -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        // After the command's closing parenthesis: [0] state, … [11] utime, [12] stime.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// CPU seconds of this process's children that have ended and been waited for (the load generators).
+    static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     /// h2load runs of `seconds`, one per request at once (their rates added, their logs merged); 64
     /// calls in flight in all: for gRPC 4 connections of 16 streams (one request) or one connection of
     /// `64 / requests.count` streams per request; for REST as many HTTP/1.1 connections. With 64
-    /// requests each has one call in flight and a connection of its own on both transports.
-    static func load(_ h2load: String, _ base: String, _ requests: [Request], folder: String, seconds: Int, grpc: Bool) -> Load? {
+    /// requests each has one call in flight and a connection of its own on both transports. The
+    /// server's CPU (process `server`) and the h2loads' are read around the runs.
+    static func load(_ h2load: String, _ base: String, _ requests: [Request], folder: String, seconds: Int, grpc: Bool, server: Int32) -> Load? {
         let perRequest = max(1, callsInFlight / requests.count)
+        let clientBefore = childrenCPUSeconds()
+        let serverBefore = cpuSeconds(of: server)
         let runs = requests.map { request -> (Process, Pipe, String) in
             let log = "\(folder)/h2load-\(UUID().uuidString).log"
             var arguments = ["-D", String(seconds), "--log-file", log, "-H", ":method: \(request.verb)"]
@@ -126,6 +212,7 @@ enum GRPCBenchmarks {
         var rate = 0.0
         var micros: [Double] = []
         var notOK = 0
+        var reported = true
         for (process, pipe, log) in runs {
             let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
@@ -136,7 +223,10 @@ enum GRPCBenchmarks {
                     rate += Double(field.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") ?? 0
                 }
             }
-            guard let contents = try? String(contentsOfFile: log, encoding: .utf8) else { return nil }
+            guard let contents = try? String(contentsOfFile: log, encoding: .utf8) else {
+                reported = false
+                continue
+            }
             // Per request: start time (µs since the epoch), HTTP status, µs to the end of the response.
             for line in contents.split(separator: "\n") {
                 let fields = line.split(separator: "\t")
@@ -144,10 +234,12 @@ enum GRPCBenchmarks {
                 if fields[1] == "200" { micros.append(value) } else { notOK += 1 }
             }
         }
-        guard rate > 0, !micros.isEmpty else { return nil }
+        let serverCPU = cpuSeconds(of: server).flatMap { after in serverBefore.map { after - $0 } } ?? 0
+        let clientCPU = childrenCPUSeconds() - clientBefore
+        guard reported, rate > 0, !micros.isEmpty else { return nil }
         micros.sort()
         let p99 = micros[min(micros.count - 1, Int(Double(micros.count) * 0.99))]
-        return Load(rate: rate, p99Milliseconds: p99 / 1000, done: micros.count, notOK: notOK)
+        return Load(rate: rate, p99Milliseconds: p99 / 1000, done: micros.count, notOK: notOK, serverCPU: serverCPU, clientCPU: clientCPU)
     }
 
     /// The gRPC calls the server answered with a status other than OK, from its `/metrics`.

@@ -80,6 +80,15 @@ import Testing
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(slow / .milliseconds(1)))) {
                     responder.respond(.success(Array("slow done".utf8)))
                 }
+            case "/test.Echo/Now":
+                responder.respond(producing: { .success(Array("produced on \(ThreadName.current)".utf8)) })
+            case "/test.Echo/Later":
+                // Given from a thread of the test's own after the handler has returned, as a store's
+                // writer gives a write's answer.
+                let giver = Thread {
+                    responder.respond(producing: { .success(Array("produced on \(ThreadName.current)".utf8)) })
+                }
+                giver.start()
             default:
                 responder.respond(.failure(GRPCStatus(code: .notFound, message: "no such thing: \(request.method)")))
             }
@@ -154,6 +163,28 @@ import Testing
             #expect(report.contains("2000 succeeded, 0 failed, 0 errored"), "\(method): \(report)")
         }
         #expect(Self.settles(server), "every call counted out: \(server.callsInFlight) in flight")
+    }
+
+    /// An answer given in the handler is made and sent on the serving thread; one given later from
+    /// another thread is made and sent by the server's answer thread, not by the thread that gives it.
+    @Test func laterAnswersAreMadeAndSentByTheAnswerThread() throws {
+        let (server, target) = try Self.server()
+        defer { server.stop(gracePeriod: .seconds(1)) }
+        let now = try Self.call(target, "/test.Echo/Now", [])
+        #expect(now.status == 0, "\(now.output)")
+        #expect(Self.producer(now.output) == "grpc-serve")
+        for _ in 0..<3 {
+            let later = try Self.call(target, "/test.Echo/Later", [])
+            #expect(later.status == 0, "\(later.output)")
+            #expect(Self.producer(later.output) == "grpc-answer")
+        }
+        #expect(Self.settles(server), "every call counted out: \(server.callsInFlight) in flight")
+    }
+
+    /// The thread name an answer of `/test.Echo/Now` or `Later` reports ("produced on NAME").
+    static func producer(_ output: String) -> String? {
+        guard let range = output.range(of: "produced on ") else { return nil }
+        return String(output[range.upperBound...].prefix { $0.isLetter || $0 == "-" || $0 == "?" })
     }
 
     @Test func aStopFinishesTheCallsInFlight() throws {

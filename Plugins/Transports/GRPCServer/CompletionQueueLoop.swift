@@ -3,16 +3,34 @@ import FleetErrors
 import Foundation
 import Synchronization
 
-/// Something the core completes: a requested call, a batch, or the server's shutdown. Passed to
-/// the core retained as the operation's tag and released when the completion arrives.
-class CompletionTag: @unchecked Sendable {
-    func completed(success: Bool) {}
+/// Something the core completes: a requested call with its batches (`CallContext`) or the server's
+/// shutdown (`ShutdownNotice`). Passed to the core retained as the operation's tag and released when
+/// the completion arrives.
+enum CompletionTag {
+    /// `object` retained, as the tag of one operation.
+    static func retain(_ object: AnyObject) -> UnsafeMutableRawPointer {
+        Unmanaged<AnyObject>.passRetained(object).toOpaque()
+    }
+
+    /// Releases a tag whose operation was refused, so will never complete.
+    static func release(_ tag: UnsafeMutableRawPointer) {
+        Unmanaged<AnyObject>.fromOpaque(tag).release()
+    }
+
+    /// Hands a completion to its tag and releases the tag.
+    static func complete(_ tag: UnsafeMutableRawPointer, success: Bool) {
+        let object = Unmanaged<AnyObject>.fromOpaque(tag).takeRetainedValue()
+        if let call = object as? CallContext {
+            call.completed(success: success)
+        } else if let notice = object as? ShutdownNotice {
+            notice.done.signal()
+        }
+    }
 }
 
 /// The server's shutdown notice: signals once every call the core was serving has ended.
-final class ShutdownNotice: CompletionTag, @unchecked Sendable {
+final class ShutdownNotice: Sendable {
     let done = DispatchSemaphore(value: 0)
-    override func completed(success: Bool) { done.signal() }
 }
 
 /// One serving thread and the completion queue it alone waits on.
@@ -23,6 +41,8 @@ final class CompletionQueueLoop: @unchecked Sendable {
     /// (`stop()` drops the loops, which ends the cycle.)
     let owner: GRPCServer
     let ended = DispatchSemaphore(value: 0)
+    /// The serving thread (`pthread_self()`), set as it starts: an answer given on it is sent at once.
+    private let thread = Atomic<UInt>(0)
 
     init(server: OpaquePointer, owner: GRPCServer) {
         self.queue = grpc_completion_queue_create_for_next(nil)!
@@ -30,18 +50,23 @@ final class CompletionQueueLoop: @unchecked Sendable {
         self.owner = owner
     }
 
+    /// Whether the caller runs on this loop's serving thread.
+    var isCurrentThread: Bool { thread.load(ordering: .relaxed) == UInt(pthread_self()) }
+
     /// Asks the core for the next call of `method` on this queue, or of any method not registered
     /// when `method` is nil.
     func requestCall(_ method: RegisteredMethod? = nil) {
-        let context = CallContext(loop: self, method: method)
-        let tag = Unmanaged.passRetained(context as CompletionTag).toOpaque()
+        let context = CallContext.make(loop: self, method: method)
+        let state = context.state
+        let tag = CompletionTag.retain(context)
         let result = if let method {
-            grpc_server_request_registered_call(server, method.handle, context.call, context.deadline, context.metadata,
-                                                context.received, queue, queue, tag)
+            grpc_server_request_registered_call(server, method.handle, state.pointer(to: \.call)!, state.pointer(to: \.deadline)!,
+                                                state.pointer(to: \.metadata)!, state.pointer(to: \.received)!, queue, queue, tag)
         } else {
-            grpc_server_request_call(server, context.call, context.details, context.metadata, queue, queue, tag)
+            grpc_server_request_call(server, state.pointer(to: \.call)!, state.pointer(to: \.details)!, state.pointer(to: \.metadata)!,
+                                     queue, queue, tag)
         }
-        if result != GRPC_CALL_OK { Unmanaged<CompletionTag>.fromOpaque(tag).release() }
+        if result != GRPC_CALL_OK { CompletionTag.release(tag) }
     }
 
     func startThread() {
@@ -49,19 +74,21 @@ final class CompletionQueueLoop: @unchecked Sendable {
             run()
             ended.signal()
         }
-        thread.name = "grpc-serve"
         thread.stackSize = 1 << 20
         thread.start()
     }
 
     /// Takes completions until the queue is shut down.
     private func run() {
+        thread.store(UInt(pthread_self()), ordering: .relaxed)
+        ThreadName.current = "grpc-serve"
         while true {
             let event = grpc_completion_queue_next(queue, gpr_inf_future(GPR_CLOCK_REALTIME), nil)
-            if event.type == GRPC_QUEUE_SHUTDOWN { return }
+            if event.type == GRPC_QUEUE_SHUTDOWN { break }
             guard event.type == GRPC_OP_COMPLETE, let tag = event.tag else { continue }
-            Unmanaged<CompletionTag>.fromOpaque(tag).takeRetainedValue().completed(success: event.success != 0)
+            CompletionTag.complete(tag, success: event.success != 0)
         }
+        thread.store(0, ordering: .relaxed)
     }
 
     /// Empties a queue that was shut down before its thread started.
@@ -69,8 +96,21 @@ final class CompletionQueueLoop: @unchecked Sendable {
         while true {
             let event = grpc_completion_queue_next(queue, gpr_inf_future(GPR_CLOCK_REALTIME), nil)
             if event.type == GRPC_QUEUE_SHUTDOWN { return }
-            if event.type == GRPC_OP_COMPLETE, let tag = event.tag { Unmanaged<CompletionTag>.fromOpaque(tag).release() }
+            if event.type == GRPC_OP_COMPLETE, let tag = event.tag { CompletionTag.release(tag) }
         }
+    }
+}
+
+/// The calling thread's name as the kernel knows it (what top and perf show; at most 15 bytes).
+/// Foundation's `Thread.name` does not set it on Linux.
+enum ThreadName {
+    static var current: String {
+        get {
+            var name = [CChar](repeating: 0, count: 16)
+            _ = pthread_getname_np(pthread_self(), &name, name.count)
+            return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        set { _ = pthread_setname_np(pthread_self(), newValue) }
     }
 }
 
@@ -88,84 +128,133 @@ final class RegisteredMethod: @unchecked Sendable {
     }
 }
 
-/// One call from request to its last batch. Everything the core holds a pointer to (the call, its
-/// details or deadline, metadata, the received message, the ops, the cancelled flag) lives on the
-/// heap here until the context is released, after the last batch completes.
-final class CallContext: CompletionTag, @unchecked Sendable {
+/// Sends the answers given off the serving threads. Starting a call's batch makes the core write
+/// the answer on the thread that starts it; a store's writer completing a group commit of 64 calls
+/// would spend that (the encoding, the core's framing, a `sendmsg` per call) before its next commit.
+/// It hands the answers over here instead, one wake-up for a whole group, and goes on committing.
+final class AnswerThread: @unchecked Sendable {
+    typealias Produce = @Sendable () -> Result<[UInt8], GRPCStatus>
+
+    // Guarded by `condition`'s lock.
+    private let condition = NSCondition()
+    private var pending: [(call: CallContext, produce: Produce)] = []
+    private var closed = false
+    let ended = DispatchSemaphore(value: 0)
+
+    func start() {
+        let thread = Thread { [self] in
+            run()
+            ended.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Queues an answer; false once closed (the caller then sends it itself).
+    func put(_ call: CallContext, _ produce: @escaping Produce) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed else { return false }
+        pending.append((call, produce))
+        // A thread sending the answers before has them all when it next takes the lock.
+        if pending.count == 1 { condition.signal() }
+        return true
+    }
+
+    /// Ends the thread once what is queued has been sent.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func run() {
+        ThreadName.current = "grpc-answer"
+        var taken: [(call: CallContext, produce: Produce)] = []
+        while true {
+            condition.lock()
+            while pending.isEmpty && !closed { condition.wait() }
+            if pending.isEmpty {
+                condition.unlock()
+                return
+            }
+            swap(&taken, &pending)
+            condition.unlock()
+            for answer in taken { answer.call.send(answer.produce()) }
+            taken.removeAll(keepingCapacity: true)
+        }
+    }
+}
+
+/// A call's context handed to other threads (in a request, a responder, an answer queued). The
+/// context guards what they touch (its answer is claimed once, atomically), but a `ManagedBuffer`
+/// subclass cannot declare itself Sendable.
+struct CallReference: @unchecked Sendable {
+    let context: CallContext
+}
+
+/// One call from request to its last batch, in one allocation: the Swift fields in the header, and
+/// everything the core holds a pointer to (`CGRPC_call_state`: the call, its details or deadline,
+/// metadata, the messages, the ops, the cancelled flag) inline after it, where it stays until the
+/// context is released after the last batch completes. (Separately allocated, they made eight
+/// allocations a call.)
+final class CallContext: ManagedBuffer<CallContext.Header, CGRPC_call_state> {
     enum Stage { case requested, receiving, answered }
 
-    let loop: CompletionQueueLoop
-    /// The registered method this call was requested for; nil for a call of any other method.
-    let method: RegisteredMethod?
-    private var stage = Stage.requested
-    let call = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: 1)
-    /// Method, host and deadline of a call of an unregistered method.
-    let details = UnsafeMutablePointer<grpc_call_details>.allocate(capacity: 1)
-    /// The deadline of a call of a registered method.
-    let deadline = UnsafeMutablePointer<gpr_timespec>.allocate(capacity: 1)
-    let metadata = UnsafeMutablePointer<grpc_metadata_array>.allocate(capacity: 1)
-    /// The request message: read by the core with the call (registered method) or by our batch.
-    let received = UnsafeMutablePointer<UnsafeMutablePointer<grpc_byte_buffer>?>.allocate(capacity: 1)
-    private let cancelled = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
-    private let ops = UnsafeMutablePointer<grpc_op>.allocate(capacity: 4)
-    private var response: UnsafeMutablePointer<grpc_byte_buffer>?
-    /// The status trailer (`grpc-status-details-bin`), kept until the call is released.
-    private var trailer: UnsafeMutablePointer<grpc_metadata>?
-    /// Whether this call counts in the server's calls in flight.
-    private var counted = false
-    /// Set by the first answer; a second is ignored.
-    private let answered = Atomic<Bool>(false)
-
-    init(loop: CompletionQueueLoop, method: RegisteredMethod?) {
-        self.loop = loop
-        self.method = method
-        call.initialize(to: nil)
-        details.initialize(to: grpc_call_details())
-        grpc_call_details_init(details)
-        deadline.initialize(to: gpr_timespec())
-        metadata.initialize(to: grpc_metadata_array())
-        grpc_metadata_array_init(metadata)
-        received.initialize(to: nil)
-        cancelled.initialize(to: 0)
-        ops.initialize(repeating: grpc_op(), count: 4)
+    struct Header {
+        let loop: CompletionQueueLoop
+        /// The registered method this call was requested for; nil for a call of any other method.
+        let method: RegisteredMethod?
+        var stage = Stage.requested
+        /// Whether this call counts in the server's calls in flight.
+        var counted = false
     }
+
+    static func make(loop: CompletionQueueLoop, method: RegisteredMethod?) -> CallContext {
+        let context = unsafeDowncast(create(minimumCapacity: 1) { _ in Header(loop: loop, method: method) }, to: CallContext.self)
+        let state = context.state
+        state.initialize(to: CGRPC_call_state())
+        grpc_call_details_init(state.pointer(to: \.details)!)
+        grpc_metadata_array_init(state.pointer(to: \.metadata)!)
+        return context
+    }
+
+    /// The core's side of the call; its address is fixed for the context's life.
+    var state: UnsafeMutablePointer<CGRPC_call_state> { withUnsafeMutablePointerToElements { $0 } }
 
     deinit {
-        if let call = call.pointee { grpc_call_unref(call) }
-        grpc_call_details_destroy(details)
-        grpc_metadata_array_destroy(metadata)
-        if let buffer = received.pointee { grpc_byte_buffer_destroy(buffer) }
-        if let response { grpc_byte_buffer_destroy(response) }
-        if let trailer {
-            grpc_slice_unref(trailer.pointee.key)
-            grpc_slice_unref(trailer.pointee.value)
-            trailer.deallocate()
+        let state = self.state
+        if let call = state.pointee.call { grpc_call_unref(call) }
+        grpc_call_details_destroy(state.pointer(to: \.details)!)
+        grpc_metadata_array_destroy(state.pointer(to: \.metadata)!)
+        if let buffer = state.pointee.received { grpc_byte_buffer_destroy(buffer) }
+        if let buffer = state.pointee.response { grpc_byte_buffer_destroy(buffer) }
+        if state.pointee.has_trailer != 0 {
+            grpc_slice_unref(state.pointee.trailer.key)
+            grpc_slice_unref(state.pointee.trailer.value)
         }
-        call.deallocate()
-        details.deallocate()
-        deadline.deallocate()
-        metadata.deallocate()
-        received.deallocate()
-        cancelled.deallocate()
-        ops.deallocate()
-        if counted { loop.owner.activeCalls.subtract(1, ordering: .releasing) }
+        state.deinitialize(count: 1)
+        if header.counted { header.loop.owner.activeCalls.subtract(1, ordering: .releasing) }
     }
 
-    override func completed(success: Bool) {
-        switch stage {
+    func completed(success: Bool) {
+        switch header.stage {
         case .requested:
             // A failed request is the server shutting down: nothing to serve.
             guard success else { return }
-            counted = true
+            header.counted = true
+            let loop = header.loop
             loop.owner.activeCalls.add(1, ordering: .relaxed)
-            if !loop.owner.stopping.load(ordering: .relaxed) { loop.requestCall(method) }
+            if !loop.owner.stopping.load(ordering: .relaxed) { loop.requestCall(header.method) }
             // A registered method's message came with the call (a message over the size limit never
             // gets here: the core answers RESOURCE_EXHAUSTED and drops the call).
-            guard method == nil else { return dispatch() }
-            stage = .receiving
+            guard header.method == nil else { return dispatch() }
+            header.stage = .receiving
+            let ops = CGRPC_call_ops(state)!
             ops[0] = grpc_op()
             ops[0].op = GRPC_OP_RECV_MESSAGE
-            ops[0].data.recv_message.recv_message = received
+            ops[0].data.recv_message.recv_message = state.pointer(to: \.received)!
             start(batchOf: 1)
         case .receiving:
             guard success else { return }  // the client went away before sending its message
@@ -177,22 +266,36 @@ final class CallContext: CompletionTag, @unchecked Sendable {
 
     /// Hands the call to the handler, or answers INVALID_ARGUMENT when it carried no message.
     private func dispatch() {
-        guard received.pointee != nil else {
+        guard state.pointee.received != nil else {
             respond(.failure(GRPCStatus(code: .invalidArgument, message: "the call carried no request message; a unary call sends exactly one")))
             return
         }
-        let request = if let method {
-            GRPCRequest(method: method.path, of: self, message: receivedBytes() ?? [])
+        let request = if let method = header.method {
+            GRPCRequest(method: method.path, of: CallReference(context: self), message: receivedBytes() ?? [])
         } else {
-            GRPCRequest(method: Self.string(details.pointer(to: \.method)!), host: Self.string(details.pointer(to: \.host)!),
-                        of: self, message: receivedBytes() ?? [])
+            GRPCRequest(method: Self.string(state.pointer(to: \.details.method)!), host: Self.string(state.pointer(to: \.details.host)!),
+                        of: CallReference(context: self), message: receivedBytes() ?? [])
         }
-        loop.owner.handler(request, GRPCResponder(context: self))
+        header.loop.owner.handler(request, GRPCResponder(call: CallReference(context: self)))
+    }
+
+    /// Answers the call, once: sent at once on the call's serving thread, else by the answer thread.
+    func respond(_ result: Result<[UInt8], GRPCStatus>) {
+        guard CGRPC_claim_answer(state) != 0 else { return }
+        if header.loop.isCurrentThread || !header.loop.owner.answers.put(self, { result }) { send(result) }
+    }
+
+    /// Answers the call with what `produce` makes, once, run where the answer is sent.
+    func respond(producing produce: @escaping @Sendable () -> Result<[UInt8], GRPCStatus>) {
+        guard CGRPC_claim_answer(state) != 0 else { return }
+        if header.loop.isCurrentThread || !header.loop.owner.answers.put(self, produce) { send(produce()) }
     }
 
     /// Sends the answer: initial metadata, the message (when OK), the status, and waits for the close.
-    func respond(_ result: Result<[UInt8], GRPCStatus>) {
-        guard !answered.exchange(true, ordering: .acquiringAndReleasing), let call = call.pointee else { return }
+    func send(_ result: Result<[UInt8], GRPCStatus>) {
+        let state = self.state
+        guard let call = state.pointee.call else { return }
+        let ops = CGRPC_call_ops(state)!
         var count = 0
         ops[count] = grpc_op()
         ops[count].op = GRPC_OP_SEND_INITIAL_METADATA
@@ -201,59 +304,55 @@ final class CallContext: CompletionTag, @unchecked Sendable {
         switch result {
         case .success(let bytes):
             var slice = bytes.withUnsafeBufferPointer { grpc_slice_from_copied_buffer(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count) }
-            response = grpc_raw_byte_buffer_create(&slice, 1)
+            state.pointee.response = grpc_raw_byte_buffer_create(&slice, 1)
             grpc_slice_unref(slice)
             ops[count] = grpc_op()
             ops[count].op = GRPC_OP_SEND_MESSAGE
-            ops[count].data.send_message.send_message = response
+            ops[count].data.send_message.send_message = state.pointee.response
             count += 1
             status = GRPCStatus(code: .ok, message: "")
         case .failure(let failure):
             status = failure
         }
-        var detailsSlice = status.message.withCString { grpc_slice_from_copied_string($0) }
+        var detailsSlice = status.message.isEmpty ? grpc_empty_slice() : status.message.withCString { grpc_slice_from_copied_string($0) }
         defer { grpc_slice_unref(detailsSlice) }
         ops[count] = grpc_op()
         ops[count].op = GRPC_OP_SEND_STATUS_FROM_SERVER
         ops[count].data.send_status_from_server.status = grpc_status_code(rawValue: status.code.rawValue)
         if let details = status.details, !details.isEmpty {
-            let metadata = UnsafeMutablePointer<grpc_metadata>.allocate(capacity: 1)
-            metadata.initialize(to: grpc_metadata())
-            metadata.pointee.key = grpc_slice_from_static_string("grpc-status-details-bin")
-            metadata.pointee.value = details.withUnsafeBufferPointer {
+            state.pointee.trailer = grpc_metadata()
+            state.pointee.trailer.key = CGRPC_status_details_key()
+            state.pointee.trailer.value = details.withUnsafeBufferPointer {
                 grpc_slice_from_copied_buffer(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count)
             }
-            trailer = metadata
+            state.pointee.has_trailer = 1
             ops[count].data.send_status_from_server.trailing_metadata_count = 1
-            ops[count].data.send_status_from_server.trailing_metadata = metadata
+            ops[count].data.send_status_from_server.trailing_metadata = state.pointer(to: \.trailer)!
         }
         count += 1
         ops[count] = grpc_op()
         ops[count].op = GRPC_OP_RECV_CLOSE_ON_SERVER
-        ops[count].data.recv_close_on_server.cancelled = cancelled
+        ops[count].data.recv_close_on_server.cancelled = state.pointer(to: \.cancelled)!
         count += 1
-        stage = .answered
+        header.stage = .answered
         withUnsafeMutablePointer(to: &detailsSlice) { pointer in
             ops[count - 2].data.send_status_from_server.status_details = status.message.isEmpty ? nil : pointer
-            let tag = Unmanaged.passRetained(self as CompletionTag).toOpaque()
-            if grpc_call_start_batch(call, ops, count, tag, nil) != GRPC_CALL_OK {
-                Unmanaged<CompletionTag>.fromOpaque(tag).release()
-            }
+            let tag = CompletionTag.retain(self)
+            let r = grpc_call_start_batch(call, ops, count, tag, nil)
+            if r != GRPC_CALL_OK { FileHandle.standardError.write(Data("DEBUG start_batch \(r) count \(count) ops \((0..<count).map { ops[$0].op })\n".utf8)); CompletionTag.release(tag) }
         }
     }
 
     private func start(batchOf count: Int) {
-        guard let call = call.pointee else { return }
-        let tag = Unmanaged.passRetained(self as CompletionTag).toOpaque()
-        if grpc_call_start_batch(call, ops, count, tag, nil) != GRPC_CALL_OK {
-            Unmanaged<CompletionTag>.fromOpaque(tag).release()
-        }
+        guard let call = state.pointee.call else { return }
+        let tag = CompletionTag.retain(self)
+        if grpc_call_start_batch(call, CGRPC_call_ops(state), count, tag, nil) != GRPC_CALL_OK { CompletionTag.release(tag) }
     }
 
     /// The request message's bytes: copied straight from its slice when the core holds it in one
     /// (a small message, as most are), else through the core's reader.
     private func receivedBytes() -> [UInt8]? {
-        guard let buffer = received.pointee else { return nil }
+        guard let buffer = state.pointee.received else { return nil }
         if buffer.pointee.type == GRPC_BB_RAW, buffer.pointee.data.raw.compression == GRPC_COMPRESS_NONE,
            buffer.pointee.data.raw.slice_buffer.count == 1, let slice = buffer.pointee.data.raw.slice_buffer.slices {
             return Self.bytes(slice)
@@ -269,7 +368,7 @@ final class CallContext: CompletionTag, @unchecked Sendable {
     /// The first value of metadata `key` (lowercase), matched on the core's bytes: no string is made
     /// for the keys passed over.
     func metadataValue(_ key: String) -> String? {
-        let array = metadata.pointee
+        let array = state.pointee.metadata
         guard array.count > 0, let items = array.metadata else { return nil }
         var key = key
         return key.withUTF8 { wanted -> String? in
@@ -289,7 +388,7 @@ final class CallContext: CompletionTag, @unchecked Sendable {
 
     /// All of the call's metadata as strings.
     func metadataPairs() -> [(key: String, value: String)] {
-        let array = metadata.pointee
+        let array = state.pointee.metadata
         guard array.count > 0, let items = array.metadata else { return [] }
         return (0..<array.count).map { i in
             (Self.string(items.advanced(by: i).pointer(to: \.key)!), Self.string(items.advanced(by: i).pointer(to: \.value)!))
@@ -298,7 +397,7 @@ final class CallContext: CompletionTag, @unchecked Sendable {
 
     /// The peer's address as the core names it (read when a handler asks: most never do).
     func peer() -> String {
-        guard let call = call.pointee, let text = grpc_call_get_peer(call) else { return "" }
+        guard let call = state.pointee.call, let text = grpc_call_get_peer(call) else { return "" }
         defer { gpr_free(text) }
         return String(cString: text)
     }

@@ -12,14 +12,14 @@ public struct GRPCRequest: Sendable {
     /// (binary `-bin` values are decoded by the core, and read here as UTF-8, lossily). Made from
     /// the core's copy when asked for; `self[metadata:]` reads one value without making the rest.
     public var metadata: [(key: String, value: String)] {
-        get { givenMetadata ?? call?.metadataPairs() ?? [] }
+        get { givenMetadata ?? call?.context.metadataPairs() ?? [] }
         set { givenMetadata = newValue }
     }
     /// The peer's address as the core names it: `ipv4:127.0.0.1:40312`, `ipv6:[::1]:40312`. Read
     /// from the core each time it is asked for, so that a call whose handler never needs it (no
     /// rate limit by address) does not pay for the copy.
     public var peer: String {
-        get { givenPeer ?? call?.peer() ?? "" }
+        get { givenPeer ?? call?.context.peer() ?? "" }
         set { givenPeer = newValue }
     }
     /// The request message, serialized (binary protobuf for most services).
@@ -28,7 +28,7 @@ public struct GRPCRequest: Sendable {
     private var givenPeer: String?
     private var givenMetadata: [(key: String, value: String)]?
     /// The call this request came with, which the metadata and the peer are read from.
-    private var call: CallContext?
+    private var call: CallReference?
 
     public init(method: String, host: String = "", metadata: [(key: String, value: String)] = [], peer: String = "", message: [UInt8] = []) {
         self.method = method
@@ -38,7 +38,7 @@ public struct GRPCRequest: Sendable {
         self.message = message
     }
 
-    init(method: String, host: String = "", of call: CallContext, message: [UInt8]) {
+    init(method: String, host: String = "", of call: CallReference, message: [UInt8]) {
         self.method = method
         self.host = host
         self.call = call
@@ -47,7 +47,7 @@ public struct GRPCRequest: Sendable {
 
     /// The first value of a metadata key (lowercase), nil when absent.
     public subscript(metadata key: String) -> String? {
-        if givenMetadata == nil, let call { return call.metadataValue(key) }
+        if givenMetadata == nil, let call { return call.context.metadataValue(key) }
         return metadata.first { $0.key == key }?.value
     }
 

@@ -58,6 +58,8 @@ public final class GRPCServer: @unchecked Sendable {
     let activeCalls = Atomic<Int>(0)
     /// Set once a stop begins: no new calls are requested.
     let stopping = Atomic<Bool>(false)
+    /// Sends the answers given off the serving threads.
+    let answers = AnswerThread()
     private let lifecycle = Mutex<Bool>(false)
 
     public init(configuration: Configuration, handler: @escaping Handler) {
@@ -113,6 +115,7 @@ public final class GRPCServer: @unchecked Sendable {
         grpc_server_start(server)
         self.server = server
         self.loops = loops
+        answers.start()
         let methods: [RegisteredMethod?] = [nil] + registered
         for loop in loops {
             for method in methods {
@@ -128,7 +131,7 @@ public final class GRPCServer: @unchecked Sendable {
     public func stop(gracePeriod: Duration) {
         guard let server, !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let notice = ShutdownNotice()
-        grpc_server_shutdown_and_notify(server, loops[0].queue, Unmanaged.passRetained(notice).toOpaque())
+        grpc_server_shutdown_and_notify(server, loops[0].queue, CompletionTag.retain(notice))
         let grace = DispatchTime.now() + .nanoseconds(Int(min(gracePeriod / .nanoseconds(1), Double(Int.max / 2))))
         if notice.done.wait(timeout: grace) == .timedOut {
             grpc_server_cancel_all_calls(server)
@@ -142,6 +145,8 @@ public final class GRPCServer: @unchecked Sendable {
             if DispatchTime.now() > deadline { return }
             usleep(1000)
         }
+        answers.close()
+        answers.ended.wait()
         grpc_server_destroy(server)
         self.server = nil
         for loop in loops { grpc_completion_queue_shutdown(loop.queue) }
@@ -193,10 +198,19 @@ public final class GRPCServer: @unchecked Sendable {
 
 /// Answers one call, once, from any thread.
 public struct GRPCResponder: Sendable {
-    let context: CallContext
+    let call: CallReference
 
-    /// Sends the response message and status OK, or the status.
+    /// Sends the response message and status OK, or the status. An answer given while the handler
+    /// runs is sent at once on the serving thread; one given later, from another thread, is handed
+    /// to the server's answer thread, so the thread giving it (a store's writer completing a group
+    /// of calls) does not also pay for the core's write of each.
     public func respond(_ result: Result<[UInt8], GRPCStatus>) {
-        context.respond(result)
+        call.context.respond(result)
+    }
+
+    /// Sends the answer `produce` makes, running it on the thread that sends the answer (see
+    /// `respond(_:)`): a writer that completes calls hands over the encoding of their answers too.
+    public func respond(producing produce: @escaping @Sendable () -> Result<[UInt8], GRPCStatus>) {
+        call.context.respond(producing: produce)
     }
 }

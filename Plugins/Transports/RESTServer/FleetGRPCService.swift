@@ -28,13 +28,18 @@ public struct FleetGRPCService: Sendable {
         let served = Self.methods[request.method]
         // Named before the message is decoded, so that a malformed message counts against its method.
         let method = served?.method ?? Self.metricsMethod(request.method)
-        let finish: @Sendable (FleetMethod?, Result<[UInt8], FleetError>) -> Void = { method, result in
+        let finish: @Sendable (FleetMethod?, Result<ProtobufAnswer, FleetError>) -> Void = { method, result in
             let code: GRPCCode = switch result {
             case .success: .ok
             case .failure(let error): error.code
             }
             metrics.request(method: method, code: code, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, grpc: true)
-            responder.respond(result.mapError { GRPCStatus(code: $0.code, message: $0.message, details: Self.statusDetails($0)) })
+            switch result {
+            case .success(.bytes(let bytes)): responder.respond(.success(bytes))
+            // A write's answer, completed on the store's writer thread: encoded where it is sent.
+            case .success(.message(let message)): responder.respond(producing: { .success(message.protobufBytes()) })
+            case .failure(let error): responder.respond(.failure(GRPCStatus(code: error.code, message: error.message, details: Self.statusDetails(error))))
+            }
         }
         do {
             // The peer's address, read only when a rate limit needs it.
@@ -142,34 +147,43 @@ public struct FleetGRPCService: Sendable {
     }
 }
 
+/// A call's response: binary protobuf already written (a read's, encoded on the serving thread), or
+/// a write's message, to be encoded by whichever thread sends the answer rather than by the store's
+/// writer thread that completes the call.
+enum ProtobufAnswer: Sendable {
+    case bytes([UInt8])
+    case message(any ProtoBinaryMessage & Sendable)
+}
+
 extension FleetService {
-    /// Runs an admitted call and hands `completion` the response message in binary protobuf
-    /// (`google.protobuf.Empty` is no bytes). Reads complete before this returns; writes complete once
-    /// their commit is durable, on the store's writer thread, holding no serving thread meanwhile.
-    func performProtobuf(_ call: RESTCall, completion: @escaping @Sendable (Result<[UInt8], FleetError>) -> Void) {
-        func later<Response: ProtoBinaryMessage>(_ run: (@escaping @Sendable (Result<Response, any Error>) -> Void) -> Void) {
-            run { completion($0.map { $0.protobufBytes() }.mapError(Self.fleetError)) }
+    /// Runs an admitted call and hands `completion` the response message (`google.protobuf.Empty` is
+    /// no bytes). Reads complete before this returns; writes complete once their commit is durable,
+    /// on the store's writer thread, holding no serving thread meanwhile.
+    func performProtobuf(_ call: RESTCall, completion: @escaping @Sendable (Result<ProtobufAnswer, FleetError>) -> Void) {
+        func later<Response: ProtoBinaryMessage & Sendable>(_ run: (@escaping @Sendable (Result<Response, any Error>) -> Void) -> Void) {
+            run { completion($0.map { .message($0) }.mapError(Self.fleetError)) }
         }
         func empty(_ run: (@escaping @Sendable (Result<Void, any Error>) -> Void) -> Void) {
-            run { completion($0.map { [] }.mapError(Self.fleetError)) }
+            run { completion($0.map { .bytes([]) }.mapError(Self.fleetError)) }
         }
+        func now(_ message: some ProtoBinaryMessage) { completion(.success(.bytes(message.protobufBytes()))) }
         do {
             switch call {
             case .createVehicle(let r): later { engine.createVehicle(r, completion: $0) }
-            case .getVehicle(let r): completion(.success(try engine.getVehicle(r).protobufBytes()))
+            case .getVehicle(let r): now(try engine.getVehicle(r))
             case .updateVehicle(let r): later { engine.updateVehicle(r, completion: $0) }
             case .updateVehicleAttributes(let r): later { engine.updateVehicleAttributes(r, completion: $0) }
-            case .listVehicles(let r): completion(.success(try engine.listVehicles(r).protobufBytes()))
-            case .searchVehicles(let r): completion(.success(try engine.searchVehicles(r).protobufBytes()))
+            case .listVehicles(let r): now(try engine.listVehicles(r))
+            case .searchVehicles(let r): now(try engine.searchVehicles(r))
             case .deleteVehicle(let r): empty { engine.deleteVehicle(r, completion: $0) }
             case .createTrip(let r): later { engine.createTrip(r, completion: $0) }
-            case .getTrip(let r): completion(.success(try engine.getTrip(r).protobufBytes()))
+            case .getTrip(let r): now(try engine.getTrip(r))
             case .updateTrip(let r): later { engine.updateTrip(r, completion: $0) }
-            case .searchTrips(let r): completion(.success(try engine.searchTrips(r).protobufBytes()))
+            case .searchTrips(let r): now(try engine.searchTrips(r))
             case .deleteTrip(let r): empty { engine.deleteTrip(r, completion: $0) }
             case .reportBillableTrip(let r):
                 try engine.reportBillableTrip(r)
-                completion(.success([]))
+                completion(.success(.bytes([])))
             case .watchTrip:
                 throw FleetError(.methodNotImplemented, detail: "watching a trip is served over REST (GET …:watch), not gRPC")
             }

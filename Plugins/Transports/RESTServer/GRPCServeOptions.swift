@@ -23,7 +23,11 @@ public struct GRPCServeOptions: Sendable {
     /// 11,300/s with one per core (4 runs each, alternated, load average 9), since a process's share
     /// of a busy machine grows with its threads; and per call they cost no more CPU than 2 (38–43 µs
     /// either way over 3 alternated runs of 150,000 calls, load average 8–11), while 1 costs more
-    /// (43–46 µs).
+    /// (43–46 µs). In `fleet-bench grpc`, 2 threads cost less per UpdateVehicle (64 connections of one
+    /// call each: 84–116 µs against 96–136 µs with 4, fewer wake-ups of a thread other than the
+    /// polling one) but more per GetTrip (45–50 µs against 38–43 µs, 4 runs each, load average 4–20,
+    /// 4 threads always run first, which flatters the second),
+    /// so GetTrip, the call served most, keeps REST's count.
     func configuration(threads: Int, maxMessageBytes: Int) throws -> GRPCServer.Configuration {
         var options = ServeOptions()
         options.listen = listen
