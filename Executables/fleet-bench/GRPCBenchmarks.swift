@@ -30,6 +30,9 @@ enum GRPCBenchmarks {
         /// CPU seconds the server and the load generator (every h2load of the round) spent in it.
         var serverCPU: Double
         var clientCPU: Double
+        /// The share of the machine's CPU time that was idle during the round (`/proc/stat`), in %:
+        /// what neither the server, the load generator nor anything else on the machine used.
+        var idlePercent: Double
 
         var answered: Int { done + notOK }
         /// Microseconds of CPU per answered call.
@@ -128,6 +131,13 @@ enum GRPCBenchmarks {
                                          value: String(format: "%.1f µs", median(loads.map(\.clientMicros))),
                                          comparison: "\(clientNote), rusage; " + perRound(loads, \.clientMicros)))
             }
+            // Idle CPU beside the rate: a transport whose rounds leave cores idle waits somewhere,
+            // rather than costing more per call (near 0 on a machine busy with other work).
+            for (transport, loads) in [("REST", rest), ("gRPC", grpc)] {
+                rows.append(BenchmarkRow(name: "  \(call.name) machine idle CPU, \(transport)",
+                                         value: String(format: "%.1f%%", median(loads.map(\.idlePercent))),
+                                         comparison: "/proc/stat, all cores; " + perRound(loads, \.idlePercent)))
+            }
             if failedRounds > 0 {
                 rows.append(BenchmarkRow(name: "  \(call.name): rounds h2load did not report", value: String(failedRounds), comparison: "left out"))
             }
@@ -168,6 +178,17 @@ enum GRPCBenchmarks {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// The machine's CPU ticks so far, all cores: idle (idle and iowait) and in all, from the `cpu`
+    /// line of `/proc/stat`; nil when it cannot be read.
+    static func machineTicks() -> (idle: Int, total: Int)? {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
+        // user nice system idle iowait irq softirq steal (guest time is inside user already).
+        let fields = line.split(separator: " ").dropFirst().prefix(8).compactMap { Int($0) }
+        guard fields.count == 8 else { return nil }
+        return (fields[3] + fields[4], fields.reduce(0, +))
+    }
+
     /// CPU seconds of this process's children that have ended and been waited for (the load generators).
     static func childrenCPUSeconds() -> Double {
         var usage = rusage()
@@ -185,6 +206,7 @@ enum GRPCBenchmarks {
         let perRequest = max(1, callsInFlight / requests.count)
         let clientBefore = childrenCPUSeconds()
         let serverBefore = cpuSeconds(of: server)
+        let machineBefore = machineTicks()
         let runs = requests.map { request -> (Process, Pipe, String) in
             let log = "\(folder)/h2load-\(UUID().uuidString).log"
             var arguments = ["-D", String(seconds), "--log-file", log, "-H", ":method: \(request.verb)"]
@@ -236,10 +258,14 @@ enum GRPCBenchmarks {
         }
         let serverCPU = cpuSeconds(of: server).flatMap { after in serverBefore.map { after - $0 } } ?? 0
         let clientCPU = childrenCPUSeconds() - clientBefore
+        let machineAfter = machineTicks()
+        let idle = machineBefore.flatMap { before in machineAfter.map { after in
+            Double(after.idle - before.idle) / Double(max(1, after.total - before.total)) * 100 } } ?? 0
         guard reported, rate > 0, !micros.isEmpty else { return nil }
         micros.sort()
         let p99 = micros[min(micros.count - 1, Int(Double(micros.count) * 0.99))]
-        return Load(rate: rate, p99Milliseconds: p99 / 1000, done: micros.count, notOK: notOK, serverCPU: serverCPU, clientCPU: clientCPU)
+        return Load(rate: rate, p99Milliseconds: p99 / 1000, done: micros.count, notOK: notOK, serverCPU: serverCPU, clientCPU: clientCPU,
+                    idlePercent: idle)
     }
 
     /// The gRPC calls the server answered with a status other than OK, from its `/metrics`.

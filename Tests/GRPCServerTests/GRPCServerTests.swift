@@ -236,6 +236,48 @@ import Testing
         #expect(GRPCServer.deadlockDetectionOff, "absl::SetMutexDeadlockDetectionMode not found under the names GRPCServer knows")
     }
 
+    /// Each serving thread polls its own connections (the core's `poll` engine), rather than waiting
+    /// for a call handed over by the one thread that waits in `epoll` for all of them (`epoll1`, the
+    /// core's Linux default): every idle serving thread sits in `poll`, none in `epoll_wait` or on a
+    /// futex. Then it answers calls as before.
+    @Test func everyServingThreadPollsItsOwnConnections() throws {
+        let (server, target) = try Self.server()
+        defer { server.stop(gracePeriod: .seconds(1)) }
+        let echo = try Self.call(target, "/test.Echo/Echo", Array("hello".utf8))
+        #expect(echo.status == 0, "\(echo.output)")
+        // A thread may be between waits as it is read: look again for up to two seconds. (A server
+        // another suite runs in this process at the same time adds its threads, polling too.)
+        var waits: [Int] = []
+        for _ in 0..<20 {
+            waits = Self.servingThreadSyscalls()
+            if waits.count >= 2 && waits.allSatisfy(Self.pollCalls.contains) { break }
+            usleep(100_000)
+        }
+        #expect(waits.count >= 2, "serving threads found: \(waits)")
+        #expect(waits.allSatisfy(Self.pollCalls.contains), "system calls the serving threads wait in: \(waits), poll is \(Self.pollCalls)")
+    }
+
+    /// `poll` and `ppoll` (the core's poll engine calls `poll`, which is `ppoll` where there is no `poll`).
+    #if arch(x86_64)
+    static let pollCalls: Set<Int> = [7, 271]
+    #elseif arch(arm64)
+    static let pollCalls: Set<Int> = [73]
+    #else
+    static let pollCalls: Set<Int> = []
+    #endif
+
+    /// The system call each `grpc-serve` thread of this process is in (`/proc/self/task/TID/syscall`).
+    static func servingThreadSyscalls() -> [Int] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task -> Int? in
+            let folder = "/proc/self/task/\(task)"
+            guard let name = try? String(contentsOfFile: folder + "/comm", encoding: .utf8),
+                  name.trimmingCharacters(in: .whitespacesAndNewlines) == "grpc-serve",
+                  let call = try? String(contentsOfFile: folder + "/syscall", encoding: .utf8) else { return nil }
+            return Int(call.split(separator: " ").first ?? "") ?? -1
+        }
+    }
+
     /// The core's peer names without their scheme; only IPv6's brackets come percent-encoded.
     @Test func peerAddressesDropTheSchemeAndDecodeBrackets() {
         #expect(GRPCRequest(method: "/m", peer: "ipv4:127.0.0.1:40312").peerAddress == "127.0.0.1:40312")

@@ -338,8 +338,7 @@ final class CallContext: ManagedBuffer<CallContext.Header, CGRPC_call_state> {
         withUnsafeMutablePointer(to: &detailsSlice) { pointer in
             ops[count - 2].data.send_status_from_server.status_details = status.message.isEmpty ? nil : pointer
             let tag = CompletionTag.retain(self)
-            let r = grpc_call_start_batch(call, ops, count, tag, nil)
-            if r != GRPC_CALL_OK { FileHandle.standardError.write(Data("DEBUG start_batch \(r) count \(count) ops \((0..<count).map { ops[$0].op })\n".utf8)); CompletionTag.release(tag) }
+            if grpc_call_start_batch(call, ops, count, tag, nil) != GRPC_CALL_OK { CompletionTag.release(tag) }
         }
     }
 

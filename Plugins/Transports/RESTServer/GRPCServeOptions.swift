@@ -27,7 +27,8 @@ public struct GRPCServeOptions: Sendable {
     /// call each: 84–116 µs against 96–136 µs with 4, fewer wake-ups of a thread other than the
     /// polling one) but more per GetTrip (45–50 µs against 38–43 µs, 4 runs each, load average 4–20,
     /// 4 threads always run first, which flatters the second),
-    /// so GetTrip, the call served most, keeps REST's count.
+    /// so GetTrip, the call served most, keeps REST's count. (Measured with the core's `epoll1` engine,
+    /// before `GRPCServer.Configuration.pollStrategy` chose `poll`.)
     func configuration(threads: Int, maxMessageBytes: Int) throws -> GRPCServer.Configuration {
         var options = ServeOptions()
         options.listen = listen
