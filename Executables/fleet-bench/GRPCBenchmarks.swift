@@ -167,36 +167,6 @@ enum GRPCBenchmarks {
         return [0, UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] + message
     }
 
-    /// CPU seconds (user and system) of process `pid` so far, from fields 14 and 15 of
-    /// `/proc/PID/stat` (clock ticks); nil when it cannot be read.
-    static func cpuSeconds(of pid: Int32) -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
-        // After the command's closing parenthesis: [0] state, … [11] utime, [12] stime.
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-
-    /// The machine's CPU ticks so far, all cores: idle (idle and iowait) and in all, from the `cpu`
-    /// line of `/proc/stat`; nil when it cannot be read.
-    static func machineTicks() -> (idle: Int, total: Int)? {
-        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") }) else { return nil }
-        // user nice system idle iowait irq softirq steal (guest time is inside user already).
-        let fields = line.split(separator: " ").dropFirst().prefix(8).compactMap { Int($0) }
-        guard fields.count == 8 else { return nil }
-        return (fields[3] + fields[4], fields.reduce(0, +))
-    }
-
-    /// CPU seconds of this process's children that have ended and been waited for (the load generators).
-    static func childrenCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
-
     /// h2load runs of `seconds`, one per request at once (their rates added, their logs merged); 64
     /// calls in flight in all: for gRPC 4 connections of 16 streams (one request) or one connection of
     /// `64 / requests.count` streams per request; for REST as many HTTP/1.1 connections. With 64
@@ -204,9 +174,9 @@ enum GRPCBenchmarks {
     /// server's CPU (process `server`) and the h2loads' are read around the runs.
     static func load(_ h2load: String, _ base: String, _ requests: [Request], folder: String, seconds: Int, grpc: Bool, server: Int32) -> Load? {
         let perRequest = max(1, callsInFlight / requests.count)
-        let clientBefore = childrenCPUSeconds()
-        let serverBefore = cpuSeconds(of: server)
-        let machineBefore = machineTicks()
+        let clientBefore = ProcessCPU.endedChildrenSeconds()
+        let serverBefore = ProcessCPU.seconds(server)
+        let machineBefore = CPUTimes.now()
         let runs = requests.map { request -> (Process, Pipe, String) in
             let log = "\(folder)/h2load-\(UUID().uuidString).log"
             var arguments = ["-D", String(seconds), "--log-file", log, "-H", ":method: \(request.verb)"]
@@ -256,11 +226,9 @@ enum GRPCBenchmarks {
                 if fields[1] == "200" { micros.append(value) } else { notOK += 1 }
             }
         }
-        let serverCPU = cpuSeconds(of: server).flatMap { after in serverBefore.map { after - $0 } } ?? 0
-        let clientCPU = childrenCPUSeconds() - clientBefore
-        let machineAfter = machineTicks()
-        let idle = machineBefore.flatMap { before in machineAfter.map { after in
-            Double(after.idle - before.idle) / Double(max(1, after.total - before.total)) * 100 } } ?? 0
+        let serverCPU = ProcessCPU.seconds(server) - serverBefore
+        let clientCPU = ProcessCPU.endedChildrenSeconds() - clientBefore
+        let idle = machineBefore.flatMap { before in CPUTimes.now().map { $0.idle(since: before) * 100 } } ?? 0
         guard reported, rate > 0, !micros.isEmpty else { return nil }
         micros.sort()
         let p99 = micros[min(micros.count - 1, Int(Double(micros.count) * 0.99))]
