@@ -380,57 +380,48 @@ enum PostgresBenchmarks {
             }
             if call.script == nil {
                 // GetTrip on PostgreSQL in alternating rounds (see `alternatingRounds`); SQLite once.
-                let sqliteRate = row(wrk, setup: setups[0], call: call, folder: folder, warmUp: warmUp, duration: duration, rows: &rows)
+                let sqliteRate = row(wrk, cluster: cluster, setup: setups[0], call: call, folder: folder, warmUp: warmUp, duration: duration, rows: &rows)
                 rows += alternatingRounds(wrk, cluster: cluster, call: (call.name, call.path), one: first, two: [first, second],
                                           folder: folder, warmUp: warmUp, seconds: short ? 1 : roundSeconds, sqlite: sqliteRate)
                 continue
             }
             var rates: [Double?] = []
             for setup in setups {
-                _ = load(wrk, nodes: setup.nodes, path: call.path, scripts: setup.scripts, folder: folder, duration: warmUp)
-                // The CPU of one node's updates: the node's process and PostgreSQL's, per update.
-                let costed = setup.nodes.count == 1 && setup.label.contains("PostgreSQL") && call.script != nil
-                let probe = costed ? try? PostgresWriteCost.Probe(cluster: cluster, database: "http") : nil
-                let node = setup.nodes[0].process.processIdentifier
-                let before = try? probe?.sample(), nodeBefore = ProcessCPU.seconds(node)
-                let result = load(wrk, nodes: setup.nodes, path: call.path, scripts: setup.scripts, folder: folder, duration: duration)
-                let after = try? probe?.sample(), nodeAfter = ProcessCPU.seconds(node)
-                rates.append(result?.rate)
-                let name = "\(call.name) over HTTP, \(setup.label)"
-                guard let result else {
-                    rows.append(BenchmarkRow(name: name, value: "failed", comparison: "wrk did not report"))
-                    continue
-                }
-                var comparison = "p99 \(result.p99)"
-                if result.errors > 0 { comparison += "; \(result.errors) non-2xx" }
-                if setup.nodes.count == 1 && setup.label.contains("PostgreSQL") && call.script != nil {
-                    comparison += "; " + share(result.rate, of: raw, aim: 0.5)
-                }
-                if let before, let after, let seconds = Double(duration.dropLast()) {
-                    let updates = max(1, result.rate * seconds)
-                    comparison += String(format: "; CPU per update: node %.0f µs + PostgreSQL %.0f µs", (nodeAfter - nodeBefore) / updates * 1e6,
-                                         (after.postgresCPU - before.postgresCPU) / updates * 1e6)
-                }
-                if setup.nodes.count == 2, let one = rates[1] {
-                    comparison += String(format: "; %.2fx 1 node", result.rate / one)
-                }
-                rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(result.rate), comparison: comparison))
+                let oneNode = rates.count > 1 ? rates[1] : nil
+                rates.append(row(wrk, cluster: cluster, setup: setup, call: call, folder: folder, warmUp: warmUp, duration: duration, rows: &rows) { rate in
+                    if setup.nodes.count == 1 && setup.label.contains("PostgreSQL") { return "; " + share(rate, of: raw, aim: 0.5) }
+                    if setup.nodes.count == 2, let oneNode { return String(format: "; %.2fx 1 node", rate / oneNode) }
+                    return ""
+                })
             }
         }
         return rows
     }
 
-    /// One warmed-up wrk load of `setup` as a row of `rows`; its rate, nil when wrk did not report.
-    static func row(_ wrk: String, setup: (label: String, nodes: [BenchServer], scripts: [String?]), call: (name: String, path: String, script: String?),
-                    folder: String, warmUp: String, duration: String, rows: inout [BenchmarkRow]) -> Double? {
+    /// One warmed-up wrk load of `setup` as a row of `rows` (rate, p99, answers not 2xx, then what
+    /// `compare` says of the rate); its rate, nil when wrk did not report. A load of updates on one
+    /// PostgreSQL node also gives what an update cost the node and PostgreSQL in CPU.
+    static func row(_ wrk: String, cluster: BenchCluster, setup: (label: String, nodes: [BenchServer], scripts: [String?]),
+                    call: (name: String, path: String, script: String?), folder: String, warmUp: String, duration: String,
+                    rows: inout [BenchmarkRow], compare: (Double) -> String = { _ in "" }) -> Double? {
         _ = load(wrk, nodes: setup.nodes, path: call.path, scripts: setup.scripts, folder: folder, duration: warmUp)
+        let costed = setup.nodes.count == 1 && setup.label.contains("PostgreSQL") && call.script != nil
+        let node = setup.nodes[0].process.processIdentifier
+        func postgresSeconds() -> Double { cluster.postmaster.map { ProcessCPU.postgresSeconds(postmaster: $0) } ?? 0 }
+        let (nodeBefore, postgresBefore) = (ProcessCPU.seconds(node), costed ? postgresSeconds() : 0)
+        let result = load(wrk, nodes: setup.nodes, path: call.path, scripts: setup.scripts, folder: folder, duration: duration)
+        let (nodeSpent, postgresSpent) = (ProcessCPU.seconds(node) - nodeBefore, costed ? postgresSeconds() - postgresBefore : 0)
         let name = "\(call.name) over HTTP, \(setup.label)"
-        guard let result = load(wrk, nodes: setup.nodes, path: call.path, scripts: setup.scripts, folder: folder, duration: duration) else {
+        guard let result else {
             rows.append(BenchmarkRow(name: name, value: "failed", comparison: "wrk did not report"))
             return nil
         }
-        rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(result.rate),
-                                 comparison: "p99 \(result.p99)" + (result.errors > 0 ? "; \(result.errors) non-2xx" : "")))
+        var comparison = "p99 \(result.p99)" + (result.errors > 0 ? "; \(result.errors) non-2xx" : "") + compare(result.rate)
+        if costed, cluster.postmaster != nil, let seconds = Double(duration.dropLast()) {
+            let updates = max(1, result.rate * seconds)
+            comparison += String(format: "; CPU per update: node %.0f µs + PostgreSQL %.0f µs", nodeSpent / updates * 1e6, postgresSpent / updates * 1e6)
+        }
+        rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(result.rate), comparison: comparison))
         return result.rate
     }
 

@@ -73,7 +73,7 @@ final class CommitBatches: Sendable {
     /// Throws when the transaction failed (then nothing of it was applied, unless the connection was
     /// lost, when that is unknown).
     static func commit(_ writes: [StoreWrite], on connection: PGConnection) throws -> [Result<UInt64, any Error>] {
-        let order = writes.indices.sorted { (writes[$0].key, $0) < (writes[$1].key, $1) }  // a key written twice keeps its order
+        let order = RecordSQL.keyOrder(writes)
         var statements = [PGStatement(sql: "BEGIN", parameters: [], prepared: false)]
         statements += order.map { RecordSQL.statement(for: writes[$0]) }
         statements.append(PGStatement(sql: "COMMIT", parameters: [], prepared: false))

@@ -214,7 +214,7 @@ public final class PostgresStore: Store {
     /// same order (a deadlock otherwise); the versions come back in the order of `writes`.
     private static func apply(_ writes: [StoreWrite], on connection: PGConnection) throws -> [UInt64] {
         if writes.count == 1 { return [try apply(writes[0], on: connection)] }
-        let order = writes.indices.sorted { (writes[$0].key, $0) < (writes[$1].key, $1) }  // a key written twice keeps its order
+        let order = RecordSQL.keyOrder(writes)
         try connection.execute("BEGIN", doing: "starting a write transaction")
         do {
             var versions = [UInt64](repeating: 0, count: writes.count)

@@ -119,6 +119,13 @@ enum RecordSQL {
         }
     }
 
+    /// The indices of `writes` in key order, the order every transaction writes rows in, so that
+    /// two transactions lock shared rows in the same order (a deadlock otherwise); a key written
+    /// twice keeps its order.
+    static func keyOrder(_ writes: [StoreWrite]) -> [Int] {
+        writes.indices.sorted { (writes[$0].key, $0) < (writes[$1].key, $1) }
+    }
+
     /// What `write` does, for errors.
     static func doing(_ write: StoreWrite) -> String {
         switch write {

@@ -70,12 +70,7 @@ final class CompletionQueueLoop: @unchecked Sendable {
     }
 
     func startThread() {
-        let thread = Thread { [self] in
-            run()
-            ended.signal()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
+        ServingThread.start(signalling: ended) { [self] in run() }
     }
 
     /// Takes completions until the queue is shut down.
@@ -98,6 +93,19 @@ final class CompletionQueueLoop: @unchecked Sendable {
             if event.type == GRPC_QUEUE_SHUTDOWN { return }
             if event.type == GRPC_OP_COMPLETE, let tag = event.tag { CompletionTag.release(tag) }
         }
+    }
+}
+
+/// The server's own threads: a 1 MiB stack each, and a semaphore signalled when one returns, which
+/// `stop()` waits for.
+enum ServingThread {
+    static func start(signalling ended: DispatchSemaphore, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread {
+            body()
+            ended.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
     }
 }
 
@@ -142,12 +150,7 @@ final class AnswerThread: @unchecked Sendable {
     let ended = DispatchSemaphore(value: 0)
 
     func start() {
-        let thread = Thread { [self] in
-            run()
-            ended.signal()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
+        ServingThread.start(signalling: ended) { [self] in run() }
     }
 
     /// Queues an answer; false once closed (the caller then sends it itself).
