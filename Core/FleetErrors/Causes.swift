@@ -230,7 +230,8 @@ extension ErrorCause {
         id: "STORE_FAILURE", code: .internal,
         summary: "The store failed",
         remedy: "Check the store's path, permissions and free disk space; the message says what failed.",
-        matchPhrases: ["store", "disk", "no space", "permission denied on", "i/o error", "sqlite"])
+        matchPhrases: ["store", "disk", "no space", "permission denied on", "i/o error", "sqlite"],
+        publicMessage: "The store failed (the server's log has the details)")
 
     // MARK: UNAVAILABLE
 
@@ -245,7 +246,8 @@ extension ErrorCause {
         id: "STORE_BUSY", code: .unavailable,
         summary: "The store is busy",
         remedy: "Retry with backoff; another process holds the store.",
-        matchPhrases: ["busy", "locked"])
+        matchPhrases: ["busy", "locked"],
+        publicMessage: "The database is busy (the server's log has the details)")
 
     // MARK: DATA_LOSS
 
@@ -254,7 +256,8 @@ extension ErrorCause {
         id: "STORE_CORRUPTED", code: .dataLoss,
         summary: "The store's data is damaged",
         remedy: "Stop the server, keep a copy of the store's files, and restore from a backup; the message names the damaged file or record.",
-        matchPhrases: ["corrupt", "checksum", "malformed database", "truncated"])
+        matchPhrases: ["corrupt", "checksum", "malformed database", "truncated"],
+        publicMessage: "The store's data is damaged (the server's log has the details)")
 
     // MARK: UNAUTHENTICATED
 

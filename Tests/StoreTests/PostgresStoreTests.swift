@@ -176,6 +176,18 @@ struct PostgresStoreTests {
         #expect(pool?.message.contains("pool=0") == true)
     }
 
+    /// libpq quotes a URI it cannot parse whole, password included: every message the store gives
+    /// has the password masked, written in the userinfo, percent-encoded or as `password=`.
+    @Test(arguments: ["postgresql://fleet:s3cr3tPW@[::1:1/db", "postgres://fleet:s3cr%33tPW@[::1:1/db",
+                      "postgres://fleet@[::1:1/db?password=s3cr3tPW", "postgres://fleet:s3cr3tPW@127.0.0.1:99999/db",
+                      "postgres://fleet:s3cr3tPW@127.0.0.1:5432/db?sslmode=bogus"])
+    func libpqMessagesNeverShowThePassword(url: String) throws {
+        let error = #expect(throws: FleetError.self) { try PostgresStore(url: url) }
+        let message = error?.message ?? ""
+        #expect(!message.contains("s3cr3t") && !message.contains("s3cr%33t"), "\(message)")
+        #expect(message.contains("***"), "\(message)")
+    }
+
     @Test func aServerNobodyListensOnIsUnavailable() throws {
         let port = try closedPort()
         let error = #expect(throws: FleetError.self) { try PostgresStore(url: "postgres://fleet@127.0.0.1:\(port)/fleet") }

@@ -78,8 +78,16 @@ public final class FleetService: Sendable {
     }
 
     /// The error as the client sees it: a `FleetError`, or an internal fault naming what went wrong.
+    /// An error whose cause has a `publicMessage` (the store's: their details name the database's
+    /// user, host, port and name, or a file's path) is answered with that message alone, and its
+    /// own message goes to the server's log (standard error).
     static func fleetError(_ error: any Error) -> FleetError {
-        error as? FleetError ?? FleetError(.internalFault, detail: String(describing: error))
+        let error = error as? FleetError ?? FleetError(.internalFault, detail: String(describing: error))
+        guard let id = error.cause, let shown = ErrorCatalogue.cause(id: id)?.publicMessage, error.message != shown else { return error }
+        StandardError.write("fleet-admin serve: \(error.code.name) \(id): \(error.message)")
+        var answered = FleetError(code: error.code, message: shown, cause: id)
+        answered.retryAfter = error.retryAfter
+        return answered
     }
 
     /// A reply given once `run`'s engine call completes. The JSON is written on the connection's
@@ -173,7 +181,7 @@ public final class FleetService: Sendable {
         let observation = try engine.observeTrip(request, onUpdate: { snapshot in
             stream.send(event: "trip", data: snapshot.json)
         }, onEnd: { error in
-            stream.send(event: "error", data: GoogleErrorBody.encode(error).serialized())
+            stream.send(event: "error", data: GoogleErrorBody.encode(Self.fleetError(error)).serialized())
             stream.close()
         })
         metrics.watches(1)
