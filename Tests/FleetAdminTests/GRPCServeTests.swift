@@ -20,16 +20,17 @@ import Testing
         return String(server.banner[start.upperBound...].prefix { $0 != " " })
     }
 
-    /// One message in gRPC's framing: not compressed, 4-byte big-endian length, the bytes.
-    static func frame(_ message: [UInt8]) -> [UInt8] {
+    /// One message in gRPC's framing: the compressed flag, 4-byte big-endian length, the bytes.
+    static func frame(_ message: [UInt8], compressed: Bool = false) -> [UInt8] {
         let n = UInt32(message.count)
-        return [0, UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] + message
+        return [compressed ? 1 : 0, UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] + message
     }
 
     /// Calls `method` with `message` through nghttp; headers as gRPC clients send them.
-    static func call(_ target: String, _ method: String, _ message: [UInt8], metadata: [String] = [], scheme: String = "http") throws -> Answer {
+    static func call(_ target: String, _ method: String, _ message: [UInt8], metadata: [String] = [], scheme: String = "http",
+                     compressed: Bool = false) throws -> Answer {
         let body = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-body-\(UUID().uuidString)")
-        try Data(frame(message)).write(to: body)
+        try Data(frame(message, compressed: compressed)).write(to: body)
         defer { try? FileManager.default.removeItem(at: body) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/nghttp")
@@ -112,6 +113,77 @@ import Testing
         #expect(fits.status == 5, "NOT_FOUND: \(fits.output)")
         let unknown = try Self.call(target, "/maps.fleetengine.v1.TripService/NoSuchMethod", [])
         #expect(unknown.status == 12, "UNIMPLEMENTED: \(unknown.output)")
+        #expect(server.stop() == 0)
+    }
+
+    /// A filter nested 2,000 parentheses deep (a 4 KB message) once overflowed a serving thread's
+    /// 1 MiB stack; ListVehicles and SearchVehicles now answer INVALID_ARGUMENT naming the position.
+    @Test func refusesAFilterNestedTooDeep() throws {
+        let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+        let deep = String(repeating: "(", count: 2_000) + "attributes.a=b" + String(repeating: ")", count: 2_000)
+        var list = ListVehiclesRequest(parent: Self.provider, vehicleTypeCategories: [.auto])
+        list.filter = deep
+        let listed = try Self.call(target, "/maps.fleetengine.v1.VehicleService/ListVehicles", list.protobufBytes())
+        #expect(listed.status == 3, "INVALID_ARGUMENT: \(listed.output)")
+        #expect(listed.message.contains("at character 33"), "\(listed.message)")
+        var search = SearchVehiclesRequest(parent: Self.provider, pickupPoint: TerminalLocation(point: LatLng(latitude: 52.53, longitude: 13.41)),
+                                           pickupRadiusMeters: 2000, count: 5, minimumCapacity: 1, tripTypes: [.exclusive],
+                                           vehicleTypes: [VehicleType(category: .auto)], orderBy: .pickupPointEta)
+        search.filter = deep
+        let searched = try Self.call(target, "/maps.fleetengine.v1.VehicleService/SearchVehicles", search.protobufBytes())
+        #expect(searched.status == 3, "INVALID_ARGUMENT: \(searched.output)")
+        #expect(searched.message.contains("at character 33"), "\(searched.message)")
+        #expect(try Self.createVehicle(target, "car-1").status == 0, "the server still serves")
+        #expect(server.stop() == 0)
+    }
+
+    /// The most memory the process ever held resident (VmHWM), in bytes.
+    static func peakResidentBytes(_ server: ServerProcess) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
+    }
+
+    /// `mebibytes` MiB of zeros, gzip-compressed (about a thousandth of that), by Python's zlib.
+    static func gzipBomb(mebibytes: Int) throws -> [UInt8] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-bomb-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", """
+            import sys, zlib
+            c = zlib.compressobj(9, zlib.DEFLATED, 31)
+            with open(sys.argv[1], "wb") as out:
+                for _ in range(int(sys.argv[2])): out.write(c.compress(bytes(1 << 20)))
+                out.write(c.flush())
+            """, file.path, String(mebibytes)]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        return Array(try Data(contentsOf: file))
+    }
+
+    /// A gzip message of 300 KB that inflates to 300 MiB (no token needed) once grew the server by
+    /// as much, `--max-body` being compared with the compressed size only: now a compressed message
+    /// is UNIMPLEMENTED without being inflated, and the server's peak memory hardly moves.
+    @Test func refusesACompressedMessageWithoutInflatingIt() throws {
+        let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+        #expect(try Self.createVehicle(target, "car-1").status == 0)
+        let bomb = try Self.gzipBomb(mebibytes: 300)
+        let before = try Self.peakResidentBytes(server)
+        for method in ["/maps.fleetengine.v1.TripService/GetTrip", "/maps.fleetengine.v1.TripService/NoSuchMethod"] {
+            let answer = try Self.call(target, method, bomb, metadata: ["grpc-encoding: gzip"], compressed: true)
+            #expect(answer.status == 12, "UNIMPLEMENTED: \(answer.output.suffix(2000))")
+        }
+        let grown = try Self.peakResidentBytes(server) - before
+        #expect(grown < 50 << 20, "the peak resident memory grew by \(grown >> 20) MiB")
+        let got = try Self.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
+                                GetVehicleRequest(name: "\(Self.provider)/vehicles/car-1").protobufBytes())
+        #expect(got.status == 0, "the server still serves: \(got.output.suffix(2000))")
         #expect(server.stop() == 0)
     }
 
