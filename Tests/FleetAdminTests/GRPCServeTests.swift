@@ -187,6 +187,79 @@ import Testing
         #expect(server.stop() == 0)
     }
 
+    /// One HTTP/2 frame: 3-byte length, type, flags, stream.
+    static func http2Frame(type: UInt8, flags: UInt8 = 0, stream: UInt32 = 0, _ payload: [UInt8] = []) -> [UInt8] {
+        let n = UInt32(payload.count)
+        return [UInt8(n >> 16), UInt8((n >> 8) & 0xff), UInt8(n & 0xff), type, flags,
+                UInt8(stream >> 24), UInt8((stream >> 16) & 0xff), UInt8((stream >> 8) & 0xff), UInt8(stream & 0xff)] + payload
+    }
+
+    /// The frames a server sent on `socket` until it closed it or was silent for the socket's timeout:
+    /// (type, flags, stream, payload).
+    static func http2Frames(_ socket: Int32, until stop: ([(UInt8, UInt8, UInt32, [UInt8])]) -> Bool = { _ in false })
+        -> (frames: [(UInt8, UInt8, UInt32, [UInt8])], closed: Bool) {
+        var frames: [(UInt8, UInt8, UInt32, [UInt8])] = []
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !stop(frames) {
+            let n = recv(socket, &buffer, buffer.count, 0)
+            if n == 0 || (n < 0 && errno == ECONNRESET) { return (frames, true) }
+            if n < 0 { return (frames, false) }
+            pending += buffer[0..<n]
+            while pending.count >= 9 {
+                let length = Int(pending[0]) << 16 | Int(pending[1]) << 8 | Int(pending[2])
+                guard pending.count >= 9 + length else { break }
+                let stream = UInt32(pending[5] & 0x7f) << 24 | UInt32(pending[6]) << 16 | UInt32(pending[7]) << 8 | UInt32(pending[8])
+                frames.append((pending[3], pending[4], stream, Array(pending[9..<9 + length])))
+                pending.removeFirst(9 + length)
+            }
+        }
+        return (frames, false)
+    }
+
+    /// 100,000 header-only streams on one connection once grew the server by 1.16 GB: it now
+    /// advertises SETTINGS_MAX_CONCURRENT_STREAMS 100, and a client that has acknowledged it and
+    /// opens a 101st stream has its connection closed; the server's peak memory hardly moves.
+    @Test func boundsTheStreamsOfOneConnection() throws {
+        let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+        let socket = try RawHTTP.connect("http://\(target)", timeout: 3)
+        defer { close(socket) }
+        func write(_ bytes: [UInt8]) {
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { return }
+                sent += n
+            }
+        }
+        write(Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + Self.http2Frame(type: 4))
+        let greeting = Self.http2Frames(socket) { frames in frames.contains { $0.0 == 4 && $0.1 == 0 } }
+        let settings = try #require(greeting.frames.first { $0.0 == 4 && $0.1 == 0 }?.3)
+        let advertised = stride(from: 0, to: settings.count, by: 6).first { settings[$0] == 0 && settings[$0 + 1] == 3 }.map { i in
+            settings[(i + 2)..<(i + 6)].reduce(0) { $0 << 8 | Int($1) }
+        }
+        #expect(advertised == 100, "SETTINGS_MAX_CONCURRENT_STREAMS in \(settings)")
+        write(Self.http2Frame(type: 4, flags: 1))  // SETTINGS ACK
+
+        // HPACK without Huffman or indexing: :method POST, :scheme http, :path, :authority,
+        // content-type application/grpc, te trailers; END_HEADERS and no message ever.
+        func literal(_ index: UInt8, _ value: String) -> [UInt8] { [index, UInt8(value.utf8.count)] + Array(value.utf8) }
+        let block: [UInt8] = [0x83, 0x86] + literal(4, "/maps.fleetengine.v1.TripService/GetTrip") + literal(1, "127.0.0.1")
+            + [0x0f, 0x10] + [16] + Array("application/grpc".utf8) + [0x00, 2] + Array("te".utf8) + [8] + Array("trailers".utf8)
+        let before = try Self.peakResidentBytes(server)
+        var flood: [UInt8] = []
+        for index in 0..<20_000 { flood += Self.http2Frame(type: 1, flags: 4, stream: UInt32(2 * index + 1), block) }
+        write(flood)
+        let answer = Self.http2Frames(socket)
+        #expect(answer.closed, "the connection is closed past the 100th stream")
+        let grown = try Self.peakResidentBytes(server) - before
+        #expect(grown < 30 << 20, "the peak resident memory grew by \(grown >> 20) MiB")
+        #expect(try Self.createVehicle(target, "car-1").status == 0, "the server still serves")
+        #expect(server.stop() == 0)
+    }
+
     @Test func stopsGracefullyWithCallsInFlight() throws {
         let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
         defer { server.stop() }
