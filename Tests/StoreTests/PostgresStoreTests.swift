@@ -1,6 +1,7 @@
 import FleetErrors
 import FleetStore
 import FleetTestSupport
+import MemoryStore
 import Foundation
 import Synchronization
 import PostgresStore
@@ -186,6 +187,16 @@ struct PostgresStoreTests {
         let message = error?.message ?? ""
         #expect(!message.contains("s3cr3t") && !message.contains("s3cr%33t"), "\(message)")
         #expect(message.contains("***"), "\(message)")
+    }
+
+    /// The store registry's own messages (a misspelt scheme, an unknown option) never show a password either.
+    @Test func registryMessagesNeverShowThePassword() throws {
+        let registry = StoreRegistry([PostgresStore.scheme, MemoryStore.scheme])
+        for url in ["postgress://fleet:s3cr3tPW@127.0.0.1/db", "memory?password=s3cr3tPW"] {
+            let error = #expect(throws: FleetError.self) { try registry.open(url) }
+            #expect(error?.field == "store")
+            #expect(error?.message.contains("s3cr3t") == false, "\(error?.message ?? "")")
+        }
     }
 
     @Test func aServerNobodyListensOnIsUnavailable() throws {
