@@ -83,8 +83,8 @@ indirect enum FilterExpression: Equatable {
     /// values, checked before anything else is done with the text.
     static let maximumLength = 16_384
     /// The deepest nesting accepted: parentheses and NOTs together. The parser recurses once per level,
-    /// so this (checked on the tokens before parsing, and again while parsing) is what keeps a filter
-    /// of thousands of `(` from exhausting a serving thread's stack.
+    /// so this (checked for parentheses on the text before anything else, and for both while parsing)
+    /// is what keeps a filter of thousands of `(` or NOTs from exhausting a serving thread's stack.
     static let maximumDepth = 32
     /// The most restrictions (`attributes.key = value`) a filter may hold, as Fleet Engine allows;
     /// counted while parsing, so a longer filter stops at the 51st.
