@@ -187,6 +187,26 @@ import Testing
         #expect(server.stop() == 0)
     }
 
+    /// With its database down, a gRPC call is UNAVAILABLE with a message that names neither the
+    /// database's user, host, port nor name: those go to the server's log.
+    @Test(.enabled(if: PostgresCluster.isInstalled, Comment(rawValue: PostgresCluster.missingMessage)))
+    func aDatabaseDownIsUnavailableWithoutItsAddress() throws {
+        let cluster = try PostgresCluster.makePrivate()
+        let server = try ServerProcess(store: try cluster.database(named: "grpc_down"), arguments: ["--grpc-listen", "127.0.0.1:0"])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+        #expect(try Self.createVehicle(target, "car-1").status == 0)
+        try cluster.stopImmediately()
+        let down = try Self.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
+                                 GetVehicleRequest(name: "\(Self.provider)/vehicles/car-1").protobufBytes())
+        #expect(down.status == 14, "UNAVAILABLE: \(down.output.suffix(2000))")
+        #expect(down.message.contains("The database is unavailable"), "\(down.message)")
+        for secret in ["\(PostgresCluster.user)@", "127.0.0.1", String(cluster.port), "grpc_down"] {
+            #expect(!down.message.contains(secret), "\(secret) in \(down.message)")
+        }
+        #expect(server.standardError.contains("STORE_UNREACHABLE") && server.standardError.contains("grpc_down"), "\(server.standardError)")
+    }
+
     /// One HTTP/2 frame: 3-byte length, type, flags, stream.
     static func http2Frame(type: UInt8, flags: UInt8 = 0, stream: UInt32 = 0, _ payload: [UInt8] = []) -> [UInt8] {
         let n = UInt32(payload.count)
