@@ -16,7 +16,7 @@ import FleetAuth
 
         init() throws {
             folder = try Products.temporaryDirectory("consumer-auth")
-            tokens = try MintedTokens(folder: folder)
+            tokens = try MintedTokens(folder: folder, provider: SharedStoreTrip.provider)
             trip = try SharedStoreTrip(.http, serverArguments: tokens.serverArguments)
             _ = try trip.api.createTrip(CreateTripRequest(
                 parent: "providers/\(SharedStoreTrip.provider)", tripId: "ride-2",
@@ -51,7 +51,7 @@ import FleetAuth
 
         // The server does check: without a token the same follow is refused.
         let refused = try FollowProcess.run(fixture.follow("ride-1") + ["--json", "--fail-fast"])
-        #expect(refused.status == 26, "UNAUTHENTICATED: \(refused)")
+        #expect(refused.status == 17, "PERMISSION_DENIED (JWT missing): \(refused)")
     }
 
     @Test func aTokenForAnotherTripIsPermissionDeniedWithTheCataloguesCauseAndRemedy() throws {
@@ -93,7 +93,7 @@ import FleetAuth
     func aTokenURLGivesTheTripsTokenAndA401FetchesAFreshOne() throws {
         let fixture = try TwoTrips()
         // The first answer is signed with another secret (the server answers 401), the second is good.
-        let stale = try MintedTokens(folder: fixture.folder, secret: "another-secret-of-at-least-thirty-two-bytes")
+        let stale = try MintedTokens(folder: fixture.folder, provider: SharedStoreTrip.provider, secret: "another-secret-of-at-least-thirty-two-bytes")
             .mint(role: "consumer", ["--trip", "ride-1"])
         let good = try fixture.tokens.mint(role: "consumer", ["--trip", "ride-1"])
         let server = try TokenServer(folder: fixture.folder, tokens: ["ride-1": [stale, good]])

@@ -20,7 +20,7 @@ final class MapFixture: @unchecked Sendable {
         folder = try Products.temporaryDirectory("map-pages")
         let roads = folder.appendingPathComponent("roads.geojson")
         try Self.roadsGeoJSON().write(to: roads, atomically: true, encoding: .utf8)
-        tokens = jwt ? try MintedTokens(folder: folder) : nil
+        tokens = jwt ? try MintedTokens(folder: folder, provider: nil) : nil
         server = try ServerProcess(store: "memory", arguments: ["--provider", Self.provider, "--map-roads", roads.path,
                                                                 "--stale-after", String(staleAfter)] + (tokens?.serverArguments ?? []))
         serverToken = try tokens?.mint(role: "server")

@@ -5,16 +5,20 @@ import Foundation
 public struct MintedTokens: Sendable {
     /// The file holding the shared secret.
     public let secretFile: String
+    /// The provider the server binds the secret to (`--jwt-secret-file PROVIDER=FILE`); nil for a
+    /// server started with `--provider`, which binds a bare secret to that one.
+    public let provider: String?
 
     /// Writes `secret` to a file in `folder`.
-    public init(folder: URL, secret: String = "a-secret-of-at-least-thirty-two-bytes-for-hs256") throws {
+    public init(folder: URL, provider: String?, secret: String = "a-secret-of-at-least-thirty-two-bytes-for-hs256") throws {
         let url = folder.appendingPathComponent("jwt-\(UUID().uuidString.prefix(8)).secret")
         try (secret + "\n").write(to: url, atomically: true, encoding: .utf8)
         secretFile = url.path
+        self.provider = provider
     }
 
     /// The arguments that make `fleet-admin serve` check tokens signed with this secret.
-    public var serverArguments: [String] { ["--jwt-secret-file", secretFile] }
+    public var serverArguments: [String] { ["--jwt-secret-file", provider.map { "\($0)=\(secretFile)" } ?? secretFile] }
 
     /// A token for `role` (`consumer`, `driver`, `server`…), scoped by `--trip`/`--vehicle` in `scope`.
     public func mint(role: String, _ scope: [String] = []) throws -> String {

@@ -14,9 +14,38 @@ extension FleetService {
 
     /// Admits a decoded call: the provider check and, with tokens on, the token from `authorization`
     /// (`Bearer …`, from an HTTP header or gRPC metadata), its role for the call, and the token's rate.
-    func admit(_ call: RESTCall, authorization: String?, address: @autoclosure () -> String) throws {
+    /// Returns the call to run: narrowed to what the token's role may see (`narrowed(_:for:)`).
+    func admit(_ call: RESTCall, authorization: String?, address: @autoclosure () -> String) throws -> RESTCall {
         let token = try authorize(call, authorization: authorization)
         if verifier != nil { try requestGuard.limitRate(key: RequestGuard.callerKey(token: token, address: address())) }
+        return Self.narrowed(call, for: token)
+    }
+
+    /// `call` as `token`'s role may see its answer: a consumer reads and watches a trip in the
+    /// journey-sharing view (`JOURNEY_SHARING_V1S`) whatever view it asks for, so that on a shared
+    /// trip it never sees the other riders' trip IDs.
+    static func narrowed(_ call: RESTCall, for token: VerifiedToken?) -> RESTCall {
+        guard token?.role == .consumer else { return call }
+        switch call {
+        case .getTrip(var request):
+            request.view = .journeySharingV1s
+            return .getTrip(request)
+        case .watchTrip(var request):
+            request.view = .journeySharingV1s
+            return .watchTrip(request)
+        default:
+            return call
+        }
+    }
+
+    /// `GET /metrics` with tokens on: the roles that may list a fleet's vehicles (server, fleet
+    /// reader) may read the server's metrics; others and calls without a token may not.
+    func authorizeMetrics(header: String?) throws {
+        guard let verifier else { return }
+        let token = try verifier.verify(authorizationHeader: header)
+        guard Authorizer.access(of: token.role, to: .listVehicles) != .denied else {
+            throw FleetError(.insufficientRole, detail: "a \(token.role) token may not read /metrics (server and fleet-reader tokens may)")
+        }
     }
 
     /// Checks the call's provider and token; returns the verified token, nil when tokens are not checked.

@@ -48,9 +48,8 @@ public final class FleetService: Sendable {
         }
         switch (request.method, request.path) {
         case ("GET", "/metrics"):
-            var response = HTTPResponse.text(metrics.render())
-            response.headers.set(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
-            return .response(response)
+            do { try authorizeMetrics(header: request.headers["authorization"]) } catch { return .response(Self.errorResponse(Self.fleetError(error))) }
+            return .response(metricsResponse())
         default:
             if let reply = handleExtension(request) { return reply }
         }
@@ -63,12 +62,32 @@ public final class FleetService: Sendable {
             let call = try RESTMapping.call(verb: request.method, path: request.path,
                                             query: request.query.map { ($0.name, $0.value) }, body: request.body)
             method = call.method
-            try admit(call, authorization: request.headers["authorization"], address: request.remoteAddress)
-            return try perform(call, start: start)
+            let admitted = try admit(call, authorization: request.headers["authorization"], address: request.remoteAddress)
+            return try perform(admitted, start: start)
         } catch {
             let error = Self.fleetError(error)
             count(method, error.code, since: start)
             return .response(Self.errorResponse(error))
+        }
+    }
+
+    /// The metrics in Prometheus text format.
+    func metricsResponse() -> HTTPResponse {
+        var response = HTTPResponse.text(metrics.render())
+        response.headers.set(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+        return response
+    }
+
+    /// Answers a request to the `--metrics-listen` address: `GET /metrics` without a token (the
+    /// address is for the scraper alone) and `/healthz`; 404 for everything else. Requests must name a
+    /// host the server answers (`RequestGuard.checkHost`), so a web page cannot read them through a
+    /// rebound name.
+    public func handleMetricsListener(_ request: HTTPRequest) -> HTTPReply {
+        do { try requestGuard.checkHost(request) } catch { return .response(Self.errorResponse(Self.fleetError(error))) }
+        switch (request.method, request.path) {
+        case ("GET", "/metrics"): return .response(metricsResponse())
+        case ("GET", "/healthz"), ("HEAD", "/healthz"): return .response(.json(Array(#"{"status":"ok"}"#.utf8)))
+        default: return .response(Self.errorResponse(FleetError(.unknownPath, detail: "\(request.path): this address serves /metrics and /healthz only")))
         }
     }
 
