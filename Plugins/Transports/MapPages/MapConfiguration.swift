@@ -25,6 +25,16 @@ public struct MapConfiguration: Sendable {
 
     public init() {}
 
+    /// Where the pages may load images from besides themselves, for the Content-Security-Policy:
+    /// the tile server's origin (`https://tile.example.org`; a `{s}` subdomain becomes `*`), nil for
+    /// none or tiles served by this server.
+    public var tilesOrigin: String? {
+        guard let tilesURL, let scheme = tilesURL.range(of: "://") else { return nil }
+        let host = tilesURL[scheme.upperBound...].prefix { $0 != "/" }.replacingOccurrences(of: "{s}", with: "*")
+        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || ".-:*[]".contains($0) }) else { return nil }
+        return String(tilesURL[..<scheme.upperBound]) + host
+    }
+
     /// The script the pages load: the minified Leaflet when the folder has it (Debian's does:
     /// 140 KiB instead of 400), else `leaflet.js`.
     public var leafletScript: String {

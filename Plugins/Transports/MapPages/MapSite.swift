@@ -79,7 +79,7 @@ public final class MapSite: Sendable {
             let token = request.queryValue("token").flatMap { $0.isEmpty ? nil : $0 }
             try authorize(access, token)
             return PageTemplate.render(title: title, access: access, configuration: configJSON(access), error: nil,
-                                       leafletScript: configuration.leafletScript)
+                                       leafletScript: configuration.leafletScript, tilesOrigin: configuration.tilesOrigin)
         } catch {
             return errorPage(error as? FleetError ?? FleetError(.internalFault, detail: "\(error)"), title: title)
         }

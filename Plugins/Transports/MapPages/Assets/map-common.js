@@ -12,6 +12,13 @@ window.FleetMap = (function () {
   function field(name) { return document.querySelector('[data-field="' + name + '"]'); }
   function setText(name, text) { const el = field(name); if (el && el.textContent !== text) el.textContent = text; return el; }
   function enc(s) { return encodeURIComponent(s); }
+  // An element holding `text` as text. Leaflet sets a string given to bindTooltip, bindPopup or a
+  // divIcon's html as HTML: the server's data (IDs, attributes, messages) reaches Leaflet only so.
+  function textNode(tag, text) { const el = document.createElement(tag); el.textContent = text == null ? '' : String(text); return el; }
+  // `text` escaped for the few Leaflet calls that take only HTML strings (attributions).
+  function escapeHTML(text) {
+    return String(text == null ? '' : text).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  }
 
   // An error the page can show: gRPC code name, catalogue reason, message.
   class PageError extends Error {
@@ -225,7 +232,7 @@ window.FleetMap = (function () {
     }
     function addRoads() {
       L.geoJSON(roads, { interactive: false, style: { color: '#9aa0a6', weight: 2, opacity: 0.9 } }).addTo(map);
-      map.attributionControl.addAttribution(config.roadsAttribution);
+      map.attributionControl.addAttribution(escapeHTML(config.roadsAttribution));
     }
     return {
       map: map,
@@ -240,7 +247,7 @@ window.FleetMap = (function () {
         }
         hasView = true;
         if (config.tiles) {
-          L.tileLayer(config.tiles, { attribution: config.tilesAttribution || '', maxZoom: 19 }).addTo(map);
+          L.tileLayer(config.tiles, { attribution: escapeHTML(config.tilesAttribution || ''), maxZoom: 19 }).addTo(map);
         } else if (roads) {
           addRoads();
         }
@@ -319,7 +326,7 @@ window.FleetMap = (function () {
   }
 
   return {
-    config, token, now, field, setText, enc, api, live, words, showError, clearError, isFinal, PageError,
+    config, token, now, field, setText, enc, textNode, escapeHTML, api, live, words, showError, clearError, isFinal, PageError,
     parseTime, clock, etaText, distanceText, ageText, locationAge, latLng, createMap, decodePolyline,
     measure, project, pointAt, slice, bearing,
   };
