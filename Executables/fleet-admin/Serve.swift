@@ -70,6 +70,9 @@ enum ServeFlags {
     /// `--map-roads`.
     static let mapRoads = Option.value("map-roads", valueName: "file", help: "GeoJSON roads drawn as the map's base layer when no --tiles are given (offline maps); default: roads.geojson beside --router routino:DIR's database, when there.",
         environment: "FLEET_MAP_ROADS", completion: .files)
+    /// `--map-token-url`.
+    static let mapTokenURL = Option.value("map-token-url", valueName: "url-template", help: "Where a map page fetches a new token when its own expires ({provider} and {trip} filled in; JSON with a token member, asked with the browser's cookies); without it the page asks for a new link.",
+        environment: "FLEET_MAP_TOKEN_URL")
     /// `--stale-after`.
     static let staleAfter = Option.value("stale-after", valueName: "seconds", help: "The map pages flag a vehicle whose last location is older than this as stale.",
         default: "30", environment: "FLEET_STALE_AFTER")
@@ -79,7 +82,7 @@ enum ServeFlags {
     static let all: [Option] = [
         listen, grpcListen, grpcTlsCert, grpcTlsKey, metricsListen, jwtKey, jwtSecretFile, insecure, maxBody, threads, maxConnections,
         connectionTimeout, maxConnectionsPerClient, headerTimeout, bodyTimeout, maxWatches, maxWatchesPerClient, rateLimit,
-        rateBurst, allowHost, noAccessLog, leafletDir, tiles, tilesAttribution, mapRoads, staleAfter, noMap,
+        rateBurst, allowHost, noAccessLog, leafletDir, tiles, tilesAttribution, mapRoads, mapTokenURL, staleAfter, noMap,
         RouteCommand.routerOption,
     ]
 }
@@ -159,6 +162,7 @@ let serveCommand = Command(
         map.tilesURL = args.string(ServeFlags.tiles).flatMap { $0.isEmpty ? nil : $0 }
         map.tilesAttribution = args.string(ServeFlags.tilesAttribution)
         map.roadsFile = args.string(ServeFlags.mapRoads).flatMap { $0.isEmpty ? nil : $0 }
+        map.tokenURL = args.string(ServeFlags.mapTokenURL).flatMap { $0.isEmpty ? nil : $0 }
         if let seconds = try args.double(ServeFlags.staleAfter) {
             guard seconds > 0, seconds.isFinite else { throw args.usageError("--stale-after must be a positive number of seconds") }
             map.staleAfterSeconds = seconds

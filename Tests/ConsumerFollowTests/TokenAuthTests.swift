@@ -130,3 +130,33 @@ import FleetAuth
         #expect(Self.unwrapped(two.error).contains("give only one of --token, --token-file and --token-url"))
     }
 }
+
+/// A watch the server ends because its token expired: consumer-follow fetches a new token from its
+/// token URL and follows on, with no error and no change lost.
+@Suite(.serialized) struct WatchTokenRenewalTests {
+    @Test(.enabled(if: TokenServer.isAvailable, "python3 is not installed (make setup installs it)"))
+    func anExpiredWatchTokenIsRenewedFromTheTokenURL() throws {
+        let fixture = try TokenAuthTests.TwoTrips()
+        let expiring = try fixture.tokens.mintExpiring(role: .consumer, tripID: "ride-1", acceptedFor: 3)
+        let good = try fixture.tokens.mint(role: "consumer", ["--trip", "ride-1"])
+        let server = try TokenServer(folder: fixture.folder, tokens: ["ride-1": [expiring, good]])
+        let follow = try FollowProcess(fixture.follow("ride-1") + [
+            "--json", "--until", "ENROUTE_TO_PICKUP", "--token-url", server.url + "/consumer/{provider}/{trip}",
+        ])
+        #expect(follow.waitForLines { $0.contains { $0.contains(#""tripStatus""#) } }, "\(follow.output)")
+        // The first token expires while the watch is open: the server ends the watch, the follower asks for a new token.
+        var asked = server.requests
+        for _ in 0..<300 where asked.count < 2 {
+            usleep(100_000)
+            asked = server.requests
+        }
+        #expect(asked == ["/consumer/shared/ride-1", "/consumer/shared/ride-1"], "a new token after the first expired: \(asked)")
+        try fixture.trip.assign()
+        try fixture.trip.setStatus(.enrouteToPickup)
+        let status = follow.waitForExit()
+        #expect(status == 0, "\(follow.error)")
+        let lines = follow.output.split(separator: "\n")
+        #expect(lines.contains { $0.contains("ENROUTE_TO_PICKUP") }, "the change after the renewal arrives: \(follow.output)")
+        #expect(!lines.contains { $0.contains(#""event":"error""#) }, "no error on the way: \(follow.output)")
+    }
+}

@@ -1,3 +1,4 @@
+import FleetAuth
 import FleetModel
 import FleetTestSupport
 import Foundation
@@ -68,5 +69,35 @@ import Testing
         #expect(scraped.body.contains("# TYPE"))
         let other = try RawHTTP.exchange(address, RawHTTP.request("GET", "/v1/providers/p1/vehicles"))
         #expect(other.status == 404, "and serves nothing else: \(other.body)")
+    }
+}
+
+/// A `:watch` lives no longer than the token that opened it: the server ends it with an
+/// UNAUTHENTICATED `error` event when the token expires (gRPC serves unary calls only, so there is no
+/// gRPC stream to end).
+@Suite(.serialized) struct WatchExpiryTests {
+    @Test func aWatchEndsWithUnauthenticatedWhenItsTokenExpires() throws {
+        let folder = try TenantBindingTests.Folder()
+        let tokens = try MintedTokens(folder: folder.url, provider: "p1")
+        let server = try ServerProcess(arguments: tokens.serverArguments)
+        defer { server.stop() }
+        let admin = try tokens.mint(role: "server")
+        let vehicle = #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"},"lastLocation":{"location":{"latitude":52.52,"longitude":13.40}}}"#
+        #expect(try TenantBindingTests.rest(server, "POST", "/v1/providers/p1/vehicles?vehicleId=car", token: admin, body: vehicle).status == 200)
+        let trip = #"{"tripType":"EXCLUSIVE","pickupPoint":{"point":{"latitude":52.5,"longitude":13.4}}}"#
+        #expect(try TenantBindingTests.rest(server, "POST", "/v1/providers/p1/trips?tripId=t1", token: admin, body: trip).status == 200)
+
+        for (path, role, trip) in [("/v1/providers/p1/trips/t1:watch", Role.consumer, Optional("t1")),
+                                   ("/v1/providers/p1/vehicles:watch", Role.fleetReader, nil)] {
+            let token = try tokens.mintExpiring(role: role, tripID: trip, acceptedFor: 3)
+            // The server closes the stream once the token expires: the read ends there, not at the timeout.
+            let watched = try RawHTTP.exchange(server.url, RawHTTP.request("GET", path, headers: [("Authorization", "Bearer \(token)")]),
+                                               halfClose: false, timeout: 60)
+            #expect(watched.status == 200, "\(path): \(watched.body)")
+            let error = try #require(watched.body.range(of: "event: error"), "\(path) ended without an error event: \(watched.body)")
+            #expect(watched.body[..<error.lowerBound].contains(path.hasSuffix("vehicles:watch") ? "event: vehicle" : "event: trip"), "\(watched.body)")
+            let ending = String(watched.body[error.lowerBound...])
+            #expect(ending.contains("UNAUTHENTICATED") && ending.contains("JWT_EXPIRED"), "\(path): \(ending)")
+        }
     }
 }

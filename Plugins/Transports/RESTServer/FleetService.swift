@@ -62,8 +62,8 @@ public final class FleetService: Sendable {
             let call = try RESTMapping.call(verb: request.method, path: request.path,
                                             query: request.query.map { ($0.name, $0.value) }, body: request.body)
             method = call.method
-            let admitted = try admit(call, authorization: request.headers["authorization"], address: request.remoteAddress)
-            return try perform(admitted, start: start)
+            let (admitted, token) = try admit(call, authorization: request.headers["authorization"], address: request.remoteAddress)
+            return try perform(admitted, start: start, token: token)
         } catch {
             let error = Self.fleetError(error)
             count(method, error.code, since: start)
@@ -153,7 +153,8 @@ public final class FleetService: Sendable {
     /// Runs the call. A call that writes is answered once its commit completes: its connection
     /// waits parked, not the server thread, so no server thread ever waits for the store's group
     /// commit. A call that only reads is answered at once.
-    func perform(_ call: RESTCall, start: UInt64) throws -> HTTPReply {
+    /// A watch ends when `token` expires (`endAtExpiry`).
+    func perform(_ call: RESTCall, start: UInt64, token: VerifiedToken? = nil) throws -> HTTPReply {
         let method = call.method
         func now(_ reply: HTTPReply) -> HTTPReply {
             count(method, .ok, since: start)
@@ -180,14 +181,14 @@ public final class FleetService: Sendable {
         case .reportBillableTrip(let r):
             try engine.reportBillableTrip(r)
             return now(Self.empty(()))
-        case .watchTrip(let r): return now(try watch(r))
+        case .watchTrip(let r): return now(try watch(r, token: token))
         }
     }
 
     /// One `trip` event per change of the trip, the first at once; an `error` event (Google's error
-    /// body) if the watch fails. No thread waits for a watch: the engine's feed for the trip sends to
-    /// every stream watching it, and a stream holds no server thread between events.
-    func watch(_ request: GetTripRequest) throws -> HTTPReply {
+    /// body) if the watch fails or `token` expires. No thread waits for a watch: the engine's feed for
+    /// the trip sends to every stream watching it, and a stream holds no server thread between events.
+    func watch(_ request: GetTripRequest, token: VerifiedToken?) throws -> HTTPReply {
         let stream = EventStream(headers: ["Cache-Control": "no-store"])
         let observation = try engine.observeTrip(request, onUpdate: { snapshot in
             stream.send(event: "trip", data: snapshot.json)
@@ -200,6 +201,7 @@ public final class FleetService: Sendable {
             observation.cancel()
             metrics.watches(-1)
         }
+        endAtExpiry(of: token, stream)
         return .eventStream(stream)
     }
 

@@ -4,7 +4,8 @@
 'use strict';
 window.FleetMap = (function () {
   const config = JSON.parse(document.getElementById('fleet-map-config').textContent);
-  const token = new URLSearchParams(location.search).get('token');
+  // The page's token: from its URL, then from --map-token-url each time the server says it expired.
+  let token = new URLSearchParams(location.search).get('token');
   // The server's clock, as of the page's rendering: ages and ETAs are measured on it.
   const clockOffset = config.serverTimeMillis - Date.now();
   const now = () => Date.now() + clockOffset;
@@ -128,11 +129,30 @@ window.FleetMap = (function () {
     }
   }
 
+  // A new token from the page's token URL (`config.tokenUrl`, with the browser's credentials for the
+  // app's origin), when the server refuses the current one as expired. Resolves with whether one came.
+  async function renewToken() {
+    if (!config.tokenUrl) return false;
+    try {
+      const response = await fetch(config.tokenUrl, { credentials: 'include', cache: 'no-store', headers: { 'Accept': 'application/json' } });
+      if (!response.ok) return false;
+      const body = await response.json();
+      if (!body || typeof body.token !== 'string' || !body.token) return false;
+      token = body.token;
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
   // Keeps a page live: the event stream while it works; when it breaks, polling (every `pollSeconds`)
   // while reconnecting with backoff (1 s doubling to 30 s, with jitter), as consumer-follow does.
-  // A final error (bad token, deleted resource) stops everything and is shown.
+  // A final error (bad token, deleted resource) stops everything and is shown. When the server ends
+  // the stream because the token expired (UNAUTHENTICATED), a page with a token URL fetches a new
+  // token and reconnects at once; the stream's first event is the state as it is then, so no change
+  // is lost. A new token refused before any event stops the page, as a final error does.
   function live(options) {
-    let attempt = 0, pollTimer = null, stopped = false, controller = null;
+    let attempt = 0, pollTimer = null, stopped = false, controller = null, renewedWithoutEvent = false;
     const status = text => { setText('connection', text); document.body.dataset.connection = text.split(' ')[0].toLowerCase(); };
     function stop(error) {
       stopped = true;
@@ -146,11 +166,22 @@ window.FleetMap = (function () {
       poll();
       pollTimer = setInterval(poll, (options.pollSeconds || 5) * 1000);
     }
+    // Fetches a new token and reconnects, for an expired token; false when there is none to fetch.
+    function renewAndReconnect(error) {
+      if (error.code !== 'UNAUTHENTICATED' || !config.tokenUrl || renewedWithoutEvent) return false;
+      renewedWithoutEvent = true;
+      if (controller) controller.abort();
+      controller = null;
+      status('Renewing the link…');
+      renewToken().then(renewed => { if (renewed) connect(); else stop(error); });
+      return true;
+    }
     function connect() {
       if (stopped) return;
-      controller = new AbortController();
+      const own = controller = new AbortController();
       let opened = false;
       readStream(options.stream, (event, data) => {
+        if (own !== controller) return;
         if (!opened) {
           opened = true; attempt = 0; clearError(); status('Live.');
           if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
@@ -158,12 +189,15 @@ window.FleetMap = (function () {
         if (event === 'error') {
           let body = null; try { body = JSON.parse(data); } catch (e) { /* not JSON */ }
           const error = errorFromBody(500, body);
+          if (renewAndReconnect(error)) return;
           if (isFinal(error)) stop(error); else showError(error);
           return;
         }
+        renewedWithoutEvent = false;
         options.onEvent(event, JSON.parse(data));
-      }, controller.signal).catch(error => {
-        if (stopped) return;
+      }, own.signal).catch(error => {
+        if (stopped || own !== controller) return;
+        if (renewAndReconnect(error)) return;
         if (isFinal(error)) { stop(error); return; }
         const delay = Math.min(30, Math.pow(2, attempt)) * (0.8 + Math.random() * 0.4);
         attempt += 1;
