@@ -121,7 +121,8 @@ import Testing
     }
 
     /// A bare secret binds to the one `--provider` served; without one the server cannot tell, and
-    /// refuses to start (exit 2), as it does for a name that contradicts the key file's project.
+    /// refuses to start (exit 2), as it does for a name that contradicts the key file's project and
+    /// for one secret given for two providers.
     @Test func aKeyWhoseProviderIsAmbiguousIsAUsageError() throws {
         let folder = try Folder()
         let secret = try folder.write("bare.secret", "a-bare-secret-of-at-least-thirty-two-bytes\n")
@@ -131,6 +132,7 @@ import Testing
             (["--jwt-secret-file", secret], "say which provider"),
             (["--jwt-key", "proj-b=\(keyA)"], "project_id is 'proj-a'"),
             (["--provider", "p1", "--jwt-secret-file", "p2=\(secret)"], "serves only --provider 'p1'"),
+            (["--jwt-secret-file", "p1=\(secret)", "--jwt-secret-file", "p2=\(secret)"], "the same secret is given for provider 'p1'"),
         ] {
             let run = try runner.run(["serve", "--listen", "127.0.0.1:0", "--store", "memory"] + arguments)
             #expect(run.status == 2, "\(arguments): \(run)")

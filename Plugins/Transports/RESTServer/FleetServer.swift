@@ -95,10 +95,19 @@ public struct ServeOptions: Sendable {
                 ? try VerificationKey.fromServiceAccountJSON(text) : try VerificationKey.rs256(publicKeyPEM: text)
             keys.append(key.bound(to: try keyProvider(named: named, ofKey: key.provider, option: "--jwt-key", file: file)))
         }
+        // A secret two providers shared would sign tokens for either: each provider needs its own.
+        var providerOfSecret: [String: String] = [:]
         for value in jwtSecretFiles {
             let (named, file) = Self.providerAndFile(value)
-            let key = try VerificationKey.hs256(secretFileContents: Array(try Self.read(file, option: "--jwt-secret-file").utf8))
-            keys.append(key.bound(to: try keyProvider(named: named, ofKey: nil, option: "--jwt-secret-file", file: file)))
+            let contents = try Self.read(file, option: "--jwt-secret-file")
+            let key = try VerificationKey.hs256(secretFileContents: Array(contents.utf8))
+            let provider = try keyProvider(named: named, ofKey: nil, option: "--jwt-secret-file", file: file)
+            let secret = contents.hasSuffix("\n") ? String(contents.dropLast()) : contents
+            if let other = providerOfSecret[secret], other != provider {
+                throw FleetError.invalidArgument("--jwt-secret-file \(file): the same secret is given for provider '\(other)'; a token it signs could act for both, so give each provider its own secret", field: "--jwt-secret-file")
+            }
+            providerOfSecret[secret] = provider
+            keys.append(key.bound(to: provider))
         }
         return keys.isEmpty ? nil : TokenVerifier(keys: keys)
     }
