@@ -162,7 +162,13 @@ window.FleetMap = (function () {
     }
     function startPolling() {
       if (pollTimer || !options.poll) return;
-      const poll = () => options.poll().then(() => { clearError(); }).catch(e => { if (isFinal(e)) stop(e); else showError(e); });
+      const poll = () => options.poll().then(() => { renewedWithoutEvent = false; clearError(); }).catch(e => {
+        // An expired token while polling: a new one for the next poll, as for the stream.
+        if (e.code === 'UNAUTHENTICATED' && config.tokenUrl && !renewedWithoutEvent) {
+          renewedWithoutEvent = true;
+          renewToken().then(renewed => { if (!renewed) stop(e); });
+        } else if (isFinal(e)) stop(e); else showError(e);
+      });
       poll();
       pollTimer = setInterval(poll, (options.pollSeconds || 5) * 1000);
     }
