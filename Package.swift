@@ -155,7 +155,7 @@ let package = Package(
         .executableTarget(name: "fleet-fuzz", dependencies: ["FleetFuzzTargets"], path: "Tests/Fuzz/Runner", swiftSettings: strict),
 
         // MARK: Tests.
-        .target(name: "FleetTestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "FleetTestSupport", dependencies: ["FleetAuth", "OpenSSLJWT"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["FleetTestSupport", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors",
                                                            "FleetAuth", "MemoryStore", "RESTClient", "RESTServer", "HTTPClient", "JournalTransport", "OpenSSLJWT", "FleetRandom",
                                                            "FleetConcurrency"], path: "Tests/TransportTests"),

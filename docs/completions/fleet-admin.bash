@@ -71,7 +71,7 @@ _fleet_admin() {
             "fleet_admin_map --transport"|"fleet_admin_map --store"|"fleet_admin_map --provider"|"fleet_admin_map --token"|"fleet_admin_map --token-file") (( i++ )) ;;
             "fleet_admin_map_import --transport"|"fleet_admin_map_import --store"|"fleet_admin_map_import --provider"|"fleet_admin_map_import --token"|"fleet_admin_map_import --token-file"|"fleet_admin_map_import --into") (( i++ )) ;;
             "fleet_admin_replay --transport"|"fleet_admin_replay --store"|"fleet_admin_replay --provider"|"fleet_admin_replay --token"|"fleet_admin_replay --token-file"|"fleet_admin_replay --to"|"fleet_admin_replay --from") (( i++ )) ;;
-            "fleet_admin_serve --transport"|"fleet_admin_serve --store"|"fleet_admin_serve --provider"|"fleet_admin_serve --token"|"fleet_admin_serve --token-file"|"fleet_admin_serve --listen"|"fleet_admin_serve --grpc-listen"|"fleet_admin_serve --grpc-tls-cert"|"fleet_admin_serve --grpc-tls-key"|"fleet_admin_serve --jwt-key"|"fleet_admin_serve --jwt-secret-file"|"fleet_admin_serve --max-body"|"fleet_admin_serve --threads"|"fleet_admin_serve --max-connections"|"fleet_admin_serve --connection-timeout"|"fleet_admin_serve --max-connections-per-client"|"fleet_admin_serve --header-timeout"|"fleet_admin_serve --body-timeout"|"fleet_admin_serve --max-watches"|"fleet_admin_serve --max-watches-per-client"|"fleet_admin_serve --rate-limit"|"fleet_admin_serve --rate-burst"|"fleet_admin_serve --allow-host"|"fleet_admin_serve --leaflet-dir"|"fleet_admin_serve --tiles"|"fleet_admin_serve --tiles-attribution"|"fleet_admin_serve --map-roads"|"fleet_admin_serve --stale-after"|"fleet_admin_serve --router") (( i++ )) ;;
+            "fleet_admin_serve --transport"|"fleet_admin_serve --store"|"fleet_admin_serve --provider"|"fleet_admin_serve --token"|"fleet_admin_serve --token-file"|"fleet_admin_serve --listen"|"fleet_admin_serve --grpc-listen"|"fleet_admin_serve --grpc-tls-cert"|"fleet_admin_serve --grpc-tls-key"|"fleet_admin_serve --metrics-listen"|"fleet_admin_serve --jwt-key"|"fleet_admin_serve --jwt-secret-file"|"fleet_admin_serve --max-body"|"fleet_admin_serve --threads"|"fleet_admin_serve --max-connections"|"fleet_admin_serve --connection-timeout"|"fleet_admin_serve --max-connections-per-client"|"fleet_admin_serve --header-timeout"|"fleet_admin_serve --body-timeout"|"fleet_admin_serve --max-watches"|"fleet_admin_serve --max-watches-per-client"|"fleet_admin_serve --rate-limit"|"fleet_admin_serve --rate-burst"|"fleet_admin_serve --allow-host"|"fleet_admin_serve --leaflet-dir"|"fleet_admin_serve --tiles"|"fleet_admin_serve --tiles-attribution"|"fleet_admin_serve --map-roads"|"fleet_admin_serve --map-token-url"|"fleet_admin_serve --stale-after"|"fleet_admin_serve --router") (( i++ )) ;;
         esac
     done
     case "$command $prev" in
@@ -323,6 +323,7 @@ _fleet_admin() {
         "fleet_admin_serve --grpc-listen") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --grpc-tls-cert") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_serve --grpc-tls-key") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_serve --metrics-listen") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --jwt-key") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_serve --jwt-secret-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_serve --max-body") COMPREPLY=(); return 0 ;;
@@ -341,6 +342,7 @@ _fleet_admin() {
         "fleet_admin_serve --tiles") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --tiles-attribution") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --map-roads") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_serve --map-token-url") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --stale-after") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --router") COMPREPLY=( $(compgen -W "straight routino:" -- "$cur") ); return 0 ;;
     esac
@@ -536,7 +538,7 @@ _fleet_admin() {
             fi ;;
         "fleet_admin_serve")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --listen --grpc-listen --grpc-tls-cert --grpc-tls-key --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --max-connections-per-client --header-timeout --body-timeout --max-watches --max-watches-per-client --rate-limit --rate-burst --allow-host --no-access-log --leaflet-dir --tiles --tiles-attribution --map-roads --stale-after --no-map --router -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --listen --grpc-listen --grpc-tls-cert --grpc-tls-key --metrics-listen --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --max-connections-per-client --header-timeout --body-timeout --max-watches --max-watches-per-client --rate-limit --rate-burst --allow-host --no-access-log --leaflet-dir --tiles --tiles-attribution --map-roads --map-token-url --stale-after --no-map --router -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
