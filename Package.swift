@@ -60,7 +60,8 @@ let package = Package(
         .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo"], path: "Core/FleetRouting", swiftSettings: strict),
         .target(name: "FleetOperator", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetCLI"],
                 path: "Core/FleetOperator", swiftSettings: strict),
-        .target(name: "FleetEvaluation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetDriver", "FleetRandom"],
+        .target(name: "FleetLearning", dependencies: ["FleetGeo"], path: "Core/FleetLearning", swiftSettings: strict),
+        .target(name: "FleetEvaluation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetLearning", "FleetDriver", "FleetRandom"],
                 path: "Core/FleetEvaluation", swiftSettings: strict),
 
         // MARK: Plugins: JWT signatures (RS256, HS256) on OpenSSL, behind FleetAuth's JWTSigner.
@@ -163,7 +164,8 @@ let package = Package(
         .testTarget(name: "FleetConcurrencyTests", dependencies: ["FleetConcurrency"], path: "Tests/FleetConcurrencyTests"),
         .testTarget(name: "FleetModelTests", dependencies: ["FleetModel"], path: "Tests/FleetModelTests"),
         .testTarget(name: "FleetGeoTests", dependencies: ["FleetGeo", "FleetRandom"], path: "Tests/FleetGeoTests"),
-        .testTarget(name: "FleetEvaluationTests", dependencies: ["FleetEvaluation", "FleetGeo", "FleetErrors", "FleetTestSupport"],
+        .testTarget(name: "FleetLearningTests", dependencies: ["FleetLearning", "FleetGeo"], path: "Tests/FleetLearningTests"),
+        .testTarget(name: "FleetEvaluationTests", dependencies: ["FleetEvaluation", "FleetLearning", "FleetGeo", "FleetErrors", "FleetTestSupport"],
                     path: "Tests/FleetEvaluationTests"),
         .testTarget(name: "FleetCLITests", dependencies: ["FleetCLI", "FleetErrors"], path: "Tests/FleetCLITests"),
         .testTarget(name: "StoreTests", dependencies: ["FleetTestSupport", "FleetStore", "FleetErrors", "MemoryStore", "FileStore", "SQLiteStore", "CSQLite",

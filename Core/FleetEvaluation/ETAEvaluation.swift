@@ -1,4 +1,5 @@
 import FleetGeo
+import FleetLearning
 
 /// Judges the engine's ETAs on a set of recorded drives: cleans the drives, leaves out those too slow to be
 /// drives of the category (walks in a mixed set), replays each along its route, and reports the error as driven
@@ -34,6 +35,35 @@ public struct ETAEvaluation: Sendable {
         var asDriven: [[ReplayPoint]] = []
         var withoutWaits: [[ReplayPoint]] = []
         for drive in chosen {
+            let path = try route(drive)
+            asDriven.append(replay.replay(drive, along: path))
+            withoutWaits.append(replay.replay(drive.withoutWaits(), along: path))
+        }
+        return (AccuracyReport(replays: asDriven), AccuracyReport(replays: withoutWaits))
+    }
+
+    /// The accuracy on `drives` of the learned estimate, learned from `history` only (never from the drives judged),
+    /// beside the engine without history and the plain history baseline over the same history.
+    public func evaluate(_ drives: [Drive], history: [Drive],
+                         route: (Drive) throws -> [GeoPoint] = { $0.path }) rethrows -> (asDriven: AccuracyReport, withoutWaits: AccuracyReport) {
+        var withHistory = self
+        withHistory.replay.history = ReplayHistory(learningFrom: selected(history))
+        return try withHistory.evaluate(drives, route: route)
+    }
+
+    /// Leave one out: each drive of `drives` judged with what was learned from the others (and from `history`),
+    /// once per drive; the figures are over all of them. No drive is ever judged by figures it helped learn.
+    public func crossValidate(_ drives: [Drive], history: [Drive] = [],
+                              route: (Drive) throws -> [GeoPoint] = { $0.path }) rethrows -> (asDriven: AccuracyReport, withoutWaits: AccuracyReport) {
+        let chosen = selected(drives)
+        let extra = selected(history)
+        var asDriven: [[ReplayPoint]] = []
+        var withoutWaits: [[ReplayPoint]] = []
+        for (index, drive) in chosen.enumerated() {
+            var others = extra
+            others += chosen.enumerated().filter { $0.offset != index }.map(\.element)
+            var replay = self.replay
+            replay.history = ReplayHistory(learningFrom: others)
             let path = try route(drive)
             asDriven.append(replay.replay(drive, along: path))
             withoutWaits.append(replay.replay(drive.withoutWaits(), along: path))
