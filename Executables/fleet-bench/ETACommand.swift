@@ -31,6 +31,7 @@ enum ETACommand {
                            completion: .files),
                     .value("simulated", valueName: "count", help: "Judge this many simulated town drives (lights, queues, GPS noise) instead of, or beside, --traces."),
                     .value("seed", valueName: "n", help: "Seed of the simulated drives.", default: "1"),
+                    .value("town", valueName: "count", help: "Learn from this many drives through a simulated town (streets with their own speeds, rush hours, lights and stops), then judge a fifth as many other drives through it, with and without what was learned."),
                     .value("history", valueName: "file.csv", help: "Learn travel times from these drives (same CSV form) and judge the learned estimate on --traces; today's estimator, the plain history baseline and the hindsight bound stay beside it.",
                            completion: .files),
                     .flag("cross-validate", help: "Judge each drive of --traces with the learned estimate learned from the others (and from --history, if given): leave one out, once per drive."),
@@ -55,9 +56,11 @@ enum ETACommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         let tracesPath = arguments.string("traces")
         let simulated = try arguments.int("simulated") ?? 0
-        guard tracesPath != nil || simulated > 0 else {
-            throw context.usageError("give --traces FILE.csv or --simulated COUNT")
+        let town = try arguments.int("town") ?? 0
+        guard tracesPath != nil || simulated > 0 || town > 0 else {
+            throw context.usageError("give --traces FILE.csv, --simulated COUNT or --town COUNT")
         }
+        guard town >= 0 else { throw context.usageError("--town must be 0 or more") }
         guard simulated >= 0 else { throw context.usageError("--simulated must be 0 or more") }
         guard let seed = UInt64(arguments.string("seed") ?? "1") else { throw context.usageError("--seed must be a whole number from 0") }
         let minimumKmh = try arguments.double("minimum-average-kmh") ?? 0
@@ -71,6 +74,11 @@ enum ETACommand {
         var historyDrives: [Drive] = []
         if let historyPath = arguments.string("history") {
             historyDrives = try readTraces(historyPath, field: "history")
+        }
+        if town > 0 {
+            let simulatedTown = SimulatedTown(townSeed: seed)
+            historyDrives += simulatedTown.drives(count: town, seed: seed &+ 1)
+            drives += simulatedTown.drives(count: max(10, town / 5), seed: seed &+ 2)
         }
         let crossValidate = arguments.flag("cross-validate")
         guard !crossValidate || drives.count >= 2 else {
