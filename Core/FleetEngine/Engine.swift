@@ -25,6 +25,9 @@ public struct EngineConfiguration: Sendable {
     /// that failed, or a vehicle that strayed from its plan): 10 s, one or two reports of the Driver SDK,
     /// so GPS noise never plans on every update. A change of waypoints plans at once.
     public var minimumReplanSeconds: Double = 10
+    /// Times the route ahead with what the fleet learned from its drives (`LearnedTimesStorage`); nil uses the
+    /// vehicle's live speed only (`fleet-admin serve --learned-etas off`).
+    public var learnedETAs: LearnedETASettings? = LearnedETASettings()
 
     public init() {}
 }
@@ -45,6 +48,7 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
     let vehicleFeeds = VehicleFeeds(pollSeconds: Engine.watchPollSeconds)
     let records = RecordCache()
     let searchRoutes = SearchRouteCache()
+    let learnedTimes = LearnedTimesCache()
 
     /// An engine over `store`, reading time from `clock`.
     public init(store: any Store, clock: any EngineClock = SystemClock(), configuration: EngineConfiguration = .init()) {

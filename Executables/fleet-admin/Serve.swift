@@ -78,12 +78,15 @@ enum ServeFlags {
         default: "30", environment: "FLEET_STALE_AFTER")
     /// `--no-map`.
     static let noMap = Option.flag("no-map", help: "Do not serve the map pages under /map.")
+    /// `--learned-etas on|off`.
+    static let learnedETAs = Option.value("learned-etas", valueName: "on|off", help: "Time the route ahead with the travel times learned from the fleet's drives (fleet-admin speeds); off uses each vehicle's live speed only.",
+                                          default: "on", environment: "FLEET_LEARNED_ETAS", allowedValues: ["on", "off"])
     /// In the order help shows them.
     static let all: [Option] = [
         listen, grpcListen, grpcTlsCert, grpcTlsKey, metricsListen, jwtKey, jwtSecretFile, insecure, maxBody, threads, maxConnections,
         connectionTimeout, maxConnectionsPerClient, headerTimeout, bodyTimeout, maxWatches, maxWatchesPerClient, rateLimit,
         rateBurst, allowHost, noAccessLog, leafletDir, tiles, tilesAttribution, mapRoads, mapTokenURL, staleAfter, noMap,
-        RouteCommand.routerOption,
+        RouteCommand.routerOption, learnedETAs,
     ]
 }
 
@@ -170,6 +173,7 @@ let serveCommand = Command(
         options.map = map
     }
     options.engine.router = try planningRouter(args)
+    if args.string(ServeFlags.learnedETAs) == "off" { options.engine.learnedETAs = nil }
     // Without tiles or roads of its own, the map draws the routing map's roads (make map writes them beside
     // the Routino database), so the pages show the streets the routes follow, offline.
     if var map = options.map, map.tilesURL == nil, map.roadsFile == nil,

@@ -227,7 +227,9 @@ public enum FleetServer {
         let limiter = options.rateLimit.map { RateLimiter(rate: $0, burst: options.rateBurst ?? max(1, $0)) }
         let requestGuard = RequestGuard(rateLimiter: limiter, allowedHosts: Set(options.allowedHosts + [host] + [metricsAddress?.host].compactMap { $0 }))
         let site = options.map.map { MapSite(configuration: $0, provider: options.provider) }
-        let service = FleetService(engine: Engine(store: measured, configuration: options.engine), verifier: verifier, provider: options.provider, metrics: metrics,
+        let engine = Engine(store: measured, configuration: options.engine)
+        metrics.addSource { engine.learnedMetrics() }
+        let service = FleetService(engine: engine, verifier: verifier, provider: options.provider, metrics: metrics,
                                    requestGuard: requestGuard, map: site)
         let logging = options.accessLog
         let accessLog: @Sendable (HTTPAccessLogEntry) -> Void = { entry in
