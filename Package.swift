@@ -44,10 +44,11 @@ let package = Package(
         .target(name: "FleetGeo", path: "Core/FleetGeo", swiftSettings: strict),
         // The API as an interface: FleetAPI, its watches, the trip lifecycle, the transport registry.
         .target(name: "FleetInterface", dependencies: ["FleetErrors", "FleetModel", "FleetConcurrency"], path: "Core/FleetInterface",
+                exclude: ["Generator"],
                 swiftSettings: strict),
         .target(name: "FleetStore", dependencies: ["FleetErrors"], path: "Core/FleetStore", swiftSettings: strict),
         .target(name: "FleetCLI", dependencies: ["FleetErrors"], path: "Core/FleetCLI", swiftSettings: strict),
-        .target(name: "FleetAuth", dependencies: ["FleetErrors", "FleetModel"], path: "Core/FleetAuth",
+        .target(name: "FleetAuth", dependencies: ["FleetErrors", "FleetModel", "FleetInterface"], path: "Core/FleetAuth",
                 swiftSettings: strict),
         .target(name: "FleetLocation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetConcurrency"],
                 path: "Core/FleetLocation", swiftSettings: strict),
@@ -91,7 +92,7 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "FleetErrors", "HTTPCore", "FleetConcurrency"],
                 path: "Plugins/Transports/HTTPClient", swiftSettings: strict),
 
-        .target(name: "FleetREST", dependencies: ["FleetErrors", "FleetModel", "FleetAuth"],
+        .target(name: "FleetREST", dependencies: ["FleetErrors", "FleetModel", "FleetInterface"],
                 path: "Plugins/Transports/FleetREST", swiftSettings: strict),
 
         .target(name: "RESTClient", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "HTTPClient", "FleetConcurrency"],
@@ -103,9 +104,9 @@ let package = Package(
                             .embedInCode("Assets/rider.js"), .embedInCode("Assets/operator.js")],
                 swiftSettings: strict),
 
-        .target(name: "RESTServer", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "FleetEngine", "FleetAuth",
+        .target(name: "APIServer", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "FleetEngine", "FleetAuth",
                                                    "FleetStore", "HTTPServer", "MapPages", "GRPCServer", "OpenSSLJWT"],
-                path: "Plugins/Transports/RESTServer", swiftSettings: strict),
+                path: "Plugins/Transports/APIServer", swiftSettings: strict),
 
         .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "MemoryStore", "FileIO", "FleetConcurrency"],
                 path: "Plugins/Transports/JournalTransport", swiftSettings: strict),
@@ -118,7 +119,7 @@ let package = Package(
 
         // MARK: Wiring: every module's error causes composed into the one catalogue.
         .target(name: "FleetCatalogue", dependencies: ["FleetErrors", "FleetAuth", "FleetModel", "FleetEngine", "HTTPClient",
-                                                       "HTTPServer", "JournalTransport", "RESTServer", "FleetStore", "PostgresStore",
+                                                       "HTTPServer", "JournalTransport", "APIServer", "FleetStore", "PostgresStore",
                                                        "FileStore", "FleetLocation", "FleetEvaluation", "FleetRouting", "FleetOperator"],
                 path: "Plugins/FleetCatalogue", swiftSettings: strict),
 
@@ -126,7 +127,7 @@ let package = Package(
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                             "CSQLite", "FleetEngine", "FleetInterface", "FleetModel", "RESTClient", "HTTPServer", "FleetConcurrency",
                                                             "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
-                                                            "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "RESTServer"],
+                                                            "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "APIServer"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         .target(name: "TestHelperSupport", dependencies: ["FleetCLI"], path: "Tests/HelperSupport", swiftSettings: strict),
         .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors", "FleetCLI", "TestHelperSupport"],
@@ -142,7 +143,7 @@ let package = Package(
                                                                 "FleetModel", "FleetCatalogue"],
                           path: "Executables/consumer-follow", swiftSettings: strict),
         .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "FleetKit", "FleetStore",
-                                                            "FleetAuth", "JournalTransport", "RESTServer", "FleetGeo", "FleetRouting", "RoutinoRouter", "MapPages", "OpenSSLJWT", "FleetCatalogue", "FleetOperator"],
+                                                            "FleetAuth", "JournalTransport", "APIServer", "FleetGeo", "FleetRouting", "RoutinoRouter", "MapPages", "OpenSSLJWT", "FleetCatalogue", "FleetOperator"],
                           path: "Executables/fleet-admin", swiftSettings: strict),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI", "FleetCatalogue"],
                           path: "Executables/error-explain", swiftSettings: strict),
@@ -150,14 +151,14 @@ let package = Package(
         // MARK: Fuzzing (Tests/Fuzz, docs/fuzzing.md): the targets as a library; fleet-fuzz replays inputs, or is a
         // libFuzzer binary when `make fuzz` builds it with --sanitize fuzzer -Xswiftc -DFUZZING.
         .target(name: "FleetFuzzTargets", dependencies: ["OpenSSLJWT", "FleetModel", "FleetErrors", "FleetGeo", "FleetEngine", "MemoryStore",
-                                                         "FleetAuth", "FleetREST", "FleetLocation"],
+                                                         "FleetAuth", "FleetREST", "FleetLocation", "FleetInterface"],
                 path: "Tests/Fuzz/Targets", swiftSettings: strict),
         .executableTarget(name: "fleet-fuzz", dependencies: ["FleetFuzzTargets"], path: "Tests/Fuzz/Runner", swiftSettings: strict),
 
         // MARK: Tests.
         .target(name: "FleetTestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["FleetTestSupport", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors",
-                                                           "FleetAuth", "MemoryStore", "RESTClient", "RESTServer", "HTTPClient", "JournalTransport", "OpenSSLJWT", "FleetRandom",
+                                                           "FleetAuth", "MemoryStore", "RESTClient", "APIServer", "FleetREST", "HTTPClient", "JournalTransport", "OpenSSLJWT", "FleetRandom",
                                                            "FleetConcurrency"], path: "Tests/TransportTests"),
         .testTarget(name: "FleetErrorsTests", dependencies: ["FleetErrors", "FleetCatalogue", "FleetJSON"], path: "Tests/FleetErrorsTests"),
         .testTarget(name: "FleetConcurrencyTests", dependencies: ["FleetConcurrency"], path: "Tests/FleetConcurrencyTests"),
@@ -169,7 +170,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["FleetTestSupport", "FleetStore", "FleetErrors", "MemoryStore", "FileStore", "SQLiteStore", "CSQLite",
                                                        "PostgresStore", "FleetRandom", "FleetConcurrency"],
                     path: "Tests/StoreTests"),
-        .testTarget(name: "FleetAuthTests", dependencies: ["OpenSSLJWT", "FleetAuth", "FleetModel", "FleetErrors"],
+        .testTarget(name: "FleetAuthTests", dependencies: ["OpenSSLJWT", "FleetAuth", "FleetModel", "FleetErrors", "FleetInterface"],
                     path: "Tests/FleetAuthTests", exclude: ["Fixtures"]),
         .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "FleetInterface", "FleetRouting", "MemoryStore", "SQLiteStore", "PostgresStore",
                                                              "FleetTestSupport", "FleetConcurrency"], path: "Tests/FleetEngineTests"),

@@ -12,7 +12,7 @@ import HTTPClient
 import HTTPServer
 import JournalTransport
 import PostgresStore
-import RESTServer
+import APIServer
 
 /// The product's one catalogue, composed: every module's causes registered with `ErrorCatalogue`,
 /// so `error-explain`, `docs/errors.md` and every executable's error messages know all of them.
@@ -20,7 +20,7 @@ public enum ProductCauses {
     /// Every module's causes, in catalogue order.
     public static let all: [ErrorCause] = [
         FleetAuthCauses.all, FleetEngineCauses.all, FleetModelCauses.all,
-        HTTPClientCauses.all, HTTPServerCauses.all, JournalTransportCauses.all, RESTServerCauses.all,
+        HTTPClientCauses.all, HTTPServerCauses.all, JournalTransportCauses.all, APIServerCauses.all,
         FleetStoreCauses.all, FileStoreCauses.all, FleetOperatorCauses.all,
         FleetLocationCauses.all, FleetEvaluationCauses.all, PostgresStoreCauses.all, FleetRoutingCauses.all,
     ].flatMap { $0 }

@@ -90,7 +90,10 @@ struct ModuleRules {
 
     static let house = ModuleRules(
         coreExceptions: [],
-        forbidden: ["RESTClient": ["FleetEngine", "FleetStore"], "FleetConsumer": ["FleetEngine", "FleetStore"]],
+        // The REST mapping and the clients know the API's method table, not the engine, the store or
+        // the authorization behind it.
+        forbidden: ["RESTClient": ["FleetEngine", "FleetStore", "FleetAuth"], "FleetConsumer": ["FleetEngine", "FleetStore"],
+                    "FleetREST": ["FleetEngine", "FleetStore", "FleetAuth"]],
         onlyOn: ["FleetInterface": ["FleetErrors", "FleetModel", "FleetConcurrency"],
                  // The small bottom modules, one of each small thing, depend on nothing of ours.
                  "FleetJSON": [], "FleetRandom": [], "FleetBackoff": [], "FleetConcurrency": [], "HTTPCore": []])

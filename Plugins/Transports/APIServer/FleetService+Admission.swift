@@ -1,6 +1,6 @@
 import FleetAuth
 import FleetErrors
-import FleetREST
+import FleetInterface
 
 /// The checks every transport runs on a decoded call before the engine sees it, so that REST and gRPC
 /// admit exactly the same calls: the provider served, the bearer token and its role, and the rate limit.
@@ -14,16 +14,16 @@ extension FleetService {
 
     /// Admits a decoded call: the provider check and, with tokens on, the token from `authorization`
     /// (`Bearer …`, from an HTTP header or gRPC metadata), its role for the call, and the token's rate.
-    func admit(_ call: RESTCall, authorization: String?, address: @autoclosure () -> String) throws {
+    func admit(_ call: FleetCall, authorization: String?, address: @autoclosure () -> String) throws {
         let token = try authorize(call, authorization: authorization)
         if verifier != nil { try requestGuard.limitRate(key: RequestGuard.callerKey(token: token, address: address())) }
     }
 
     /// Checks the call's provider and token; returns the verified token, nil when tokens are not checked.
     @discardableResult
-    func authorize(_ call: RESTCall, authorization: String?) throws -> VerifiedToken? {
+    func authorize(_ call: FleetCall, authorization: String?) throws -> VerifiedToken? {
         guard provider != nil || verifier != nil else { return nil }  // an open server for every provider
-        let target = Self.target(of: call)
+        let target = call.resources
         if let provider, let asked = target.provider, asked != provider {
             throw FleetError(.providerNotServed, detail: "this server serves '\(provider)', not '\(asked)'")
         }
