@@ -42,11 +42,13 @@ let package = Package(
         .target(name: "FleetModel", dependencies: ["FleetErrors", "FleetJSON"], path: "Core/FleetModel",
                 exclude: ["Generator"], swiftSettings: strict),
         .target(name: "FleetGeo", path: "Core/FleetGeo", swiftSettings: strict),
+        // The one registry of URL schemes (stores, transports, routers).
+        .target(name: "FleetSchemes", dependencies: ["FleetErrors"], path: "Core/FleetSchemes", swiftSettings: strict),
         // The API as an interface: FleetAPI, its watches, the trip lifecycle, the transport registry.
-        .target(name: "FleetInterface", dependencies: ["FleetErrors", "FleetModel", "FleetConcurrency"], path: "Core/FleetInterface",
+        .target(name: "FleetInterface", dependencies: ["FleetErrors", "FleetModel", "FleetConcurrency", "FleetSchemes"], path: "Core/FleetInterface",
                 exclude: ["Generator"],
                 swiftSettings: strict),
-        .target(name: "FleetStore", dependencies: ["FleetErrors"], path: "Core/FleetStore", swiftSettings: strict),
+        .target(name: "FleetStore", dependencies: ["FleetErrors", "FleetSchemes"], path: "Core/FleetStore", swiftSettings: strict),
         .target(name: "FleetCLI", dependencies: ["FleetErrors"], path: "Core/FleetCLI", swiftSettings: strict),
         .target(name: "FleetAuth", dependencies: ["FleetErrors", "FleetModel", "FleetInterface"], path: "Core/FleetAuth",
                 swiftSettings: strict),
@@ -58,7 +60,7 @@ let package = Package(
                 path: "Core/FleetConsumer", swiftSettings: strict),
         .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetGeo", "FleetStore", "FleetRouting", "FleetConcurrency"],
                 path: "Core/FleetEngine", swiftSettings: strict),
-        .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo"], path: "Core/FleetRouting", swiftSettings: strict),
+        .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo", "FleetSchemes"], path: "Core/FleetRouting", swiftSettings: strict),
         .target(name: "FleetOperator", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetCLI"],
                 path: "Core/FleetOperator", swiftSettings: strict),
         .target(name: "FleetEvaluation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetDriver", "FleetRandom"],
@@ -69,17 +71,17 @@ let package = Package(
                 swiftSettings: strict),
 
         // MARK: Plugins: stores.
-        .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
+        .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors", "FleetSchemes"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
         .target(name: "FileIO", dependencies: ["FleetErrors"], path: "Plugins/FileIO", swiftSettings: strict),
-        .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore", "FileIO", "FleetConcurrency"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
+        .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore", "FileIO", "FleetConcurrency", "FleetSchemes"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"], path: "Plugins/System/CSQLiteShim"),
-        .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite", "CSQLiteShim", "FleetConcurrency"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
-        .target(name: "PostgresStore", dependencies: ["FleetStore", "FleetErrors", "CLibPQ", "FleetConcurrency"], path: "Plugins/Stores/PostgresStore", swiftSettings: strict),
+        .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite", "CSQLiteShim", "FleetConcurrency", "FleetSchemes"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
+        .target(name: "PostgresStore", dependencies: ["FleetStore", "FleetErrors", "CLibPQ", "FleetConcurrency", "FleetSchemes"], path: "Plugins/Stores/PostgresStore", swiftSettings: strict),
 
         // MARK: Plugins: routers.
-        .target(name: "StraightRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors"],
+        .target(name: "StraightRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors", "FleetSchemes"],
                 path: "Plugins/Routers/StraightRouter", swiftSettings: strict),
-        .target(name: "RoutinoRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors", "CRoutino"],
+        .target(name: "RoutinoRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors", "CRoutino", "FleetSchemes"],
                 path: "Plugins/Routers/RoutinoRouter", swiftSettings: strict),
 
         // MARK: Plugins: transports.
@@ -95,7 +97,7 @@ let package = Package(
         .target(name: "FleetREST", dependencies: ["FleetErrors", "FleetModel", "FleetInterface"],
                 path: "Plugins/Transports/FleetREST", swiftSettings: strict),
 
-        .target(name: "RESTClient", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "HTTPClient", "FleetConcurrency"],
+        .target(name: "RESTClient", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "HTTPClient", "FleetConcurrency", "FleetSchemes"],
                 path: "Plugins/Transports/RESTClient", swiftSettings: strict),
 
         // The map pages' own HTML, CSS and JS are built into the binary (embedInCode): nothing to install beside it.
@@ -108,17 +110,17 @@ let package = Package(
                                                    "FleetStore", "HTTPServer", "MapPages", "GRPCServer", "OpenSSLJWT"],
                 path: "Plugins/Transports/APIServer", swiftSettings: strict),
 
-        .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "MemoryStore", "FileIO", "FleetConcurrency"],
+        .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "MemoryStore", "FileIO", "FleetConcurrency", "FleetSchemes"],
                 path: "Plugins/Transports/JournalTransport", swiftSettings: strict),
 
         // MARK: Wiring: URLs to stores, transports and routers.
         .target(name: "FleetKit", dependencies: ["FleetInterface", "FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                  "PostgresStore", "RESTClient", "JournalTransport", "FleetAuth", "HTTPClient",
-                                                 "FleetRouting", "StraightRouter", "RoutinoRouter", "FleetCLI"],
+                                                 "FleetRouting", "StraightRouter", "RoutinoRouter", "FleetCLI", "FleetSchemes"],
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
         // MARK: Wiring: every module's error causes composed into the one catalogue.
-        .target(name: "FleetCatalogue", dependencies: ["FleetErrors", "FleetAuth", "FleetModel", "FleetEngine", "HTTPClient",
+        .target(name: "FleetCatalogue", dependencies: ["FleetErrors", "FleetSchemes", "FleetAuth", "FleetModel", "FleetEngine", "HTTPClient",
                                                        "HTTPServer", "JournalTransport", "APIServer", "FleetStore", "PostgresStore",
                                                        "FileStore", "FleetLocation", "FleetEvaluation", "FleetRouting", "FleetOperator"],
                 path: "Plugins/FleetCatalogue", swiftSettings: strict),
@@ -173,7 +175,7 @@ let package = Package(
         .testTarget(name: "FleetAuthTests", dependencies: ["OpenSSLJWT", "FleetAuth", "FleetModel", "FleetErrors", "FleetInterface"],
                     path: "Tests/FleetAuthTests", exclude: ["Fixtures"]),
         .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "FleetInterface", "FleetRouting", "MemoryStore", "SQLiteStore", "PostgresStore",
-                                                             "FleetTestSupport", "FleetConcurrency"], path: "Tests/FleetEngineTests"),
+                                                             "FleetTestSupport", "FleetConcurrency", "FleetSchemes"], path: "Tests/FleetEngineTests"),
         .testTarget(name: "JournalTransportTests",
                     dependencies: ["JournalTransport", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors", "MemoryStore", "FleetTestSupport",
                                    "FleetConcurrency"],
@@ -197,7 +199,7 @@ let package = Package(
                     path: "Tests/ConsumerFollowTests"),
         .testTarget(name: "MapPageTests", dependencies: ["FleetTestSupport"], path: "Tests/MapPageTests"),
         .testTarget(name: "RouterTests", dependencies: ["FleetRouting", "StraightRouter", "RoutinoRouter", "FleetKit", "FleetGeo",
-                                                        "FleetErrors", "FleetTestSupport", "fleet-admin", "FleetRandom", "FleetCatalogue"], path: "Tests/RouterTests"),
+                                                        "FleetErrors", "FleetTestSupport", "fleet-admin", "FleetRandom", "FleetCatalogue", "FleetSchemes"], path: "Tests/RouterTests"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FleetFuzzTargets", "FleetTestSupport"], path: "Tests/Fuzz/CorpusTests"),
         // The module graph's rules (docs/architecture.md), checked on `swift package dump-package`.
         .testTarget(name: "PackageGraphTests", path: "Tests/PackageGraphTests"),

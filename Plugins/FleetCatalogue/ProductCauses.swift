@@ -7,6 +7,7 @@ import FleetLocation
 import FleetModel
 import FleetOperator
 import FleetRouting
+import FleetSchemes
 import FleetStore
 import HTTPClient
 import HTTPServer
@@ -22,7 +23,7 @@ public enum ProductCauses {
         FleetAuthCauses.all, FleetEngineCauses.all, FleetModelCauses.all,
         HTTPClientCauses.all, HTTPServerCauses.all, JournalTransportCauses.all, APIServerCauses.all,
         FleetStoreCauses.all, FileStoreCauses.all, FleetOperatorCauses.all,
-        FleetLocationCauses.all, FleetEvaluationCauses.all, PostgresStoreCauses.all, FleetRoutingCauses.all,
+        FleetLocationCauses.all, FleetEvaluationCauses.all, PostgresStoreCauses.all, FleetRoutingCauses.all, FleetSchemesCauses.all,
     ].flatMap { $0 }
 
     /// Registers every module's causes with `ErrorCatalogue` (once; later calls do nothing more).

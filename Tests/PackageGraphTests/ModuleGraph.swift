@@ -94,7 +94,9 @@ struct ModuleRules {
         // the authorization behind it.
         forbidden: ["RESTClient": ["FleetEngine", "FleetStore", "FleetAuth"], "FleetConsumer": ["FleetEngine", "FleetStore"],
                     "FleetREST": ["FleetEngine", "FleetStore", "FleetAuth"]],
-        onlyOn: ["FleetInterface": ["FleetErrors", "FleetModel", "FleetConcurrency"],
+        onlyOn: ["FleetInterface": ["FleetErrors", "FleetModel", "FleetConcurrency", "FleetSchemes"],
+                 // The one scheme registry knows URLs and errors, nothing it opens.
+                 "FleetSchemes": ["FleetErrors"],
                  // The small bottom modules, one of each small thing, depend on nothing of ours.
                  "FleetJSON": [], "FleetRandom": [], "FleetBackoff": [], "FleetConcurrency": [], "HTTPCore": []])
 }

@@ -7,8 +7,8 @@ _fleet_admin() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -59,8 +59,8 @@ _fleet_admin_vehicles() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -106,8 +106,8 @@ _fleet_admin_vehicles_create() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -135,8 +135,8 @@ _fleet_admin_vehicles_get() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -155,8 +155,8 @@ _fleet_admin_vehicles_list() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -182,8 +182,8 @@ _fleet_admin_vehicles_update() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -212,8 +212,8 @@ _fleet_admin_vehicles_search() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -244,8 +244,8 @@ _fleet_admin_vehicles_delete() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -264,8 +264,8 @@ _fleet_admin_vehicles_online() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -284,8 +284,8 @@ _fleet_admin_vehicles_offline() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -304,8 +304,8 @@ _fleet_admin_trips() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -355,8 +355,8 @@ _fleet_admin_trips_create() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -383,8 +383,8 @@ _fleet_admin_trips_get() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -404,8 +404,8 @@ _fleet_admin_trips_list() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -427,8 +427,8 @@ _fleet_admin_trips_search() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -451,8 +451,8 @@ _fleet_admin_trips_update() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -481,8 +481,8 @@ _fleet_admin_trips_assign() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -502,8 +502,8 @@ _fleet_admin_trips_status() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -524,8 +524,8 @@ _fleet_admin_trips_complete() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -544,8 +544,8 @@ _fleet_admin_trips_cancel() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -564,8 +564,8 @@ _fleet_admin_trips_delete() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -584,8 +584,8 @@ _fleet_admin_token() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -619,8 +619,8 @@ _fleet_admin_token_mint() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -647,8 +647,8 @@ _fleet_admin_token_inspect() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -671,8 +671,8 @@ _fleet_admin_export() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -692,8 +692,8 @@ _fleet_admin_import() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -713,8 +713,8 @@ _fleet_admin_stats() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -733,8 +733,8 @@ _fleet_admin_route() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -757,8 +757,8 @@ _fleet_admin_map() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -790,8 +790,8 @@ _fleet_admin_map_import() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -811,8 +811,8 @@ _fleet_admin_replay() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -833,8 +833,8 @@ _fleet_admin_serve() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
