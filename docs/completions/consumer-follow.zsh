@@ -26,6 +26,7 @@ _consumer_follow() {
         '--token-key[--token-url\: the JSON key of the token.]:key: '
         '--token-expiry-key[--token-url\: the JSON key of the expiry \(epoch ms or s, seconds from now, or RFC 3339\).]:key: '
         '(- *)'{-h,--help}'[Show help information.]'
+        '(- *)--version[Show the version.]'
         ':trip: '
     )
     _arguments -C -s "${args[@]}" && ret=0

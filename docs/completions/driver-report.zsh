@@ -30,6 +30,7 @@ _driver_report() {
         '--stop-timeout[How long \(real time\) the final OFFLINE update is retried.]:duration: '
         '--log-format[Log lines as text or json.]:format:(text json)'
         '(- *)'{-h,--help}'[Show help information.]'
+        '(- *)--version[Show the version.]'
     )
     _arguments -C -s "${args[@]}" && ret=0
     return ret
