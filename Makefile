@@ -27,7 +27,7 @@ EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all setup build release test unit-test conformance methods methods-check demo bench traces install uninstall clean help map fuzz-build fuzz fuzz-corpus
+.PHONY: all setup build release test unit-test conformance errors methods methods-check demo bench traces install uninstall clean help map fuzz-build fuzz fuzz-corpus
 
 all: build
 
@@ -129,6 +129,11 @@ fuzz-corpus: fuzz-build
 	    || { echo "fuzz $$t: crash (log $(BUILD_DIR)/fuzz-$$t.log)"; tail -30 $(BUILD_DIR)/fuzz-$$t.log; exit 1; }; \
 	  echo "fuzz $$t: corpus and 5 s of mutations, no crash ($$(grep -oE 'stat::number_of_executed_units: [0-9]+' $(BUILD_DIR)/fuzz-$$t.log | tail -1 | sed 's/.*: //') executions)"; \
 	done
+
+## errors: docs/errors.md regenerated from the error catalogue (a test in `make test` fails when it is stale).
+errors: build
+	@"$(BIN_DIR)/error-explain" --markdown > docs/errors.md
+	@echo "make errors: docs/errors.md written"
 
 ## methods: the one table of API methods (FleetMethod, FleetCall, FleetAPI, the roles' access, the REST query
 ## fields) generated from Google's service descriptors and the declarations in Core/FleetInterface/Generator/generate.py.
