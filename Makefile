@@ -94,7 +94,7 @@ test: build map
 	echo "conformance against Google's types: passed"; \
 	echo "tests: $${passed:-0} passed, 0 failed"
 
-## fuzz: libFuzzer on each target (Tests/Fuzz, docs/fuzzing.md) for FUZZ_SECONDS, starting from its committed
+## fuzz: libFuzzer on each target (Executables/FleetFuzzTargets, docs/fuzzing.md) for FUZZ_SECONDS, starting from its committed
 ## corpus; new inputs go to .build/fuzz-corpus/<target>, crashes to .build/fuzz-crashes/<target>.
 ## FUZZ_SANITIZE=address adds AddressSanitizer; FUZZ_TARGETS picks targets; FUZZ_FLAGS goes to libFuzzer.
 FUZZ_SECONDS  ?= 60

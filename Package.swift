@@ -131,10 +131,11 @@ let package = Package(
                                                             "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
                                                             "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "APIServer"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
-        .target(name: "TestHelperSupport", dependencies: ["FleetCLI"], path: "Tests/HelperSupport", swiftSettings: strict),
-        .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors", "FleetCLI", "TestHelperSupport"],
+        // What the helper executables the tests run (journal-writer, store-writer) share: their command line.
+        .target(name: "HelperSupport", dependencies: ["FleetCLI"], path: "Executables/HelperSupport", swiftSettings: strict),
+        .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors", "FleetCLI", "HelperSupport"],
                           path: "Executables/journal-writer", swiftSettings: strict),
-        .executableTarget(name: "store-writer", dependencies: ["FleetErrors", "FleetStore", "SQLiteStore", "FleetCLI", "TestHelperSupport"],
+        .executableTarget(name: "store-writer", dependencies: ["FleetErrors", "FleetStore", "SQLiteStore", "FleetCLI", "HelperSupport"],
                           path: "Executables/store-writer", swiftSettings: strict),
         .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore", "FleetRandom", "FleetCLI"],
                           path: "Executables/store-crasher", swiftSettings: strict),
@@ -150,12 +151,12 @@ let package = Package(
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI", "FleetCatalogue"],
                           path: "Executables/error-explain", swiftSettings: strict),
 
-        // MARK: Fuzzing (Tests/Fuzz, docs/fuzzing.md): the targets as a library; fleet-fuzz replays inputs, or is a
+        // MARK: Fuzzing (docs/fuzzing.md; the corpus is under Tests/Fuzz/corpus): the targets as a library; fleet-fuzz replays inputs, or is a
         // libFuzzer binary when `make fuzz` builds it with --sanitize fuzzer -Xswiftc -DFUZZING.
         .target(name: "FleetFuzzTargets", dependencies: ["OpenSSLJWT", "FleetModel", "FleetErrors", "FleetGeo", "FleetEngine", "MemoryStore",
                                                          "FleetAuth", "FleetREST", "FleetLocation", "FleetInterface"],
-                path: "Tests/Fuzz/Targets", swiftSettings: strict),
-        .executableTarget(name: "fleet-fuzz", dependencies: ["FleetFuzzTargets"], path: "Tests/Fuzz/Runner", swiftSettings: strict),
+                path: "Executables/FleetFuzzTargets", swiftSettings: strict),
+        .executableTarget(name: "fleet-fuzz", dependencies: ["FleetFuzzTargets"], path: "Executables/fleet-fuzz", swiftSettings: strict),
 
         // MARK: Tests.
         .target(name: "FleetTestSupport", path: "Tests/TestSupport", swiftSettings: strict),

@@ -58,6 +58,15 @@ struct ModuleGraph {
                 found.append("Core target \(target.name) depends on \(what) \(used.name) (\(used.path))")
             }
         }
+        // A product's code lives outside Tests/: no executable reaches a library kept with the tests.
+        for target in targets.values.sorted(by: { $0.name < $1.name }) where target.type == "executable" {
+            if target.path.hasPrefix("Tests/") { found.append("the executable \(target.name) is under Tests/ (\(target.path))") }
+            for name in closure(of: target.name).sorted() {
+                if let used = targets[name], used.path.hasPrefix("Tests/") {
+                    found.append("the executable \(target.name) depends on \(used.name), which is under Tests/ (\(used.path))")
+                }
+            }
+        }
         for (client, forbidden) in rules.forbidden.sorted(by: { $0.key < $1.key }) {
             let reached = closure(of: client)
             for name in forbidden.sorted() where reached.contains(name) {
