@@ -27,7 +27,7 @@ EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all setup build release test unit-test conformance demo bench traces install uninstall clean help map fuzz-build fuzz fuzz-corpus
+.PHONY: all setup build release test unit-test conformance errors methods methods-check demo bench traces install uninstall clean help map fuzz-build fuzz fuzz-corpus
 
 all: build
 
@@ -85,6 +85,7 @@ test: build map
 	@# Serially: on two cores the parallel run gains little and starves the tests that run processes.
 	@set -o pipefail; $(SWIFT) test --skip-build --no-parallel $(SWIFT_FLAGS) 2>&1 | tee $(BUILD_DIR)/test.log
 	$(MAKE) --no-print-directory conformance
+	$(MAKE) --no-print-directory methods-check
 	$(MAKE) --no-print-directory fuzz-corpus
 	@echo "== the demo, in CI's fast mode (no terminal: plain lines), must reach COMPLETE"
 	DEMO_SPEEDUP=60 bash Executables/demo/demo.sh "$(BIN_DIR)" > $(BUILD_DIR)/demo.log 2>&1 || { tail -40 $(BUILD_DIR)/demo.log; exit 1; }
@@ -93,7 +94,7 @@ test: build map
 	echo "conformance against Google's types: passed"; \
 	echo "tests: $${passed:-0} passed, 0 failed"
 
-## fuzz: libFuzzer on each target (Tests/Fuzz, docs/fuzzing.md) for FUZZ_SECONDS, starting from its committed
+## fuzz: libFuzzer on each target (Executables/FleetFuzzTargets, docs/fuzzing.md) for FUZZ_SECONDS, starting from its committed
 ## corpus; new inputs go to .build/fuzz-corpus/<target>, crashes to .build/fuzz-crashes/<target>.
 ## FUZZ_SANITIZE=address adds AddressSanitizer; FUZZ_TARGETS picks targets; FUZZ_FLAGS goes to libFuzzer.
 FUZZ_SECONDS  ?= 60
@@ -128,6 +129,24 @@ fuzz-corpus: fuzz-build
 	    || { echo "fuzz $$t: crash (log $(BUILD_DIR)/fuzz-$$t.log)"; tail -30 $(BUILD_DIR)/fuzz-$$t.log; exit 1; }; \
 	  echo "fuzz $$t: corpus and 5 s of mutations, no crash ($$(grep -oE 'stat::number_of_executed_units: [0-9]+' $(BUILD_DIR)/fuzz-$$t.log | tail -1 | sed 's/.*: //') executions)"; \
 	done
+
+## errors: docs/errors.md regenerated from the error catalogue (a test in `make test` fails when it is stale).
+errors: build
+	@"$(BIN_DIR)/error-explain" --markdown > docs/errors.md
+	@echo "make errors: docs/errors.md written"
+
+## methods: the one table of API methods (FleetMethod, FleetCall, FleetAPI, the roles' access, the REST query
+## fields) generated from Google's service descriptors and the declarations in Core/FleetInterface/Generator/generate.py.
+## methods-check: fails when regenerating would change a committed file (part of `make test`).
+FLEETENGINE_PY := google-maps-fleetengine==0.6.1
+$(VENV)/.methods-ready:
+	@test -x "$(VENV)/bin/python" || python3 -m venv "$(VENV)"
+	@"$(VENV)/bin/python" -c 'import google.maps.fleetengine_v1' 2>/dev/null || "$(VENV)/bin/pip" install --quiet "$(FLEETENGINE_PY)"
+	@touch $@
+methods: $(VENV)/.methods-ready
+	@"$(VENV)/bin/python" Core/FleetInterface/Generator/generate.py
+methods-check: $(VENV)/.methods-ready
+	@"$(VENV)/bin/python" Core/FleetInterface/Generator/generate.py --check
 
 ## conformance: our JSON, our binary protobuf and our REST server against Google's own types (PyPI google-maps-fleetengine),
 ## and our gRPC server against Google's own client from the same package.

@@ -42,12 +42,15 @@ let package = Package(
         .target(name: "FleetModel", dependencies: ["FleetErrors", "FleetJSON"], path: "Core/FleetModel",
                 exclude: ["Generator"], swiftSettings: strict),
         .target(name: "FleetGeo", path: "Core/FleetGeo", swiftSettings: strict),
+        // The one registry of URL schemes (stores, transports, routers).
+        .target(name: "FleetSchemes", dependencies: ["FleetErrors"], path: "Core/FleetSchemes", swiftSettings: strict),
         // The API as an interface: FleetAPI, its watches, the trip lifecycle, the transport registry.
-        .target(name: "FleetInterface", dependencies: ["FleetErrors", "FleetModel", "FleetConcurrency"], path: "Core/FleetInterface",
+        .target(name: "FleetInterface", dependencies: ["FleetErrors", "FleetModel", "FleetConcurrency", "FleetSchemes"], path: "Core/FleetInterface",
+                exclude: ["Generator"],
                 swiftSettings: strict),
-        .target(name: "FleetStore", dependencies: ["FleetErrors"], path: "Core/FleetStore", swiftSettings: strict),
+        .target(name: "FleetStore", dependencies: ["FleetErrors", "FleetSchemes"], path: "Core/FleetStore", swiftSettings: strict),
         .target(name: "FleetCLI", dependencies: ["FleetErrors"], path: "Core/FleetCLI", swiftSettings: strict),
-        .target(name: "FleetAuth", dependencies: ["FleetErrors", "FleetModel"], path: "Core/FleetAuth",
+        .target(name: "FleetAuth", dependencies: ["FleetErrors", "FleetModel", "FleetInterface"], path: "Core/FleetAuth",
                 swiftSettings: strict),
         .target(name: "FleetLocation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetConcurrency"],
                 path: "Core/FleetLocation", swiftSettings: strict),
@@ -57,7 +60,7 @@ let package = Package(
                 path: "Core/FleetConsumer", swiftSettings: strict),
         .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetGeo", "FleetLearning", "FleetStore", "FleetRouting", "FleetConcurrency"],
                 path: "Core/FleetEngine", swiftSettings: strict),
-        .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo"], path: "Core/FleetRouting", swiftSettings: strict),
+        .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo", "FleetSchemes"], path: "Core/FleetRouting", swiftSettings: strict),
         .target(name: "FleetOperator", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetCLI"],
                 path: "Core/FleetOperator", swiftSettings: strict),
         .target(name: "FleetLearning", dependencies: ["FleetGeo"], path: "Core/FleetLearning", swiftSettings: strict),
@@ -69,17 +72,17 @@ let package = Package(
                 swiftSettings: strict),
 
         // MARK: Plugins: stores.
-        .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
+        .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors", "FleetSchemes"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
         .target(name: "FileIO", dependencies: ["FleetErrors"], path: "Plugins/FileIO", swiftSettings: strict),
-        .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore", "FileIO", "FleetConcurrency"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
+        .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore", "FileIO", "FleetConcurrency", "FleetSchemes"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"], path: "Plugins/System/CSQLiteShim"),
-        .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite", "CSQLiteShim", "FleetConcurrency"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
-        .target(name: "PostgresStore", dependencies: ["FleetStore", "FleetErrors", "CLibPQ", "FleetConcurrency"], path: "Plugins/Stores/PostgresStore", swiftSettings: strict),
+        .target(name: "SQLiteStore", dependencies: ["FleetStore", "FleetErrors", "CSQLite", "CSQLiteShim", "FleetConcurrency", "FleetSchemes"], path: "Plugins/Stores/SQLiteStore", swiftSettings: strict),
+        .target(name: "PostgresStore", dependencies: ["FleetStore", "FleetErrors", "CLibPQ", "FleetConcurrency", "FleetSchemes"], path: "Plugins/Stores/PostgresStore", swiftSettings: strict),
 
         // MARK: Plugins: routers.
-        .target(name: "StraightRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors"],
+        .target(name: "StraightRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors", "FleetSchemes"],
                 path: "Plugins/Routers/StraightRouter", swiftSettings: strict),
-        .target(name: "RoutinoRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors", "CRoutino"],
+        .target(name: "RoutinoRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors", "CRoutino", "FleetSchemes"],
                 path: "Plugins/Routers/RoutinoRouter", swiftSettings: strict),
 
         // MARK: Plugins: transports.
@@ -92,10 +95,10 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "FleetErrors", "HTTPCore", "FleetConcurrency"],
                 path: "Plugins/Transports/HTTPClient", swiftSettings: strict),
 
-        .target(name: "FleetREST", dependencies: ["FleetErrors", "FleetModel", "FleetAuth"],
+        .target(name: "FleetREST", dependencies: ["FleetErrors", "FleetModel", "FleetInterface"],
                 path: "Plugins/Transports/FleetREST", swiftSettings: strict),
 
-        .target(name: "RESTClient", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "HTTPClient", "FleetConcurrency"],
+        .target(name: "RESTClient", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "HTTPClient", "FleetConcurrency", "FleetSchemes"],
                 path: "Plugins/Transports/RESTClient", swiftSettings: strict),
 
         // The map pages' own HTML, CSS and JS are built into the binary (embedInCode): nothing to install beside it.
@@ -104,22 +107,22 @@ let package = Package(
                             .embedInCode("Assets/rider.js"), .embedInCode("Assets/operator.js")],
                 swiftSettings: strict),
 
-        .target(name: "RESTServer", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "FleetEngine", "FleetAuth",
+        .target(name: "APIServer", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "FleetEngine", "FleetAuth",
                                                    "FleetStore", "HTTPServer", "MapPages", "GRPCServer", "OpenSSLJWT"],
-                path: "Plugins/Transports/RESTServer", swiftSettings: strict),
+                path: "Plugins/Transports/APIServer", swiftSettings: strict),
 
-        .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "MemoryStore", "FileIO", "FleetConcurrency"],
+        .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "MemoryStore", "FileIO", "FleetConcurrency", "FleetSchemes"],
                 path: "Plugins/Transports/JournalTransport", swiftSettings: strict),
 
         // MARK: Wiring: URLs to stores, transports and routers.
         .target(name: "FleetKit", dependencies: ["FleetInterface", "FleetEngine", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                  "PostgresStore", "RESTClient", "JournalTransport", "FleetAuth", "HTTPClient",
-                                                 "FleetRouting", "StraightRouter", "RoutinoRouter", "FleetCLI"],
+                                                 "FleetRouting", "StraightRouter", "RoutinoRouter", "FleetCLI", "FleetSchemes"],
                 path: "Plugins/FleetKit", swiftSettings: strict),
 
         // MARK: Wiring: every module's error causes composed into the one catalogue.
-        .target(name: "FleetCatalogue", dependencies: ["FleetErrors", "FleetAuth", "FleetModel", "FleetEngine", "HTTPClient",
-                                                       "HTTPServer", "JournalTransport", "RESTServer", "FleetStore", "PostgresStore",
+        .target(name: "FleetCatalogue", dependencies: ["FleetErrors", "FleetSchemes", "FleetAuth", "FleetModel", "FleetEngine", "HTTPClient",
+                                                       "HTTPServer", "JournalTransport", "APIServer", "FleetStore", "PostgresStore",
                                                        "FileStore", "FleetLocation", "FleetEvaluation", "FleetRouting", "FleetOperator"],
                 path: "Plugins/FleetCatalogue", swiftSettings: strict),
 
@@ -127,12 +130,13 @@ let package = Package(
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                             "CSQLite", "FleetEngine", "FleetInterface", "FleetModel", "RESTClient", "HTTPServer", "FleetConcurrency",
                                                             "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
-                                                            "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "RESTServer"],
+                                                            "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "APIServer"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
-        .target(name: "TestHelperSupport", dependencies: ["FleetCLI"], path: "Tests/HelperSupport", swiftSettings: strict),
-        .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors", "FleetCLI", "TestHelperSupport"],
+        // What the helper executables the tests run (journal-writer, store-writer) share: their command line.
+        .target(name: "HelperSupport", dependencies: ["FleetCLI"], path: "Executables/HelperSupport", swiftSettings: strict),
+        .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors", "FleetCLI", "HelperSupport"],
                           path: "Executables/journal-writer", swiftSettings: strict),
-        .executableTarget(name: "store-writer", dependencies: ["FleetErrors", "FleetStore", "SQLiteStore", "FleetCLI", "TestHelperSupport"],
+        .executableTarget(name: "store-writer", dependencies: ["FleetErrors", "FleetStore", "SQLiteStore", "FleetCLI", "HelperSupport"],
                           path: "Executables/store-writer", swiftSettings: strict),
         .executableTarget(name: "store-crasher", dependencies: ["FleetErrors", "FleetStore", "FileStore", "SQLiteStore", "FleetRandom", "FleetCLI"],
                           path: "Executables/store-crasher", swiftSettings: strict),
@@ -143,23 +147,23 @@ let package = Package(
                                                                 "FleetModel", "FleetCatalogue"],
                           path: "Executables/consumer-follow", swiftSettings: strict),
         .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "FleetKit", "FleetStore",
-                                                            "FleetAuth", "JournalTransport", "RESTServer", "FleetGeo", "FleetRouting", "RoutinoRouter", "MapPages", "OpenSSLJWT", "FleetCatalogue", "FleetOperator",
+                                                            "FleetAuth", "JournalTransport", "APIServer", "FleetGeo", "FleetRouting", "RoutinoRouter", "MapPages", "OpenSSLJWT", "FleetCatalogue", "FleetOperator",
                                                             "FleetLearning", "FleetEvaluation"],
                           path: "Executables/fleet-admin", swiftSettings: strict),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI", "FleetCatalogue"],
                           path: "Executables/error-explain", swiftSettings: strict),
 
-        // MARK: Fuzzing (Tests/Fuzz, docs/fuzzing.md): the targets as a library; fleet-fuzz replays inputs, or is a
+        // MARK: Fuzzing (docs/fuzzing.md; the corpus is under Tests/Fuzz/corpus): the targets as a library; fleet-fuzz replays inputs, or is a
         // libFuzzer binary when `make fuzz` builds it with --sanitize fuzzer -Xswiftc -DFUZZING.
         .target(name: "FleetFuzzTargets", dependencies: ["OpenSSLJWT", "FleetModel", "FleetErrors", "FleetGeo", "FleetEngine", "MemoryStore",
-                                                         "FleetAuth", "FleetREST", "FleetLocation"],
-                path: "Tests/Fuzz/Targets", swiftSettings: strict),
-        .executableTarget(name: "fleet-fuzz", dependencies: ["FleetFuzzTargets"], path: "Tests/Fuzz/Runner", swiftSettings: strict),
+                                                         "FleetAuth", "FleetREST", "FleetLocation", "FleetInterface"],
+                path: "Executables/FleetFuzzTargets", swiftSettings: strict),
+        .executableTarget(name: "fleet-fuzz", dependencies: ["FleetFuzzTargets"], path: "Executables/fleet-fuzz", swiftSettings: strict),
 
         // MARK: Tests.
         .target(name: "FleetTestSupport", dependencies: ["FleetAuth", "OpenSSLJWT"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["FleetTestSupport", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors",
-                                                           "FleetAuth", "MemoryStore", "RESTClient", "RESTServer", "HTTPClient", "JournalTransport", "OpenSSLJWT", "FleetRandom",
+                                                           "FleetAuth", "MemoryStore", "RESTClient", "APIServer", "FleetREST", "HTTPClient", "JournalTransport", "OpenSSLJWT", "FleetRandom",
                                                            "FleetConcurrency"], path: "Tests/TransportTests"),
         .testTarget(name: "FleetErrorsTests", dependencies: ["FleetErrors", "FleetCatalogue", "FleetJSON"], path: "Tests/FleetErrorsTests"),
         .testTarget(name: "FleetConcurrencyTests", dependencies: ["FleetConcurrency"], path: "Tests/FleetConcurrencyTests"),
@@ -172,10 +176,10 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["FleetTestSupport", "FleetStore", "FleetErrors", "MemoryStore", "FileStore", "SQLiteStore", "CSQLite",
                                                        "PostgresStore", "FleetRandom", "FleetConcurrency"],
                     path: "Tests/StoreTests"),
-        .testTarget(name: "FleetAuthTests", dependencies: ["OpenSSLJWT", "FleetAuth", "FleetModel", "FleetErrors"],
+        .testTarget(name: "FleetAuthTests", dependencies: ["OpenSSLJWT", "FleetAuth", "FleetModel", "FleetErrors", "FleetInterface"],
                     path: "Tests/FleetAuthTests", exclude: ["Fixtures"]),
         .testTarget(name: "FleetEngineTests", dependencies: ["FleetEngine", "FleetInterface", "FleetRouting", "MemoryStore", "SQLiteStore", "PostgresStore",
-                                                             "FleetTestSupport", "FleetConcurrency"], path: "Tests/FleetEngineTests"),
+                                                             "FleetTestSupport", "FleetConcurrency", "FleetSchemes"], path: "Tests/FleetEngineTests"),
         .testTarget(name: "JournalTransportTests",
                     dependencies: ["JournalTransport", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors", "MemoryStore", "FleetTestSupport",
                                    "FleetConcurrency"],
@@ -199,7 +203,7 @@ let package = Package(
                     path: "Tests/ConsumerFollowTests"),
         .testTarget(name: "MapPageTests", dependencies: ["FleetTestSupport"], path: "Tests/MapPageTests"),
         .testTarget(name: "RouterTests", dependencies: ["FleetRouting", "StraightRouter", "RoutinoRouter", "FleetKit", "FleetGeo",
-                                                        "FleetErrors", "FleetTestSupport", "fleet-admin", "FleetRandom", "FleetCatalogue"], path: "Tests/RouterTests"),
+                                                        "FleetErrors", "FleetTestSupport", "fleet-admin", "FleetRandom", "FleetCatalogue", "FleetSchemes"], path: "Tests/RouterTests"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FleetFuzzTargets", "FleetTestSupport"], path: "Tests/Fuzz/CorpusTests"),
         // The module graph's rules (docs/architecture.md), checked on `swift package dump-package`.
         .testTarget(name: "PackageGraphTests", path: "Tests/PackageGraphTests"),

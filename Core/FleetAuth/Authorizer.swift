@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetInterface
 import FleetModel
 
 /// Decides whether a verified token may make a call: the role × method matrix, the token's
@@ -54,25 +55,9 @@ public enum Authorizer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The matrix cell for `role` and `method`.
+    /// The matrix cell for `role` and `method`, as the method table declares it (`FleetMethod.access(for:)`).
     public static func access(of role: Role, to method: FleetMethod) -> Access {
-        switch role {
-        case .server:
-            return .any
-        case .fleetReader:
-            return method.isReadOnly ? .any : .denied
-        case .driver:
-            switch method {
-            case .getVehicle, .updateVehicle: return .ownVehicle
-            case .getTrip, .watchTrip: return .ownTrip
-            default: return .denied
-            }
-        case .consumer:
-            switch method {
-            case .getTrip, .watchTrip: return .ownTrip
-            default: return .denied
-            }
-        }
+        method.access(for: role)
     }
 
     /// The Vehicle fields a driver token may name in UpdateVehicle's update mask: its location, state,

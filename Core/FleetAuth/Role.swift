@@ -1,3 +1,5 @@
+import FleetInterface
+
 /// Who a token speaks for. Fleet Engine takes the role from the signing service account's IAM role;
 /// a self-hosted server takes it from its configuration (`IssuerRoleMap`) or from the token's
 /// `fleetrole` claim.

@@ -13,12 +13,6 @@ extension ErrorCause {
         summary: "The point is not near any road of the routing map",
         remedy: "Give a point inside the area the routing map covers (the message names the field and the map), or import a map of that region with `fleet-admin map import FILE.osm.pbf` and route with --router routino:DIR.",
         matchPhrases: ["off the map", "not near any road", "outside the map"])
-    /// A `--router` URL (or FLEET_ROUTER) that names no router this build knows.
-    public static let unknownRouter = ErrorCause(
-        id: "UNKNOWN_ROUTER", code: .invalidArgument,
-        summary: "The router URL names no router this build knows",
-        remedy: "Use straight (great-circle estimates) or routino:DIR (road routes on a database built by `make map` or `fleet-admin map import`); the message lists the schemes.",
-        matchPhrases: ["unknown router", "router url", "--router"])
     /// A routing database that cannot be opened: missing folder, files planetsplitter did not write, wrong version.
     public static let routingMapUnavailable = ErrorCause(
         id: "ROUTING_MAP_UNAVAILABLE", code: .failedPrecondition,
@@ -44,6 +38,6 @@ extension ErrorCause {
 public enum FleetRoutingCauses {
     /// Every cause this module reports.
     public static let all: [ErrorCause] = [
-        .routeNotFound, .pointOffMap, .unknownRouter, .routingMapUnavailable, .mapImportFailed, .routingToolsMissing,
+        .routeNotFound, .pointOffMap, .routingMapUnavailable, .mapImportFailed, .routingToolsMissing,
     ]
 }

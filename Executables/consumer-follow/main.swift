@@ -35,6 +35,7 @@ let consumerFollow = Command(
         the :watch stream), otherwise polled every --interval with GetTrip, sending the versions of what is \
         already known so that an unchanged route is not sent again. --poll forces polling.
         """,
+    version: ProductVersion.of("consumer-follow"),
     options: [FollowOptions.provider] + ConnectionGroup.options + OutputGroup.options + [
         FollowOptions.events, FollowOptions.until, FollowOptions.interval, FollowOptions.staleAfter,
         FollowOptions.timeScale, FollowOptions.poll, FollowOptions.failFast,

@@ -34,6 +34,7 @@ let driverReport = Command(
         OFFLINE); 10 + gRPC number for a fatal start-up error (15 the vehicle does not exist, 26 no token \
         could be obtained).
         """,
+    version: ProductVersion.of("driver-report"),
     options: [DriverReportOptions.provider, DriverReportOptions.vehicle] + ConnectionGroup.options + [
         DriverReportOptions.source, DriverReportOptions.interval, DriverReportOptions.statusFile, DriverReportOptions.duration,
         DriverReportOptions.state, DriverReportOptions.route, DriverReportOptions.router, DriverReportOptions.speedup,

@@ -18,6 +18,7 @@ let errorExplain = Command(
         Exit status: 0 when everything was explained, 1 when an input was not understood \
         (or standard input could not be read), 2 for a usage error.
         """,
+    version: ProductVersion.of("error-explain"),
     options: [
         .flag("json", short: "j", help: "Print JSON: one object when one <code> names one code, otherwise an array."),
         .flag("list", short: "l", help: "List the 17 gRPC codes with number, HTTP status and retry class."),

@@ -3,7 +3,7 @@ import FleetCLI
 /// The `fleet-admin` command tree: global options, then one group or command per concern.
 enum FleetAdminTool {
     /// The version `--version` prints.
-    static let version = "fleet-admin 0.1.0"
+    static let version = ProductVersion.of("fleet-admin")
 
     /// The server's commands, declared beside the server (Serve.swift) and joined to the tree here, so that
     /// help, completion scripts and the `declarationProblems()` tests cover them.

@@ -1,4 +1,5 @@
 import FleetCLI
+import FleetKit
 
 /// The options every fleet-admin command accepts, declared once on the root command: the shared
 /// connection, token and output groups, and `--provider`.

@@ -5,7 +5,7 @@ import FleetRouting
 import FleetStore
 import Foundation
 import MapPages
-import RESTServer
+import APIServer
 
 /// `serve`'s options, declared once: the command lists them and reads them by these declarations.
 enum ServeFlags {

@@ -4,10 +4,10 @@ import Glibc
 import Dispatch
 import FleetCLI
 import FleetStore
-import RESTServer
+import APIServer
 
 /// The process around `fleet-admin serve`'s server: it runs until SIGTERM or SIGINT and tells
-/// systemd (Type=notify) when it is ready, alive and stopping. Kept out of RESTServer, which only
+/// systemd (Type=notify) when it is ready, alive and stopping. Kept out of APIServer, which only
 /// serves, so that a server can be embedded or tested without owning the process's signals.
 enum ServeLifecycle {
     /// Serves `store`; `ready` gets the bound URL once the server listens (the caller prints it).

@@ -90,7 +90,7 @@ enum ETACommand {
         var routerNote: (() -> String)? = nil
         if let url = arguments.string("router") {
             let router: any Router
-            do { router = try Wiring.routers.open(url) } catch { throw context.usageError("--router: \(error.message)") }
+            do { router = try Wiring.routers.openRouter(url) } catch { throw context.usageError("--router: \(error.message)") }
             let unrouted = Mutex(0)
             route = { drive in
                 let request = RouteRequest(from: drive.path[0], to: drive.path[drive.path.count - 1], category: category)

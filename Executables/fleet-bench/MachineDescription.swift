@@ -1,5 +1,5 @@
 import Foundation
-import RESTServer
+import APIServer
 
 /// What the figures of a run depend on, printed above them: rates and even ratios against nginx
 /// differ between machines that call themselves the same (a virtual machine's "AMD EPYC" hides

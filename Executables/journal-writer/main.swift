@@ -13,7 +13,7 @@ import FleetCLI
 import FleetErrors
 import FleetModel
 import JournalTransport
-import TestHelperSupport
+import HelperSupport
 
 /// The provider of every resource this helper touches.
 let provider = "journal-test"

@@ -13,7 +13,7 @@ import FleetCLI
 import FleetErrors
 import FleetStore
 import SQLiteStore
-import TestHelperSupport
+import HelperSupport
 
 /// The stores this helper can open. (Add `FileStore.scheme` here, with its import, to drive file stores.)
 let registry = StoreRegistry([SQLiteStore.scheme])

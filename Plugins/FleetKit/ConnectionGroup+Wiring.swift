@@ -2,6 +2,47 @@ import FleetCLI
 import FleetInterface
 import Foundation
 
+/// `--transport` and `--store`: where the engine is, and the store of an engine run in this process.
+/// Shared by fleet-admin, driver-report and consumer-follow, so each reaches the engine alike; the
+/// schemes their help lists and the default transport come from the registries (`Wiring.transports`,
+/// `Wiring.stores`).
+public struct ConnectionGroup: OptionGroup, Hashable {
+    /// `--transport URL` (`FLEET_TRANSPORT`, default the registry's, `memory`).
+    public static let transport = Option.value(
+        "transport", valueName: "url",
+        help: "Where the engine runs: " + Wiring.transports.schemes.map { "\($0.pattern) (\($0.summary))" }.joined(separator: ", ") + ".",
+        default: Wiring.transports.defaultURL, environment: "FLEET_TRANSPORT")
+    /// `--store URL` (`FLEET_STORE`); the embedded SQLite store when not given.
+    public static let store = Option.value(
+        "store", valueName: "url",
+        help: "The store of the in-process engine: \(Wiring.stores.usage). Default: the embedded SQLite store in $FLEET_DATA_DIR, else $XDG_DATA_HOME/fleet-engine, else ~/.local/share/fleet-engine, so separate invocations see the same fleet.",
+        environment: "FLEET_STORE", completion: .files)
+    /// The group's options.
+    public static let options = [transport, store]
+
+    /// The transport URL as given (the registry's default, `memory`, when not).
+    public let transport: String
+    /// The store URL as given; nil for the embedded default.
+    public let store: String?
+
+    /// Reads `--transport` and `--store`.
+    public init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.init(transport: arguments.string(Self.transport) ?? Wiring.transports.defaultURL ?? "",
+                  store: arguments.string(Self.store).flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// Settings given directly (tests, and commands with a target of their own such as `replay --to`).
+    public init(transport: String, store: String?) {
+        self.transport = transport
+        self.store = store
+    }
+
+    /// Whether the engine runs in this process (the `memory` transport), the only case `store` applies to.
+    public var runsEngineInProcess: Bool {
+        (transport.isEmpty ? Wiring.transports.defaultURL : transport) == Wiring.memoryTransport.name
+    }
+}
+
 extension ConnectionGroup {
     /// Checks the transport and, for an engine in this process, the store, without connecting: a
     /// malformed URL or a store in a folder that does not exist is a usage error naming the option

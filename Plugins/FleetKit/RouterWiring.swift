@@ -10,7 +10,7 @@ extension Wiring {
 
     /// The router `--router` names, else `FLEET_ROUTER`, else great-circle estimates (`straight`).
     public static func openRouter(_ flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(FleetError) -> any Router {
-        try routers.open(RouterRegistry.chosenURL(flag: flag, environment: environment))
+        try routers.openRouter(RouterRegistry.chosenURL(flag: flag, environment: environment))
     }
 
     /// The router an engine plans vehicles' routes with: the one `--router` (else `FLEET_ROUTER`) names, or

@@ -41,8 +41,10 @@ public enum Wiring {
                                               PostgresStore.scheme, PostgresStore.alternativeScheme])
 
     /// The transports this build knows: `memory`, `file:PATH`, `http://HOST:PORT`, `https://HOST`.
-    public static let transports = TransportRegistry<ConnectionOptions>([memoryTransport, journalTransport,
-                                                                         restTransport(secure: false), restTransport(secure: true)])
+    public static let transports = TransportRegistry<ConnectionOptions>([
+        memoryTransport, JournalTransport.scheme { $0.clock },
+        RESTClient.scheme(secure: false) { $0.token }, RESTClient.scheme(secure: true) { $0.token },
+    ])
 
     /// The transports this build knows, for messages.
     public static var transportUsage: String { transports.usage }
@@ -87,7 +89,7 @@ public enum Wiring {
     /// transport itself checks (a journal's folder, a server's host).
     /// - Throws: INVALID_ARGUMENT with field `transport`, saying what is wrong and what is accepted.
     public static func checkTransport(_ transport: String) throws {
-        try transports.check(transport.isEmpty ? "memory" : transport)
+        try transports.check(transport)
     }
 
     /// Connects to an engine: `memory` (also the empty URL) runs one in this process over
@@ -96,6 +98,6 @@ public enum Wiring {
     /// to a server (`fleet-admin serve`, or Google's with a real token). An unknown URL is
     /// INVALID_ARGUMENT naming `transport` and listing the schemes.
     public static func connect(transport: String, options: ConnectionOptions = .init()) throws -> Connection {
-        try transports.open(transport.isEmpty ? "memory" : transport, options: options)
+        try transports.open(transport, options: options)
     }
 }

@@ -1,4 +1,5 @@
 import FleetAuth
+import FleetInterface
 import FleetErrors
 import FleetModel
 import Testing

@@ -6,9 +6,10 @@ import Testing
 struct OptionGroupTests {
     enum Colour: String, OptionValue { case red, green }
     static let colour = Option.choice("colour", of: Colour.self, help: "A colour.", default: .red)
+    static let store = Option.value("store", valueName: "url", help: "A store.")
 
     static let tool = Command("tool", abstract: "A tool.",
-                              options: ConnectionGroup.options + TokenGroup.options + OutputGroup.options + [colour]) { _, _ in 0 }
+                              options: TokenGroup.options + OutputGroup.options + [colour, store]) { _, _ in 0 }
     static let fixedTokens = Command("admin", abstract: "A tool.", options: TokenGroup.fixedOptions) { _, _ in 0 }
 
     func parse(_ arguments: [String], command: Command = tool, environment: [String: String] = [:]) throws -> ParsedArguments {
@@ -20,15 +21,6 @@ struct OptionGroupTests {
 
     @Test func theGroupsDeclareNoNameTwice() {
         #expect(Self.tool.declarationProblems().isEmpty, "\(Self.tool.declarationProblems())")
-    }
-
-    @Test func connectionDefaultsToTheMemoryTransportAndTheEmbeddedStore() throws {
-        let connection = try parse([]).group(ConnectionGroup.self)
-        #expect(connection == ConnectionGroup(transport: "memory", store: nil))
-        #expect(connection.runsEngineInProcess)
-        let remote = try parse(["--transport", "http://127.0.0.1:1"], environment: ["FLEET_STORE": "memory"]).group(ConnectionGroup.self)
-        #expect(remote == ConnectionGroup(transport: "http://127.0.0.1:1", store: "memory"))
-        #expect(!remote.runsEngineInProcess)
     }
 
     @Test func outputFormatsAndColour() throws {

@@ -9,7 +9,7 @@ import Synchronization
 /// `GetTrip` and new watches fail with the outage's error, and a watch in progress is broken off
 /// with it. It also keeps every `GetTrip` request and answer, and can fail the next calls with
 /// given errors (a client error, a token for another trip).
-final class InstrumentedEngine: BlockingFleetAPI, TripWatching {
+final class InstrumentedEngine: FleetCallPerforming, TripWatching {
     private struct State {
         var outage: FleetError?
         var failures: [FleetError] = []
@@ -93,18 +93,13 @@ final class InstrumentedEngine: BlockingFleetAPI, TripWatching {
         return trip
     }
 
-    func createVehicle(_ request: CreateVehicleRequest) throws -> Vehicle { try engine.createVehicle(request) }
-    func getVehicle(_ request: GetVehicleRequest) throws -> Vehicle { try engine.getVehicle(request) }
-    func updateVehicle(_ request: UpdateVehicleRequest) throws -> Vehicle { try engine.updateVehicle(request) }
-    func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest) throws -> UpdateVehicleAttributesResponse {
-        try engine.updateVehicleAttributes(request)
+    // MARK: Every other call, to the engine
+
+    func perform<Response: ProtoMessage>(_ call: FleetCall, returning: Response.Type) throws -> Response {
+        try call.respond(from: engine).message(as: Response.self)
     }
-    func listVehicles(_ request: ListVehiclesRequest) throws -> ListVehiclesResponse { try engine.listVehicles(request) }
-    func searchVehicles(_ request: SearchVehiclesRequest) throws -> SearchVehiclesResponse { try engine.searchVehicles(request) }
-    func deleteVehicle(_ request: DeleteVehicleRequest) throws { try engine.deleteVehicle(request) }
-    func createTrip(_ request: CreateTripRequest) throws -> Trip { try engine.createTrip(request) }
-    func updateTrip(_ request: UpdateTripRequest) throws -> Trip { try engine.updateTrip(request) }
-    func searchTrips(_ request: SearchTripsRequest) throws -> SearchTripsResponse { try engine.searchTrips(request) }
-    func deleteTrip(_ request: DeleteTripRequest) throws { try engine.deleteTrip(request) }
-    func reportBillableTrip(_ request: ReportBillableTripRequest) throws { try engine.reportBillableTrip(request) }
+
+    func perform(_ call: FleetCall) throws {
+        _ = try call.respond(from: engine)
+    }
 }

@@ -1,3 +1,4 @@
+import FleetCLI
 import FleetErrors
 import FleetKit
 import FleetModel
@@ -6,6 +7,29 @@ import Testing
 
 /// `Wiring.transports`: the transports this build registers, and the clear error for any other URL.
 @Suite struct WiringTests {
+    func parsedConnection(_ arguments: [String], environment: [String: String] = [:]) throws -> ConnectionGroup {
+        let tool = Command("tool", abstract: "A tool.", options: ConnectionGroup.options) { _, _ in 0 }
+        guard case .run(_, let parsed) = try CommandLineParser(tool).parse(arguments, environment: environment) else {
+            throw UsageError("not a run", commandPath: [])
+        }
+        return try parsed.group(ConnectionGroup.self)
+    }
+
+    @Test func connectionDefaultsToTheRegistrysTransportAndTheEmbeddedStore() throws {
+        let connection = try parsedConnection([])
+        #expect(connection == ConnectionGroup(transport: "memory", store: nil))
+        #expect(connection.runsEngineInProcess)
+        let remote = try parsedConnection(["--transport", "http://127.0.0.1:1"], environment: ["FLEET_STORE": "memory"])
+        #expect(remote == ConnectionGroup(transport: "http://127.0.0.1:1", store: "memory"))
+        #expect(!remote.runsEngineInProcess)
+    }
+
+    @Test func theHelpListsTheRegisteredSchemes() {
+        for scheme in Wiring.transports.schemes { #expect(ConnectionGroup.transport.help.contains(scheme.pattern)) }
+        #expect(ConnectionGroup.store.help.contains(Wiring.stores.usage))
+        #expect(ConnectionGroup.transport.defaultValue == Wiring.transports.defaultURL)
+    }
+
     @Test func theBuildRegistersFourTransports() {
         #expect(Wiring.transports.schemes.map(\.name) == ["memory", "file", "http", "https"])
         #expect(Wiring.transportUsage == "memory, file:PATH, http://HOST:PORT, https://HOST")

@@ -11,7 +11,7 @@ import Testing
 
 /// The real engine over a memory store, with failures injected into UpdateVehicle (and GetVehicle) and
 /// every UpdateVehicle request recorded: the server the reporter talks to in these tests.
-final class FaultyEngine: BlockingFleetAPI {
+final class FaultyEngine: FleetCallPerforming {
     let engine: Engine
     private let script = Mutex<[FleetError]>([])
     private let recorded = Mutex<[UpdateVehicleRequest]>([])
@@ -40,21 +40,20 @@ final class FaultyEngine: BlockingFleetAPI {
         return try engine.updateVehicle(request)
     }
 
-    func createVehicle(_ request: CreateVehicleRequest) throws -> Vehicle { try engine.createVehicle(request) }
     func getVehicle(_ request: GetVehicleRequest) throws -> Vehicle {
         if let error = getVehicleScript.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { throw error }
         return try engine.getVehicle(request)
     }
-    func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest) throws -> UpdateVehicleAttributesResponse { try engine.updateVehicleAttributes(request) }
-    func listVehicles(_ request: ListVehiclesRequest) throws -> ListVehiclesResponse { try engine.listVehicles(request) }
-    func searchVehicles(_ request: SearchVehiclesRequest) throws -> SearchVehiclesResponse { try engine.searchVehicles(request) }
-    func deleteVehicle(_ request: DeleteVehicleRequest) throws { try engine.deleteVehicle(request) }
-    func createTrip(_ request: CreateTripRequest) throws -> Trip { try engine.createTrip(request) }
-    func getTrip(_ request: GetTripRequest) throws -> Trip { try engine.getTrip(request) }
-    func updateTrip(_ request: UpdateTripRequest) throws -> Trip { try engine.updateTrip(request) }
-    func searchTrips(_ request: SearchTripsRequest) throws -> SearchTripsResponse { try engine.searchTrips(request) }
-    func deleteTrip(_ request: DeleteTripRequest) throws { try engine.deleteTrip(request) }
-    func reportBillableTrip(_ request: ReportBillableTripRequest) throws { try engine.reportBillableTrip(request) }
+
+    // MARK: Every other call, to the engine
+
+    func perform<Response: ProtoMessage>(_ call: FleetCall, returning: Response.Type) throws -> Response {
+        try call.respond(from: engine).message(as: Response.self)
+    }
+
+    func perform(_ call: FleetCall) throws {
+        _ = try call.respond(from: engine)
+    }
 
     /// Creates an OFFLINE car `vehicleID` of provider `demo`.
     @discardableResult

@@ -91,9 +91,9 @@ import Testing
     }
 }
 
-/// A `BlockingFleetAPI`: only the blocking calls (as a network client has), over an engine; it notes
+/// A `BlockingFleetAPI` (through `FleetCallPerforming`): only the blocking calls (as a network client has), over an engine; it notes
 /// the thread CreateVehicle ran on.
-final class BlockingOnly: BlockingFleetAPI {
+final class BlockingOnly: FleetCallPerforming {
     let engine: Engine
     let createdOn = Mutex<pthread_t?>(nil)
 
@@ -103,18 +103,14 @@ final class BlockingOnly: BlockingFleetAPI {
         createdOn.withLock { $0 = pthread_self() }
         return try engine.createVehicle(request)
     }
-    func getVehicle(_ request: GetVehicleRequest) throws -> Vehicle { try engine.getVehicle(request) }
-    func updateVehicle(_ request: UpdateVehicleRequest) throws -> Vehicle { try engine.updateVehicle(request) }
-    func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest) throws -> UpdateVehicleAttributesResponse {
-        try engine.updateVehicleAttributes(request)
+
+    // MARK: Every other call, to the engine
+
+    func perform<Response: ProtoMessage>(_ call: FleetCall, returning: Response.Type) throws -> Response {
+        try call.respond(from: engine).message(as: Response.self)
     }
-    func listVehicles(_ request: ListVehiclesRequest) throws -> ListVehiclesResponse { try engine.listVehicles(request) }
-    func searchVehicles(_ request: SearchVehiclesRequest) throws -> SearchVehiclesResponse { try engine.searchVehicles(request) }
-    func deleteVehicle(_ request: DeleteVehicleRequest) throws { try engine.deleteVehicle(request) }
-    func createTrip(_ request: CreateTripRequest) throws -> Trip { try engine.createTrip(request) }
-    func getTrip(_ request: GetTripRequest) throws -> Trip { try engine.getTrip(request) }
-    func updateTrip(_ request: UpdateTripRequest) throws -> Trip { try engine.updateTrip(request) }
-    func searchTrips(_ request: SearchTripsRequest) throws -> SearchTripsResponse { try engine.searchTrips(request) }
-    func deleteTrip(_ request: DeleteTripRequest) throws { try engine.deleteTrip(request) }
-    func reportBillableTrip(_ request: ReportBillableTripRequest) throws { try engine.reportBillableTrip(request) }
+
+    func perform(_ call: FleetCall) throws {
+        _ = try call.respond(from: engine)
+    }
 }

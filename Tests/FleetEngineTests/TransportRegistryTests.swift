@@ -1,6 +1,7 @@
 import FleetEngine
 import FleetErrors
 import FleetInterface
+import FleetSchemes
 import MemoryStore
 import Synchronization
 import Testing
@@ -16,11 +17,11 @@ import Testing
     static func registry() -> TransportRegistry<Options> {
         TransportRegistry([
             .init(name: "memory", pattern: "memory", summary: "an engine here", needsRest: false) { url, options in
-                opened.withLock { $0.append("\(url) \(options.label)") }
+                opened.withLock { $0.append("\(url.text) \(options.label)") }
                 return Connection(api: Engine(store: MemoryStore()))
             },
             .init(name: "file", pattern: "file:PATH", summary: "a journal", needsRest: true) { url, options in
-                opened.withLock { $0.append("\(url) \(options.label)") }
+                opened.withLock { $0.append("\(url.text) \(options.label)") }
                 return Connection(api: Engine(store: MemoryStore()))
             },
         ])
@@ -34,6 +35,10 @@ import Testing
         _ = try registry.open("memory", options: Options(label: "b"))
         #expect(Self.opened.withLock { $0 } == ["file:/tmp/journal a", "memory b"])
         #expect(registry.usage == "memory, file:PATH")
+        // An empty URL is the registry's default, `memory`.
+        _ = try registry.open("", options: Options(label: "c"))
+        #expect(Self.opened.withLock { $0.last } == "memory c")
+        #expect(registry.defaultURL == "memory")
     }
 
     @Test func aURLNoSchemeTakesListsTheSchemes() {
@@ -48,6 +53,7 @@ import Testing
             } catch let error as FleetError {
                 #expect(error.code == .invalidArgument, "\(url)")
                 #expect(error.field == "transport", "\(url)")
+                #expect(error.cause == ErrorCause.unknownScheme.id, "\(url)")
                 #expect(error.message.contains(text), "\(url): \(error.message)")
             } catch {
                 Issue.record("\(url): \(error)")

@@ -55,3 +55,44 @@ struct DocumentationTests {
         }
     }
 }
+
+/// Every cause a module declares (`public static let NAME = ErrorCause(id: "ID", …)` anywhere under Core/
+/// or Plugins/) is in the product's catalogue, with a summary and a remedy: a cause left out of its
+/// module's `…Causes.all`, or a module's list left out of `ProductCauses.all`, fails here.
+struct DeclaredCausesTests {
+    init() { ProductCauses.install() }
+
+    static func declaredIDs() throws -> [String: String] {
+        let root = try repositoryRoot()
+        var found: [String: String] = [:]
+        for folder in ["Core", "Plugins"] {
+            let base = root.appendingPathComponent(folder)
+            guard let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
+            for case let url as URL in files where url.pathExtension == "swift" {
+                let text = try String(contentsOf: url, encoding: .utf8)
+                var rest = text[...]
+                while let declaration = rest.range(of: "= ErrorCause(") {
+                    let after = rest[declaration.upperBound...]
+                    if let idStart = after.range(of: "id: \""), let idEnd = after[idStart.upperBound...].firstIndex(of: "\"") {
+                        found[String(after[idStart.upperBound..<idEnd])] = url.lastPathComponent
+                    }
+                    rest = after
+                }
+            }
+        }
+        return found
+    }
+
+    @Test func everyDeclaredCauseIsListedAndExplained() throws {
+        let declared = try Self.declaredIDs()
+        #expect(declared.count > 50, "the scan found the declarations")
+        let listed = Dictionary(ErrorCatalogue.causes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for (id, file) in declared.sorted(by: { $0.key < $1.key }) {
+            guard let cause = listed[id] else {
+                Issue.record("\(id) (\(file)) is declared but not in the catalogue: add it to its module's …Causes.all")
+                continue
+            }
+            #expect(!cause.summary.isEmpty && !cause.remedy.isEmpty, "\(id) needs a summary and a remedy")
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import FleetEngine
 import FleetErrors
+import FleetInterface
 import FleetModel
 import Foundation
 import JournalTransport
@@ -33,7 +34,7 @@ struct JournalDamageTests {
         #expect(try fixture.bytes().last == UInt8(ascii: "\n"))
         let records = try JournalReader(path: fixture.path).records()
         #expect(records.map(\.sequence) == [1, 2])
-        #expect(records.last?.call.method == "UpdateVehicle")
+        #expect(records.last?.call.method == .updateVehicle)
         // The first transport follows.
         #expect(try a.getVehicle(GetVehicleRequest(name: fixture.vehicleName("v1"))).lastLocation?.location == JournalFixture.point(52.6, 13.5))
     }

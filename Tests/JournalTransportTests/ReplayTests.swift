@@ -1,5 +1,6 @@
 import FleetEngine
 import FleetErrors
+import FleetInterface
 import FleetModel
 import Foundation
 import JournalTransport
@@ -42,7 +43,7 @@ struct ReplayTests {
 
     @Test func everyMethodRoundTrips() throws {
         let fixture = try JournalFixture()
-        let calls: [JournalCall] = [
+        let calls: [FleetCall] = [
             .createVehicle(fixture.createVehicleRequest("v")),
             .updateVehicle(fixture.moveRequest("v", to: 1, 2)),
             .updateVehicleAttributes(fixture.attributeRequest("v", key: "k", value: "x\ny")),
@@ -52,7 +53,7 @@ struct ReplayTests {
             .deleteTrip(DeleteTripRequest(name: fixture.tripName("t"))),
             .reportBillableTrip(ReportBillableTripRequest(name: "providers/p/billableTrips/t", countryCode: "DE")),
         ]
-        #expect(calls.map(\.method) == JournalCall.methods)
+        #expect(calls.map(\.method.rawValue) == JournalRecord.methods)
         for (index, call) in calls.enumerated() {
             let record = JournalRecord(sequence: index + 1, at: fixture.clock.now(), call: call)
             #expect(try JournalRecord(line: record.line.dropLast(), lineNumber: index + 1, source: "test") == record)
@@ -65,7 +66,7 @@ struct ReplayTests {
         let start = fixture.clock.now()
         try recordSession(fixture, on: api)
         let records = try JournalReader(path: fixture.path).records()
-        #expect(records.map(\.call.method) == [
+        #expect(records.map(\.call.method.rawValue) == [
             "CreateVehicle", "CreateVehicle", "CreateTrip", "UpdateTrip",
             "UpdateVehicle", "UpdateVehicle", "UpdateVehicle", "UpdateVehicle",
             "UpdateVehicleAttributes", "CreateTrip", "DeleteTrip", "DeleteVehicle", "ReportBillableTrip",
@@ -137,7 +138,7 @@ struct ReplayTests {
         #expect(onA.etaToFirstWaypoint == onB.etaToFirstWaypoint)
         #expect(onA.remainingTimeToFirstWaypoint == onB.remainingTimeToFirstWaypoint)
         let vehicleOnB = try b.getVehicle(GetVehicleRequest(name: fixture.vehicleName("v1")))
-        let lastMove = try #require(try JournalReader(path: fixture.path).records().last { $0.call.method == "UpdateVehicle" })
+        let lastMove = try #require(try JournalReader(path: fixture.path).records().last { $0.call.method == .updateVehicle })
         #expect(vehicleOnB.lastLocation?.serverTime == lastMove.at)
     }
 

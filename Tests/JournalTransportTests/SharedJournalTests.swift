@@ -37,7 +37,7 @@ struct SharedJournalTests {
         #expect(tripOnB?.field == "tripId")
         // Only the two successful calls are in the journal.
         let records = try JournalReader(path: fixture.path).records()
-        #expect(records.map(\.call.method) == ["CreateVehicle", "CreateTrip"])
+        #expect(records.map(\.call.method) == [.createVehicle, .createTrip])
         #expect(records.map(\.sequence) == [1, 2])
         // A third "process" opening later sees the same.
         let c = try fixture.open()

@@ -58,6 +58,15 @@ struct ModuleGraph {
                 found.append("Core target \(target.name) depends on \(what) \(used.name) (\(used.path))")
             }
         }
+        // A product's code lives outside Tests/: no executable reaches a library kept with the tests.
+        for target in targets.values.sorted(by: { $0.name < $1.name }) where target.type == "executable" {
+            if target.path.hasPrefix("Tests/") { found.append("the executable \(target.name) is under Tests/ (\(target.path))") }
+            for name in closure(of: target.name).sorted() {
+                if let used = targets[name], used.path.hasPrefix("Tests/") {
+                    found.append("the executable \(target.name) depends on \(used.name), which is under Tests/ (\(used.path))")
+                }
+            }
+        }
         for (client, forbidden) in rules.forbidden.sorted(by: { $0.key < $1.key }) {
             let reached = closure(of: client)
             for name in forbidden.sorted() where reached.contains(name) {
@@ -90,8 +99,13 @@ struct ModuleRules {
 
     static let house = ModuleRules(
         coreExceptions: [],
-        forbidden: ["RESTClient": ["FleetEngine", "FleetStore"], "FleetConsumer": ["FleetEngine", "FleetStore"]],
-        onlyOn: ["FleetInterface": ["FleetErrors", "FleetModel", "FleetConcurrency"],
+        // The REST mapping and the clients know the API's method table, not the engine, the store or
+        // the authorization behind it.
+        forbidden: ["RESTClient": ["FleetEngine", "FleetStore", "FleetAuth"], "FleetConsumer": ["FleetEngine", "FleetStore"],
+                    "FleetREST": ["FleetEngine", "FleetStore", "FleetAuth"]],
+        onlyOn: ["FleetInterface": ["FleetErrors", "FleetModel", "FleetConcurrency", "FleetSchemes"],
+                 // The one scheme registry knows URLs and errors, nothing it opens.
+                 "FleetSchemes": ["FleetErrors"],
                  // The small bottom modules, one of each small thing, depend on nothing of ours.
                  "FleetJSON": [], "FleetRandom": [], "FleetBackoff": [], "FleetConcurrency": [], "HTTPCore": []])
 }

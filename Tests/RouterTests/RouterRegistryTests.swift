@@ -1,6 +1,7 @@
 import FleetErrors
 import FleetKit
 import FleetRouting
+import FleetSchemes
 import Testing
 import FleetCatalogue
 
@@ -13,13 +14,18 @@ struct RouterRegistryTests {
     }
 
     @Test func anUnknownURLListsTheSchemes() throws {
-        for url in ["osrm://localhost", "routino", "straight:/tmp", "", "ROUTINO:/x"] {
+        for url in ["osrm://localhost", "routino", "straight:/tmp", "ROUTINO:/x"] {
             let error = try #require(throws: FleetError.self) { try Wiring.routers.open(url) }
             #expect(error.code == .invalidArgument, "\(url)")
             #expect(error.field == "router")
-            #expect(error.cause == ErrorCause.unknownRouter.id)
+            #expect(error.cause == ErrorCause.unknownScheme.id)
             #expect(error.message.contains("straight") && error.message.contains("routino:DIR"), "\(error.message)")
         }
+    }
+
+    @Test func anEmptyURLIsTheDefaultStraight() throws {
+        #expect(try Wiring.routers.open("").url == "straight")
+        #expect(Wiring.routers.defaultURL == RouterRegistry.defaultRouterURL)
     }
 
     @Test func theFlagWinsOverTheEnvironmentWhichWinsOverStraight() throws {
@@ -40,8 +46,8 @@ struct RouterRegistryTests {
 
     @Test func everyRouteCauseIsInTheCatalogue() {
         ProductCauses.install()
-        #expect(FleetRoutingCauses.all.count == 6)
-        for cause in [ErrorCause.routeNotFound, .pointOffMap, .unknownRouter, .routingMapUnavailable, .mapImportFailed, .routingToolsMissing] {
+        #expect(FleetRoutingCauses.all.count == 5)
+        for cause in [ErrorCause.routeNotFound, .pointOffMap, .unknownScheme, .routingMapUnavailable, .mapImportFailed, .routingToolsMissing] {
             #expect(ErrorCatalogue.cause(id: cause.id) == cause)
         }
         #expect(ErrorCause.routeNotFound.code == .notFound)

@@ -9,7 +9,7 @@ struct MemoryStoreTests {
     @Test func registryOpensMemoryWithoutAPath() throws {
         let registry = StoreRegistry([MemoryStore.scheme])
         #expect(MemoryStore.scheme.name == "memory")
-        #expect(MemoryStore.scheme.needsPath == false)
+        #expect(MemoryStore.scheme.needsRest == false)
         let store = try registry.open("memory")
         #expect(store is MemoryStore)
         try store.close()

@@ -25,10 +25,11 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     /// `DIRECTORY/store.NAME` and is treated as persistent.
     init(_ scheme: StoreRegistry.Scheme) {
         let name = scheme.name
-        let needsPath = scheme.needsPath
-        let open = scheme.open
+        let needsPath = scheme.needsRest
+        let registry = StoreRegistry([scheme])
         self.init(name: name, persistent: needsPath) { directory, options in
-            try open(needsPath ? "\(directory)/store.\(name)" : "", options)
+            let settings = options.settings.map { "&\($0.key)=\($0.value)" }.joined()
+            return try registry.open((needsPath ? "\(name):\(directory)/store.\(name)" : name) + "?durable=\(options.durable)" + settings)
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import RESTServer
+import APIServer
 import Testing
 
 /// The answers the HTTP layer gives by itself carry Google's error body with the matching status.

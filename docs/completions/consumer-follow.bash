@@ -30,7 +30,7 @@ _consumer_follow() {
     case "$command" in
         "consumer_follow")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--provider -p --transport --store --json -j --jsonl --no-color --events --until --interval --stale-after --time-scale --poll --fail-fast --token --token-file --token-url --token-key --token-expiry-key -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--provider -p --transport --store --json -j --jsonl --no-color --events --until --interval --stale-after --time-scale --poll --fail-fast --token --token-file --token-url --token-key --token-expiry-key -h --help --version" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;

@@ -8,8 +8,8 @@ _consumer_follow() {
     local -a args
     args=(
         '(-p --provider)'{-p,--provider}'[The provider \(Cloud project\) ID, when <trip> is a trip ID.]:id: '
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
         '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
         '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
@@ -26,6 +26,7 @@ _consumer_follow() {
         '--token-key[--token-url\: the JSON key of the token.]:key: '
         '--token-expiry-key[--token-url\: the JSON key of the expiry \(epoch ms or s, seconds from now, or RFC 3339\).]:key: '
         '(- *)'{-h,--help}'[Show help information.]'
+        '(- *)--version[Show the version.]'
         ':trip: '
     )
     _arguments -C -s "${args[@]}" && ret=0

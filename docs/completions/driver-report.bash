@@ -39,7 +39,7 @@ _driver_report() {
     case "$command" in
         "driver_report")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--provider --vehicle --transport --store --source --interval --status-file --duration --state --route --router --speedup --speed --stops --max-speed --token --token-file --token-url --token-key --token-expiry-key --stop-timeout --log-format -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--provider --vehicle --transport --store --source --interval --status-file --duration --state --route --router --speedup --speed --stops --max-speed --token --token-file --token-url --token-key --token-expiry-key --stop-timeout --log-format -h --help --version" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;

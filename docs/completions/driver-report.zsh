@@ -9,8 +9,8 @@ _driver_report() {
     args=(
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--vehicle[The vehicle ID \(it must exist\).]:id: '
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--source[Where locations come from\: gpsd\://HOST\:PORT, nmea\:PATH|-, gpx\:PATH, csv\:PATH, jsonl\:PATH|-, simulate\:ROUTE.]:source: '
         '--interval[Time between updates\: default 10s, clamped to 5s-60s \(simulated seconds under --speedup\).]:duration: '
         '--status-file[Keep the counters in this JSON file \(rewritten atomically on each change and on SIGUSR1\).]:path:_files'
@@ -30,6 +30,7 @@ _driver_report() {
         '--stop-timeout[How long \(real time\) the final OFFLINE update is retried.]:duration: '
         '--log-format[Log lines as text or json.]:format:(text json)'
         '(- *)'{-h,--help}'[Show help information.]'
+        '(- *)--version[Show the version.]'
     )
     _arguments -C -s "${args[@]}" && ret=0
     return ret

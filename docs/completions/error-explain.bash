@@ -16,7 +16,7 @@ _error_explain() {
     case "$command" in
         "error_explain")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--json -j --list -l --markdown -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--json -j --list -l --markdown -h --help --version" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "OK CANCELLED UNKNOWN INVALID_ARGUMENT DEADLINE_EXCEEDED NOT_FOUND ALREADY_EXISTS PERMISSION_DENIED RESOURCE_EXHAUSTED FAILED_PRECONDITION ABORTED OUT_OF_RANGE UNIMPLEMENTED INTERNAL UNAVAILABLE DATA_LOSS UNAUTHENTICATED" -- "$cur") )
             fi ;;

@@ -11,6 +11,7 @@ _error_explain() {
         '(-l --list)'{-l,--list}'[List the 17 gRPC codes with number, HTTP status and retry class.]'
         '--markdown[Print the whole catalogue as Markdown \(docs/errors.md is this output\).]'
         '(- *)'{-h,--help}'[Show help information.]'
+        '(- *)--version[Show the version.]'
         '*:code:(OK CANCELLED UNKNOWN INVALID_ARGUMENT DEADLINE_EXCEEDED NOT_FOUND ALREADY_EXISTS PERMISSION_DENIED RESOURCE_EXHAUSTED FAILED_PRECONDITION ABORTED OUT_OF_RANGE UNIMPLEMENTED INTERNAL UNAVAILABLE DATA_LOSS UNAUTHENTICATED)'
     )
     _arguments -C -s "${args[@]}" && ret=0

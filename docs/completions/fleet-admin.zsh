@@ -7,8 +7,8 @@ _fleet_admin() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -61,8 +61,8 @@ _fleet_admin_vehicles() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -108,8 +108,8 @@ _fleet_admin_vehicles_create() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -137,8 +137,8 @@ _fleet_admin_vehicles_get() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -157,8 +157,8 @@ _fleet_admin_vehicles_list() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -184,8 +184,8 @@ _fleet_admin_vehicles_update() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -214,8 +214,8 @@ _fleet_admin_vehicles_search() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -246,8 +246,8 @@ _fleet_admin_vehicles_delete() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -266,8 +266,8 @@ _fleet_admin_vehicles_online() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -286,8 +286,8 @@ _fleet_admin_vehicles_offline() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -306,8 +306,8 @@ _fleet_admin_trips() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -357,8 +357,8 @@ _fleet_admin_trips_create() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -385,8 +385,8 @@ _fleet_admin_trips_get() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -406,8 +406,8 @@ _fleet_admin_trips_list() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -429,8 +429,8 @@ _fleet_admin_trips_search() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -453,8 +453,8 @@ _fleet_admin_trips_update() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -483,8 +483,8 @@ _fleet_admin_trips_assign() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -504,8 +504,8 @@ _fleet_admin_trips_status() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -526,8 +526,8 @@ _fleet_admin_trips_complete() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -546,8 +546,8 @@ _fleet_admin_trips_cancel() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -566,8 +566,8 @@ _fleet_admin_trips_delete() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -586,8 +586,8 @@ _fleet_admin_token() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -621,8 +621,8 @@ _fleet_admin_token_mint() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -649,8 +649,8 @@ _fleet_admin_token_inspect() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -673,8 +673,8 @@ _fleet_admin_export() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -694,8 +694,8 @@ _fleet_admin_import() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -715,8 +715,8 @@ _fleet_admin_stats() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -735,8 +735,8 @@ _fleet_admin_route() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -759,8 +759,8 @@ _fleet_admin_map() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -792,8 +792,8 @@ _fleet_admin_map_import() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -813,8 +813,8 @@ _fleet_admin_speeds() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -850,8 +850,8 @@ _fleet_admin_speeds_learn() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -870,8 +870,8 @@ _fleet_admin_speeds_show() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -890,8 +890,8 @@ _fleet_admin_speeds_clear() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -909,8 +909,8 @@ _fleet_admin_replay() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -931,8 +931,8 @@ _fleet_admin_serve() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'

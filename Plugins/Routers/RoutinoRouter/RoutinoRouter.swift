@@ -1,5 +1,6 @@
 import CRoutino
 import FleetErrors
+import FleetSchemes
 import FleetGeo
 import FleetRouting
 import Foundation

@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetSchemes
 import FleetGeo
 import FleetRouting
 

@@ -1,3 +1,4 @@
+import FleetSchemes
 import FleetStore
 
 extension FileStore {
@@ -10,7 +11,7 @@ extension FileStore {
             name: "file",
             summary: "a directory holding a snapshot and a write-ahead journal, opened by one process at a time",
             needsPath: true,
-            check: { url, path in try StoreRegistry.requireFolder(of: path, url: url) }
+            check: { url in try url.requireFolder(of: url.rest) }
         ) { path, options in
             try FileStore(directory: path, options: options, compaction: compaction)
         }

@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetSchemes
 import FleetStore
 
 /// A store that keeps every record in memory, behind one lock: for tests and small fleets.

@@ -1,5 +1,6 @@
 import FleetConcurrency
 import FleetErrors
+import FleetSchemes
 import FleetStore
 import Foundation
 import Synchronization

@@ -1,5 +1,6 @@
 import CSQLite
 import FleetErrors
+import FleetSchemes
 import FleetStore
 import Foundation
 
@@ -15,7 +16,7 @@ public final class SQLiteStore: Store {
         name: "sqlite",
         summary: "an SQLite database file at PATH, created if missing (its folder must exist); several processes may share it",
         needsPath: true,
-        check: { url, path in try StoreRegistry.requireFolder(of: path, url: url) },
+        check: { url in try url.requireFolder(of: url.rest) },
         open: { path, options in try SQLiteStore(path: path, options: options) })
 
     /// The number of the grid cell (1/512 of a degree square) the store files a point under, in the

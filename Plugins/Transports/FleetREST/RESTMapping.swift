@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetInterface
 import FleetModel
 
 /// An HTTP request as the REST mapping describes it: verb, path, query and JSON body.
@@ -33,190 +34,99 @@ public struct RESTRequest: Sendable, Hashable {
     }
 }
 
-/// Fleet Engine v1's REST mapping (the protos' `google.api.http` rules), both ways: a client turns a
-/// call into a request, a server turns a request back into the call.
+/// Fleet Engine v1's REST mapping (the protos' `google.api.http` rules, `FleetMethod.http`), both ways: a
+/// client turns a call into a request, a server turns a request back into the call. Nothing here names a
+/// method: every rule comes from the method table.
 ///
 /// Path parameters come from the resource name; `body: "*"` methods send the rest of the request as
 /// the body; the others send their singular fields as query parameters (repeated ones repeat, nested
 /// ones are dotted: `viewport.low.latitude`), using the JSON (camelCase) names.
 public enum RESTMapping {
+    /// Every method's path template, parsed once, in table order.
+    static let templates: [(method: FleetMethod, template: PathTemplate)] = FleetMethod.allCases.map { ($0, PathTemplate($0.http.path)) }
+    /// The retired methods' templates.
+    static let retired: [(method: RetiredMethod, template: PathTemplate)] = FleetMethod.retired.map { ($0, PathTemplate($0.rest.path)) }
+
+    /// The path template of a method's rule.
+    static func template(of method: FleetMethod) -> PathTemplate {
+        templates[FleetMethod.allCases.firstIndex(of: method)!].template
+    }
+
     // MARK: Client side
 
     /// The HTTP request for a call.
-    public static func request(for call: RESTCall) -> RESTRequest {
-        switch call {
-        case .createVehicle(let r):
-            return RESTRequest(verb: "POST", path: "/v1/\(encode(r.parent))/vehicles",
-                               query: item("vehicleId", r.vehicleId), body: r.vehicle?.toJSON() ?? .object([:]))
-        case .getVehicle(let r):
-            return RESTRequest(verb: "GET", path: "/v1/\(encode(r.name))", query: queryItems(r.toJSON(), dropping: ["name"]))
-        case .updateVehicle(let r):
-            return RESTRequest(verb: "PUT", path: "/v1/\(encode(r.name))",
-                               query: item("updateMask", r.updateMask.map { $0.paths.joined(separator: ",") }),
-                               body: r.vehicle?.toJSON() ?? .object([:]))
-        case .updateVehicleAttributes(let r):
-            return RESTRequest(verb: "POST", path: "/v1/\(encode(r.name)):updateAttributes", body: dropping(["name"], from: r.toJSON()))
-        case .listVehicles(let r):
-            return RESTRequest(verb: "GET", path: "/v1/\(encode(r.parent))/vehicles", query: queryItems(r.toJSON(), dropping: ["parent"]))
-        case .searchVehicles(let r):
-            return RESTRequest(verb: "POST", path: "/v1/\(encode(r.parent))/vehicles:search", body: dropping(["parent"], from: r.toJSON()))
-        case .deleteVehicle(let r):
-            return RESTRequest(verb: "DELETE", path: "/v1/\(encode(r.name))", query: queryItems(r.toJSON(), dropping: ["name"]))
-        case .createTrip(let r):
-            return RESTRequest(verb: "POST", path: "/v1/\(encode(r.parent))/trips",
-                               query: item("tripId", r.tripId), body: r.trip?.toJSON() ?? .object([:]))
-        case .getTrip(let r):
-            return RESTRequest(verb: "GET", path: "/v1/\(encode(r.name))", query: queryItems(r.toJSON(), dropping: ["name"]))
-        case .updateTrip(let r):
-            return RESTRequest(verb: "PUT", path: "/v1/\(encode(r.name))",
-                               query: item("updateMask", r.updateMask.map { $0.paths.joined(separator: ",") }),
-                               body: r.trip?.toJSON() ?? .object([:]))
-        case .searchTrips(let r):
-            return RESTRequest(verb: "POST", path: "/v1/\(encode(r.parent))/trips:search", body: dropping(["parent"], from: r.toJSON()))
-        case .deleteTrip(let r):
-            return RESTRequest(verb: "DELETE", path: "/v1/\(encode(r.name))", query: queryItems(r.toJSON(), dropping: ["name"]))
-        case .reportBillableTrip(let r):
-            return RESTRequest(verb: "POST", path: "/v1/\(encode(r.name)):report", body: dropping(["name"], from: r.toJSON()))
-        case .watchTrip(let r):
-            return RESTRequest(verb: "GET", path: "/v1/\(encode(r.name)):watch", query: queryItems(r.toJSON(), dropping: ["name"]))
+    public static func request(for call: FleetCall) -> RESTRequest {
+        let rule = call.method.http
+        let template = template(of: call.method)
+        let json = call.requestJSON
+        var name = ""
+        if case .string(let value)? = json[template.field] { name = value }
+        let path = template.expand(name)
+        switch rule.body {
+        case "*":
+            return RESTRequest(verb: rule.verb, path: path, body: dropping([template.field], from: json))
+        case "":
+            return RESTRequest(verb: rule.verb, path: path, query: queryItems(json, dropping: [template.field]))
+        default:
+            let field = FieldMask.camelCase(rule.body)
+            return RESTRequest(verb: rule.verb, path: path, query: queryItems(json, dropping: [template.field, field]),
+                               body: json[field] ?? .object([:]))
         }
     }
 
     // MARK: Server side
 
     /// The call an HTTP request makes. Throws NOT_FOUND (404) for a path Fleet Engine does not serve,
-    /// UNIMPLEMENTED (405) for a known path with the wrong verb, and INVALID_ARGUMENT for bad query
-    /// parameters or bodies, naming the field.
-    public static func call(verb: String, path: String, query: [(name: String, value: String)], body: [UInt8]) throws -> RESTCall {
-        let route = try RESTRoute(path: path)
-        func allow(_ verbs: String...) throws {
-            guard verbs.contains(verb) else {
-                throw FleetError(.methodNotAllowed, detail: "\(verb) \(path); this path takes \(verbs.joined(separator: ", "))")
-            }
+    /// UNIMPLEMENTED (405) for a known path with the wrong verb, UNIMPLEMENTED (501) for a retired
+    /// method, and INVALID_ARGUMENT for bad query parameters or bodies, naming the field.
+    public static func call(verb: String, path: String, query: [(name: String, value: String)], body: [UInt8]) throws -> FleetCall {
+        let raw = RawPath(path)
+        var matched: [(method: FleetMethod, name: String)] = []
+        for (method, template) in templates {
+            if let name = template.match(raw) { matched.append((method, name)) }
         }
-        func json() throws -> JSON {
-            guard !body.isEmpty else { return .object([:]) }
-            let value = try JSON.parse(body)
-            guard case .object = value else {
+        guard !matched.isEmpty else {
+            if let (method, _) = retired.first(where: { $0.template.match(raw) != nil }) {
+                throw FleetError(.methodNotImplemented, detail: "\(method.name) is \(method.reason)")
+            }
+            throw FleetError(.unknownPath, detail: "\(verb) \(path)")
+        }
+        guard let (method, name) = matched.first(where: { answers($0.method.http.verb, verb) }) else {
+            let verbs = matched.map(\.method.http.verb)
+            throw FleetError(.methodNotAllowed, detail: "\(verb) \(path); this path takes \(verbs.joined(separator: ", "))")
+        }
+        func json() throws -> JSONObject {
+            guard !body.isEmpty else { return [:] }
+            guard case .object(let object) = try JSON.parse(body) else {
                 throw FleetError.invalidArgument("Invalid JSON payload received. The request body must be a JSON object.", field: nil)
             }
-            return value
+            return object
         }
-        func noBody() throws {
-            if !body.isEmpty, (try? JSON.parse(body)) != .object([:]) {
-                throw FleetError.invalidArgument("\(verb) \(path) takes no request body", field: nil)
+        let rule = method.http
+        var request: JSONObject
+        if let fields = method.queryFields {
+            request = try query.bound(to: fields.fields, repeated: fields.repeated, booleans: fields.booleans, numbers: fields.numbers)
+            if rule.body.isEmpty {
+                if !body.isEmpty, (try? JSON.parse(body)) != .object([:]) {
+                    throw FleetError.invalidArgument("\(verb) \(path) takes no request body", field: nil)
+                }
+            } else {
+                request[FieldMask.camelCase(rule.body)] = .object(try json())
             }
+        } else {
+            request = try json()
         }
-        switch (route.collection, route.verb) {
-        case (.vehicles, nil) where route.id == nil:
-            switch verb {
-            case "POST":
-                var r = try CreateVehicleRequest(json: query.bound(to: ["vehicleId"], repeated: []), path: "", options: .init())
-                r.parent = route.parent
-                r.vehicle = try Vehicle(json: json(), path: "vehicle")
-                return .createVehicle(r)
-            case "GET":
-                try noBody()
-                var r = try ListVehiclesRequest(json: query.bound(to: ListVehiclesRequest.fieldPaths, repeated: listRepeated,
-                                                                  booleans: ["onTripOnly"], numbers: viewportNumbers),
-                                                path: "", options: .init())
-                r.parent = route.parent
-                return .listVehicles(r)
-            default: try allow("POST", "GET")
-            }
-        case (.vehicles, nil):
-            switch verb {
-            case "GET":
-                try noBody()
-                var r = try GetVehicleRequest(json: query.bound(to: GetVehicleRequest.fieldPaths, repeated: []), path: "", options: .init())
-                r.name = route.name
-                return .getVehicle(r)
-            case "PUT", "PATCH":
-                var r = try UpdateVehicleRequest(json: query.bound(to: ["updateMask"], repeated: []), path: "", options: .init())
-                r.name = route.name
-                r.vehicle = try Vehicle(json: json(), path: "vehicle")
-                return .updateVehicle(r)
-            case "DELETE":
-                try noBody()
-                var r = try DeleteVehicleRequest(json: query.bound(to: ["header"], repeated: []), path: "", options: .init())
-                r.name = route.name
-                return .deleteVehicle(r)
-            default: try allow("GET", "PUT", "DELETE")
-            }
-        case (.vehicles, "updateAttributes") where route.id != nil:
-            try allow("POST")
-            var r = try UpdateVehicleAttributesRequest(json: json(), path: "", options: .init())
-            r.name = route.name
-            return .updateVehicleAttributes(r)
-        case (.vehicles, "search") where route.id == nil:
-            try allow("POST")
-            var r = try SearchVehiclesRequest(json: json(), path: "", options: .init())
-            r.parent = route.parent
-            return .searchVehicles(r)
-        case (.vehicles, "updateLocation"?), (.vehicles, "searchFuzzed"?):
-            throw FleetError(.methodNotImplemented, detail: "\(route.verb!) is deprecated in Fleet Engine v1 and not served; use UpdateVehicle and SearchVehicles")
-        case (.trips, nil) where route.id == nil:
-            try allow("POST")
-            var r = try CreateTripRequest(json: query.bound(to: ["tripId"], repeated: []), path: "", options: .init())
-            r.parent = route.parent
-            r.trip = try Trip(json: json(), path: "trip")
-            return .createTrip(r)
-        case (.trips, nil):
-            switch verb {
-            case "GET":
-                try noBody()
-                var r = try GetTripRequest(json: query.bound(to: GetTripRequest.fieldPaths, repeated: []), path: "", options: .init())
-                r.name = route.name
-                return .getTrip(r)
-            case "PUT", "PATCH":
-                var r = try UpdateTripRequest(json: query.bound(to: ["updateMask"], repeated: []), path: "", options: .init())
-                r.name = route.name
-                r.trip = try Trip(json: json(), path: "trip")
-                return .updateTrip(r)
-            case "DELETE":
-                try noBody()
-                var r = try DeleteTripRequest(json: query.bound(to: ["header"], repeated: []), path: "", options: .init())
-                r.name = route.name
-                return .deleteTrip(r)
-            default: try allow("GET", "PUT", "DELETE")
-            }
-        case (.trips, "search") where route.id == nil:
-            try allow("POST")
-            var r = try SearchTripsRequest(json: json(), path: "", options: .init())
-            r.parent = route.parent
-            return .searchTrips(r)
-        case (.trips, "watch") where route.id != nil:
-            try allow("GET")
-            var r = try GetTripRequest(json: query.bound(to: GetTripRequest.fieldPaths, repeated: []), path: "", options: .init())
-            r.name = route.name
-            return .watchTrip(r)
-        case (.billableTrips, "report") where route.id != nil:
-            try allow("POST")
-            var r = try ReportBillableTripRequest(json: json(), path: "", options: .init())
-            r.name = route.name
-            return .reportBillableTrip(r)
-        default:
-            break
-        }
-        throw FleetError(.unknownPath, detail: "\(verb) \(path)")
+        request[template(of: method).field] = .string(name)
+        return try FleetCall(method: method, json: .object(request))
+    }
+
+    /// Whether a rule's verb answers a request's: its own, and PATCH where the rule says PUT (an update
+    /// mask makes the two the same).
+    static func answers(_ ruleVerb: String, _ verb: String) -> Bool {
+        verb == ruleVerb || (ruleVerb == "PUT" && verb == "PATCH")
     }
 
     // MARK: Helpers
-
-    static let listRepeated: Set<String> = ["tripTypes", "vehicleTypeCategories", "requiredAttributes",
-                                            "requiredOneOfAttributes", "requiredOneOfAttributeSets"]
-    static let viewportNumbers: Set<String> = ["viewport.low.latitude", "viewport.low.longitude",
-                                               "viewport.high.latitude", "viewport.high.longitude"]
-
-    /// A resource name with each segment percent-encoded ('/' kept between segments).
-    static func encode(_ name: String?) -> String {
-        (name ?? "").split(separator: "/", omittingEmptySubsequences: false).map { PercentEncoding.encode(String($0)) }.joined(separator: "/")
-    }
-
-    static func item(_ name: String, _ value: String?) -> [(name: String, value: String)] {
-        guard let value, !value.isEmpty else { return [] }
-        return [(name, value)]
-    }
 
     static func dropping(_ keys: Set<String>, from json: JSON) -> JSON {
         guard case .object(let o) = json else { return json }
@@ -249,7 +159,7 @@ private let systemParameters: Set<String> = ["alt", "prettyPrint", "key", "$.xga
 extension Array where Element == (name: String, value: String) {
     /// Query parameters as the JSON of a request message, accepting only the fields named (JSON or
     /// proto names, dotted for nested ones); anything else is INVALID_ARGUMENT as Google words it.
-    func bound(to fields: Set<String>, repeated: Set<String>, booleans: Set<String> = [], numbers: Set<String> = []) throws -> JSON {
+    func bound(to fields: Set<String>, repeated: Set<String>, booleans: Set<String> = [], numbers: Set<String> = []) throws -> JSONObject {
         var root = JSONObject()
         for (rawName, value) in self {
             if systemParameters.contains(rawName) { continue }
@@ -279,7 +189,7 @@ extension Array where Element == (name: String, value: String) {
             }
             root.insert(path: path, leaf, repeated: repeated.contains(name))
         }
-        return .object(root)
+        return root
     }
 }
 

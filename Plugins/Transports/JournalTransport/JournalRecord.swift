@@ -1,4 +1,5 @@
 import FleetErrors
+import FleetInterface
 import FleetModel
 
 /// One line of a journal: the `sequence`-th mutating call, made at time `at`.
@@ -9,15 +10,18 @@ public struct JournalRecord: Sendable, Hashable {
     /// The format version this build writes, and the newest it reads.
     public static let formatVersion = 1
 
+    /// The method names a journal may hold (the journaled methods of the table), in table order.
+    public static let methods: [String] = FleetMethod.allCases.filter(\.isJournaled).map(\.rawValue)
+
     /// The record's position in the journal: 1 for the first line, then one more per line.
     public var sequence: Int
     /// The time of the call: every process applies the record with its engine's clock reading this.
     public var at: Timestamp
-    /// The call and its request.
-    public var call: JournalCall
+    /// The call and its request: one of the methods the table marks as journaled (`FleetMethod.isJournaled`).
+    public var call: FleetCall
 
     /// A record.
-    public init(sequence: Int, at: Timestamp, call: JournalCall) {
+    public init(sequence: Int, at: Timestamp, call: FleetCall) {
         self.sequence = sequence
         self.at = at
         self.call = call
@@ -29,7 +33,7 @@ public struct JournalRecord: Sendable, Hashable {
             "v": .number(Double(Self.formatVersion)),
             "seq": .number(Double(sequence)),
             "at": .string(at.rfc3339String),
-            "method": .string(call.method),
+            "method": .string(call.method.rawValue),
             "request": call.requestJSON,
         ]
     }
@@ -74,14 +78,14 @@ public struct JournalRecord: Sendable, Hashable {
         }
         guard let method = object["method"]?.stringValue else { throw corrupt("\"method\" must be a string") }
         guard let request = object["request"], request.objectValue != nil else { throw corrupt("\"request\" must be a JSON object") }
-        let call: JournalCall?
+        guard let known = FleetMethod(rawValue: method), known.isJournaled else {
+            throw corrupt("unknown method \"\(method)\"; this build knows \(Self.methods.joined(separator: ", "))")
+        }
+        let call: FleetCall
         do {
-            call = try JournalCall(method: method, request: request)
+            call = try FleetCall(method: known, json: request, path: "request")
         } catch let error as FleetError {
             throw corrupt("the \(method) request is invalid: \(error.message)")
-        }
-        guard let call else {
-            throw corrupt("unknown method \"\(method)\"; this build knows \(JournalCall.methods.joined(separator: ", "))")
         }
         self.init(sequence: sequence, at: at, call: call)
     }

@@ -9,9 +9,9 @@ extension JournalTransport {
     /// runs, which reproduces the journal's state exactly; without, the target's own time applies.
     public static func apply(_ record: JournalRecord, to api: any FleetAPI, clock: RecordTimeClock? = nil) throws {
         if let clock {
-            try clock.pinned(to: record.at) { try record.call.perform(on: api) }
+            _ = try clock.pinned(to: record.at) { try record.call.respond(from: api) }
         } else {
-            try record.call.perform(on: api)
+            _ = try record.call.respond(from: api)
         }
     }
 

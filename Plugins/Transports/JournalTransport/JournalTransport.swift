@@ -17,7 +17,7 @@ import Synchronization
 /// Reads first apply whatever was appended, then ask the engine. While a trip is watched, a
 /// background thread polls the journal, so changes made by other processes reach watchers within
 /// milliseconds.
-public final class JournalTransport: BlockingFleetAPI, TripWatching {
+public final class JournalTransport: FleetCallPerforming, TripWatching {
     /// How often, in seconds, the journal is polled for other processes' records while anyone watches.
     public static let tailInterval = 0.025
 
@@ -144,7 +144,7 @@ public final class JournalTransport: BlockingFleetAPI, TripWatching {
 
     /// Runs a mutating call under the journal's lock, after applying every earlier record, with the
     /// engine's clock reading the call's time; appends and syncs it when it succeeded.
-    func mutate<Result: Sendable>(_ call: JournalCall, _ perform: (Engine) throws -> Result) throws -> Result {
+    func mutate<Result: Sendable>(_ call: FleetCall, _ perform: (Engine) throws -> Result) throws -> Result {
         try state.withLock { state in
             let file = try state.usableFile(path: path)
             try file.lockExclusive()

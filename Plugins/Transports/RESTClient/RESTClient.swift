@@ -12,7 +12,7 @@ import FleetConcurrency
 /// real bearer token. Server and network failures of calls that are safe to repeat are retried with
 /// exponential backoff and jitter; a create that may have reached the server is never sent twice.
 /// A 401 makes the token source refresh once before the next try.
-public final class RESTClient: BlockingFleetAPI, TripWatching {
+public final class RESTClient: FleetCallPerforming, TripWatching {
     /// The server's base URL, without a trailing slash (`http://127.0.0.1:8080`).
     public let baseURL: String
     private let http: HTTPClient
@@ -37,21 +37,15 @@ public final class RESTClient: BlockingFleetAPI, TripWatching {
 
     // MARK: FleetAPI
 
-    public func createVehicle(_ request: CreateVehicleRequest) throws -> Vehicle { try send(.createVehicle(request)) }
-    public func getVehicle(_ request: GetVehicleRequest) throws -> Vehicle { try send(.getVehicle(request)) }
-    public func updateVehicle(_ request: UpdateVehicleRequest) throws -> Vehicle { try send(.updateVehicle(request)) }
-    public func updateVehicleAttributes(_ request: UpdateVehicleAttributesRequest) throws -> UpdateVehicleAttributesResponse {
-        try send(.updateVehicleAttributes(request))
+    /// Sends the call and decodes its answer (`FleetAPI`'s blocking calls come from this).
+    public func perform<Response: ProtoMessage>(_ call: FleetCall, returning: Response.Type) throws -> Response {
+        try send(call)
     }
-    public func listVehicles(_ request: ListVehiclesRequest) throws -> ListVehiclesResponse { try send(.listVehicles(request)) }
-    public func searchVehicles(_ request: SearchVehiclesRequest) throws -> SearchVehiclesResponse { try send(.searchVehicles(request)) }
-    public func deleteVehicle(_ request: DeleteVehicleRequest) throws { _ = try exchange(.deleteVehicle(request)) }
-    public func createTrip(_ request: CreateTripRequest) throws -> Trip { try send(.createTrip(request)) }
-    public func getTrip(_ request: GetTripRequest) throws -> Trip { try send(.getTrip(request)) }
-    public func updateTrip(_ request: UpdateTripRequest) throws -> Trip { try send(.updateTrip(request)) }
-    public func searchTrips(_ request: SearchTripsRequest) throws -> SearchTripsResponse { try send(.searchTrips(request)) }
-    public func deleteTrip(_ request: DeleteTripRequest) throws { _ = try exchange(.deleteTrip(request)) }
-    public func reportBillableTrip(_ request: ReportBillableTripRequest) throws { _ = try exchange(.reportBillableTrip(request)) }
+
+    /// Sends a call that answers nothing.
+    public func perform(_ call: FleetCall) throws {
+        _ = try exchange(call)
+    }
 
     // MARK: Watching
 
@@ -63,7 +57,7 @@ public final class RESTClient: BlockingFleetAPI, TripWatching {
     /// first event is the trip as it is then, so no change is lost. A fresh token refused at once
     /// (a 401, or an UNAUTHENTICATED event before any trip) ends the watch with that error.
     public func watchTrip(_ request: GetTripRequest, cancellation: Cancellation, onUpdate: (Trip) throws -> Void) throws {
-        try Self.checkNames(.watchTrip(request))
+        try FleetCall.watchTrip(request).checkResourceName()
         let rest = RESTMapping.request(for: .watchTrip(request))
         let transfer = Cancellation()
         cancellation.onCancel { transfer.cancel() }
@@ -122,7 +116,7 @@ public final class RESTClient: BlockingFleetAPI, TripWatching {
 
     // MARK: Sending
 
-    private func send<Response: ProtoMessage>(_ call: RESTCall) throws -> Response {
+    private func send<Response: ProtoMessage>(_ call: FleetCall) throws -> Response {
         let body = try exchange(call)
         do {
             return try Response(jsonBytes: body, options: DecodingOptions(ignoreUnknownFields: true))
@@ -132,8 +126,10 @@ public final class RESTClient: BlockingFleetAPI, TripWatching {
     }
 
     /// Sends a call, retrying as the catalogue allows; returns the 2xx body or throws the server's error.
-    private func exchange(_ call: RESTCall) throws -> [UInt8] {
-        try Self.checkNames(call)
+    private func exchange(_ call: FleetCall) throws -> [UInt8] {
+        // A malformed resource name cannot form a Fleet Engine path: refuse it here with the error the
+        // engine gives, so every transport answers alike.
+        try call.checkResourceName()
         let rest = RESTMapping.request(for: call)
         let body = rest.body.map { $0.serializedBytes() }
         var attempt = 0
@@ -172,34 +168,14 @@ public final class RESTClient: BlockingFleetAPI, TripWatching {
                     continue
                 }
                 // The server answered, so the call reached it: only idempotent calls may go again.
-                guard retry.shouldRetry(error: error, afterAttempt: attempt, idempotent: call.isIdempotent, mayHaveBeenSent: true) else {
+                guard retry.shouldRetry(error: error, afterAttempt: attempt, idempotent: call.method.isIdempotent, mayHaveBeenSent: true) else {
                     throw error
                 }
             case .failure(let error):
-                guard retry.shouldRetry(error: error, afterAttempt: attempt, idempotent: call.isIdempotent) else { throw error }
+                guard retry.shouldRetry(error: error, afterAttempt: attempt, idempotent: call.method.isIdempotent) else { throw error }
             }
             let delay = retry.delay(forAttempt: attempt)
             Thread.sleep(forTimeInterval: delay / .seconds(1))
-        }
-    }
-
-    /// A malformed resource name cannot form a Fleet Engine path: refuse it here with the error the
-    /// engine gives, so every transport answers alike.
-    static func checkNames(_ call: RESTCall) throws {
-        switch call {
-        case .createVehicle(let r): _ = try ProviderName(parsing: r.parent ?? "", field: "parent")
-        case .getVehicle(let r): _ = try VehicleName(parsing: r.name ?? "", field: "name")
-        case .updateVehicle(let r): _ = try VehicleName(parsing: r.name ?? "", field: "name")
-        case .updateVehicleAttributes(let r): _ = try VehicleName(parsing: r.name ?? "", field: "name")
-        case .listVehicles(let r): _ = try ProviderName(parsing: r.parent ?? "", field: "parent")
-        case .searchVehicles(let r): _ = try ProviderName(parsing: r.parent ?? "", field: "parent")
-        case .deleteVehicle(let r): _ = try VehicleName(parsing: r.name ?? "", field: "name")
-        case .createTrip(let r): _ = try ProviderName(parsing: r.parent ?? "", field: "parent")
-        case .getTrip(let r), .watchTrip(let r): _ = try TripName(parsing: r.name ?? "", field: "name")
-        case .updateTrip(let r): _ = try TripName(parsing: r.name ?? "", field: "name")
-        case .searchTrips(let r): _ = try ProviderName(parsing: r.parent ?? "", field: "parent")
-        case .deleteTrip(let r): _ = try TripName(parsing: r.name ?? "", field: "name")
-        case .reportBillableTrip(let r): _ = try BillableTripName(parsing: r.name ?? "", field: "name")
         }
     }
 

@@ -1,5 +1,6 @@
 import FleetAuth
 import FleetErrors
+import FleetInterface
 import Foundation
 import Synchronization
 

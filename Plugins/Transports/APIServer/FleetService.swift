@@ -109,19 +109,8 @@ public final class FleetService: Sendable {
         return answered
     }
 
-    /// A reply given once `run`'s engine call completes. The JSON is written on the connection's
-    /// thread, not on the store's writer thread that completes the call.
-    func answerLater<Response: ProtoMessage & Sendable>(
-        method: FleetMethod, start: UInt64,
-        _ run: (@escaping @Sendable (Result<Response, any Error>) -> Void) -> Void
-    ) -> HTTPReply {
-        answerLater(method: method, start: start, encode: { $0.jsonBytes() }, run)
-    }
-
-    /// The body of a call that returns `google.protobuf.Empty`.
-    @Sendable static func empty(_: Void) -> [UInt8] { Array("{}".utf8) }
-
-    /// `answerLater`, with the response's JSON written by `encode`.
+    /// A reply given once `run`'s engine call completes, its body written by `encode`. The JSON is
+    /// written on the connection's thread, not on the store's writer thread that completes the call.
     func answerLater<Response: Sendable>(
         method: FleetMethod, start: UInt64, encode: @escaping @Sendable (Response) -> [UInt8],
         _ run: (@escaping @Sendable (Result<Response, any Error>) -> Void) -> Void
@@ -162,34 +151,21 @@ public final class FleetService: Sendable {
     /// waits parked, not the server thread, so no server thread ever waits for the store's group
     /// commit. A call that only reads is answered at once.
     /// A watch ends when `token` expires (`endAtExpiry`).
-    func perform(_ call: RESTCall, start: UInt64, token: VerifiedToken? = nil) throws -> HTTPReply {
+    func perform(_ call: FleetCall, start: UInt64, token: VerifiedToken? = nil) throws -> HTTPReply {
         let method = call.method
         func now(_ reply: HTTPReply) -> HTTPReply {
             count(method, .ok, since: start)
             return reply
         }
-        func now(_ json: [UInt8]) -> HTTPReply { now(.response(.json(json))) }
         switch call {
-        case .createVehicle(let r): return answerLater(method: method, start: start) { engine.createVehicle(r, completion: $0) }
-        case .getVehicle(let r): return now(try engine.getVehicle(r).jsonBytes())
-        case .updateVehicle(let r):
-            return answerLater(method: method, start: start, encode: { $0 }) { engine.updateVehicleJSON(r, completion: $0) }
-        case .updateVehicleAttributes(let r):
-            return answerLater(method: method, start: start) { engine.updateVehicleAttributes(r, completion: $0) }
-        case .listVehicles(let r): return now(try engine.listVehicles(r).jsonBytes())
-        case .searchVehicles(let r): return now(try engine.searchVehicles(r).jsonBytes())
-        case .deleteVehicle(let r):
-            return answerLater(method: method, start: start, encode: Self.empty) { engine.deleteVehicle(r, completion: $0) }
-        case .createTrip(let r): return answerLater(method: method, start: start) { engine.createTrip(r, completion: $0) }
-        case .getTrip(let r): return now(try engine.getTrip(r).jsonBytes())
-        case .updateTrip(let r): return answerLater(method: method, start: start) { engine.updateTrip(r, completion: $0) }
-        case .searchTrips(let r): return now(try engine.searchTrips(r).jsonBytes())
-        case .deleteTrip(let r):
-            return answerLater(method: method, start: start, encode: Self.empty) { engine.deleteTrip(r, completion: $0) }
-        case .reportBillableTrip(let r):
-            try engine.reportBillableTrip(r)
-            return now(Self.empty(()))
-        case .watchTrip(let r): return now(try watch(r, token: token))
+        case .watchTrip(let request):
+            return now(try watch(request, token: token))
+        case .updateVehicle(let request):
+            // The hot path: the engine hands back the vehicle's stored JSON instead of encoding it again.
+            return answerLater(method: method, start: start, encode: { $0 }) { engine.updateVehicleJSON(request, completion: $0) }
+        default:
+            if method.isReadOnly { return now(.response(.json(try call.respond(from: engine).jsonBytes()))) }
+            return answerLater(method: method, start: start, encode: { $0.jsonBytes() }) { call.respond(from: engine, completion: $0) }
         }
     }
 
@@ -211,41 +187,5 @@ public final class FleetService: Sendable {
         }
         endAtExpiry(of: token, stream)
         return .eventStream(stream)
-    }
-
-    // MARK: Authorization
-
-    /// The provider, vehicle and trip a call touches, as far as its names say.
-    static func target(of call: RESTCall) -> (provider: String?, vehicleID: String?, tripID: String?) {
-        func vehicle(_ name: String?) -> (String?, String?, String?) {
-            guard let n = try? VehicleName(parsing: name ?? "") else { return (providerOf(name), nil, nil) }
-            return (n.provider, n.vehicleID, nil)
-        }
-        func trip(_ name: String?) -> (String?, String?, String?) {
-            guard let n = try? TripName(parsing: name ?? "") else { return (providerOf(name), nil, nil) }
-            return (n.provider, nil, n.tripID)
-        }
-        func parent(_ name: String?) -> String? { (try? ProviderName(parsing: name ?? ""))?.provider ?? providerOf(name) }
-        switch call {
-        case .createVehicle(let r): return (parent(r.parent), r.vehicleId, nil)
-        case .getVehicle(let r): return vehicle(r.name)
-        case .updateVehicle(let r): return vehicle(r.name)
-        case .updateVehicleAttributes(let r): return vehicle(r.name)
-        case .deleteVehicle(let r): return vehicle(r.name)
-        case .listVehicles(let r): return (parent(r.parent), nil, nil)
-        case .searchVehicles(let r): return (parent(r.parent), nil, nil)
-        case .createTrip(let r): return (parent(r.parent), nil, r.tripId)
-        case .getTrip(let r), .watchTrip(let r): return trip(r.name)
-        case .updateTrip(let r): return trip(r.name)
-        case .deleteTrip(let r): return trip(r.name)
-        case .searchTrips(let r): return (parent(r.parent), r.vehicleId.flatMap { $0.isEmpty ? nil : $0 }, nil)
-        case .reportBillableTrip(let r):
-            return ((try? BillableTripName(parsing: r.name ?? ""))?.provider ?? providerOf(r.name), nil, nil)
-        }
-    }
-
-    static func providerOf(_ name: String?) -> String? {
-        let parts = (name ?? "").split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count >= 2 && parts[0] == "providers" ? String(parts[1]) : nil
     }
 }

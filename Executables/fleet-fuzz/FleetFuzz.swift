@@ -1,4 +1,4 @@
-// fleet-fuzz: the fuzz targets of Tests/Fuzz/Targets as one program.
+// fleet-fuzz: the fuzz targets of Executables/FleetFuzzTargets as one program.
 //
 // Built by `make fuzz` with `swift build --sanitize fuzzer -Xswiftc -DFUZZING`, it is a libFuzzer
 // binary: FLEET_FUZZ_TARGET names the target, every argument goes to libFuzzer. Built normally, it

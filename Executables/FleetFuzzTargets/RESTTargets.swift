@@ -1,3 +1,4 @@
+import FleetInterface
 import FleetModel
 import FleetREST
 
@@ -37,23 +38,14 @@ extension FuzzTarget {
     }
 }
 
-extension RESTCall {
-    /// Whether the call's resource name (or parent) parses as the engine parses it.
+extension FleetCall {
+    /// Whether the call's resource name (or parent), and a create's new ID, parse as the engine parses them.
     var namesParse: Bool {
+        guard (try? checkResourceName()) != nil else { return false }
         switch self {
-        case .createVehicle(let r): (try? ProviderName(parsing: r.parent ?? "")) != nil && ResourceID.isValid(r.vehicleId ?? "")
-        case .listVehicles(let r): (try? ProviderName(parsing: r.parent ?? "")) != nil
-        case .searchVehicles(let r): (try? ProviderName(parsing: r.parent ?? "")) != nil
-        case .createTrip(let r): (try? ProviderName(parsing: r.parent ?? "")) != nil && ResourceID.isValid(r.tripId ?? "")
-        case .searchTrips(let r): (try? ProviderName(parsing: r.parent ?? "")) != nil
-        case .getVehicle(let r): (try? VehicleName(parsing: r.name ?? "")) != nil
-        case .updateVehicle(let r): (try? VehicleName(parsing: r.name ?? "")) != nil
-        case .updateVehicleAttributes(let r): (try? VehicleName(parsing: r.name ?? "")) != nil
-        case .deleteVehicle(let r): (try? VehicleName(parsing: r.name ?? "")) != nil
-        case .getTrip(let r), .watchTrip(let r): (try? TripName(parsing: r.name ?? "")) != nil
-        case .updateTrip(let r): (try? TripName(parsing: r.name ?? "")) != nil
-        case .deleteTrip(let r): (try? TripName(parsing: r.name ?? "")) != nil
-        case .reportBillableTrip(let r): (try? BillableTripName(parsing: r.name ?? "")) != nil
+        case .createVehicle(let r): return ResourceID.isValid(r.vehicleId ?? "")
+        case .createTrip(let r): return ResourceID.isValid(r.tripId ?? "")
+        default: return true
         }
     }
 }

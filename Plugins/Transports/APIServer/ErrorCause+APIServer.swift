@@ -14,9 +14,9 @@ extension ErrorCause {
         remedy: "Give --jwt-key FILE or --jwt-secret-file FILE so callers need tokens, listen on 127.0.0.1, or pass --insecure if the network is trusted.")
 }
 
-/// The error causes RESTServer reports, in catalogue order: composed into the product's one catalogue
+/// The error causes APIServer reports, in catalogue order: composed into the product's one catalogue
 /// where the executables are wired (`ErrorCatalogue.register`), so `error-explain` knows them.
-public enum RESTServerCauses {
+public enum APIServerCauses {
     /// Every cause this module reports.
     public static let all: [ErrorCause] = [
         .hostNotAllowed, .insecureListen,

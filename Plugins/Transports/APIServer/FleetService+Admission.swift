@@ -1,6 +1,7 @@
 import Dispatch
 import FleetAuth
 import FleetErrors
+import FleetInterface
 import FleetREST
 import HTTPServer
 import Synchronization
@@ -19,7 +20,7 @@ extension FleetService {
     /// (`Bearer …`, from an HTTP header or gRPC metadata), its role for the call, and the token's rate.
     /// Returns the call to run, narrowed to what the token's role may see (`narrowed(_:for:)`), and the
     /// verified token (nil when tokens are not checked).
-    func admit(_ call: RESTCall, authorization: String?, address: @autoclosure () -> String) throws -> (call: RESTCall, token: VerifiedToken?) {
+    func admit(_ call: FleetCall, authorization: String?, address: @autoclosure () -> String) throws -> (call: FleetCall, token: VerifiedToken?) {
         let token = try authorize(call, authorization: authorization)
         if verifier != nil { try requestGuard.limitRate(key: RequestGuard.callerKey(token: token, address: address())) }
         return (Self.narrowed(call, for: token), token)
@@ -48,7 +49,7 @@ extension FleetService {
     /// `call` as `token`'s role may see its answer: a consumer reads and watches a trip in the
     /// journey-sharing view (`JOURNEY_SHARING_V1S`) whatever view it asks for, so that on a shared
     /// trip it never sees the other riders' trip IDs.
-    static func narrowed(_ call: RESTCall, for token: VerifiedToken?) -> RESTCall {
+    static func narrowed(_ call: FleetCall, for token: VerifiedToken?) -> FleetCall {
         guard token?.role == .consumer else { return call }
         switch call {
         case .getTrip(var request):
@@ -74,9 +75,9 @@ extension FleetService {
 
     /// Checks the call's provider and token; returns the verified token, nil when tokens are not checked.
     @discardableResult
-    func authorize(_ call: RESTCall, authorization: String?) throws -> VerifiedToken? {
+    func authorize(_ call: FleetCall, authorization: String?) throws -> VerifiedToken? {
         guard provider != nil || verifier != nil else { return nil }  // an open server for every provider
-        let target = Self.target(of: call)
+        let target = call.resources
         if let provider, let asked = target.provider, asked != provider {
             throw FleetError(.providerNotServed, detail: "this server serves '\(provider)', not '\(asked)'")
         }

@@ -1,5 +1,6 @@
 import FleetAuth
 import FleetGeo
+import FleetInterface
 import FleetLocation
 import FleetModel
 import OpenSSLJWT

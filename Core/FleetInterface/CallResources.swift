@@ -1,0 +1,27 @@
+/// The provider, vehicle and trip a call names (`FleetCall.resources`), as far as its names say: what
+/// the server checks a token's provider and scope against.
+public struct CallResources: Sendable, Hashable {
+    /// The provider, nil when no name says it.
+    public var provider: String?
+    /// The vehicle, from a vehicle's name or a request field naming one (CreateVehicle's `vehicleId`).
+    public var vehicleID: String?
+    /// The trip, from a trip's name or CreateTrip's `tripId`.
+    public var tripID: String?
+
+    public init(provider: String?, vehicleID: String? = nil, tripID: String? = nil) {
+        self.provider = provider
+        self.vehicleID = vehicleID
+        self.tripID = tripID
+    }
+
+    /// The provider of a name that does not parse (`providers/{p}/…`), nil when it does not start so.
+    public static func provider(in name: String?) -> String? {
+        let parts = (name ?? "").split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count >= 2 && parts[0] == "providers" ? String(parts[1]) : nil
+    }
+
+    /// An ID field's value, nil when it is absent or empty.
+    public static func nonEmpty(_ value: String?) -> String? {
+        value.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
