@@ -189,10 +189,13 @@ struct PostgresStoreTests {
         #expect(message.contains("***"), "\(message)")
     }
 
-    /// The store registry's own messages (a misspelt scheme, an unknown option) never show a password either.
+    /// The store registry's own messages (a misspelt scheme, an unknown option, something after a scheme that takes
+    /// nothing) never show a password either.
     @Test func registryMessagesNeverShowThePassword() throws {
         let registry = StoreRegistry([PostgresStore.scheme, MemoryStore.scheme])
-        for url in ["postgress://fleet:s3cr3tPW@127.0.0.1/db", "memory?password=s3cr3tPW"] {
+        // An unknown scheme, an unknown option, a scheme that takes nothing after it.
+        for url in ["postgress://fleet:s3cr3tPW@127.0.0.1/db", "memory?password=s3cr3tPW",
+                    "memory://fleet:s3cr3tPW@127.0.0.1/db"] {
             let error = #expect(throws: FleetError.self) { try registry.open(url) }
             #expect(error?.field == "store")
             #expect(error?.message.contains("s3cr3t") == false, "\(error?.message ?? "")")
