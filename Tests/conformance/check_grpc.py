@@ -343,8 +343,9 @@ def token_server(binary, store):
         expect_grpc_error("CreateTrip with a driver token", lambda: trips.create_trip(
             request=fe.CreateTripRequest(parent=PARENT, trip_id="x", trip=fe.Trip(trip_type=fe.TripType.EXCLUSIVE)),
             metadata=[("authorization", f"Bearer {driver_token}")]), exceptions.PermissionDenied, "PERMISSION_DENIED")
+        # A missing token is PERMISSION_DENIED (JWT_MISSING), as the Consumer SDK guide lists "JWT missing".
         expect_grpc_error("GetVehicle without a token", lambda: vehicles.get_vehicle(request=fe.GetVehicleRequest(name=f"{PARENT}/vehicles/d1")),
-                          exceptions.Unauthenticated, "UNAUTHENTICATED")
+                          exceptions.PermissionDenied, "PERMISSION_DENIED")
         expect_grpc_error("GetVehicle with a forged token", lambda: vehicles.get_vehicle(
             request=fe.GetVehicleRequest(name=f"{PARENT}/vehicles/d1"), metadata=[("authorization", f"Bearer {server_token[:-4]}AAAA")]),
             exceptions.Unauthenticated, "UNAUTHENTICATED")
