@@ -127,7 +127,7 @@ struct VehicleRecord: Sendable {
         let time = location.updateTime ?? location.serverTime ?? .unixEpoch
         return HistoryPoint(
             provider: key.provider, vehicleID: key.id,
-            time: time.seconds * 1_000_000 + Int64(time.nanos / 1_000),
+            time: Engine.microseconds(time),
             latitude: at.latitude, longitude: at.longitude,
             accuracyMeters: location.horizontalAccuracy ?? location.latlngAccuracy,
             speedMetersPerSecond: location.speed ?? location.speedKmph.map { Double($0) / 3.6 },
