@@ -1,4 +1,5 @@
 import FleetStore
+import MemoryStore
 import Foundation
 import Testing
 
@@ -156,5 +157,31 @@ struct FileStoreHistoryTests {
         store = try scratch.open()
         #expect(try store.history(HistoryQuery(), after: nil, limit: 100) == before)
         try store.close()
+    }
+}
+
+@Suite("History pruner")
+struct HistoryPrunerTests {
+    @Test func stepsRemoveWhatIsOlderThanTheRetentionAFewPointsAtATime() throws {
+        let store = MemoryStore()
+        try HistoryContract.drive("v1", times: [10, 20, 30, 40, 50], in: store)
+        let pruner = HistoryPruner(store: store, retentionSeconds: 20, stepSize: 2, now: { 55 })
+        #expect(pruner.cutoff == 35_000_000)
+        #expect(try pruner.step() == 2)
+        #expect(try pruner.step() == 1)
+        #expect(try pruner.step() == 0)
+        #expect(HistoryContract.times(try store.history(HistoryQuery(), after: nil, limit: 10)) == [40, 50])
+        let none = HistoryPruner(store: store, retentionSeconds: 0, now: { 55 })
+        #expect(try none.step() == 2)
+    }
+
+    @Test func theThreadPrunesUntilNothingOldIsLeftAndStops() throws {
+        let store = MemoryStore()
+        try HistoryContract.drive("v1", times: Array(1...25), in: store)
+        let pruner = HistoryPruner(store: store, retentionSeconds: 10, stepSize: 4, pauseSeconds: 0, idleSeconds: 3600, now: { 30 })
+        pruner.start()
+        while try store.history(HistoryQuery(), after: nil, limit: 100).count > 6 { Thread.sleep(forTimeInterval: 0.01) }
+        pruner.stop()
+        #expect(HistoryContract.times(try store.history(HistoryQuery(), after: nil, limit: 100)) == [20, 21, 22, 23, 24, 25])
     }
 }
