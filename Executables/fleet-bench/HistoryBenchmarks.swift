@@ -7,10 +7,12 @@ import SQLiteStore
 /// What keeping the position history costs the hot path: durable UpdateVehicle with the history on
 /// against off, over SQLite and PostgreSQL, in the same run. The two settings alternate in rounds,
 /// each on a fresh store, so that a burst of other work on the machine falls on both alike; the
-/// ratio is of the medians (aim: at least 90%).
+/// ratio is of the medians (aim: at least 90%). On a loaded machine single runs vary threefold, so
+/// the rows also give the process's CPU time per update, which varies less.
 enum HistoryBenchmarks {
     static let writers = 8
-    static let rounds = 3
+    static let rounds = 5
+    static let secondsPerRun = 1.0
 
     static func run(tempDirectory: String) -> [BenchmarkRow] {
         let folder = "\(tempDirectory)/history"
@@ -37,6 +39,7 @@ enum HistoryBenchmarks {
     /// Rows for one store: each setting's median rate, and history on as a share of off.
     private static func compare(store name: String, open: (_ round: Int, _ keepsHistory: Bool) throws -> any Store) -> [BenchmarkRow] {
         var rates: [Bool: [Double]] = [true: [], false: []]
+        var cpu: [Bool: [Double]] = [true: [], false: []]
         do {
             for round in 0..<rounds {
                 for keeps in round % 2 == 0 ? [false, true] : [true, false] {
@@ -44,8 +47,10 @@ enum HistoryBenchmarks {
                     defer { try? store.close() }
                     var configuration = EngineConfiguration()
                     configuration.keepsHistory = keeps
-                    let measured = try EngineBenchmarks.measureUpdates(Engine(store: store, configuration: configuration), writers: writers)
+                    let measured = try EngineBenchmarks.measureUpdates(Engine(store: store, configuration: configuration), writers: writers,
+                                                                       seconds: secondsPerRun)
                     rates[keeps, default: []].append(measured.rate)
+                    cpu[keeps, default: []].append(measured.cpuMicroseconds)
                 }
             }
         } catch {
@@ -53,11 +58,13 @@ enum HistoryBenchmarks {
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let on = median(rates[true] ?? [0]), off = median(rates[false] ?? [0])
+        let cpuOn = median(cpu[true] ?? [0]), cpuOff = median(cpu[false] ?? [0])
         return [
             BenchmarkRow(name: "durable location updates, history off, \(name), \(writers) writers", value: StoreBenchmarks.rate(off),
-                         comparison: EngineBenchmarks.runsText(rates[false] ?? [])),
+                         comparison: String(format: "CPU %.1f µs per update; ", cpuOff) + EngineBenchmarks.runsText(rates[false] ?? [])),
             BenchmarkRow(name: "durable location updates, history on, \(name), \(writers) writers", value: StoreBenchmarks.rate(on),
-                         comparison: String(format: "%.1f%% of history off (aim: 90%%); ", off > 0 ? on / off * 100 : 0)
+                         comparison: String(format: "%.1f%% of history off (aim: 90%%); CPU %.1f µs per update (%.0f%% of off); ",
+                                            off > 0 ? on / off * 100 : 0, cpuOn, cpuOff > 0 ? cpuOn / cpuOff * 100 : 0)
                              + EngineBenchmarks.runsText(rates[true] ?? [])),
         ]
     }
