@@ -68,9 +68,12 @@ public final class SQLiteStore: Store {
         }
         // A prune that a crash loses is done again: no sync of its own (the next durable commit's
         // sync of the WAL covers it), so that its short write lock is all a writer may wait for.
+        // It never checkpoints: a checkpoint without a sync of the database file could let the
+        // writer's next transaction overwrite WAL frames whose pages a power cut then loses.
         self.pruner = ReaderPool(capacity: 1, closedError: { SQLiteFailure.closed(path: path) }) {
             let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             try connection.execute("PRAGMA synchronous = OFF", doing: "opening the history pruning connection")
+            _ = try connection.firstRow("PRAGMA wal_autocheckpoint = 0", doing: "opening the history pruning connection") { $0.int64(0) }
             return connection
         }
     }
