@@ -34,8 +34,8 @@ import FleetModel
 /// - scoped to another vehicle, trip or provider → PERMISSION_DENIED `.jwtForOtherResource`
 ///   ("JWT signed for another trip");
 /// - `own trip`/`own vehicle` access without that ID in the token (a driver token reading a trip)
-///   → PERMISSION_DENIED `.jwtWithoutTripID` ("JWT signed without a trip ID"). UNAUTHENTICATED (401)
-///   means only that the token is missing, malformed, expired or badly signed, which a new token fixes.
+///   → UNAUTHENTICATED `.jwtWithoutTripID` ("JWT signed without a trip ID"), as the Consumer SDK
+///   guide answers it: a token minted for the trip fixes it.
 public enum Authorizer {
     /// The whole matrix as data, role by role, method by method (`Role.allCases` × `FleetMethod.allCases`),
     /// so documentation can be generated from it.
@@ -95,7 +95,8 @@ public enum Authorizer {
     /// Checks that `token` may call `method` on `provider`, on the vehicle and/or trip named (nil when
     /// the call names none, as List and Search do; CreateTrip passes the new trip's ID and its vehicle).
     ///
-    /// - Throws: PERMISSION_DENIED (`.insufficientRole`, `.jwtForOtherResource`, `.jwtWithoutTripID`),
+    /// - Throws: PERMISSION_DENIED (`.insufficientRole`, `.jwtForOtherResource`), UNAUTHENTICATED
+    ///   (`.jwtWithoutTripID`),
     ///   with a message naming the role, method and IDs.
     public static func authorize(token: VerifiedToken, method: FleetMethod, provider: String, vehicleID: String?, tripID: String?) throws {
         let access = access(of: token.role, to: method)

@@ -38,9 +38,11 @@ public struct SigningKey: Sendable {
     }
 
     /// The key that verifies this key's signatures: the RSA public key (the private key is not kept),
-    /// or the same secret. Bound to `serviceAccountEmail` as issuer when the key came from a key file.
+    /// or the same secret. Bound to `serviceAccountEmail` as issuer and to `projectID` as provider when
+    /// the key came from a key file.
     public func verificationKey() throws -> VerificationKey {
-        VerificationKey(algorithm: algorithm, keyID: keyID, issuer: serviceAccountEmail, verifier: try signer.verifier())
+        VerificationKey(algorithm: algorithm, keyID: keyID, issuer: serviceAccountEmail, provider: projectID,
+                        verifier: try signer.verifier())
     }
 
     /// The RSA public key as PEM (`BEGIN PUBLIC KEY`), to give to a verifying server; nil for HS256.

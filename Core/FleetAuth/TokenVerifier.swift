@@ -18,7 +18,10 @@ import Foundation
 ///    `exp − iat <= maximumLifetime` → `.jwtLifetimeTooLong`;
 /// 6. `aud` (or one of its values) is an accepted audience (a trailing `/` is ignored) → `.jwtWrongAudience`;
 /// 7. the role follows from `issuerRoles` and the `fleetrole` claim → PERMISSION_DENIED `.jwtWithoutRole`
-///    or `.jwtRoleExceedsIssuer`.
+///    or `.jwtRoleExceedsIssuer`;
+/// 8. the token acts for the provider of the key that verified it (`VerificationKey.provider`) and of
+///    its issuer (`IssuerRoleMap.Binding.provider`); when both are set and differ →
+///    PERMISSION_DENIED `.jwtForOtherResource`.
 public struct TokenVerifier: Sendable {
     /// Fleet Engine's audience, accepted by default.
     public static let fleetEngineAudience = "https://fleetengine.googleapis.com/"
@@ -74,13 +77,16 @@ public struct TokenVerifier: Sendable {
     public func verify(_ token: String) throws -> VerifiedToken {
         let jwt = try JWT.decode(token)
         let candidates = try keys(for: jwt)
-        guard candidates.contains(where: { $0.verifies(signature: jwt.signature, of: jwt.signingInput) }) else {
+        guard let key = candidates.first(where: { $0.verifies(signature: jwt.signature, of: jwt.signingInput) }) else {
             throw FleetError(.jwtBadSignature, detail: "no configured \(jwt.header.algorithm) key verifies the signature")
         }
         try checkTimes(jwt.claims)
         try checkAudience(jwt.claims)
-        let (role, provider) = try issuerRoles.resolve(jwt.claims)
-        return VerifiedToken(header: jwt.header, claims: jwt.claims, role: role, provider: provider)
+        let (role, issuerProvider) = try issuerRoles.resolve(jwt.claims)
+        if let keyProvider = key.provider, let issuerProvider, keyProvider != issuerProvider {
+            throw FleetError(.jwtForOtherResource, detail: "the token's key is for provider \(quote(keyProvider)) but its issuer is bound to provider \(quote(issuerProvider))")
+        }
+        return VerifiedToken(header: jwt.header, claims: jwt.claims, role: role, provider: key.provider ?? issuerProvider)
     }
 
     private func keys(for jwt: JWT) throws -> [VerificationKey] {

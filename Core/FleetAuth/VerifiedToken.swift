@@ -8,7 +8,8 @@ public struct VerifiedToken: Sendable, Hashable {
     public let role: Role
     /// The vehicle/trip the token is for (`authorization`; empty when the token has no such claim).
     public let scope: AuthorizationScope
-    /// The provider the token's issuer is bound to in configuration, or nil for any provider.
+    /// The only provider whose resources the token may touch: that of the key that verified it
+    /// (`VerificationKey.provider`) or of its issuer (`IssuerRoleMap`); nil for any provider.
     public let provider: String?
 
     /// A verified token (made by `TokenVerifier`; tests and in-process callers may make their own).

@@ -79,19 +79,61 @@ indirect enum FilterExpression: Equatable {
         }
     }
 
+    /// The longest filter accepted, in characters: room for the 50 restrictions with long keys and
+    /// values, checked before anything else is done with the text.
+    static let maximumLength = 16_384
+    /// The deepest nesting accepted: parentheses and NOTs together. The parser recurses once per level,
+    /// so this (checked for parentheses on the text before anything else, and for both while parsing)
+    /// is what keeps a filter of thousands of `(` or NOTs from exhausting a serving thread's stack.
+    static let maximumDepth = 32
+    /// The most restrictions (`attributes.key = value`) a filter may hold, as Fleet Engine allows;
+    /// counted while parsing, so a longer filter stops at the 51st.
+    static let maximumRestrictions = 50
+
+    /// Parses `text`, or throws INVALID_ARGUMENT naming `filter` and, for a fault, its position
+    /// (characters counted from 1).
     static func parse(_ text: String) throws -> FilterExpression {
+        try checkNesting(text)
+        let length = text.count
+        guard length <= maximumLength else {
+            throw FleetError.invalidArgument("filter is \(length) characters long; at most \(maximumLength) are allowed", field: "filter")
+        }
         var parser = Parser(tokens: try tokenize(text), source: text)
         let expression = try parser.expression()
         guard parser.position == parser.tokens.count else {
-            throw parser.error("unexpected '\(parser.tokens[parser.position])'")
-        }
-        guard parser.restrictions <= 50 else {
-            throw FleetError.invalidArgument("filter has \(parser.restrictions) restrictions; at most 50 are allowed", field: "filter")
+            throw parser.error("has an unexpected '\(parser.tokens[parser.position].kind)'", at: parser.tokens[parser.position].offset)
         }
         return expression
     }
 
-    private enum Token: Equatable, CustomStringConvertible {
+    /// Refuses parentheses (outside quoted values) nested deeper than `maximumDepth`, in one pass
+    /// over the text that stops at the first one too deep: done first, so a filter of 10,000 `(`
+    /// is answered with where it went too deep.
+    private static func checkNesting(_ text: String) throws {
+        var depth = 0
+        var quote: Character?
+        var escaped = false
+        for (offset, c) in text.enumerated() {
+            if let open = quote {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == open { quote = nil }
+                continue
+            }
+            switch c {
+            case "\"", "'": quote = c
+            case "(":
+                depth += 1
+                guard depth <= maximumDepth else { throw tooDeep(at: offset) }
+            case ")": depth = max(0, depth - 1)
+            default: continue
+            }
+        }
+    }
+
+    private static func tooDeep(at offset: Int) -> FleetError {
+        FleetError.invalidArgument("filter nests parentheses and NOTs deeper than \(maximumDepth) levels at character \(offset + 1)", field: "filter")
+    }
+
+    private enum Kind: Equatable, CustomStringConvertible {
         case word(String), quoted(String), equals, notEquals, open, close
         var description: String {
             switch self {
@@ -105,35 +147,46 @@ indirect enum FilterExpression: Equatable {
         }
     }
 
+    /// A token and the offset of its first character in the filter (from 0).
+    private struct Token {
+        var kind: Kind
+        var offset: Int
+    }
+
     private static func tokenize(_ text: String) throws -> [Token] {
         var tokens: [Token] = []
-        var chars = Array(text)[...]
-        while let c = chars.first {
+        let chars = Array(text)
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            let start = i
             switch c {
-            case " ", "\t", "\n": chars.removeFirst()
-            case "(": tokens.append(.open); chars.removeFirst()
-            case ")": tokens.append(.close); chars.removeFirst()
-            case "=": tokens.append(.equals); chars.removeFirst()
-            case "!" where chars.dropFirst().first == "=": tokens.append(.notEquals); chars.removeFirst(2)
+            case " ", "\t", "\n": i += 1
+            case "(": tokens.append(Token(kind: .open, offset: start)); i += 1
+            case ")": tokens.append(Token(kind: .close, offset: start)); i += 1
+            case "=": tokens.append(Token(kind: .equals, offset: start)); i += 1
+            case "!" where i + 1 < chars.count && chars[i + 1] == "=": tokens.append(Token(kind: .notEquals, offset: start)); i += 2
             case "\"", "'":
-                chars.removeFirst()
+                i += 1
                 var value = ""
                 var closed = false
-                while let d = chars.popFirst() {
+                while i < chars.count {
+                    let d = chars[i]
+                    i += 1
                     if d == c { closed = true; break }
-                    if d == "\\", let e = chars.popFirst() { value.append(e) } else { value.append(d) }
+                    if d == "\\", i < chars.count { value.append(chars[i]); i += 1 } else { value.append(d) }
                 }
                 guard closed else {
-                    throw FleetError.invalidArgument("filter has an unterminated string: \(text)", field: "filter")
+                    throw FleetError.invalidArgument("filter has an unterminated string starting at character \(start + 1): \(text)", field: "filter")
                 }
-                tokens.append(.quoted(value))
+                tokens.append(Token(kind: .quoted(value), offset: start))
             default:
                 var word = ""
-                while let d = chars.first, !" \t\n()=!\"'".contains(d) { word.append(d); chars.removeFirst() }
+                while i < chars.count, !" \t\n()=!\"'".contains(chars[i]) { word.append(chars[i]); i += 1 }
                 guard !word.isEmpty else {
-                    throw FleetError.invalidArgument("filter has an unexpected '\(c)': \(text)", field: "filter")
+                    throw FleetError.invalidArgument("filter has an unexpected '\(c)' at character \(start + 1): \(text)", field: "filter")
                 }
-                tokens.append(.word(word))
+                tokens.append(Token(kind: .word(word), offset: start))
             }
         }
         return tokens
@@ -144,14 +197,19 @@ indirect enum FilterExpression: Equatable {
         let source: String
         var position = 0
         var restrictions = 0
+        /// Open parentheses and NOTs around the factor being parsed.
+        var depth = 0
 
-        func error(_ message: String) -> FleetError {
-            FleetError.invalidArgument("filter \(message); expected restrictions like attributes.key = \"value\" joined by AND/OR: \(source)", field: "filter")
+        func error(_ message: String, at offset: Int? = nil) -> FleetError {
+            let place = (offset ?? source.count).advanced(by: 1)
+            return FleetError.invalidArgument("filter \(message) at character \(place); expected restrictions like attributes.key = \"value\" joined by AND/OR: \(source)", field: "filter")
         }
+
+        func kind(at index: Int) -> Kind? { index < tokens.count ? tokens[index].kind : nil }
 
         mutating func expression() throws -> FilterExpression {
             var left = try conjunction()
-            while position < tokens.count, tokens[position] == .word("OR") {
+            while kind(at: position) == .word("OR") {
                 position += 1
                 left = .or(left, try conjunction())
             }
@@ -160,47 +218,57 @@ indirect enum FilterExpression: Equatable {
 
         mutating func conjunction() throws -> FilterExpression {
             var left = try factor()
-            while position < tokens.count, tokens[position] != .close, tokens[position] != .word("OR") {
-                if tokens[position] == .word("AND") { position += 1 }
+            while let next = kind(at: position), next != .close, next != .word("OR") {
+                if next == .word("AND") { position += 1 }
                 left = .and(left, try factor())
             }
             return left
         }
 
+        /// One level deeper for a parenthesis or a NOT, refused past `maximumDepth`.
+        mutating func descend(_ parse: (inout Parser) throws -> FilterExpression) throws -> FilterExpression {
+            guard depth < FilterExpression.maximumDepth else { throw FilterExpression.tooDeep(at: tokens[position].offset) }
+            depth += 1
+            defer { depth -= 1 }
+            position += 1
+            return try parse(&self)
+        }
+
         mutating func factor() throws -> FilterExpression {
-            guard position < tokens.count else { throw error("ends early") }
-            switch tokens[position] {
+            guard let current = kind(at: position) else { throw error("ends early") }
+            switch current {
             case .open:
-                position += 1
-                let inner = try expression()
-                guard position < tokens.count, tokens[position] == .close else { throw error("is missing ')'") }
+                let inner = try descend { try $0.expression() }
+                guard kind(at: position) == .close else { throw error("is missing ')'", at: position < tokens.count ? tokens[position].offset : nil) }
                 position += 1
                 return inner
             case .word("NOT"), .word("-"):
-                position += 1
-                return .not(try factor())
+                return .not(try descend { try $0.factor() })
             case .word(let field):
+                let start = tokens[position].offset
                 guard field.hasPrefix("attributes."), field.count > "attributes.".count else {
-                    throw error("can only restrict attributes.<key>, got '\(field)'")
+                    throw error("can only restrict attributes.<key>, got '\(field)'", at: start)
                 }
                 position += 1
-                guard position < tokens.count, tokens[position] == .equals || tokens[position] == .notEquals else {
-                    throw error("needs '=' after \(field)")
+                guard let op = kind(at: position), op == .equals || op == .notEquals else {
+                    throw error("needs '=' after \(field)", at: start)
                 }
-                let negated = tokens[position] == .notEquals
+                let negated = op == .notEquals
                 position += 1
-                guard position < tokens.count else { throw error("needs a value after \(field)") }
                 let value: String
-                switch tokens[position] {
-                case .word(let w): value = w
-                case .quoted(let q): value = q
-                default: throw error("needs a value after \(field)")
+                switch kind(at: position) {
+                case .word(let w)?: value = w
+                case .quoted(let q)?: value = q
+                default: throw error("needs a value after \(field)", at: start)
                 }
                 position += 1
                 restrictions += 1
+                guard restrictions <= FilterExpression.maximumRestrictions else {
+                    throw FleetError.invalidArgument("filter has more than \(FilterExpression.maximumRestrictions) restrictions (restriction \(restrictions) is at character \(start + 1))", field: "filter")
+                }
                 return .equals(key: String(field.dropFirst("attributes.".count)), value: value, negated: negated)
             default:
-                throw error("has an unexpected '\(tokens[position])'")
+                throw error("has an unexpected '\(current)'", at: tokens[position].offset)
             }
         }
     }

@@ -360,7 +360,7 @@ extension Engine {
         trip.remainingWaypointsRouteVersion = vehicle.tracking.waypointsRouteVersion
         if let segment = v.currentRouteSegment {
             // The route as decoded once per route change (RouteCache), not on every read.
-            let cached = routeCache.entry(for: vehicle)
+            let cached = routeCache.entry(for: vehicle, learned: configuration.learnedETAs != nil)
             if encodedRoute {
                 trip.currentRouteSegment = segment
             } else if let cached {

@@ -399,7 +399,7 @@ extension Engine {
         let v = record.vehicle
         guard let next = v.waypoints.first?.location?.point else { return true }
         let end = v.currentRouteSegmentEndPoint?.location?.point.map(GeoPoint.init)
-            ?? routeCache.entry(for: record)?.route.end
+            ?? routeCache.entry(for: record, learned: configuration.learnedETAs != nil)?.route.end
         guard let end else { return false }
         return Geodesy.distance(end, GeoPoint(next)) <= 50
     }

@@ -28,6 +28,9 @@ public struct EngineConfiguration: Sendable {
     /// Keeps every accepted location update in the store's position history (`HistoryPoint`),
     /// committed with the vehicle's update. Off, nothing is kept (`--history-retention 0`).
     public var keepsHistory = true
+    /// Times the route ahead with what the fleet learned from its drives (`LearnedTimesStorage`); nil uses the
+    /// vehicle's live speed only (`fleet-admin serve --learned-etas off`).
+    public var learnedETAs: LearnedETASettings? = LearnedETASettings()
 
     public init() {}
 }
@@ -48,6 +51,7 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
     let vehicleFeeds = VehicleFeeds(pollSeconds: Engine.watchPollSeconds)
     let records = RecordCache()
     let searchRoutes = SearchRouteCache()
+    let learnedTimes = LearnedTimesCache()
 
     /// An engine over `store`, reading time from `clock`.
     public init(store: any Store, clock: any EngineClock = SystemClock(), configuration: EngineConfiguration = .init()) {

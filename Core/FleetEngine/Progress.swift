@@ -1,4 +1,5 @@
 import FleetGeo
+import FleetLearning
 import FleetModel
 import FleetStore
 import Synchronization
@@ -13,6 +14,8 @@ final class RouteCache: Sendable {
         let route: Route
         let traffic: TrafficProfile
         let waypoints: RouteWaypoints
+        /// The route cut into road pieces, when the engine times it with learned travel times.
+        let learnedRoute: LearnedRoute?
     }
 
     private let entries = Mutex<[RecordKey: Entry]>([:])
@@ -23,14 +26,14 @@ final class RouteCache: Sendable {
     }
 
     /// The geometry for a vehicle's current route and waypoints, built once per change of either.
-    func entry(for record: VehicleRecord) -> Entry? {
+    func entry(for record: VehicleRecord, learned: Bool) -> Entry? {
         let v = record.vehicle
         guard let segment = v.currentRouteSegment else { return nil }
         let waypointsKey = v.waypoints.map(WaypointKey.init)
         if let cached = entries.withLock({ $0[record.key] }),
            cached.routeVersion == v.currentRouteSegmentVersion,
            cached.trafficVersion == record.tracking.trafficVersion,
-           cached.waypointsKey == waypointsKey {
+           cached.waypointsKey == waypointsKey, (cached.learnedRoute != nil) == learned {
             return cached
         }
         guard let points = try? Polyline.decode(segment), let route = Route(points: points) else { return nil }
@@ -41,7 +44,8 @@ final class RouteCache: Sendable {
         }
         let entry = Entry(routeVersion: v.currentRouteSegmentVersion, trafficVersion: record.tracking.trafficVersion,
                           waypointsKey: waypointsKey, route: route, traffic: traffic,
-                          waypoints: RouteWaypoints(route: route, positions: positions))
+                          waypoints: RouteWaypoints(route: route, positions: positions),
+                          learnedRoute: learned ? LearnedRoute(route: route) : nil)
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[record.key] = entry
@@ -73,7 +77,7 @@ extension Engine {
             estimator.observe(metersPerSecond: reported, at: fixTime)
         }
         var etas: [WaypointETA]
-        if let cached = routeCache.entry(for: record) {
+        if let cached = routeCache.entry(for: record, learned: configuration.learnedETAs != nil) {
             var progress = RouteProgress(route: cached.route, resumingAtMeters: record.tracking.travelledMeters ?? 0)
             let match = progress.update(here, heading: location.heading.map(Double.init))
             record.tracking.travelledMeters = match.travelledMeters
@@ -82,6 +86,11 @@ extension Engine {
                 estimator.observe(position: here, at: fixTime, traffic: cached.traffic.speed(atMeters: match.travelledMeters))
             }
             etas = estimator.estimate(from: match, waypoints: cached.waypoints, traffic: cached.traffic, now: t)
+            if let learnedRoute = cached.learnedRoute, !match.isOffRoute {
+                etas = withLearnedTimes(etas, provider: record.key.provider, route: learnedRoute, waypoints: cached.waypoints,
+                                        travelledMeters: match.travelledMeters,
+                                        livePace: 1 / estimator.freeFlowMetersPerSecond(now: t), now: t)
+            }
         } else {
             record.tracking.snappable = false
             if location.speed == nil { estimator.observe(position: here, at: fixTime) }

@@ -138,6 +138,13 @@ extension ErrorCause {
         summary: "The JWT was signed for another trip or vehicle",
         remedy: "Mint a token whose authorization claim names this trip (tripid) or vehicle (vehicleid), and drop cached tokens when the trip or vehicle changes.",
         matchPhrases: ["another trip", "another vehicle", "different trip", "different vehicle", "other trip", "other vehicle", "does not match"])
+    /// A call with no token. PERMISSION_DENIED, as the Consumer SDK guide lists "JWT missing": no
+    /// token provider was asked for one, so there is nothing to refresh.
+    public static let jwtMissing = ErrorCause(
+        id: "JWT_MISSING", code: .permissionDenied,
+        summary: "The request has no JWT (no Authorization: Bearer header)",
+        remedy: "Send a token in the Authorization header; check the token provider returns one.",
+        matchPhrases: ["missing", "no token", "authorization header", "credential", "unauthenticated"])
     /// A JWT that fails verification (signature, audience, issuer, format).
     public static let jwtInvalid = ErrorCause(
         id: "JWT_INVALID", code: .permissionDenied,
@@ -230,7 +237,8 @@ extension ErrorCause {
         id: "STORE_FAILURE", code: .internal,
         summary: "The store failed",
         remedy: "Check the store's path, permissions and free disk space; the message says what failed.",
-        matchPhrases: ["store", "disk", "no space", "permission denied on", "i/o error", "sqlite"])
+        matchPhrases: ["store", "disk", "no space", "permission denied on", "i/o error", "sqlite"],
+        publicMessage: "The store failed (the server's log has the details)")
 
     // MARK: UNAVAILABLE
 
@@ -245,7 +253,8 @@ extension ErrorCause {
         id: "STORE_BUSY", code: .unavailable,
         summary: "The store is busy",
         remedy: "Retry with backoff; another process holds the store.",
-        matchPhrases: ["busy", "locked"])
+        matchPhrases: ["busy", "locked"],
+        publicMessage: "The database is busy (the server's log has the details)")
 
     // MARK: DATA_LOSS
 
@@ -254,16 +263,11 @@ extension ErrorCause {
         id: "STORE_CORRUPTED", code: .dataLoss,
         summary: "The store's data is damaged",
         remedy: "Stop the server, keep a copy of the store's files, and restore from a backup; the message names the damaged file or record.",
-        matchPhrases: ["corrupt", "checksum", "malformed database", "truncated"])
+        matchPhrases: ["corrupt", "checksum", "malformed database", "truncated"],
+        publicMessage: "The store's data is damaged (the server's log has the details)")
 
     // MARK: UNAUTHENTICATED
 
-    /// A call with no token.
-    public static let jwtMissing = ErrorCause(
-        id: "JWT_MISSING", code: .unauthenticated,
-        summary: "The request has no JWT (no Authorization: Bearer header)",
-        remedy: "Send a token in the Authorization header; check the token provider returns one.",
-        matchPhrases: ["missing", "no token", "authorization header", "credential", "unauthenticated"])
     /// A token past its exp claim.
     public static let jwtExpired = ErrorCause(
         id: "JWT_EXPIRED", code: .unauthenticated,
@@ -271,10 +275,10 @@ extension ErrorCause {
         remedy: "Fetch a fresh token before exp (tokens live at most one hour); check the device clock.",
         matchPhrases: ["expired", "exp claim", "token is expired"])
     /// A token with no trip (or vehicle) ID in its authorization claim, for a method its role may call
-    /// only on its own trip (or vehicle). PERMISSION_DENIED, not UNAUTHENTICATED: the token is valid, and
-    /// refreshing it would give the same answer, so a client must not treat it as "fetch a new token".
+    /// only on its own trip (or vehicle). UNAUTHENTICATED, as the Consumer SDK guide says: the token
+    /// does not name what the caller needs, and a token minted for the trip does.
     public static let jwtWithoutTripID = ErrorCause(
-        id: "JWT_WITHOUT_TRIP_ID", code: .permissionDenied,
+        id: "JWT_WITHOUT_TRIP_ID", code: .unauthenticated,
         summary: "The JWT was signed without a trip ID (or vehicle ID) in its authorization claim",
         remedy: "Mint the consumer token with authorization.tripid set to the trip (driver tokens: authorization.vehicleid).",
         matchPhrases: ["trip id", "tripid", "vehicle id", "vehicleid", "authorization claim"])

@@ -17,7 +17,7 @@ public enum ErrorCatalogue {
         .deadlineTooShort,
         .tripNotFound, .vehicleNotFound, .resourceNotFound, .unknownPath,
         .alreadyExists,
-        .jwtForOtherResource, .jwtWithoutTripID, .jwtInvalid, .insufficientRole, .apiNotEnabled,
+        .jwtForOtherResource, .jwtMissing, .jwtInvalid, .insufficientRole, .apiNotEnabled,
         .quotaZero, .rateLimitExceeded,
         .illegalTransition, .intermediateDestinationsVersionMismatch, .vehicleHasActiveTrips, .tripActiveAndAssigned,
         .concurrentModification, .streamAborted,
@@ -25,7 +25,7 @@ public enum ErrorCatalogue {
         .internalFault, .storeFailure,
         .serverUnavailable, .storeBusy,
         .storeCorrupted,
-        .jwtMissing, .jwtExpired,
+        .jwtWithoutTripID, .jwtExpired,
         .methodNotAllowed, .requestTimeout, .requestHeadersTooLarge, .rateLimited, .unsupportedMediaType,
         .providerNotServed, .listenFailed, .addressInUse,
     ]
@@ -129,15 +129,14 @@ public enum ErrorCatalogue {
         case .internal: "A fault inside the server, not in the request: a broken invariant or a store that cannot write."
         case .unavailable: "The service cannot be reached or is overloaded right now; usually transient."
         case .dataLoss: "Data was lost or damaged beyond repair."
-        case .unauthenticated: "The request has no valid credentials: the JWT is missing, expired, or lacks the claims the call needs."
+        case .unauthenticated: "The request has no valid credentials: the JWT is malformed, badly signed, expired, or lacks the claims the call needs (a consumer token without a trip ID)."
         }
     }
 
     /// The choices this catalogue makes where Google's documents leave room, for the docs.
     public static let decisions: [String] = [
         "Retry classes follow the Consumer SDK guide: ABORTED, CANCELLED, DEADLINE_EXCEEDED and UNAVAILABLE are retried with backoff; every other error code needs action, as AIP-194 advises (only transient codes are retried automatically).",
-        "A request without a JWT is UNAUTHENTICATED (HTTP 401), as Google's front end answers \"missing required authentication credential\"; the Consumer SDK guide lists \"JWT missing\" among PERMISSION_DENIED's causes too. An invalid JWT (signature, audience, issuer) is PERMISSION_DENIED, as the guide says.",
-        "UNAUTHENTICATED (HTTP 401) means only that the token is missing, malformed, expired or badly signed (or lacks exp or iat), which a new token fixes. A valid token whose role may not make the call, or that lacks the trip or vehicle ID its role needs (a driver token reading a trip: JWT_WITHOUT_TRIP_ID), is PERMISSION_DENIED (HTTP 403), so clients do not refresh tokens in a loop.",
+        "Status codes follow the Consumer SDK guide: a JWT signed without a trip ID (or, for drivers, a vehicle ID), or expired, is UNAUTHENTICATED (HTTP 401); a missing JWT, a JWT for another trip, vehicle or provider, an invalid JWT (signature, audience, issuer) and a role that may not make the call are PERMISSION_DENIED (HTTP 403). A client refreshes its token on UNAUTHENTICATED; a 403 needs another kind of token.",
         "Values proto3 JSON decodes but that mean nothing are INVALID_ARGUMENT naming the field: NaN or ±Infinity in any number (`vehicle.lastLocation.speed`, `viewport.low.latitude`), an enum number or name no value has (`vehicle.vehicleState: 99`), and a query parameter that is not UTF-8 once percent-decoded (`vehicleId=%FF%C0`).",
         "A request body over the server's limit is INVALID_ARGUMENT with HTTP 413: the caller must shrink it, and a 429-style RESOURCE_EXHAUSTED would invite retries. `error-explain 413` also lists RESOURCE_EXHAUSTED, which gRPC uses for oversize messages.",
         "A stale intermediateDestinationsVersion is FAILED_PRECONDITION: sending the same update again cannot succeed; get the trip first.",

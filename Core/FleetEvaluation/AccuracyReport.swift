@@ -63,7 +63,11 @@ public struct ErrorFigures: Sendable, Hashable {
 
 /// One way of predicting the remaining time, judged over a set of replayed drives.
 public enum Predictor: String, Sendable, Hashable, CaseIterable {
-    /// The engine's estimator along the route.
+    /// With history: the route ahead timed with the fleet's learned travel times (``ReplayPoint/learnedSeconds``).
+    case learned
+    /// With history, a baseline: the median time of the history drives nearest in time of day (``PlainHistory``).
+    case plainHistory
+    /// The engine's estimator along the route, without history.
     case estimator
     /// The engine's estimate without a route: straight line times the detour factor.
     case straightLine
@@ -76,16 +80,20 @@ public enum Predictor: String, Sendable, Hashable, CaseIterable {
     /// How reports name it.
     public var title: String {
         switch self {
-        case .estimator: "route, observed speed (engine)"
+        case .learned: "route, learned times (engine)"
+        case .plainHistory: "plain history (3 nearest drives)"
+        case .estimator: "route, observed speed (no history)"
         case .straightLine: "straight line (no route)"
         case .defaultSpeed: "route, default speed"
         case .hindsight: "route, drive's average (hindsight)"
         }
     }
 
-    /// Its prediction at a replayed point.
-    public func seconds(at point: ReplayPoint) -> Double {
+    /// Its prediction at a replayed point; nil where it has none (no history given, or none covering the way).
+    public func seconds(at point: ReplayPoint) -> Double? {
         switch self {
+        case .learned: point.learnedSeconds
+        case .plainHistory: point.plainHistorySeconds
         case .estimator: point.estimatedSeconds
         case .straightLine: point.straightLineSeconds
         case .defaultSpeed: point.defaultSpeedSeconds
@@ -128,9 +136,16 @@ public struct AccuracyReport: Sendable, Hashable {
     public var byBand: [Predictor: [ErrorFigures]]
     /// The bands of ``byBand``.
     public let bands: [RemainingBand]
-    /// The engine's error beyond two minutes split by what the vehicle was doing: watched for under three minutes
-    /// (the default speed still weighs) or longer, and standing or moving since the previous fix.
+    /// The predictors that gave predictions, in ``Predictor`` order (the history ones only with history).
+    public var predictors: [Predictor]
+    /// The predictor the headline figures are of: the learned estimate when history was given, else the engine's
+    /// estimator without history.
+    public var headline: Predictor
+    /// The headline predictor's error beyond two minutes split by what the vehicle was doing: watched for under
+    /// three minutes (the default speed still weighs) or longer, and standing or moving since the previous fix.
     public var phases: [PhaseFigures]
+    /// Per predictor, the ETA Accuracy Benchmark's windows over every point (``ETAAccuracyScore``).
+    public var benchmarkScores: [Predictor: ETAAccuracyScore]
 
     /// Judges replayed drives: each element is one drive's points.
     public init(replays: [[ReplayPoint]], bands: [RemainingBand] = RemainingBand.standard) {
@@ -140,16 +155,25 @@ public struct AccuracyReport: Sendable, Hashable {
         beyondTwoMinutes = [:]
         overall = [:]
         byBand = [:]
-        for predictor in Predictor.allCases {
-            let errors = points.map { (actual: $0.actualSeconds, error: Self.errorPercent(predictor.seconds(at: $0), actual: $0.actualSeconds)) }
+        benchmarkScores = [:]
+        predictors = Predictor.allCases.filter { predictor in points.contains { predictor.seconds(at: $0) != nil } }
+        for predictor in predictors {
+            let errors = points.compactMap { point in
+                predictor.seconds(at: point).map { (actual: point.actualSeconds, error: Self.errorPercent($0, actual: point.actualSeconds)) }
+            }
             overall[predictor] = ErrorFigures(errors: errors.map(\.error))
             beyondTwoMinutes[predictor] = ErrorFigures(errors: errors.filter { RemainingBand.beyondTwoMinutes.contains($0.actual) }.map(\.error))
             byBand[predictor] = bands.map { band in ErrorFigures(errors: errors.filter { band.contains($0.actual) }.map(\.error)) }
+            benchmarkScores[predictor] = ETAAccuracyScore(points.compactMap { point in
+                predictor.seconds(at: point).map { (predicted: $0, actual: point.actualSeconds) }
+            })
         }
+        let headline: Predictor = predictors.contains(.learned) ? .learned : .estimator
+        self.headline = headline
         let beyond = points.filter { RemainingBand.beyondTwoMinutes.contains($0.actualSeconds) }
         func phase(_ name: String, _ included: (ReplayPoint) -> Bool) -> PhaseFigures {
-            PhaseFigures(name: name, signedErrors: beyond.filter(included).map {
-                ($0.estimatedSeconds - $0.actualSeconds) / $0.actualSeconds * 100
+            PhaseFigures(name: name, signedErrors: beyond.filter(included).compactMap { point in
+                headline.seconds(at: point).map { ($0 - point.actualSeconds) / point.actualSeconds * 100 }
             })
         }
         let early = PhaseFigures.earlySeconds
@@ -164,5 +188,56 @@ public struct AccuracyReport: Sendable, Hashable {
     /// |predicted − actual| / actual, percent.
     public static func errorPercent(_ predicted: Double, actual: Double) -> Double {
         abs(predicted - actual) / actual * 100
+    }
+}
+
+/// The ETA Accuracy Benchmark's score (TransitApp's published method): a prediction shown as so many minutes away
+/// counts as accurate when the vehicle arrives no more than a little earlier and a little more later than said, the
+/// windows widening with the time shown: 0–3 min 30 s early / 90 s late, 3–6 min 1 / 2.5 min, 6–10 min 1 / 3.5 min,
+/// 10–15 min 1.5 / 4.5 min. The score is each window's share of accurate predictions, and their mean.
+public struct ETAAccuracyScore: Sendable, Hashable {
+    /// One window of the benchmark.
+    public struct Window: Sendable, Hashable {
+        /// `0–3 min`.
+        public var name: String
+        /// Predictions above this and up to `uptoSeconds` fall in the window, seconds.
+        public var aboveSeconds: Double
+        public var uptoSeconds: Double
+        /// How much earlier, and later, than predicted the vehicle may arrive, seconds.
+        public var earlySeconds: Double
+        public var lateSeconds: Double
+    }
+
+    /// The benchmark's four windows.
+    public static let windows = [
+        Window(name: "0–3 min", aboveSeconds: 0, uptoSeconds: 180, earlySeconds: 30, lateSeconds: 90),
+        Window(name: "3–6 min", aboveSeconds: 180, uptoSeconds: 360, earlySeconds: 60, lateSeconds: 150),
+        Window(name: "6–10 min", aboveSeconds: 360, uptoSeconds: 600, earlySeconds: 60, lateSeconds: 210),
+        Window(name: "10–15 min", aboveSeconds: 600, uptoSeconds: 900, earlySeconds: 90, lateSeconds: 270),
+    ]
+
+    /// Per window, the share of its predictions that were accurate, percent (nil for a window without predictions).
+    public var windowPercents: [Double?]
+    /// Per window, how many predictions fell in it.
+    public var windowCounts: [Int]
+    /// The mean of the windows' shares that have predictions, percent.
+    public var meanPercent: Double?
+
+    /// Scores predictions against what happened (seconds).
+    public init(_ predictions: [(predicted: Double, actual: Double)]) {
+        var percents: [Double?] = []
+        var counts: [Int] = []
+        for window in Self.windows {
+            let inside = predictions.filter { $0.predicted > window.aboveSeconds && $0.predicted <= window.uptoSeconds }
+            let accurate = inside.filter {
+                $0.actual >= $0.predicted - window.earlySeconds && $0.actual <= $0.predicted + window.lateSeconds
+            }
+            counts.append(inside.count)
+            percents.append(inside.isEmpty ? nil : Double(accurate.count) / Double(inside.count) * 100)
+        }
+        windowPercents = percents
+        windowCounts = counts
+        let present = percents.compactMap { $0 }
+        meanPercent = present.isEmpty ? nil : present.reduce(0, +) / Double(present.count)
     }
 }

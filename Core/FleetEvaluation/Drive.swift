@@ -1,19 +1,5 @@
 import FleetGeo
 
-/// One reported position of a drive: where the vehicle was, and when (epoch seconds).
-public struct Fix: Sendable, Hashable {
-    /// When the position was reported, seconds on the drive's clock (epoch seconds in trace files).
-    public var time: Double
-    /// Where the vehicle was.
-    public var position: GeoPoint
-
-    /// Creates a fix.
-    public init(time: Double, position: GeoPoint) {
-        self.time = time
-        self.position = position
-    }
-}
-
 /// A recorded drive: the positions one vehicle reported on one trip, in time order. Replayed as a trip whose
 /// destination is its last position, it tells how good an ETA was at every point on the way.
 public struct Drive: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import FleetGeo
+import FleetLearning
 
 /// The predictions made at one reported position of a replayed drive, beside the truth.
 public struct ReplayPoint: Sendable, Hashable {
@@ -18,10 +19,16 @@ public struct ReplayPoint: Sendable, Hashable {
     public var watchedSeconds: Double
     /// Whether the vehicle averaged under 1 m/s since the previous fix (standing at a stop, a light, in a queue).
     public var isStanding: Bool
+    /// With history: the learned estimate, the route ahead timed with the fleet's learned travel times
+    /// (``LearnedRoute``), blended with the live pace just ahead.
+    public var learnedSeconds: Double?
+    /// With history: the plain history baseline (``PlainHistory``); nil where no history drive covers the way.
+    public var plainHistorySeconds: Double?
 
     /// Creates a point.
     public init(actualSeconds: Double, estimatedSeconds: Double, straightLineSeconds: Double, defaultSpeedSeconds: Double,
-                hindsightSeconds: Double = 0, watchedSeconds: Double = 0, isStanding: Bool = false) {
+                hindsightSeconds: Double = 0, watchedSeconds: Double = 0, isStanding: Bool = false,
+                learnedSeconds: Double? = nil, plainHistorySeconds: Double? = nil) {
         self.actualSeconds = actualSeconds
         self.estimatedSeconds = estimatedSeconds
         self.straightLineSeconds = straightLineSeconds
@@ -29,6 +36,8 @@ public struct ReplayPoint: Sendable, Hashable {
         self.hindsightSeconds = hindsightSeconds
         self.watchedSeconds = watchedSeconds
         self.isStanding = isStanding
+        self.learnedSeconds = learnedSeconds
+        self.plainHistorySeconds = plainHistorySeconds
     }
 }
 
@@ -45,11 +54,15 @@ public struct ETAReplay: Sendable {
     public var category: VehicleCategory
     /// The model's constants.
     public var model: SpeedModel
+    /// What the fleet learned from other drives, for the learned estimate and the plain history baseline; nil
+    /// replays without history.
+    public var history: ReplayHistory?
 
     /// A replay with the engine's standard model.
-    public init(category: VehicleCategory = .auto, model: SpeedModel = .standard) {
+    public init(category: VehicleCategory = .auto, model: SpeedModel = .standard, history: ReplayHistory? = nil) {
         self.category = category
         self.model = model
+        self.history = history
     }
 
     /// The predictions at every fix of `drive` but the last, following `route` (nil: the drive's own path). A drive
@@ -63,6 +76,8 @@ public struct ETAReplay: Sendable {
         var withoutRoute = ETAEstimator(category: category, model: model)
         // The drive's average speed along this route, stops included: known only once the drive is over.
         let hindsightSpeed = route.totalMeters / (last.time - drive.fixes[0].time)
+        let learnedRoute = history.map { _ in LearnedRoute(route: route) }
+        let destinationMeters = waypoints.waypoints[0].alongRouteMeters ?? route.totalMeters
         var travelled = 0.0
         var previous: Fix? = nil
         var points: [ReplayPoint] = []
@@ -81,13 +96,44 @@ public struct ETAReplay: Sendable {
             let straight = withoutRoute.estimateWithoutRoute(from: fix.position, to: [last.position], now: fix.time)
             let remainingMeters = waypoints.remainingMeters(afterTravelling: match.travelledMeters,
                                                             detourFactor: model.detourFactor)[0]
+            var learned: Double? = nil
+            var plain: Double? = nil
+            if let history, let learnedRoute {
+                let livePace = 1 / estimator.freeFlowMetersPerSecond(now: fix.time)
+                learned = learnedRoute.seconds(from: match.travelledMeters, to: [destinationMeters], now: fix.time,
+                                               times: history.times, model: history.model, liveSecondsPerMeter: livePace,
+                                               fallbackSecondsPerMeter: { _ in livePace }).seconds[0]
+                plain = history.plain.seconds(from: fix.position, at: fix.time, to: last.position)
+            }
             points.append(ReplayPoint(actualSeconds: last.time - fix.time,
                                       estimatedSeconds: estimated.first?.remainingSeconds ?? 0,
                                       straightLineSeconds: straight[0].remainingSeconds,
                                       defaultSpeedSeconds: remainingMeters / defaultSpeed,
                                       hindsightSeconds: remainingMeters / hindsightSpeed,
-                                      watchedSeconds: fix.time - drive.fixes[0].time, isStanding: isStanding))
+                                      watchedSeconds: fix.time - drive.fixes[0].time, isStanding: isStanding,
+                                      learnedSeconds: learned, plainHistorySeconds: plain))
         }
         return points
+    }
+}
+
+/// What a replay knows of the fleet's past: the travel times learned from history drives, and those drives
+/// themselves for the plain history baseline.
+public struct ReplayHistory: Sendable {
+    /// The learned travel times and waits.
+    public var times: RoadTimes
+    /// The plain history baseline over the same drives.
+    public var plain: PlainHistory
+    /// How learned times are blended with the live pace.
+    public var model: LearnedETAModel
+
+    /// Learns from `drives` (cleaned as the evaluation cleans the drives it judges).
+    public init(learningFrom drives: [Drive], model: LearnedETAModel = LearnedETAModel(), plainNearest: Int = 3) {
+        var times = RoadTimes()
+        let learner = DriveLearner(utcOffsetSeconds: model.utcOffsetSeconds)
+        for drive in drives { learner.learn(drive.fixes, into: &times) }
+        self.times = times
+        self.plain = PlainHistory(drives: drives, nearest: plainNearest)
+        self.model = model
     }
 }

@@ -6,7 +6,8 @@ extension ErrorCause {
     public static let storeSchemaTooNew = ErrorCause(
         id: "STORE_SCHEMA_TOO_NEW", code: .failedPrecondition,
         summary: "The store file was written by a newer version of the engine",
-        remedy: "Open it with that version or a newer one; this version would not understand its records.")
+        remedy: "Open it with that version or a newer one; this version would not understand its records.",
+        publicMessage: "The store was written by a newer version of the engine (the server's log has the details)")
 }
 
 /// The error causes FleetStore reports, in catalogue order: composed into the product's one catalogue

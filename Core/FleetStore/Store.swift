@@ -4,6 +4,9 @@ import FleetErrors
 public enum RecordKind: String, Sendable, Hashable, CaseIterable, Codable {
     case vehicle
     case trip
+    /// The fleet's learned travel times and waits, one record per provider and square of ground
+    /// (FleetEngine's `LearnedTimesStorage`): no vehicle or trip in them.
+    case roadTimes
 }
 
 /// Identifies one record: its kind, its provider and its ID within the provider.

@@ -103,10 +103,10 @@ public struct StoreRegistry: Sendable {
             path = ""
         }
         guard let scheme = schemes.first(where: { $0.name == name }) else {
-            throw FleetError.invalidArgument("unknown store '\(url)'; use one of: \(usage)", field: "store")
+            throw FleetError.invalidArgument("unknown store '\(Self.redacted(url))'; use one of: \(usage)", field: "store")
         }
         if scheme.needsPath && path.isEmpty {
-            throw FleetError.invalidArgument("store '\(url)' needs a path: \(scheme.name):PATH (\(scheme.summary))", field: "store")
+            throw FleetError.invalidArgument("store '\(Self.redacted(url))' needs a path: \(scheme.name):PATH (\(scheme.summary))", field: "store")
         }
         var options = StoreOptions()
         for pair in query?.split(separator: "&") ?? [] {
@@ -117,7 +117,7 @@ public struct StoreRegistry: Sendable {
             case (let key?, let value?) where scheme.options.contains(key): options.settings[key] = value
             default:
                 let known = (["durable=true|false"] + scheme.options.map { "\($0)=…" }).joined(separator: ", ")
-                throw FleetError.invalidArgument("unknown store option '\(pair)' in the \(scheme.name) store URL; the options are \(known)", field: "store")
+                throw FleetError.invalidArgument("unknown store option '\(pair.hasPrefix("password=") ? "password=***" : pair)' in the \(scheme.name) store URL; the options are \(known)", field: "store")
             }
         }
         return (scheme, path, options)

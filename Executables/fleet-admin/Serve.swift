@@ -20,11 +20,14 @@ enum ServeFlags {
         environment: "FLEET_GRPC_TLS_CERT", completion: .files)
     /// `--grpc-tls-key`.
     static let grpcTlsKey = Option.value("grpc-tls-key", valueName: "file", help: "PEM private key of --grpc-tls-cert.", environment: "FLEET_GRPC_TLS_KEY", completion: .files)
+    /// `--metrics-listen`.
+    static let metricsListen = Option.value("metrics-listen", valueName: "host:port", help: "Also answer GET /metrics here without a token, for a Prometheus scraper (keep it off public networks); /metrics on --listen needs a server or fleet-reader token when tokens are on.",
+        environment: "FLEET_METRICS_LISTEN")
     /// `--jwt-key`.
-    static let jwtKey = Option.value("jwt-key", valueName: "file", help: "PEM RSA public key, X.509 certificate or Google service-account JSON to verify RS256 tokens with.",
+    static let jwtKey = Option.value("jwt-key", valueName: "[provider=]file", help: "PEM RSA public key, X.509 certificate or Google service-account JSON to verify RS256 tokens with; its tokens act only on the provider named, else the key file's project_id, else --provider.",
         environment: "FLEET_JWT_KEY", repeatable: true, completion: .files)
     /// `--jwt-secret-file`.
-    static let jwtSecretFile = Option.value("jwt-secret-file", valueName: "file", help: "File holding the HS256 secret (at least 32 bytes).",
+    static let jwtSecretFile = Option.value("jwt-secret-file", valueName: "[provider=]file", help: "File holding an HS256 secret (at least 32 bytes); its tokens act only on the provider named, else --provider.",
         environment: "FLEET_JWT_SECRET_FILE", repeatable: true, completion: .files)
     /// `--insecure`.
     static let insecure = Option.flag("insecure", help: "Allow a non-loopback address without token checks.")
@@ -67,6 +70,9 @@ enum ServeFlags {
     /// `--map-roads`.
     static let mapRoads = Option.value("map-roads", valueName: "file", help: "GeoJSON roads drawn as the map's base layer when no --tiles are given (offline maps); default: roads.geojson beside --router routino:DIR's database, when there.",
         environment: "FLEET_MAP_ROADS", completion: .files)
+    /// `--map-token-url`.
+    static let mapTokenURL = Option.value("map-token-url", valueName: "url-template", help: "Where a map page fetches a new token when its own expires ({provider} and {trip} filled in; JSON with a token member, asked with the browser's cookies); without it the page asks for a new link.",
+        environment: "FLEET_MAP_TOKEN_URL")
     /// `--stale-after`.
     static let staleAfter = Option.value("stale-after", valueName: "seconds", help: "The map pages flag a vehicle whose last location is older than this as stale.",
         default: "30", environment: "FLEET_STALE_AFTER")
@@ -75,12 +81,15 @@ enum ServeFlags {
         default: "30d", environment: "FLEET_HISTORY_RETENTION")
     /// `--no-map`.
     static let noMap = Option.flag("no-map", help: "Do not serve the map pages under /map.")
+    /// `--learned-etas on|off`.
+    static let learnedETAs = Option.value("learned-etas", valueName: "on|off", help: "Time the route ahead with the travel times learned from the fleet's drives (fleet-admin speeds); off uses each vehicle's live speed only.",
+                                          default: "on", environment: "FLEET_LEARNED_ETAS", allowedValues: ["on", "off"])
     /// In the order help shows them.
     static let all: [Option] = [
-        listen, grpcListen, grpcTlsCert, grpcTlsKey, jwtKey, jwtSecretFile, insecure, maxBody, threads, maxConnections,
+        listen, grpcListen, grpcTlsCert, grpcTlsKey, metricsListen, jwtKey, jwtSecretFile, insecure, maxBody, threads, maxConnections,
         connectionTimeout, maxConnectionsPerClient, headerTimeout, bodyTimeout, maxWatches, maxWatchesPerClient, rateLimit,
-        rateBurst, allowHost, noAccessLog, leafletDir, tiles, tilesAttribution, mapRoads, staleAfter, noMap,
-        RouteCommand.routerOption, historyRetention,
+        rateBurst, allowHost, noAccessLog, leafletDir, tiles, tilesAttribution, mapRoads, mapTokenURL, staleAfter, noMap,
+        RouteCommand.routerOption, learnedETAs, historyRetention,
     ]
 }
 
@@ -100,13 +109,18 @@ let serveCommand = Command(
 
     Without --jwt-key or --jwt-secret-file every caller is trusted, so the server refuses to listen on \
     anything but loopback unless --insecure is given. With keys, every call needs an \
-    `Authorization: Bearer` JWT whose role (the `fleetrole` claim) allows it (docs/http-api.md).
+    `Authorization: Bearer` JWT whose role (the `fleetrole` claim) allows it (docs/http-api.md). \
+    Every key is for one provider: a service-account key for its project_id, a secret or PEM key for \
+    the provider named before it (--jwt-secret-file p1=/etc/fleet/p1.secret) or, on a server of one \
+    --provider, for that one; a token used on another provider is PERMISSION_DENIED.
     """,
     options: ServeFlags.all,
     examples: [
         Example("fleet-admin serve --listen 127.0.0.1:8080", "Serve the embedded store on loopback."),
-        Example("fleet-admin serve --listen 0.0.0.0:8080 --store sqlite:/var/lib/fleet/fleet.db --jwt-secret-file /etc/fleet/secret",
-                "Serve a network with HS256 tokens."),
+        Example("fleet-admin serve --listen 0.0.0.0:8080 --store sqlite:/var/lib/fleet/fleet.db --provider acme --jwt-secret-file /etc/fleet/secret",
+                "Serve one provider to a network, with HS256 tokens."),
+        Example("fleet-admin serve --listen 0.0.0.0:8080 --jwt-secret-file acme=/etc/fleet/acme.secret --jwt-key /etc/fleet/globex-sa.json",
+                "Serve two providers: acme's tokens signed with its secret, globex's with its service account (project_id globex)."),
         Example("fleet-admin serve --listen 127.0.0.1:0 --store memory", "A throwaway server on a free port (tests)."),
         Example("fleet-admin serve --listen 127.0.0.1:8080 --grpc-listen 127.0.0.1:50051",
                 "REST and gRPC (Google's own client libraries) over the same engine."),
@@ -122,6 +136,7 @@ let serveCommand = Command(
         throw args.usageError("--grpc-tls-cert and --grpc-tls-key go together: give both or neither")
     }
     if args.isGiven(ServeFlags.grpcTlsCert) && options.grpc == nil { throw args.usageError("--grpc-tls-cert needs --grpc-listen") }
+    options.metricsListen = args.string(ServeFlags.metricsListen)
     options.provider = args.string(GlobalOptions.provider)
     options.jwtKeyFiles = args.strings(ServeFlags.jwtKey)
     options.jwtSecretFiles = args.strings(ServeFlags.jwtSecretFile)
@@ -153,6 +168,7 @@ let serveCommand = Command(
         map.tilesURL = args.string(ServeFlags.tiles).flatMap { $0.isEmpty ? nil : $0 }
         map.tilesAttribution = args.string(ServeFlags.tilesAttribution)
         map.roadsFile = args.string(ServeFlags.mapRoads).flatMap { $0.isEmpty ? nil : $0 }
+        map.tokenURL = args.string(ServeFlags.mapTokenURL).flatMap { $0.isEmpty ? nil : $0 }
         if let seconds = try args.double(ServeFlags.staleAfter) {
             guard seconds > 0, seconds.isFinite else { throw args.usageError("--stale-after must be a positive number of seconds") }
             map.staleAfterSeconds = seconds
@@ -160,6 +176,7 @@ let serveCommand = Command(
         options.map = map
     }
     options.engine.router = try planningRouter(args)
+    if args.string(ServeFlags.learnedETAs) == "off" { options.engine.learnedETAs = nil }
     if let retention = try args.duration(ServeFlags.historyRetention) {
         options.historyRetention = retention
         options.engine.keepsHistory = retention > .zero
@@ -206,6 +223,7 @@ let serveCommand = Command(
     // A malformed address, an unreadable key file or store URL is a usage error (exit 2) naming the option.
     try args.checkingSettings {
         _ = try options.hostAndPort()
+        _ = try options.metricsListen.map { try ServeOptions.hostAndPort($0, option: "metrics-listen") }
         _ = try options.verifier()
         try Wiring.checkStore(storeURL)
     }

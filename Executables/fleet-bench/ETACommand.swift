@@ -31,6 +31,10 @@ enum ETACommand {
                            completion: .files),
                     .value("simulated", valueName: "count", help: "Judge this many simulated town drives (lights, queues, GPS noise) instead of, or beside, --traces."),
                     .value("seed", valueName: "n", help: "Seed of the simulated drives.", default: "1"),
+                    .value("town", valueName: "count", help: "Learn from this many drives through a simulated town (streets with their own speeds, rush hours, lights and stops), then judge a fifth as many other drives through it, with and without what was learned."),
+                    .value("history", valueName: "file.csv", help: "Learn travel times from these drives (same CSV form) and judge the learned estimate on --traces; today's estimator, the plain history baseline and the hindsight bound stay beside it.",
+                           completion: .files),
+                    .flag("cross-validate", help: "Judge each drive of --traces with the learned estimate learned from the others (and from --history, if given): leave one out, once per drive."),
                     .value("category", valueName: "category", help: "Vehicle category, for the default speed.",
                            default: "AUTO", allowedValues: VehicleCategory.allCases.map(\.rawValue)),
                     .value("minimum-average-kmh", valueName: "kmh",
@@ -43,6 +47,8 @@ enum ETACommand {
                     Example("fleet-bench eta --traces ../shared/data/traces/liverpool-route14-half.csv", "Bus drives in Liverpool."),
                     Example("fleet-bench eta --traces .build/traces/mopsi.csv --minimum-average-kmh 20 --json", "The car drives of the mopsi set."),
                     Example("fleet-bench eta --simulated 200", "Simulated town drives."),
+                    Example("fleet-bench eta --traces test.csv --history past.csv --json", "The learned estimate on drives it never saw."),
+                    Example("fleet-bench eta --traces ../shared/data/traces/liverpool-route14-half.csv --cross-validate", "Learn from all drives but one, judge that one, for each drive."),
                 ],
                 handler: { arguments, context in try run(arguments, context) }),
         ])
@@ -50,9 +56,11 @@ enum ETACommand {
     static func run(_ arguments: ParsedArguments, _ context: Context) throws -> Int32 {
         let tracesPath = arguments.string("traces")
         let simulated = try arguments.int("simulated") ?? 0
-        guard tracesPath != nil || simulated > 0 else {
-            throw context.usageError("give --traces FILE.csv or --simulated COUNT")
+        let town = try arguments.int("town") ?? 0
+        guard tracesPath != nil || simulated > 0 || town > 0 else {
+            throw context.usageError("give --traces FILE.csv, --simulated COUNT or --town COUNT")
         }
+        guard town >= 0 else { throw context.usageError("--town must be 0 or more") }
         guard simulated >= 0 else { throw context.usageError("--simulated must be 0 or more") }
         guard let seed = UInt64(arguments.string("seed") ?? "1") else { throw context.usageError("--seed must be a whole number from 0") }
         let minimumKmh = try arguments.double("minimum-average-kmh") ?? 0
@@ -60,24 +68,31 @@ enum ETACommand {
         let category = VehicleCategory(rawValue: arguments.string("category") ?? "AUTO") ?? .auto
 
         var drives: [Drive] = []
-        if let tracesPath {
-            let text: String
-            do {
-                text = try String(contentsOfFile: tracesPath, encoding: .utf8)
-            } catch {
-                throw FleetError(.malformedTraceFile, detail: "\(tracesPath): cannot be read: \(error.localizedDescription)", field: "traces")
-            }
-            drives += try TraceFile.drives(from: text, source: tracesPath)
-        }
+        if let tracesPath { drives += try readTraces(tracesPath, field: "traces") }
         if simulated > 0 { drives += SimulatedDrives().drives(count: simulated, seed: seed) }
 
+        var historyDrives: [Drive] = []
+        if let historyPath = arguments.string("history") {
+            historyDrives = try readTraces(historyPath, field: "history")
+        }
+        if town > 0 {
+            let simulatedTown = SimulatedTown(townSeed: seed)
+            historyDrives += simulatedTown.drives(count: town, seed: seed &+ 1)
+            drives += simulatedTown.drives(count: max(10, town / 5), seed: seed &+ 2)
+        }
+        let crossValidate = arguments.flag("cross-validate")
+        guard !crossValidate || drives.count >= 2 else {
+            throw context.usageError("--cross-validate needs at least two drives in --traces")
+        }
+
         let evaluation = ETAEvaluation(replay: ETAReplay(category: category), minimumAverageMetersPerSecond: minimumKmh / 3.6)
-        let report: (asDriven: AccuracyReport, withoutWaits: AccuracyReport)
+        var route: (Drive) -> [GeoPoint] = { $0.path }
+        var routerNote: (() -> String)? = nil
         if let url = arguments.string("router") {
             let router: any Router
             do { router = try Wiring.routers.open(url) } catch { throw context.usageError("--router: \(error.message)") }
             let unrouted = Mutex(0)
-            report = evaluation.evaluate(drives) { drive in
+            route = { drive in
                 let request = RouteRequest(from: drive.path[0], to: drive.path[drive.path.count - 1], category: category)
                 guard drive.path.count >= 2, let plan = try? router.route(request) else {
                     unrouted.withLock { $0 += 1 }
@@ -85,10 +100,17 @@ enum ETACommand {
                 }
                 return plan.points
             }
-            context.printError("fleet-bench eta: routes from \(router.url); \(unrouted.withLock { $0 }) of \(drives.count) drives had no route and kept their own path")
-        } else {
-            report = evaluation.evaluate(drives)
+            routerNote = { "fleet-bench eta: routes from \(router.url); \(unrouted.withLock { $0 }) of \(drives.count) drives had no route and kept their own path" }
         }
+        let report: (asDriven: AccuracyReport, withoutWaits: AccuracyReport)
+        if crossValidate {
+            report = evaluation.crossValidate(drives, history: historyDrives, route: route)
+        } else if !historyDrives.isEmpty {
+            report = evaluation.evaluate(drives, history: historyDrives, route: route)
+        } else {
+            report = evaluation.evaluate(drives, route: route)
+        }
+        if let routerNote { context.printError(routerNote()) }
         if arguments.flag("json") {
             context.print("{\(report.asDriven.jsonMembers),\"withoutWaits\":{\(report.withoutWaits.jsonMembers)}}")
         } else {
@@ -96,6 +118,17 @@ enum ETACommand {
             context.print(report.withoutWaits.table(title: "ETA error with the waits cut out"), terminator: "")
         }
         return ExitCode.success.rawValue
+    }
+
+    /// The drives in a trace file; a file that cannot be read or parsed is MALFORMED_TRACE_FILE naming the option.
+    static func readTraces(_ path: String, field: String) throws -> [Drive] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw FleetError(.malformedTraceFile, detail: "\(path): cannot be read: \(error.localizedDescription)", field: field)
+        }
+        return try TraceFile.drives(from: text, source: path)
     }
 }
 

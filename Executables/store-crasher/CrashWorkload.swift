@@ -81,6 +81,8 @@ struct CrashWorkload {
         case .trip:
             let vehicles = vehicleIDs
             if !vehicles.isEmpty && random.next() % 4 != 0 { owner = vehicles[Int(random.next() % UInt64(vehicles.count))] }
+        case .roadTimes:
+            break
         }
         // Mostly small records, now and then a large one: its append takes long enough to be cut by a kill.
         let fillerLength = random.next() % 10 == 0 ? 20_000 + Int(random.next() % 180_000) : Int(random.next() % 700)

@@ -16,7 +16,7 @@ import FleetAuth
 
         init() throws {
             folder = try Products.temporaryDirectory("consumer-auth")
-            tokens = try MintedTokens(folder: folder)
+            tokens = try MintedTokens(folder: folder, provider: SharedStoreTrip.provider)
             trip = try SharedStoreTrip(.http, serverArguments: tokens.serverArguments)
             _ = try trip.api.createTrip(CreateTripRequest(
                 parent: "providers/\(SharedStoreTrip.provider)", tripId: "ride-2",
@@ -51,7 +51,7 @@ import FleetAuth
 
         // The server does check: without a token the same follow is refused.
         let refused = try FollowProcess.run(fixture.follow("ride-1") + ["--json", "--fail-fast"])
-        #expect(refused.status == 26, "UNAUTHENTICATED: \(refused)")
+        #expect(refused.status == 17, "PERMISSION_DENIED (JWT missing): \(refused)")
     }
 
     @Test func aTokenForAnotherTripIsPermissionDeniedWithTheCataloguesCauseAndRemedy() throws {
@@ -93,7 +93,7 @@ import FleetAuth
     func aTokenURLGivesTheTripsTokenAndA401FetchesAFreshOne() throws {
         let fixture = try TwoTrips()
         // The first answer is signed with another secret (the server answers 401), the second is good.
-        let stale = try MintedTokens(folder: fixture.folder, secret: "another-secret-of-at-least-thirty-two-bytes")
+        let stale = try MintedTokens(folder: fixture.folder, provider: SharedStoreTrip.provider, secret: "another-secret-of-at-least-thirty-two-bytes")
             .mint(role: "consumer", ["--trip", "ride-1"])
         let good = try fixture.tokens.mint(role: "consumer", ["--trip", "ride-1"])
         let server = try TokenServer(folder: fixture.folder, tokens: ["ride-1": [stale, good]])
@@ -128,5 +128,35 @@ import FleetAuth
         let two = try FollowProcess.run(fixture.follow("ride-1") + ["--token", "x", "--token-url", garbage.url])
         #expect(two.status == 2, "\(two)")
         #expect(Self.unwrapped(two.error).contains("give only one of --token, --token-file and --token-url"))
+    }
+}
+
+/// A watch the server ends because its token expired: consumer-follow fetches a new token from its
+/// token URL and follows on, with no error and no change lost.
+@Suite(.serialized) struct WatchTokenRenewalTests {
+    @Test(.enabled(if: TokenServer.isAvailable, "python3 is not installed (make setup installs it)"))
+    func anExpiredWatchTokenIsRenewedFromTheTokenURL() throws {
+        let fixture = try TokenAuthTests.TwoTrips()
+        let expiring = try fixture.tokens.mintExpiring(role: .consumer, tripID: "ride-1", acceptedFor: 3)
+        let good = try fixture.tokens.mint(role: "consumer", ["--trip", "ride-1"])
+        let server = try TokenServer(folder: fixture.folder, tokens: ["ride-1": [expiring, good]])
+        let follow = try FollowProcess(fixture.follow("ride-1") + [
+            "--json", "--until", "ENROUTE_TO_PICKUP", "--token-url", server.url + "/consumer/{provider}/{trip}",
+        ])
+        #expect(follow.waitForLines { $0.contains { $0.contains(#""tripStatus""#) } }, "\(follow.output)")
+        // The first token expires while the watch is open: the server ends the watch, the follower asks for a new token.
+        var asked = server.requests
+        for _ in 0..<300 where asked.count < 2 {
+            usleep(100_000)
+            asked = server.requests
+        }
+        #expect(asked == ["/consumer/shared/ride-1", "/consumer/shared/ride-1"], "a new token after the first expired: \(asked)")
+        try fixture.trip.assign()
+        try fixture.trip.setStatus(.enrouteToPickup)
+        let status = follow.waitForExit()
+        #expect(status == 0, "\(follow.error)")
+        let lines = follow.output.split(separator: "\n")
+        #expect(lines.contains { $0.contains("ENROUTE_TO_PICKUP") }, "the change after the renewal arrives: \(follow.output)")
+        #expect(!lines.contains { $0.contains(#""event":"error""#) }, "no error on the way: \(follow.output)")
     }
 }

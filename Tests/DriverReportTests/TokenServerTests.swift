@@ -26,10 +26,10 @@ struct TokenServerTests {
     func refreshesAfterUnauthenticated() throws {
         let secrets = try FleetTestSupport.Products.temporaryDirectory("driver-auth")
         defer { try? FileManager.default.removeItem(at: secrets) }
-        let tokens = try MintedTokens(folder: secrets)
+        let tokens = try MintedTokens(folder: secrets, provider: "demo")
         let fleet = try SharedFleet(overHTTP: true, serverArguments: tokens.serverArguments)
         try fleet.createVehicle("cab-12")
-        let stale = try MintedTokens(folder: secrets, secret: "another-secret-of-at-least-thirty-two-bytes")
+        let stale = try MintedTokens(folder: secrets, provider: "demo", secret: "another-secret-of-at-least-thirty-two-bytes")
             .mint(role: "driver", ["--vehicle", "cab-12"])
         let good = try tokens.mint(role: "driver", ["--vehicle", "cab-12"])
         let server = try TokenServer(folder: fleet.folder, tokens: ["cab-12": [stale, good]])
@@ -65,7 +65,7 @@ struct TokenServerTests {
     func navigatesWithADriverToken() throws {
         let secrets = try FleetTestSupport.Products.temporaryDirectory("driver-nav-auth")
         defer { try? FileManager.default.removeItem(at: secrets) }
-        let tokens = try MintedTokens(folder: secrets)
+        let tokens = try MintedTokens(folder: secrets, provider: "demo")
         let fleet = try SharedFleet(overHTTP: true, serverArguments: tokens.serverArguments)
         try fleet.createVehicle("cab-14")
         let pickup = Geodesy.destination(from: testRoute[1], bearing: 0, meters: 300)

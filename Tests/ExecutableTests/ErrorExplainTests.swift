@@ -33,6 +33,16 @@ struct ErrorExplainTests {
         #expect(!result.output.contains("\u{1B}["), "no colour into a pipe")
     }
 
+    /// The Consumer SDK guide's split: a JWT without a trip ID is 401, a missing JWT 403.
+    @Test func placesTheTokenCausesAsTheConsumerSDKGuideDoes() throws {
+        let unauthenticated = try errorExplain(["401"])
+        #expect(unauthenticated.output.contains("- JWT_WITHOUT_TRIP_ID: The JWT was signed without a trip ID"), "\(unauthenticated.output)")
+        #expect(!unauthenticated.output.contains("- JWT_MISSING:"), "\(unauthenticated.output)")
+        let denied = try errorExplain(["403"])
+        #expect(denied.output.contains("- JWT_MISSING: The request has no JWT"), "\(denied.output)")
+        #expect(!denied.output.contains("- JWT_WITHOUT_TRIP_ID:"), "\(denied.output)")
+    }
+
     @Test func explainsAGRPCNumberTheSameWay() throws {
         let byNumber = try errorExplain(["7"])
         #expect(byNumber.status == 0)

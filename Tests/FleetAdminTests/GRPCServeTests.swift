@@ -20,16 +20,17 @@ import Testing
         return String(server.banner[start.upperBound...].prefix { $0 != " " })
     }
 
-    /// One message in gRPC's framing: not compressed, 4-byte big-endian length, the bytes.
-    static func frame(_ message: [UInt8]) -> [UInt8] {
+    /// One message in gRPC's framing: the compressed flag, 4-byte big-endian length, the bytes.
+    static func frame(_ message: [UInt8], compressed: Bool = false) -> [UInt8] {
         let n = UInt32(message.count)
-        return [0, UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] + message
+        return [compressed ? 1 : 0, UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] + message
     }
 
     /// Calls `method` with `message` through nghttp; headers as gRPC clients send them.
-    static func call(_ target: String, _ method: String, _ message: [UInt8], metadata: [String] = [], scheme: String = "http") throws -> Answer {
+    static func call(_ target: String, _ method: String, _ message: [UInt8], metadata: [String] = [], scheme: String = "http",
+                     compressed: Bool = false) throws -> Answer {
         let body = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-body-\(UUID().uuidString)")
-        try Data(frame(message)).write(to: body)
+        try Data(frame(message, compressed: compressed)).write(to: body)
         defer { try? FileManager.default.removeItem(at: body) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/nghttp")
@@ -112,6 +113,170 @@ import Testing
         #expect(fits.status == 5, "NOT_FOUND: \(fits.output)")
         let unknown = try Self.call(target, "/maps.fleetengine.v1.TripService/NoSuchMethod", [])
         #expect(unknown.status == 12, "UNIMPLEMENTED: \(unknown.output)")
+        #expect(server.stop() == 0)
+    }
+
+    /// A filter nested 2,000 parentheses deep (a 4 KB message) once overflowed a serving thread's
+    /// 1 MiB stack; ListVehicles and SearchVehicles now answer INVALID_ARGUMENT naming the position.
+    @Test func refusesAFilterNestedTooDeep() throws {
+        let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+        let deep = String(repeating: "(", count: 2_000) + "attributes.a=b" + String(repeating: ")", count: 2_000)
+        var list = ListVehiclesRequest(parent: Self.provider, vehicleTypeCategories: [.auto])
+        list.filter = deep
+        let listed = try Self.call(target, "/maps.fleetengine.v1.VehicleService/ListVehicles", list.protobufBytes())
+        #expect(listed.status == 3, "INVALID_ARGUMENT: \(listed.output)")
+        #expect(listed.message.contains("at character 33"), "\(listed.message)")
+        var search = SearchVehiclesRequest(parent: Self.provider, pickupPoint: TerminalLocation(point: LatLng(latitude: 52.53, longitude: 13.41)),
+                                           pickupRadiusMeters: 2000, count: 5, minimumCapacity: 1, tripTypes: [.exclusive],
+                                           vehicleTypes: [VehicleType(category: .auto)], orderBy: .pickupPointEta)
+        search.filter = deep
+        let searched = try Self.call(target, "/maps.fleetengine.v1.VehicleService/SearchVehicles", search.protobufBytes())
+        #expect(searched.status == 3, "INVALID_ARGUMENT: \(searched.output)")
+        #expect(searched.message.contains("at character 33"), "\(searched.message)")
+        #expect(try Self.createVehicle(target, "car-1").status == 0, "the server still serves")
+        #expect(server.stop() == 0)
+    }
+
+    /// The most memory the process ever held resident (VmHWM), in bytes.
+    static func peakResidentBytes(_ server: ServerProcess) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) * 1024
+    }
+
+    /// `mebibytes` MiB of zeros, gzip-compressed (about a thousandth of that), by Python's zlib.
+    static func gzipBomb(mebibytes: Int) throws -> [UInt8] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-bomb-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", """
+            import sys, zlib
+            c = zlib.compressobj(9, zlib.DEFLATED, 31)
+            with open(sys.argv[1], "wb") as out:
+                for _ in range(int(sys.argv[2])): out.write(c.compress(bytes(1 << 20)))
+                out.write(c.flush())
+            """, file.path, String(mebibytes)]
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        return Array(try Data(contentsOf: file))
+    }
+
+    /// A gzip message of 300 KB that inflates to 300 MiB (no token needed) once grew the server by
+    /// as much, `--max-body` being compared with the compressed size only: now a compressed message
+    /// is UNIMPLEMENTED without being inflated, and the server's peak memory hardly moves.
+    @Test func refusesACompressedMessageWithoutInflatingIt() throws {
+        let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+        #expect(try Self.createVehicle(target, "car-1").status == 0)
+        let bomb = try Self.gzipBomb(mebibytes: 300)
+        let before = try Self.peakResidentBytes(server)
+        for method in ["/maps.fleetengine.v1.TripService/GetTrip", "/maps.fleetengine.v1.TripService/NoSuchMethod"] {
+            let answer = try Self.call(target, method, bomb, metadata: ["grpc-encoding: gzip"], compressed: true)
+            #expect(answer.status == 12, "UNIMPLEMENTED: \(answer.output.suffix(2000))")
+        }
+        let grown = try Self.peakResidentBytes(server) - before
+        #expect(grown < 50 << 20, "the peak resident memory grew by \(grown >> 20) MiB")
+        let got = try Self.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
+                                GetVehicleRequest(name: "\(Self.provider)/vehicles/car-1").protobufBytes())
+        #expect(got.status == 0, "the server still serves: \(got.output.suffix(2000))")
+        #expect(server.stop() == 0)
+    }
+
+    /// With its database down, a gRPC call is UNAVAILABLE with a message that names neither the
+    /// database's user, host, port nor name: those go to the server's log.
+    @Test(.enabled(if: PostgresCluster.isInstalled, Comment(rawValue: PostgresCluster.missingMessage)))
+    func aDatabaseDownIsUnavailableWithoutItsAddress() throws {
+        let cluster = try PostgresCluster.makePrivate()
+        let server = try ServerProcess(store: try cluster.database(named: "grpc_down"), arguments: ["--grpc-listen", "127.0.0.1:0"])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+        #expect(try Self.createVehicle(target, "car-1").status == 0)
+        try cluster.stopImmediately()
+        let down = try Self.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
+                                 GetVehicleRequest(name: "\(Self.provider)/vehicles/car-1").protobufBytes())
+        #expect(down.status == 14, "UNAVAILABLE: \(down.output.suffix(2000))")
+        #expect(down.message.contains("The database is unavailable"), "\(down.message)")
+        for secret in ["\(PostgresCluster.user)@", "127.0.0.1", String(cluster.port), "grpc_down"] {
+            #expect(!down.message.contains(secret), "\(secret) in \(down.message)")
+        }
+        #expect(server.standardError.contains("STORE_UNREACHABLE") && server.standardError.contains("grpc_down"), "\(server.standardError)")
+    }
+
+    /// One HTTP/2 frame: 3-byte length, type, flags, stream.
+    static func http2Frame(type: UInt8, flags: UInt8 = 0, stream: UInt32 = 0, _ payload: [UInt8] = []) -> [UInt8] {
+        let n = UInt32(payload.count)
+        return [UInt8(n >> 16), UInt8((n >> 8) & 0xff), UInt8(n & 0xff), type, flags,
+                UInt8(stream >> 24), UInt8((stream >> 16) & 0xff), UInt8((stream >> 8) & 0xff), UInt8(stream & 0xff)] + payload
+    }
+
+    /// The frames a server sent on `socket` until it closed it or was silent for the socket's timeout:
+    /// (type, flags, stream, payload).
+    static func http2Frames(_ socket: Int32, until stop: ([(UInt8, UInt8, UInt32, [UInt8])]) -> Bool = { _ in false })
+        -> (frames: [(UInt8, UInt8, UInt32, [UInt8])], closed: Bool) {
+        var frames: [(UInt8, UInt8, UInt32, [UInt8])] = []
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !stop(frames) {
+            let n = recv(socket, &buffer, buffer.count, 0)
+            if n == 0 || (n < 0 && errno == ECONNRESET) { return (frames, true) }
+            if n < 0 { return (frames, false) }
+            pending += buffer[0..<n]
+            while pending.count >= 9 {
+                let length = Int(pending[0]) << 16 | Int(pending[1]) << 8 | Int(pending[2])
+                guard pending.count >= 9 + length else { break }
+                let stream = UInt32(pending[5] & 0x7f) << 24 | UInt32(pending[6]) << 16 | UInt32(pending[7]) << 8 | UInt32(pending[8])
+                frames.append((pending[3], pending[4], stream, Array(pending[9..<9 + length])))
+                pending.removeFirst(9 + length)
+            }
+        }
+        return (frames, false)
+    }
+
+    /// 100,000 header-only streams on one connection once grew the server by 1.16 GB: it now
+    /// advertises SETTINGS_MAX_CONCURRENT_STREAMS 100, and a client that has acknowledged it and
+    /// opens a 101st stream has its connection closed; the server's peak memory hardly moves.
+    @Test func boundsTheStreamsOfOneConnection() throws {
+        let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
+        defer { server.stop() }
+        let target = try Self.grpcTarget(server)
+        let socket = try RawHTTP.connect("http://\(target)", timeout: 3)
+        defer { close(socket) }
+        func write(_ bytes: [UInt8]) {
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { return }
+                sent += n
+            }
+        }
+        write(Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + Self.http2Frame(type: 4))
+        let greeting = Self.http2Frames(socket) { frames in frames.contains { $0.0 == 4 && $0.1 == 0 } }
+        let settings = try #require(greeting.frames.first { $0.0 == 4 && $0.1 == 0 }?.3)
+        let advertised = stride(from: 0, to: settings.count, by: 6).first { settings[$0] == 0 && settings[$0 + 1] == 3 }.map { i in
+            settings[(i + 2)..<(i + 6)].reduce(0) { $0 << 8 | Int($1) }
+        }
+        #expect(advertised == 100, "SETTINGS_MAX_CONCURRENT_STREAMS in \(settings)")
+        write(Self.http2Frame(type: 4, flags: 1))  // SETTINGS ACK
+
+        // HPACK without Huffman or indexing: :method POST, :scheme http, :path, :authority,
+        // content-type application/grpc, te trailers; END_HEADERS and no message ever.
+        func literal(_ index: UInt8, _ value: String) -> [UInt8] { [index, UInt8(value.utf8.count)] + Array(value.utf8) }
+        let block: [UInt8] = [0x83, 0x86] + literal(4, "/maps.fleetengine.v1.TripService/GetTrip") + literal(1, "127.0.0.1")
+            + [0x0f, 0x10] + [16] + Array("application/grpc".utf8) + [0x00, 2] + Array("te".utf8) + [8] + Array("trailers".utf8)
+        let before = try Self.peakResidentBytes(server)
+        var flood: [UInt8] = []
+        for index in 0..<20_000 { flood += Self.http2Frame(type: 1, flags: 4, stream: UInt32(2 * index + 1), block) }
+        write(flood)
+        let answer = Self.http2Frames(socket)
+        #expect(answer.closed, "the connection is closed past the 100th stream")
+        let grown = try Self.peakResidentBytes(server) - before
+        #expect(grown < 30 << 20, "the peak resident memory grew by \(grown >> 20) MiB")
+        #expect(try Self.createVehicle(target, "car-1").status == 0, "the server still serves")
         #expect(server.stop() == 0)
     }
 

@@ -70,7 +70,7 @@ import OpenSSLJWT
         #expect(inspected.status == 0, "\(inspected)")
         #expect(inspected.output.contains("Signature:      verified (HS256); acts as server\n"))
 
-        let server = try AdminFleet(.http, serverArguments: ["--jwt-secret-file", secretFile])
+        let server = try AdminFleet(.http, serverArguments: ["--jwt-secret-file", "demo=\(secretFile)"])
         let created = try server.run(["--token", token, "vehicles", "create", "car-1", "--capacity", "4", "--json"])
         #expect(created.status == 0, "serve accepts PyJWT's token: \(created)")
         #expect(try Vehicle(jsonString: created.output).name == "providers/demo/vehicles/car-1")

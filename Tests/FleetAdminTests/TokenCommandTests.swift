@@ -121,11 +121,11 @@ import OpenSSLJWT
     }
 
     @Test func serveAcceptsMintedTokensAndRefusesCallsWithout() throws {
-        let server = try AdminFleet(.http, serverArguments: ["--jwt-secret-file", secretFile])
+        let server = try AdminFleet(.http, serverArguments: ["--jwt-secret-file", "demo=\(secretFile)"])
         let token = try server.runBare(["token", "mint", "--role", "server", "--secret-file", secretFile]).output
             .trimmingCharacters(in: .newlines)
         let refused = try server.run(["vehicles", "list"])
-        #expect(refused.status == 26, "\(refused)")
+        #expect(refused.status == 17, "PERMISSION_DENIED without a token: \(refused)")
         let accepted = try server.run(["--token", token, "vehicles", "create", "car-1", "--capacity", "4", "--json"])
         #expect(accepted.status == 0, "\(accepted)")
         let reader = try server.runBare(["token", "mint", "--role", "fleet-reader", "--secret-file", secretFile]).output

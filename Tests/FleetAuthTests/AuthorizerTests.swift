@@ -107,15 +107,14 @@ private let allCells: [(Role, FleetMethod)] = Role.allCases.flatMap { role in Fl
         }
     }
 
-    /// 401 means only "missing, malformed, expired or badly signed": a valid token without the ID its
-    /// role needs is refused with 403, which a client does not answer by fetching a new token.
-    @Test func aConsumerTokenWithoutATripIDIsPermissionDenied() {
+    /// As the Consumer SDK guide says: a JWT signed without a trip ID is 401 UNAUTHENTICATED.
+    @Test func aConsumerTokenWithoutATripIDIsUnauthenticated() {
         let consumer = token(.consumer, AuthorizationScope(vehicleID: "v1"))
         let error = expectFleetError(.jwtWithoutTripID, containing: "JWT signed without a trip ID") {
             try Authorizer.authorize(token: consumer, method: .getTrip, provider: provider, vehicleID: nil, tripID: "t1")
         }
-        #expect(error?.code == .permissionDenied)
-        #expect(error?.code.httpStatus == 403)
+        #expect(error?.code == .unauthenticated)
+        #expect(error?.code.httpStatus == 401)
         let noClaim = VerifiedToken(claims: fleetClaims(role: .consumer, scope: nil), role: .consumer)
         expectFleetError(.jwtWithoutTripID) {
             try Authorizer.authorize(token: noClaim, method: .watchTrip, provider: provider, vehicleID: nil, tripID: "t1")
@@ -132,7 +131,7 @@ private let allCells: [(Role, FleetMethod)] = Role.allCases.flatMap { role in Fl
         let readsItsTrip = expectFleetError(.jwtWithoutTripID, containing: "JWT signed without a trip ID") {
             try Authorizer.authorize(token: driver, method: .getTrip, provider: provider, vehicleID: nil, tripID: "t1")
         }
-        #expect(readsItsTrip?.code == .permissionDenied)
+        #expect(readsItsTrip?.code == .unauthenticated)
         expectFleetError(.jwtWithoutTripID, containing: "without a vehicle ID") {
             try Authorizer.authorize(token: token(.driver, AuthorizationScope(tripID: "t1")), method: .updateVehicle,
                                      provider: provider, vehicleID: "v1", tripID: nil)

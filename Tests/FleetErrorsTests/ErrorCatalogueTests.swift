@@ -56,8 +56,8 @@ struct ErrorCatalogueTests {
     /// The causes the brief asks for, with the code each must have.
     @Test(arguments: [
         ("BAD_TRIP_NAME", GRPCCode.invalidArgument), ("BAD_VEHICLE_NAME", .invalidArgument), ("BAD_ID", .invalidArgument),
-        ("TRIP_NOT_FOUND", .notFound), ("VEHICLE_NOT_FOUND", .notFound), ("JWT_MISSING", .unauthenticated),
-        ("JWT_EXPIRED", .unauthenticated), ("JWT_WITHOUT_TRIP_ID", .permissionDenied),
+        ("TRIP_NOT_FOUND", .notFound), ("VEHICLE_NOT_FOUND", .notFound), ("JWT_MISSING", .permissionDenied),
+        ("JWT_EXPIRED", .unauthenticated), ("JWT_WITHOUT_TRIP_ID", .unauthenticated),
         ("JWT_FOR_OTHER_RESOURCE", .permissionDenied), ("JWT_INVALID", .permissionDenied),
         ("API_NOT_ENABLED", .permissionDenied), ("INSUFFICIENT_ROLE", .permissionDenied),
         ("QUOTA_ZERO", .resourceExhausted), ("RATE_LIMIT_EXCEEDED", .resourceExhausted),

@@ -15,14 +15,14 @@ final class MapFixture: @unchecked Sendable {
     let tokens: MintedTokens?
     private let serverToken: String?
 
-    /// Starts the server; `jwt` turns token checks on (HS256).
-    init(jwt: Bool = false, staleAfter: Double = 8) throws {
+    /// Starts the server; `jwt` turns token checks on (HS256), with `tokens`' secret when given.
+    init(jwt: Bool = false, staleAfter: Double = 8, serverArguments: [String] = [], tokens given: MintedTokens? = nil) throws {
         folder = try Products.temporaryDirectory("map-pages")
         let roads = folder.appendingPathComponent("roads.geojson")
         try Self.roadsGeoJSON().write(to: roads, atomically: true, encoding: .utf8)
-        tokens = jwt ? try MintedTokens(folder: folder) : nil
+        tokens = try given ?? (jwt ? MintedTokens(folder: folder, provider: nil) : nil)
         server = try ServerProcess(store: "memory", arguments: ["--provider", Self.provider, "--map-roads", roads.path,
-                                                                "--stale-after", String(staleAfter)] + (tokens?.serverArguments ?? []))
+                                                                "--stale-after", String(staleAfter)] + (tokens?.serverArguments ?? []) + serverArguments)
         serverToken = try tokens?.mint(role: "server")
     }
 

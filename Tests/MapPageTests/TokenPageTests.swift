@@ -35,7 +35,7 @@ import Testing
         try fleet.createCarAndRide()
         let page = "\(fleet.server.url)/map/trips/ride-1"
         let cases: [(token: String?, status: Int, words: String, name: String)] = [
-            (nil, 401, "This link is incomplete (it has no access token)", "no-token"),
+            (nil, 403, "This link is incomplete (it has no access token)", "no-token"),
             ("not.a.jwt", 401, "This link is not valid: ask the app for a new link.", "garbage-token"),
             (try Self.expiredToken(secretFile: tokens.secretFile, trip: "ride-1"), 401, "This link has expired: ask the app for a new link.", "expired-token"),
             (try tokens.mint(role: "consumer", ["--trip", "ride-2"]), 403, "This link is for another trip", "other-trip-token"),

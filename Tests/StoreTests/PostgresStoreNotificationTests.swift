@@ -22,7 +22,7 @@ struct PostgresStoreNotificationTests {
         })
         defer { observation.cancel() }
         let parsed = try PostgresURL(scheme: "postgres", path: String(url.dropFirst("postgres:".count)), settings: [:])
-        let connection = try PGConnection(conninfo: parsed.conninfo, displayURL: parsed.display)
+        let connection = try PGConnection(url: parsed)
         // LISTEN starts on the store's own thread: notify until it hears.
         let probe = RecordKey(.trip, provider: "p", id: "probe")
         var tries = 0

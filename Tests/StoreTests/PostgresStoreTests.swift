@@ -1,6 +1,7 @@
 import FleetErrors
 import FleetStore
 import FleetTestSupport
+import MemoryStore
 import Foundation
 import Synchronization
 import PostgresStore
@@ -174,6 +175,28 @@ struct PostgresStoreTests {
             try StoreRegistry([PostgresStore.scheme]).open(cluster.url(database: "postgres") + "?pool=0")
         }
         #expect(pool?.message.contains("pool=0") == true)
+    }
+
+    /// libpq quotes a URI it cannot parse whole, password included: every message the store gives
+    /// has the password masked, written in the userinfo, percent-encoded or as `password=`.
+    @Test(arguments: ["postgresql://fleet:s3cr3tPW@[::1:1/db", "postgres://fleet:s3cr%33tPW@[::1:1/db",
+                      "postgres://fleet@[::1:1/db?password=s3cr3tPW", "postgres://fleet:s3cr3tPW@127.0.0.1:99999/db",
+                      "postgres://fleet:s3cr3tPW@127.0.0.1:5432/db?sslmode=bogus"])
+    func libpqMessagesNeverShowThePassword(url: String) throws {
+        let error = #expect(throws: FleetError.self) { try PostgresStore(url: url) }
+        let message = error?.message ?? ""
+        #expect(!message.contains("s3cr3t") && !message.contains("s3cr%33t"), "\(message)")
+        #expect(message.contains("***"), "\(message)")
+    }
+
+    /// The store registry's own messages (a misspelt scheme, an unknown option) never show a password either.
+    @Test func registryMessagesNeverShowThePassword() throws {
+        let registry = StoreRegistry([PostgresStore.scheme, MemoryStore.scheme])
+        for url in ["postgress://fleet:s3cr3tPW@127.0.0.1/db", "memory?password=s3cr3tPW"] {
+            let error = #expect(throws: FleetError.self) { try registry.open(url) }
+            #expect(error?.field == "store")
+            #expect(error?.message.contains("s3cr3t") == false, "\(error?.message ?? "")")
+        }
     }
 
     @Test func aServerNobodyListensOnIsUnavailable() throws {

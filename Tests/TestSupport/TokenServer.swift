@@ -7,7 +7,8 @@ import Glibc
 ///
 /// A GET for a path ending in `ID` answers `{"token": T, "expiration_timestamp_ms": an hour from now}`,
 /// where `T` is the next of `tokens[ID]` (the last one repeats), else `jwt-for-ID`. With `body` every
-/// answer is that text instead (a server answering garbage). The paths asked for are recorded.
+/// answer is that text instead (a server answering garbage). The paths asked for are recorded. A
+/// request from a web page (with `Origin`) is answered with CORS headers that let the page read it.
 public final class TokenServer: @unchecked Sendable {
     /// Whether python3 is installed (tests that need the server are skipped without it).
     public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") }
@@ -50,6 +51,10 @@ public final class TokenServer: @unchecked Sendable {
                         body = json.dumps({"token": token, "expiration_timestamp_ms": int((time.time() + 3600) * 1000)}).encode()
                     self.send_response(200)
                     self.send_header("Content-Type", "application/json")
+                    # As an app's token endpoint answers a map page of another origin, with its cookies.
+                    if self.headers.get("Origin"):
+                        self.send_header("Access-Control-Allow-Origin", self.headers.get("Origin"))
+                        self.send_header("Access-Control-Allow-Credentials", "true")
                     self.send_header("Content-Length", str(len(body)))
                     self.end_headers()
                     self.wfile.write(body)

@@ -113,6 +113,14 @@ struct PostgresNodesTests {
         let down = try RawHTTP.exchange(node.url, RawHTTP.request("GET", path))
         #expect(down.status == 503, "\(down.body)")
         #expect(down.body.contains("UNAVAILABLE"))
+        // The body says what happened, not where the database is: user, host, port and database
+        // name go only to the server's log.
+        #expect(down.body.contains("The database is unavailable"), "\(down.body)")
+        for secret in ["\(PostgresCluster.user)@", "127.0.0.1", String(cluster.port), "restart"] {
+            #expect(!down.body.contains(secret), "\(secret) in \(down.body)")
+        }
+        #expect(node.standardError.contains("STORE_UNREACHABLE") && node.standardError.contains("\(PostgresCluster.user)@127.0.0.1:\(cluster.port)/"),
+                "\(node.standardError)")
 
         try cluster.start()
         var answer = try RawHTTP.exchange(node.url, RawHTTP.request("GET", path))

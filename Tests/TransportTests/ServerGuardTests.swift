@@ -156,7 +156,7 @@ import Testing
     @Test func withTokensEachTokenHasItsOwnQuotaWhateverItsAddress() throws {
         let folder = try Products.temporaryDirectory("rate-tokens")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let tokens = try MintedTokens(folder: folder)
+        let tokens = try MintedTokens(folder: folder, provider: "p")
         let server = try ServerProcess(arguments: tokens.serverArguments + ["--rate-limit", "0.5", "--rate-burst", "1"])
         defer { server.stop() }
         let first = try tokens.mint(role: "driver", ["--vehicle", "cab-1"])

@@ -34,4 +34,38 @@ import Testing
         #expect(read.status == 200, "the server still serves: \(read.body)")
         #expect(server.process.isRunning)
     }
+
+    /// A filter nested 10,000 parentheses deep once ended the server with SIGSEGV (the parser recursed
+    /// once per `(`): now it is INVALID_ARGUMENT naming the filter and where the nesting went too deep.
+    @Test func aFilterNestedTenThousandDeep() throws {
+        let server = try ServerProcess(store: "memory")
+        defer { _ = server.stop() }
+        let deep = String(repeating: "(", count: 10_000) + "attributes.a=b" + String(repeating: ")", count: 10_000)
+        let list = try RawHTTP.exchange(server.url, RawHTTP.request("GET", "/v1/providers/p/vehicles?vehicleTypeCategories=AUTO&filter=\(deep)"))
+        #expect(list.status == 400, "\(list.body)")
+        #expect(list.body.contains("INVALID_ARGUMENT") && list.body.contains("at character 33"), "\(list.body)")
+        let search = try send(server, "POST", "/v1/providers/p/vehicles:search", """
+            {"pickupPoint": {"point": {"latitude": 52.53, "longitude": 13.41}}, "pickupRadiusMeters": 2000, "count": 5, \
+            "minimumCapacity": 1, "tripTypes": ["EXCLUSIVE"], "vehicleTypes": [{"category": "AUTO"}], \
+            "orderBy": "PICKUP_POINT_ETA", "filter": "\(deep)"}
+            """)
+        #expect(search.status == 400, "\(search.body)")
+        #expect(search.body.contains("at character 33"), "\(search.body)")
+        let read = try RawHTTP.exchange(server.url, RawHTTP.request("GET", "/v1/providers/p/vehicles?vehicleTypeCategories=AUTO&filter=attributes.a%3Db"))
+        #expect(read.status == 200, "the server still serves: \(read.body)")
+        #expect(server.process.isRunning)
+    }
+
+    /// A query parameter name dotted 20,000 levels deep (a 40 KB URL) (`header.a.a.a…`) once became JSON nested as deep,
+    /// which Swift frees by recursion, and the server died: now it is refused as it is bound.
+    @Test func aQueryParameterNameDottedTwentyThousandDeep() throws {
+        let server = try ServerProcess(store: "memory")
+        defer { _ = server.stop() }
+        let name = "header" + String(repeating: ".a", count: 20_000)
+        let get = try RawHTTP.exchange(server.url, RawHTTP.request("GET", "/v1/providers/p/trips/t1?\(name)=1"))
+        #expect(get.status == 400, "\(get.body)")
+        let read = try RawHTTP.exchange(server.url, RawHTTP.request("GET", "/v1/providers/p/vehicles?vehicleTypeCategories=AUTO"))
+        #expect(read.status == 200, "the server still serves: \(read.body)")
+        #expect(server.process.isRunning)
+    }
 }

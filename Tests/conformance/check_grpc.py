@@ -331,7 +331,7 @@ def token_server(binary, store):
 
     server_token, driver_token = mint("--role", "server"), mint("--role", "driver", "--vehicle", "d1")
     other_driver = mint("--role", "driver", "--vehicle", "d9")
-    server, url, target = start_server(binary, store, ["--jwt-secret-file", secret, "--rate-limit", "1", "--rate-burst", "3"])
+    server, url, target = start_server(binary, store, ["--jwt-secret-file", f"{PROVIDER}={secret}", "--rate-limit", "1", "--rate-burst", "3"])
     try:
         channel, vehicles, trips = clients(target)
         as_server = [("authorization", f"Bearer {server_token}")]

@@ -18,6 +18,7 @@ _fleet_admin() {
             "fleet_admin history") command="fleet_admin_history" ;;
             "fleet_admin route") command="fleet_admin_route" ;;
             "fleet_admin map") command="fleet_admin_map" ;;
+            "fleet_admin speeds") command="fleet_admin_speeds" ;;
             "fleet_admin replay") command="fleet_admin_replay" ;;
             "fleet_admin serve") command="fleet_admin_serve" ;;
             "fleet_admin --transport"|"fleet_admin --store"|"fleet_admin --provider"|"fleet_admin --token"|"fleet_admin --token-file") (( i++ )) ;;
@@ -74,8 +75,15 @@ _fleet_admin() {
             "fleet_admin_map import") command="fleet_admin_map_import" ;;
             "fleet_admin_map --transport"|"fleet_admin_map --store"|"fleet_admin_map --provider"|"fleet_admin_map --token"|"fleet_admin_map --token-file") (( i++ )) ;;
             "fleet_admin_map_import --transport"|"fleet_admin_map_import --store"|"fleet_admin_map_import --provider"|"fleet_admin_map_import --token"|"fleet_admin_map_import --token-file"|"fleet_admin_map_import --into") (( i++ )) ;;
+            "fleet_admin_speeds learn") command="fleet_admin_speeds_learn" ;;
+            "fleet_admin_speeds show") command="fleet_admin_speeds_show" ;;
+            "fleet_admin_speeds clear") command="fleet_admin_speeds_clear" ;;
+            "fleet_admin_speeds --transport"|"fleet_admin_speeds --store"|"fleet_admin_speeds --provider"|"fleet_admin_speeds --token"|"fleet_admin_speeds --token-file") (( i++ )) ;;
+            "fleet_admin_speeds_learn --transport"|"fleet_admin_speeds_learn --store"|"fleet_admin_speeds_learn --provider"|"fleet_admin_speeds_learn --token"|"fleet_admin_speeds_learn --token-file"|"fleet_admin_speeds_learn --traces") (( i++ )) ;;
+            "fleet_admin_speeds_show --transport"|"fleet_admin_speeds_show --store"|"fleet_admin_speeds_show --provider"|"fleet_admin_speeds_show --token"|"fleet_admin_speeds_show --token-file"|"fleet_admin_speeds_show --limit") (( i++ )) ;;
+            "fleet_admin_speeds_clear --transport"|"fleet_admin_speeds_clear --store"|"fleet_admin_speeds_clear --provider"|"fleet_admin_speeds_clear --token"|"fleet_admin_speeds_clear --token-file") (( i++ )) ;;
             "fleet_admin_replay --transport"|"fleet_admin_replay --store"|"fleet_admin_replay --provider"|"fleet_admin_replay --token"|"fleet_admin_replay --token-file"|"fleet_admin_replay --to"|"fleet_admin_replay --from") (( i++ )) ;;
-            "fleet_admin_serve --transport"|"fleet_admin_serve --store"|"fleet_admin_serve --provider"|"fleet_admin_serve --token"|"fleet_admin_serve --token-file"|"fleet_admin_serve --listen"|"fleet_admin_serve --grpc-listen"|"fleet_admin_serve --grpc-tls-cert"|"fleet_admin_serve --grpc-tls-key"|"fleet_admin_serve --jwt-key"|"fleet_admin_serve --jwt-secret-file"|"fleet_admin_serve --max-body"|"fleet_admin_serve --threads"|"fleet_admin_serve --max-connections"|"fleet_admin_serve --connection-timeout"|"fleet_admin_serve --max-connections-per-client"|"fleet_admin_serve --header-timeout"|"fleet_admin_serve --body-timeout"|"fleet_admin_serve --max-watches"|"fleet_admin_serve --max-watches-per-client"|"fleet_admin_serve --rate-limit"|"fleet_admin_serve --rate-burst"|"fleet_admin_serve --allow-host"|"fleet_admin_serve --leaflet-dir"|"fleet_admin_serve --tiles"|"fleet_admin_serve --tiles-attribution"|"fleet_admin_serve --map-roads"|"fleet_admin_serve --stale-after"|"fleet_admin_serve --router"|"fleet_admin_serve --history-retention") (( i++ )) ;;
+            "fleet_admin_serve --transport"|"fleet_admin_serve --store"|"fleet_admin_serve --provider"|"fleet_admin_serve --token"|"fleet_admin_serve --token-file"|"fleet_admin_serve --listen"|"fleet_admin_serve --grpc-listen"|"fleet_admin_serve --grpc-tls-cert"|"fleet_admin_serve --grpc-tls-key"|"fleet_admin_serve --metrics-listen"|"fleet_admin_serve --jwt-key"|"fleet_admin_serve --jwt-secret-file"|"fleet_admin_serve --max-body"|"fleet_admin_serve --threads"|"fleet_admin_serve --max-connections"|"fleet_admin_serve --connection-timeout"|"fleet_admin_serve --max-connections-per-client"|"fleet_admin_serve --header-timeout"|"fleet_admin_serve --body-timeout"|"fleet_admin_serve --max-watches"|"fleet_admin_serve --max-watches-per-client"|"fleet_admin_serve --rate-limit"|"fleet_admin_serve --rate-burst"|"fleet_admin_serve --allow-host"|"fleet_admin_serve --leaflet-dir"|"fleet_admin_serve --tiles"|"fleet_admin_serve --tiles-attribution"|"fleet_admin_serve --map-roads"|"fleet_admin_serve --map-token-url"|"fleet_admin_serve --stale-after"|"fleet_admin_serve --router"|"fleet_admin_serve --learned-etas"|"fleet_admin_serve --history-retention") (( i++ )) ;;
         esac
     done
     case "$command $prev" in
@@ -325,6 +333,28 @@ _fleet_admin() {
         "fleet_admin_map_import --token") COMPREPLY=(); return 0 ;;
         "fleet_admin_map_import --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_map_import --into") COMPREPLY=( $(compgen -d -- "$cur") ); return 0 ;;
+        "fleet_admin_speeds --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_speeds --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_speeds_learn --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds_learn --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_speeds_learn --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds_learn --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds_learn --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_speeds_learn --traces") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_speeds_show --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds_show --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_speeds_show --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds_show --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds_show --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_speeds_show --limit") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds_clear --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds_clear --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_speeds_clear --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds_clear --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_speeds_clear --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_replay --transport") COMPREPLY=(); return 0 ;;
         "fleet_admin_replay --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_replay --provider") COMPREPLY=(); return 0 ;;
@@ -341,6 +371,7 @@ _fleet_admin() {
         "fleet_admin_serve --grpc-listen") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --grpc-tls-cert") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_serve --grpc-tls-key") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_serve --metrics-listen") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --jwt-key") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_serve --jwt-secret-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_serve --max-body") COMPREPLY=(); return 0 ;;
@@ -359,8 +390,10 @@ _fleet_admin() {
         "fleet_admin_serve --tiles") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --tiles-attribution") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --map-roads") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_serve --map-token-url") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --stale-after") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --router") COMPREPLY=( $(compgen -W "straight routino:" -- "$cur") ); return 0 ;;
+        "fleet_admin_serve --learned-etas") COMPREPLY=( $(compgen -W "on off" -- "$cur") ); return 0 ;;
         "fleet_admin_serve --history-retention") COMPREPLY=(); return 0 ;;
     esac
     case "$command" in
@@ -368,7 +401,7 @@ _fleet_admin() {
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help --version" -- "$cur") )
             else
-                COMPREPLY=( $(compgen -W "vehicles trips token export import stats history route map replay serve" -- "$cur") )
+                COMPREPLY=( $(compgen -W "vehicles trips token export import stats history route map speeds replay serve" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles")
             if [[ "$cur" == -* ]]; then
@@ -558,6 +591,30 @@ _fleet_admin() {
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
                 COMPREPLY+=( $(compgen -f -- "$cur") )
             fi ;;
+        "fleet_admin_speeds")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "learn show clear" -- "$cur") )
+            fi ;;
+        "fleet_admin_speeds_learn")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --traces -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_speeds_show")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --limit -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_speeds_clear")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
         "fleet_admin_replay")
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --to --from -h --help" -- "$cur") )
@@ -567,7 +624,7 @@ _fleet_admin() {
             fi ;;
         "fleet_admin_serve")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --listen --grpc-listen --grpc-tls-cert --grpc-tls-key --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --max-connections-per-client --header-timeout --body-timeout --max-watches --max-watches-per-client --rate-limit --rate-burst --allow-host --no-access-log --leaflet-dir --tiles --tiles-attribution --map-roads --stale-after --no-map --router --history-retention -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --listen --grpc-listen --grpc-tls-cert --grpc-tls-key --metrics-listen --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --max-connections-per-client --header-timeout --body-timeout --max-watches --max-watches-per-client --rate-limit --rate-burst --allow-host --no-access-log --leaflet-dir --tiles --tiles-attribution --map-roads --map-token-url --stale-after --no-map --router --learned-etas --history-retention -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;

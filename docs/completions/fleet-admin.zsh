@@ -34,6 +34,7 @@ _fleet_admin() {
                 'history:Print a vehicle'\''s position history\: every accepted location update, in time order.'
                 'route:Plan a route between points and print its distance, duration and encoded polyline.'
                 'map:Build routing maps from OpenStreetMap extracts.'
+                'speeds:Learn, inspect and reset the travel times and waits learned from the fleet'\''s drives.'
                 'replay:Make a journal'\''s recorded calls again, in order, against an engine.'
                 'serve:Serve Fleet Engine'\''s REST API \(and the \:watch extension\) over a store.'
             )
@@ -49,6 +50,7 @@ _fleet_admin() {
                 history) _fleet_admin_history && ret=0 ;;
                 route) _fleet_admin_route && ret=0 ;;
                 map) _fleet_admin_map && ret=0 ;;
+                speeds) _fleet_admin_speeds && ret=0 ;;
                 replay) _fleet_admin_replay && ret=0 ;;
                 serve) _fleet_admin_serve && ret=0 ;;
             esac ;;
@@ -854,6 +856,102 @@ _fleet_admin_map_import() {
     return ret
 }
 
+_fleet_admin_speeds() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    case "$state" in
+        command)
+            local -a subcommands
+            subcommands=(
+                'learn:Learn travel times and waits from recorded drives and add them to the store'\''s tables.'
+                'show:Show how much is learned, and the pieces of road with the most evidence.'
+                'clear:Remove everything learned for the provider; ETAs use live speeds until learned again.'
+            )
+            _describe -t commands 'subcommand' subcommands && ret=0 ;;
+        arg)
+            case "${words[1]}" in
+                learn) _fleet_admin_speeds_learn && ret=0 ;;
+                show) _fleet_admin_speeds_show && ret=0 ;;
+                clear) _fleet_admin_speeds_clear && ret=0 ;;
+            esac ;;
+    esac
+    return ret
+}
+
+_fleet_admin_speeds_learn() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--traces[Learn from recorded drives in a CSV file \(trip_id,timestamp,latitude,longitude; the form `fleet-bench eta --traces` reads\).]:file.csv:_files'
+        '(- *)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_speeds_show() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--limit[How many pieces of road to list, most passes first.]:n: '
+        '(- *)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_speeds_clear() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
 _fleet_admin_replay() {
     local context state state_descr line ret=1
     local -A opt_args
@@ -893,8 +991,9 @@ _fleet_admin_serve() {
         '--grpc-listen[Also serve Fleet Engine'\''s gRPC API \(VehicleService, TripService\) on this address; alone, without --listen, serve only gRPC.]:host\:port: '
         '--grpc-tls-cert[PEM certificate chain for gRPC over TLS \(with --grpc-tls-key\); plain text without.]:file:_files'
         '--grpc-tls-key[PEM private key of --grpc-tls-cert.]:file:_files'
-        '*--jwt-key[PEM RSA public key, X.509 certificate or Google service-account JSON to verify RS256 tokens with.]:file:_files'
-        '*--jwt-secret-file[File holding the HS256 secret \(at least 32 bytes\).]:file:_files'
+        '--metrics-listen[Also answer GET /metrics here without a token, for a Prometheus scraper \(keep it off public networks\); /metrics on --listen needs a server or fleet-reader token when tokens are on.]:host\:port: '
+        '*--jwt-key[PEM RSA public key, X.509 certificate or Google service-account JSON to verify RS256 tokens with; its tokens act only on the provider named, else the key file'\''s project_id, else --provider.]:\[provider=\]file:_files'
+        '*--jwt-secret-file[File holding an HS256 secret \(at least 32 bytes\); its tokens act only on the provider named, else --provider.]:\[provider=\]file:_files'
         '--insecure[Allow a non-loopback address without token checks.]'
         '--max-body[Largest request body; larger ones get 413.]:bytes: '
         '--threads[Threads serving requests \(a call that writes waits for its commit without one\).]:n: '
@@ -913,9 +1012,11 @@ _fleet_admin_serve() {
         '--tiles[Tile server for the map pages'\'' base layer, e.g.]:url-template: '
         '--tiles-attribution[Attribution the tile server requires, shown on the map.]:text: '
         '--map-roads[GeoJSON roads drawn as the map'\''s base layer when no --tiles are given \(offline maps\); default\: roads.geojson beside --router routino\:DIR'\''s database, when there.]:file:_files'
+        '--map-token-url[Where a map page fetches a new token when its own expires \({provider} and {trip} filled in; JSON with a token member, asked with the browser'\''s cookies\); without it the page asks for a new link.]:url-template: '
         '--stale-after[The map pages flag a vehicle whose last location is older than this as stale.]:seconds: '
         '--no-map[Do not serve the map pages under /map.]'
         '--router[Where routes come from\: straight \(great-circle estimates, no map needed\) or routino\:DIR \(road routes on a Routino database\: make map builds .build/map; map import builds your own\).]:url:(straight routino\:)'
+        '--learned-etas[Time the route ahead with the travel times learned from the fleet'\''s drives \(fleet-admin speeds\); off uses each vehicle'\''s live speed only.]:on|off:(on off)'
         '--history-retention[Keep every accepted location update this long in the position history \(fleet-admin history\), pruned in the background; 0 keeps nothing.]:duration: '
         '(- *)'{-h,--help}'[Show help information.]'
     )

@@ -130,6 +130,7 @@ enum RecordCoding {
         switch kind {
         case .vehicle: 1
         case .trip: 2
+        case .roadTimes: 3
         }
     }
 
@@ -137,6 +138,7 @@ enum RecordCoding {
         switch tag {
         case 1: .vehicle
         case 2: .trip
+        case 3: .roadTimes
         default: nil
         }
     }

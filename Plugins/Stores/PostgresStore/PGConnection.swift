@@ -108,8 +108,10 @@ struct PGStatement {
 /// thread at a time (the pool lends it); it is not `Sendable`.
 final class PGConnection {
     private let connection: OpaquePointer
+    /// The store's URL: what libpq connects with, and what masks the password in its messages.
+    private let url: PostgresURL
     /// The store's URL without its password, for messages.
-    let displayURL: String
+    var displayURL: String { url.display }
     /// Set once the server or network failed under this connection: the pool drops it.
     private(set) var isBroken = false
     /// Counts every statement run (not the one-time preparations).
@@ -117,18 +119,19 @@ final class PGConnection {
     /// The names of the statements prepared on this connection, by their text.
     private var prepared: [String: String] = [:]
 
-    /// Connects to `conninfo` (a libpq URI). Throws INVALID_ARGUMENT for a URL, user, password or
-    /// database the server refuses, UNAVAILABLE when the server cannot be reached.
-    init(conninfo: String, displayURL: String, counter: StatementCounter? = nil) throws {
-        self.displayURL = displayURL
+    /// Connects to `url` (its libpq URI). Throws INVALID_ARGUMENT for a URL, user, password or
+    /// database the server refuses, UNAVAILABLE when the server cannot be reached; no message holds
+    /// the password.
+    init(url: PostgresURL, counter: StatementCounter? = nil) throws {
+        self.url = url
         self.counter = counter
-        guard let connection = PQconnectdb(conninfo) else {
-            throw FleetError(.storeUnreachable, detail: "\(displayURL): libpq could not allocate a connection")
+        guard let connection = PQconnectdb(url.conninfo) else {
+            throw FleetError(.storeUnreachable, detail: "\(url.display): libpq could not allocate a connection")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.trimmed(PQerrorMessage(connection))
+            let message = url.masked(Self.trimmed(PQerrorMessage(connection)))
             PQfinish(connection)
-            throw PostgresFailure.connecting(message: message, url: displayURL)
+            throw PostgresFailure.connecting(message: message, url: url.display)
         }
         // Notices (`relation … already exists, skipping`) are not errors: keep them off stderr.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
@@ -220,7 +223,7 @@ final class PGConnection {
     /// connection.
     private func lostOrRefused(doing: String) -> FleetError {
         isBroken = true
-        return PostgresFailure.lost(message: Self.trimmed(PQerrorMessage(connection)), doing: doing, url: displayURL)
+        return PostgresFailure.lost(message: url.masked(Self.trimmed(PQerrorMessage(connection))), doing: doing, url: displayURL)
     }
 
     /// Calls `body` with `parameters` in binary format as libpq takes them: values (nil for NULL),
@@ -257,13 +260,13 @@ final class PGConnection {
     private func checked(_ result: OpaquePointer?, doing: String) throws -> PGRows {
         guard let result else {
             isBroken = PQstatus(connection) != CONNECTION_OK
-            throw PostgresFailure.lost(message: Self.trimmed(PQerrorMessage(connection)), doing: doing, url: displayURL)
+            throw PostgresFailure.lost(message: url.masked(Self.trimmed(PQerrorMessage(connection))), doing: doing, url: displayURL)
         }
         let status = PQresultStatus(result)
         if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
             return PGRows(result: result)
         }
-        let message = Self.trimmed(PQresultErrorMessage(result))
+        let message = url.masked(Self.trimmed(PQresultErrorMessage(result)))
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
         PQclear(result)
         if PQstatus(connection) != CONNECTION_OK {

@@ -58,9 +58,9 @@ public final class PostgresStore: Store {
         self.options = options
         self.poolSize = parsed.poolSize
         let durable = options.durable
-        let url = parsed.display, conninfo = parsed.conninfo, counter = self.counter
+        let url = parsed.display, counter = self.counter
         let open: () throws -> PGConnection = {
-            let connection = try PGConnection(conninfo: conninfo, displayURL: url, counter: counter)
+            let connection = try PGConnection(url: parsed, counter: counter)
             if !durable {
                 try connection.execute("SET synchronous_commit = off", doing: "turning off waiting for the WAL flush")
             }
@@ -70,7 +70,7 @@ public final class PostgresStore: Store {
         try Schema.migrate(first)
         let pool = ConnectionPool(capacity: parsed.poolSize, closedError: { PostgresFailure.closed(url: url) }, open: open)
         self.pool = pool
-        self.listener = ChangeListener { try PGConnection(conninfo: conninfo, displayURL: url) }
+        self.listener = ChangeListener { try PGConnection(url: parsed) }
         let publisher = ChangePublisher { keys in
             // A failure (the database went away) loses these notifications: watchers poll besides.
             try? pool.withConnection { Self.notify(keys, on: $0) }

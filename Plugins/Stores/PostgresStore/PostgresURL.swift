@@ -1,3 +1,4 @@
+import Foundation
 import FleetErrors
 import FleetStore
 
@@ -10,6 +11,9 @@ struct PostgresURL: Sendable, Hashable {
     let display: String
     /// The most connections the store opens.
     let poolSize: Int
+    /// The password as written in the URL (userinfo or `password=`) and percent-decoded: what
+    /// `masked(_:)` takes out of libpq's messages, which may quote the URL or its parts.
+    let secrets: [String]
 
     /// Connection settings libpq takes from the URL's query, passed through.
     static let libpqOptions = ["sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout",
@@ -44,6 +48,38 @@ struct PostgresURL: Sendable, Hashable {
         self.conninfo = "postgresql:\(path)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
         self.display = display
         self.poolSize = poolSize
+        self.secrets = Self.passwords(path: path, settings: settings)
+    }
+
+    /// Every form of the URL's password, longest first (so a decoded form inside an encoded one
+    /// does not leave a tail).
+    private static func passwords(path: String, settings: [String: String]) -> [String] {
+        var written: [String] = []
+        if let password = settings["password"] { written.append(password) }
+        let authority = path.dropFirst(2).prefix { $0 != "/" && $0 != "?" }
+        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+            written.append(String(authority[authority.index(after: colon)..<at]))
+        }
+        let forms = written + written.compactMap { $0.removingPercentEncoding }
+        return Array(Set(forms.filter { !$0.isEmpty })).sorted { $0.count > $1.count }
+    }
+
+    /// libpq's `message` with the password taken out wherever it appears (libpq quotes a malformed
+    /// URI whole: `invalid IPv6 host address in URI: "postgresql://user:secret@[::1:1/db"`) and any
+    /// `postgres://` URL in it redacted as `display` is.
+    func masked(_ message: String) -> String {
+        var shown = message
+        for secret in secrets { shown = shown.replacingOccurrences(of: secret, with: "***") }
+        for scheme in ["postgresql://", "postgres://"] {
+            var searchFrom = shown.startIndex
+            while let start = shown.range(of: scheme, range: searchFrom..<shown.endIndex) {
+                let end = shown[start.lowerBound...].firstIndex { $0 == "\"" || $0 == " " || $0 == "'" } ?? shown.endIndex
+                let redacted = Self.redacted(String(shown[start.lowerBound..<end]))
+                shown.replaceSubrange(start.lowerBound..<end, with: redacted)
+                searchFrom = shown.index(start.lowerBound, offsetBy: redacted.count)
+            }
+        }
+        return shown
     }
 
     /// `//user:secret@host/db` as `//user:***@host/db`.

@@ -256,6 +256,10 @@ extension Array where Element == (name: String, value: String) {
             let name = FieldMask.camelCase(rawName)
             // Never empty (`"."` splits into two empty segments), so `path[0]` exists; an empty segment names no field.
             let path = name.utf8.contains(UInt8(ascii: ".")) ? name.split(separator: ".", omittingEmptySubsequences: false).map(String.init) : [name]
+            // Bound before binding: each segment is one level of the JSON built (and freed by recursion).
+            guard path.count <= JSON.defaultMaxDepth else {
+                throw FleetError.invalidArgument("Query parameter '\(rawName.prefix(64))…' nests \(path.count) fields deep; at most \(JSON.defaultMaxDepth) are allowed", field: path[0])
+            }
             guard !path.contains(where: \.isEmpty), fields.contains(path[0]) || fields.contains(name) else {
                 throw FleetError.invalidArgument("Invalid JSON payload received. Unknown name \"\(rawName)\": Cannot bind query parameter. Field '\(rawName)' could not be found in request message.", field: rawName)
             }

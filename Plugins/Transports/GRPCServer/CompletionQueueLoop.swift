@@ -269,8 +269,14 @@ final class CallContext: ManagedBuffer<CallContext.Header, CGRPC_call_state> {
 
     /// Hands the call to the handler, or answers INVALID_ARGUMENT when it carried no message.
     private func dispatch() {
-        guard state.pointee.received != nil else {
+        guard let received = state.pointee.received else {
             respond(.failure(GRPCStatus(code: .invalidArgument, message: "the call carried no request message; a unary call sends exactly one")))
+            return
+        }
+        // The core does not decompress (see `GRPCServer.createServer`): a compressed message is
+        // refused as it came, never inflated.
+        guard received.pointee.type != GRPC_BB_RAW || received.pointee.data.raw.compression == GRPC_COMPRESS_NONE else {
+            respond(.failure(GRPCStatus(code: .unimplemented, message: "compressed messages are not accepted; send them uncompressed (grpc-encoding identity)")))
             return
         }
         let request = if let method = header.method {

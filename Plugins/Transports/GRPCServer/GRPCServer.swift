@@ -31,7 +31,21 @@ public final class GRPCServer: @unchecked Sendable {
         /// than a call of any other method, which still reaches the handler.
         public var methods: [String] = []
         /// The largest request message accepted; larger ones get RESOURCE_EXHAUSTED from the core.
+        /// Messages are accepted uncompressed only (`grpc-accept-encoding: identity`): gRPC 1.51's
+        /// core compares this limit with a compressed message's size, not with what it inflates to,
+        /// so a 1 MB gzip message inflating to 1,000 MiB would be decompressed whole. A compressed
+        /// message is UNIMPLEMENTED (as gRPC answers an encoding it does not support) and is
+        /// never inflated.
         public var maxMessageBytes = 4 << 20
+        /// The streams (calls) one connection may have open at once, advertised to the client as
+        /// HTTP/2's `SETTINGS_MAX_CONCURRENT_STREAMS`; a stream past it is refused (`REFUSED_STREAM`)
+        /// before anything is read for it. With the metadata limit this bounds what one connection
+        /// can make the server hold.
+        public var maxConcurrentStreams = 100
+        /// The largest header block (metadata) a call may send; a larger one ends the call with
+        /// RESOURCE_EXHAUSTED. The core's default is 8 KiB; a Fleet Engine call sends well under 2 KiB
+        /// (a token of about 1 KiB, `x-goog-request-params`, the content type).
+        public var maxMetadataBytes = 16 << 10
         /// TLS with this certificate chain and key; plain text (h2c) when nil.
         public var tls: TLS?
         /// The core's polling engine (its `GRPC_POLL_STRATEGY`), chosen once per process at the
@@ -92,7 +106,7 @@ public final class GRPCServer: @unchecked Sendable {
         // Read by the core as it initialises; a value set before (by the user) is kept.
         setenv("GRPC_POLL_STRATEGY", configuration.pollStrategy, 0)
         grpc_init()
-        let server = Self.createServer(maxMessageBytes: configuration.maxMessageBytes)
+        let server = Self.createServer(configuration)
         let threads = max(1, configuration.threads)
         let loops = (0..<threads).map { _ in CompletionQueueLoop(server: server, owner: self) }
         for loop in loops { grpc_server_register_completion_queue(server, loop.queue, nil) }
@@ -190,12 +204,21 @@ public final class GRPCServer: @unchecked Sendable {
     /// The calls in flight (handed to the handler, or answered but not yet sent).
     public var callsInFlight: Int { activeCalls.load(ordering: .relaxed) }
 
-    /// A server with the message limit; without SO_REUSEPORT, which the core sets by default: with it
-    /// a second server on the same port starts without an error and takes half the calls; and without
-    /// channelz (on by default), whose per-call and per-message counters nothing here reads.
-    private static func createServer(maxMessageBytes: Int) -> OpaquePointer {
-        let settings: [(String, Int32)] = [("grpc.max_receive_message_length", Int32(clamping: maxMessageBytes)), ("grpc.so_reuseport", 0),
-                                           ("grpc.enable_channelz", 0)]
+    /// A server with the limits of `configuration`; without SO_REUSEPORT, which the core sets by
+    /// default: with it a second server on the same port starts without an error and takes half the
+    /// calls; and without channelz (on by default), whose per-call and per-message counters nothing
+    /// here reads. Only the identity encoding is enabled (the bitset's bit 0), and the core does not
+    /// decompress: a compressed message reaches the call as it came, and is refused unread.
+    private static func createServer(_ configuration: Configuration) -> OpaquePointer {
+        let settings: [(String, Int32)] = [
+            ("grpc.max_receive_message_length", Int32(clamping: configuration.maxMessageBytes)),
+            ("grpc.max_concurrent_streams", Int32(clamping: configuration.maxConcurrentStreams)),
+            ("grpc.max_metadata_size", Int32(clamping: configuration.maxMetadataBytes)),
+            ("grpc.compression_enabled_algorithms_bitset", 1),
+            ("grpc.per_message_decompression", 0),
+            ("grpc.so_reuseport", 0),
+            ("grpc.enable_channelz", 0),
+        ]
         let keys = settings.map { strdup($0.0)! }
         defer { keys.forEach { free($0) } }
         var args = zip(keys, settings).map { key, setting in

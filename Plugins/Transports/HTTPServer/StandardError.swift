@@ -1,8 +1,8 @@
 import Glibc
 
 /// Writes whole lines to standard error, each with one `write(2)` so lines from threads do not mix.
-enum StandardError {
-    static func write(_ line: String) {
+public enum StandardError {
+    public static func write(_ line: String) {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         bytes.withUnsafeBytes { buffer in

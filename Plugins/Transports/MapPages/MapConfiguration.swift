@@ -20,10 +20,33 @@ public struct MapConfiguration: Sendable {
     public var tilesAttribution: String?
     /// A GeoJSON file of roads drawn as the base layer when no tile server is configured.
     public var roadsFile: String?
+    /// Where a page fetches a new token when its own expires (`--map-token-url`): an http(s) URL or a
+    /// path on this server, with `{provider}` and `{trip}` (the rider's page) filled in. The page asks
+    /// with the browser's credentials for the app's origin (its cookies) and reads the token from the
+    /// JSON answer's `token` member, as `consumer-follow --token-url` does. Nil: a page whose token
+    /// expires stops and asks the rider for a new link.
+    public var tokenURL: String?
     /// Age past which a vehicle's last location is flagged stale.
     public var staleAfterSeconds = MapConfiguration.defaultStaleAfterSeconds
 
     public init() {}
+
+    /// Where the pages may load images from besides themselves, for the Content-Security-Policy:
+    /// the tile server's origin (`https://tile.example.org`; a `{s}` subdomain becomes `*`), nil for
+    /// none or tiles served by this server.
+    public var tilesOrigin: String? { tilesURL.flatMap(Self.origin(of:)) }
+
+    /// Where the pages may call besides their own server, for the Content-Security-Policy: the
+    /// origin of `tokenURL`, nil for none or a path on this server.
+    public var tokenOrigin: String? { tokenURL.flatMap(Self.origin(of:)) }
+
+    /// `https://host:port` of an absolute URL (template), nil for a path.
+    static func origin(of url: String) -> String? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let host = url[scheme.upperBound...].prefix { $0 != "/" }.replacingOccurrences(of: "{s}", with: "*")
+        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || ".-:*[]".contains($0) }) else { return nil }
+        return String(url[..<scheme.upperBound]) + host
+    }
 
     /// The script the pages load: the minified Leaflet when the folder has it (Debian's does:
     /// 140 KiB instead of 400), else `leaflet.js`.
@@ -39,6 +62,12 @@ public struct MapConfiguration: Sendable {
             guard ["{z}", "{x}", "{y}"].allSatisfy(tilesURL.contains),
                   tilesURL.hasPrefix("http://") || tilesURL.hasPrefix("https://") || tilesURL.hasPrefix("/") else {
                 throw FleetError.invalidArgument("--tiles '\(tilesURL)' must be an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png", field: "tiles")
+            }
+        }
+        if let tokenURL {
+            let unknownPlaceholder = tokenURL.replacingOccurrences(of: "{provider}", with: "").replacingOccurrences(of: "{trip}", with: "").contains("{")
+            guard tokenURL.hasPrefix("http://") || tokenURL.hasPrefix("https://") || tokenURL.hasPrefix("/"), !unknownPlaceholder else {
+                throw FleetError.invalidArgument("--map-token-url '\(tokenURL)' must be an http(s) URL or a path, with {provider} and {trip} as its only placeholders", field: "map-token-url")
             }
         }
         if let roadsFile {

@@ -79,7 +79,8 @@ public final class MapSite: Sendable {
             let token = request.queryValue("token").flatMap { $0.isEmpty ? nil : $0 }
             try authorize(access, token)
             return PageTemplate.render(title: title, access: access, configuration: configJSON(access), error: nil,
-                                       leafletScript: configuration.leafletScript)
+                                       leafletScript: configuration.leafletScript, tilesOrigin: configuration.tilesOrigin,
+                                       tokenOrigin: configuration.tokenOrigin)
         } catch {
             return errorPage(error as? FleetError ?? FleetError(.internalFault, detail: "\(error)"), title: title)
         }
@@ -93,11 +94,16 @@ public final class MapSite: Sendable {
     /// What the page's script needs, as JSON inside the page.
     func configJSON(_ access: MapPageAccess) -> String {
         var object: [(String, JSON)] = []
+        let escaped = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text }
         switch access {
         case .trip(let provider, let tripID):
             object += [("kind", .string("trip")), ("provider", .string(provider)), ("tripId", .string(tripID))]
+            object.append(("tokenUrl", configuration.tokenURL.map { url in
+                .string(url.replacingOccurrences(of: "{provider}", with: escaped(provider)).replacingOccurrences(of: "{trip}", with: escaped(tripID)))
+            } ?? .null))
         case .fleet(let provider):
             object += [("kind", .string("fleet")), ("provider", .string(provider))]
+            object.append(("tokenUrl", configuration.tokenURL.map { .string($0.replacingOccurrences(of: "{provider}", with: escaped(provider)).replacingOccurrences(of: "{trip}", with: "")) } ?? .null))
         }
         object += [
             ("staleAfterSeconds", .number(configuration.staleAfterSeconds)),

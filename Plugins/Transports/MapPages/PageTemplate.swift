@@ -7,7 +7,7 @@ import HTTPCore
 /// script runs and by screen readers), the configuration for the script, or the error in words.
 enum PageTemplate {
     static func render(title: String, access: MapPageAccess?, configuration: String?, error: FleetError?,
-                       leafletScript: String = "leaflet.js") -> HTTPResponse {
+                       leafletScript: String = "leaflet.js", tilesOrigin: String? = nil, tokenOrigin: String? = nil) -> HTTPResponse {
         let panel: String
         let script: String
         switch access {
@@ -55,7 +55,9 @@ enum PageTemplate {
         } ?? 200
         var headers: HTTPHeaders = [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
                                     // The page's URL carries its token: never send it on to tile servers.
-                                    ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff")]
+                                    ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff"),
+                                    ("Content-Security-Policy", contentSecurityPolicy(tilesOrigin: tilesOrigin, tokenOrigin: tokenOrigin)),
+                                    ("X-Frame-Options", "DENY")]
         if error?.code == .unauthenticated { headers.set(name: "WWW-Authenticate", value: "Bearer") }
         return HTTPResponse(status: status, headers: headers, body: Array(html.utf8))
     }
@@ -93,6 +95,19 @@ enum PageTemplate {
     <ul id="vehicles" data-field="vehicleList"></ul>
     <p class="connection" data-field="connection">Connecting…</p>
     """
+
+    /// The pages' Content-Security-Policy: scripts, styles and calls from this server only (no inline
+    /// script, no event-handler attributes, no inline style: the page's configuration is a JSON data
+    /// block, which is not run), images also from the tile server, calls also to the token server
+    /// (`--map-token-url`), no framing (with
+    /// `X-Frame-Options: DENY` for older browsers). Should a server value ever reach an HTML sink, the
+    /// markup it makes can run nothing.
+    static func contentSecurityPolicy(tilesOrigin: String?, tokenOrigin: String? = nil) -> String {
+        let images = ["'self'", "data:"] + (tilesOrigin.map { [$0] } ?? [])
+        let calls = ["'self'"] + (tokenOrigin.map { [$0] } ?? [])
+        return "default-src 'none'; script-src 'self'; style-src 'self'; img-src \(images.joined(separator: " ")); "
+            + "connect-src \(calls.joined(separator: " ")); base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    }
 
     /// HTML text escaping.
     static func escape(_ text: String) -> String {

@@ -57,20 +57,33 @@ public final class RESTClient: BlockingFleetAPI, TripWatching {
 
     /// Follows the server's `:watch` event stream. A server without it (Google's) answers 404 or 501,
     /// which is thrown as UNIMPLEMENTED so callers fall back to polling.
+    ///
+    /// The server ends a watch when the token that opened it expires, with an UNAUTHENTICATED `error`
+    /// event: the watch is opened again at once with a fresh token from the token source, and its
+    /// first event is the trip as it is then, so no change is lost. A fresh token refused at once
+    /// (a 401, or an UNAUTHENTICATED event before any trip) ends the watch with that error.
     public func watchTrip(_ request: GetTripRequest, cancellation: Cancellation, onUpdate: (Trip) throws -> Void) throws {
         try Self.checkNames(.watchTrip(request))
         let rest = RESTMapping.request(for: .watchTrip(request))
         let transfer = Cancellation()
         cancellation.onCancel { transfer.cancel() }
         var forceRefresh = false
-        for _ in 0..<2 {
+        var refreshedWithoutTrip = false
+        while true {
             let http = HTTPClientRequest(method: .get, url: baseURL + rest.target,
                                          headers: try headers(forceRefresh: forceRefresh) + [("Accept", "text/event-stream")])
             var failure: (any Error)?
+            var streamError: FleetError?
+            var delivered = false
             let finish = try self.http.stream(http, cancellation: transfer) { event in
+                if event.type == "error" {
+                    streamError = GoogleErrorBody.decode(status: 500, body: Array(event.data.utf8))
+                    return .stop
+                }
                 guard event.type == "trip" else { return .continue }
                 do {
                     try onUpdate(try Trip(jsonString: event.data))
+                    delivered = true
                     return .continue
                 } catch {
                     failure = error
@@ -78,6 +91,15 @@ public final class RESTClient: BlockingFleetAPI, TripWatching {
                 }
             }
             if let failure { throw failure }
+            if let streamError {
+                // A token that expired while watching: a new one, and the watch goes on.
+                if streamError.code == .unauthenticated, token != nil, delivered || !refreshedWithoutTrip {
+                    forceRefresh = true
+                    refreshedWithoutTrip = !delivered
+                    continue
+                }
+                throw streamError
+            }
             switch finish {
             case .cancelled, .stoppedByHandler:
                 return
@@ -87,6 +109,7 @@ public final class RESTClient: BlockingFleetAPI, TripWatching {
                 var error = GoogleErrorBody.decode(status: response.status, body: response.body)
                 if response.status == 401 && !forceRefresh && token != nil {
                     forceRefresh = true
+                    refreshedWithoutTrip = true
                     continue
                 }
                 if response.status == 404 && error.cause == ErrorCause.unknownPath.id || response.status == 501 || response.status == 405 {

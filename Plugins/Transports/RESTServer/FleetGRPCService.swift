@@ -46,9 +46,9 @@ public struct FleetGRPCService: Sendable {
             let address = { Self.host(of: request.peerAddress) }
             try service.limitUnverified(address: address())
             let call = try served.map { try $0.decode(request.message) } ?? Self.call(method: request.method, message: request.message)
-            try service.admit(call, authorization: request[metadata: "authorization"], address: address())
+            let admitted = try service.admit(call, authorization: request[metadata: "authorization"], address: address()).call
             let method = call.method
-            service.performProtobuf(call) { finish(method, $0) }
+            service.performProtobuf(admitted) { finish(method, $0) }
         } catch {
             finish(method, .failure(FleetService.fleetError(error)))
         }

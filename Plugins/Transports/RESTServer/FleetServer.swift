@@ -18,11 +18,16 @@ public struct ServeOptions: Sendable {
     public var serveREST = true
     /// `HOST:PORT` for Fleet Engine's gRPC API, nil for none (`GRPCServeOptions`).
     public var grpc: GRPCServeOptions?
+    /// `HOST:PORT` answering `GET /metrics` without a token (for a Prometheus scraper), nil for
+    /// none; `/metrics` on `listen` needs a server or fleet-reader token when tokens are on.
+    public var metricsListen: String?
     /// Only this provider's resources are served, when set.
     public var provider: String?
-    /// PEM public keys, X.509 certificates or Google service-account JSON key files (RS256).
+    /// PEM public keys, X.509 certificates or Google service-account JSON key files (RS256), each as
+    /// `--jwt-key` takes it: `FILE` or `PROVIDER=FILE` (see `keyProvider`).
     public var jwtKeyFiles: [String] = []
-    /// Files holding HS256 secrets (the same file `fleet-admin token mint --secret-file` takes).
+    /// Files holding HS256 secrets (the same file `fleet-admin token mint --secret-file` takes), each
+    /// `FILE` or `PROVIDER=FILE`.
     public var jwtSecretFiles: [String] = []
     /// Allow a non-loopback address without keys.
     public var insecure = false
@@ -64,34 +69,81 @@ public struct ServeOptions: Sendable {
 
     /// Splits `listen` into host and port.
     public func hostAndPort() throws -> (host: String, port: Int) {
-        var text = Substring(listen)
+        try Self.hostAndPort(listen, option: "listen")
+    }
+
+    /// Splits `HOST:PORT` (`:PORT` for 127.0.0.1, `[::1]:PORT`) given to `--option` into host and port.
+    public static func hostAndPort(_ address: String, option: String) throws -> (host: String, port: Int) {
+        var text = Substring(address)
         if text.hasPrefix(":") { text = "127.0.0.1" + text }
         guard let colon = text.lastIndex(of: ":") else {
-            throw FleetError.invalidArgument("--listen '\(listen)' must be HOST:PORT, e.g. 127.0.0.1:8080", field: "listen")
+            throw FleetError.invalidArgument("--\(option) '\(address)' must be HOST:PORT, e.g. 127.0.0.1:8080", field: option)
         }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port), !host.isEmpty else {
-            throw FleetError.invalidArgument("--listen '\(listen)' must be HOST:PORT with a port from 0 to 65535", field: "listen")
+            throw FleetError.invalidArgument("--\(option) '\(address)' must be HOST:PORT with a port from 0 to 65535", field: option)
         }
         return (host, port)
     }
 
-    /// The verifier for the configured keys, nil when none were given.
+    /// The verifier for the configured keys, nil when none were given. Every key is bound to one
+    /// provider (`keyProvider`), so a token acts only on the provider its key is for.
     public func verifier() throws -> TokenVerifier? {
         var keys: [VerificationKey] = []
-        for file in jwtKeyFiles {
+        for value in jwtKeyFiles {
+            let (named, file) = Self.providerAndFile(value)
             let text = try Self.read(file, option: "--jwt-key")
-            if text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{") {
-                keys.append(try VerificationKey.fromServiceAccountJSON(text))
-            } else {
-                keys.append(try VerificationKey.rs256(publicKeyPEM: text))
-            }
+            let key = text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{")
+                ? try VerificationKey.fromServiceAccountJSON(text) : try VerificationKey.rs256(publicKeyPEM: text)
+            keys.append(key.bound(to: try keyProvider(named: named, ofKey: key.provider, option: "--jwt-key", file: file)))
         }
-        for file in jwtSecretFiles {
-            keys.append(try VerificationKey.hs256(secretFileContents: Array(try Self.read(file, option: "--jwt-secret-file").utf8)))
+        // A secret two providers shared would sign tokens for either: each provider needs its own.
+        var providerOfSecret: [String: String] = [:]
+        for value in jwtSecretFiles {
+            let (named, file) = Self.providerAndFile(value)
+            let contents = try Self.read(file, option: "--jwt-secret-file")
+            let key = try VerificationKey.hs256(secretFileContents: Array(contents.utf8))
+            let provider = try keyProvider(named: named, ofKey: nil, option: "--jwt-secret-file", file: file)
+            let secret = contents.hasSuffix("\n") ? String(contents.dropLast()) : contents
+            if let other = providerOfSecret[secret], other != provider {
+                throw FleetError.invalidArgument("--jwt-secret-file \(file): the same secret is given for provider '\(other)'; a token it signs could act for both, so give each provider its own secret", field: "--jwt-secret-file")
+            }
+            providerOfSecret[secret] = provider
+            keys.append(key.bound(to: provider))
         }
         return keys.isEmpty ? nil : TokenVerifier(keys: keys)
+    }
+
+    /// Splits a key option's value into the provider it names and the file: `PROVIDER=FILE` when the
+    /// text before the first `=` holds no `/`, else all of it is the file (write `./a=b` for a file
+    /// whose name holds `=`).
+    static func providerAndFile(_ value: String) -> (provider: String?, file: String) {
+        guard let equals = value.firstIndex(of: "="), equals != value.startIndex,
+              !value[..<equals].contains("/") else { return (nil, value) }
+        return (String(value[..<equals]), String(value[value.index(after: equals)...]))
+    }
+
+    /// The provider a key's tokens act for: the one named in the option (`PROVIDER=FILE`), else the
+    /// key's own (a service account's `project_id`), else the one provider the server serves
+    /// (`--provider`). A server serving every provider cannot tell which one a bare secret is for.
+    ///
+    /// - Throws: INVALID_ARGUMENT naming the option when no provider follows, when the name and the
+    ///   key file's `project_id` differ, or when it is not the `--provider` served.
+    func keyProvider(named: String?, ofKey own: String?, option: String, file: String) throws -> String {
+        if let named {
+            _ = try ProviderName(parsing: "providers/\(named)", field: option)
+            if let own, own != named {
+                throw FleetError.invalidArgument("\(option) \(named)=\(file): the key file's project_id is '\(own)', not '\(named)'", field: option)
+            }
+        }
+        guard let bound = named ?? own ?? provider else {
+            throw FleetError.invalidArgument("\(option) \(file): say which provider its tokens are for, as \(option) PROVIDER=\(file), or serve one provider with --provider", field: option)
+        }
+        if let provider, bound != provider {
+            throw FleetError.invalidArgument("\(option) \(file): the key is for provider '\(bound)', but this server serves only --provider '\(provider)'", field: option)
+        }
+        return bound
     }
 
     static func read(_ path: String, option: String) throws -> String {
@@ -127,14 +179,17 @@ public enum FleetServer {
         public let url: String
         private let server: HTTPServer?
         private let grpcServer: GRPCServer?
+        private let metricsServer: HTTPServer?
         private let store: any Store
         private let gracePeriod: Duration
         private let pruner: HistoryPruner
 
-        init(url: String, server: HTTPServer?, grpcServer: GRPCServer?, store: any Store, gracePeriod: Duration, pruner: HistoryPruner) {
+        init(url: String, server: HTTPServer?, grpcServer: GRPCServer?, metricsServer: HTTPServer?, store: any Store, gracePeriod: Duration,
+             pruner: HistoryPruner) {
             self.url = url
             self.server = server
             self.grpcServer = grpcServer
+            self.metricsServer = metricsServer
             self.store = store
             self.gracePeriod = gracePeriod
             self.pruner = pruner
@@ -152,6 +207,7 @@ public enum FleetServer {
                 }
             }
             server?.stop(gracePeriod: gracePeriod)
+            metricsServer?.stop(gracePeriod: .zero)
             if grpcServer != nil { grpcStopped.wait() }
             pruner.stop()
             try store.close()
@@ -170,14 +226,17 @@ public enum FleetServer {
         if let grpcConfiguration, verifier == nil && !options.insecure && !isLoopback(grpcConfiguration.host) {
             throw FleetError(.insecureListen, detail: grpcConfiguration.host, field: "grpc-listen")
         }
+        let metricsAddress = try options.metricsListen.map { try ServeOptions.hostAndPort($0, option: "metrics-listen") }
         if let warning = try options.map?.validate() { FileHandle.standardError.write(Data("fleet-admin serve: \(warning)\n".utf8)) }
         let metrics = ServerMetrics()
         let measured = MeasuredStore(store, metrics: metrics)
         // A rate of r a second with no burst given allows one second's worth at once.
         let limiter = options.rateLimit.map { RateLimiter(rate: $0, burst: options.rateBurst ?? max(1, $0)) }
-        let requestGuard = RequestGuard(rateLimiter: limiter, allowedHosts: Set(options.allowedHosts + [host]))
+        let requestGuard = RequestGuard(rateLimiter: limiter, allowedHosts: Set(options.allowedHosts + [host] + [metricsAddress?.host].compactMap { $0 }))
         let site = options.map.map { MapSite(configuration: $0, provider: options.provider) }
-        let service = FleetService(engine: Engine(store: measured, configuration: options.engine), verifier: verifier, provider: options.provider, metrics: metrics,
+        let engine = Engine(store: measured, configuration: options.engine)
+        metrics.addSource { engine.learnedMetrics() }
+        let service = FleetService(engine: engine, verifier: verifier, provider: options.provider, metrics: metrics,
                                    requestGuard: requestGuard, map: site)
         let logging = options.accessLog
         let accessLog: @Sendable (HTTPAccessLogEntry) -> Void = { entry in
@@ -202,20 +261,34 @@ public enum FleetServer {
 
         let bound = options.serveREST ? try server.start() : nil
         let grpcServer = grpcConfiguration.map { GRPCServer(configuration: $0, handler: FleetGRPCService(service: service).handle) }
+        let metricsServer = metricsAddress.map { address in
+            var metricsConfiguration = HTTPServer.Configuration()
+            metricsConfiguration.host = address.host
+            metricsConfiguration.port = address.port
+            metricsConfiguration.threadPoolSize = 1
+            metricsConfiguration.maxConnections = 64
+            metricsConfiguration.errorBody = { FleetServer.errorBody(status: $0, message: $1) }
+            metricsConfiguration.accessLog = accessLog
+            return HTTPServer(configuration: metricsConfiguration, handler: { service.handleMetricsListener($0) })
+        }
         let grpcBound: String?
+        let metricsBound: HTTPServer.BoundAddress?
         do {
             grpcBound = try grpcServer?.start()
+            metricsBound = try metricsServer?.start()
         } catch {
             if options.serveREST { server.stop(gracePeriod: .zero) }
+            grpcServer?.stop(gracePeriod: .zero)
             throw error
         }
-        let urls = [bound.map { "http://\($0)" }, grpcBound.map { "grpc://\($0)" }].compactMap { $0 }.joined(separator: " and ")
+        let urls = [bound.map { "http://\($0)" }, grpcBound.map { "grpc://\($0)" }, metricsBound.map { "metrics http://\($0)" }]
+            .compactMap { $0 }.joined(separator: " and ")
         let retention = options.historyRetention.components
         let pruner = HistoryPruner(store: store, retentionSeconds: Double(retention.seconds) + Double(retention.attoseconds) / 1e18,
                                    log: { FileHandle.standardError.write(Data("fleet-admin serve: \($0)\n".utf8)) })
         pruner.start()
-        return Running(url: urls, server: options.serveREST ? server : nil, grpcServer: grpcServer, store: store,
-                       gracePeriod: options.gracePeriod, pruner: pruner)
+        return Running(url: urls, server: options.serveREST ? server : nil, grpcServer: grpcServer, metricsServer: metricsServer,
+                       store: store, gracePeriod: options.gracePeriod, pruner: pruner)
     }
 
     /// 127.0.0.0/8, ::1 and localhost.

@@ -26,8 +26,8 @@ extension FleetService {
                 if let unknown = request.query.first {
                     throw FleetError.invalidArgument("Unknown name \"\(unknown.name)\": Cannot bind query parameter", field: unknown.name)
                 }
-                try authorizeFleet(provider: provider, header: request.headers["authorization"])
-                return try watchVehicles(provider: provider)
+                let token = try authorizeFleet(provider: provider, header: request.headers["authorization"])
+                return try watchVehicles(provider: provider, token: token)
             } catch {
                 let error = Self.fleetError(error)
                 metrics.request(method: nil, code: error.code, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
@@ -51,12 +51,15 @@ extension FleetService {
         }
     }
 
-    /// The fleet as a whole is for the roles that may list vehicles: server and fleet reader.
-    func authorizeFleet(provider: String, header: String?) throws {
+    /// The fleet as a whole is for the roles that may list vehicles: server and fleet reader. Returns
+    /// the verified token, nil when tokens are not checked.
+    @discardableResult
+    func authorizeFleet(provider: String, header: String?) throws -> VerifiedToken? {
         try checkProvider(provider)
-        guard let verifier else { return }
+        guard let verifier else { return nil }
         let verified = try verifier.verify(authorizationHeader: header)
         try Authorizer.authorize(token: verified, method: .listVehicles, provider: provider, vehicleID: nil, tripID: nil)
+        return verified
     }
 
     private func checkProvider(_ asked: String) throws {
@@ -68,8 +71,9 @@ extension FleetService {
     /// `GET /v1/providers/{p}/vehicles:watch`: a `vehicle` event (the vehicle as GetVehicle returns it)
     /// for every vehicle at once, then `synced` (`{"vehicleIds":[…]}`, the whole fleet has been sent),
     /// then a `vehicle` event per change and a `deleted` event (`{"name":…}`) per deletion. Like the
-    /// trip watch it holds no thread, and every watcher of a provider shares one read per change.
-    func watchVehicles(provider: String) throws -> HTTPReply {
+    /// trip watch it holds no thread, and every watcher of a provider shares one read per change. It
+    /// ends when `token` expires, as the trip watch does.
+    func watchVehicles(provider: String, token: VerifiedToken?) throws -> HTTPReply {
         let stream = EventStream(headers: ["Cache-Control": "no-store"])
         let observation = try engine.observeVehicles(provider: provider) { changes, isInitial in
             for change in changes {
@@ -90,6 +94,7 @@ extension FleetService {
             observation.cancel()
             metrics.watches(-1)
         }
+        endAtExpiry(of: token, stream)
         return .eventStream(stream)
     }
 }

@@ -48,9 +48,8 @@ public final class FleetService: Sendable {
         }
         switch (request.method, request.path) {
         case ("GET", "/metrics"):
-            var response = HTTPResponse.text(metrics.render())
-            response.headers.set(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
-            return .response(response)
+            do { try authorizeMetrics(header: request.headers["authorization"]) } catch { return .response(Self.errorResponse(Self.fleetError(error))) }
+            return .response(metricsResponse())
         default:
             if let reply = handleExtension(request) { return reply }
         }
@@ -63,12 +62,32 @@ public final class FleetService: Sendable {
             let call = try RESTMapping.call(verb: request.method, path: request.path,
                                             query: request.query.map { ($0.name, $0.value) }, body: request.body)
             method = call.method
-            try admit(call, authorization: request.headers["authorization"], address: request.remoteAddress)
-            return try perform(call, start: start)
+            let (admitted, token) = try admit(call, authorization: request.headers["authorization"], address: request.remoteAddress)
+            return try perform(admitted, start: start, token: token)
         } catch {
             let error = Self.fleetError(error)
             count(method, error.code, since: start)
             return .response(Self.errorResponse(error))
+        }
+    }
+
+    /// The metrics in Prometheus text format.
+    func metricsResponse() -> HTTPResponse {
+        var response = HTTPResponse.text(metrics.render())
+        response.headers.set(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+        return response
+    }
+
+    /// Answers a request to the `--metrics-listen` address: `GET /metrics` without a token (the
+    /// address is for the scraper alone) and `/healthz`; 404 for everything else. Requests must name a
+    /// host the server answers (`RequestGuard.checkHost`), so a web page cannot read them through a
+    /// rebound name.
+    public func handleMetricsListener(_ request: HTTPRequest) -> HTTPReply {
+        do { try requestGuard.checkHost(request) } catch { return .response(Self.errorResponse(Self.fleetError(error))) }
+        switch (request.method, request.path) {
+        case ("GET", "/metrics"): return .response(metricsResponse())
+        case ("GET", "/healthz"), ("HEAD", "/healthz"): return .response(.json(Array(#"{"status":"ok"}"#.utf8)))
+        default: return .response(Self.errorResponse(FleetError(.unknownPath, detail: "\(request.path): this address serves /metrics and /healthz only")))
         }
     }
 
@@ -78,8 +97,16 @@ public final class FleetService: Sendable {
     }
 
     /// The error as the client sees it: a `FleetError`, or an internal fault naming what went wrong.
+    /// An error whose cause has a `publicMessage` (the store's: their details name the database's
+    /// user, host, port and name, or a file's path) is answered with that message alone, and its
+    /// own message goes to the server's log (standard error).
     static func fleetError(_ error: any Error) -> FleetError {
-        error as? FleetError ?? FleetError(.internalFault, detail: String(describing: error))
+        let error = error as? FleetError ?? FleetError(.internalFault, detail: String(describing: error))
+        guard let id = error.cause, let shown = ErrorCatalogue.cause(id: id)?.publicMessage, error.message != shown else { return error }
+        StandardError.write("fleet-admin serve: \(error.code.name) \(id): \(error.message)")
+        var answered = FleetError(code: error.code, message: shown, cause: id)
+        answered.retryAfter = error.retryAfter
+        return answered
     }
 
     /// A reply given once `run`'s engine call completes. The JSON is written on the connection's
@@ -134,7 +161,8 @@ public final class FleetService: Sendable {
     /// Runs the call. A call that writes is answered once its commit completes: its connection
     /// waits parked, not the server thread, so no server thread ever waits for the store's group
     /// commit. A call that only reads is answered at once.
-    func perform(_ call: RESTCall, start: UInt64) throws -> HTTPReply {
+    /// A watch ends when `token` expires (`endAtExpiry`).
+    func perform(_ call: RESTCall, start: UInt64, token: VerifiedToken? = nil) throws -> HTTPReply {
         let method = call.method
         func now(_ reply: HTTPReply) -> HTTPReply {
             count(method, .ok, since: start)
@@ -161,19 +189,19 @@ public final class FleetService: Sendable {
         case .reportBillableTrip(let r):
             try engine.reportBillableTrip(r)
             return now(Self.empty(()))
-        case .watchTrip(let r): return now(try watch(r))
+        case .watchTrip(let r): return now(try watch(r, token: token))
         }
     }
 
     /// One `trip` event per change of the trip, the first at once; an `error` event (Google's error
-    /// body) if the watch fails. No thread waits for a watch: the engine's feed for the trip sends to
-    /// every stream watching it, and a stream holds no server thread between events.
-    func watch(_ request: GetTripRequest) throws -> HTTPReply {
+    /// body) if the watch fails or `token` expires. No thread waits for a watch: the engine's feed for
+    /// the trip sends to every stream watching it, and a stream holds no server thread between events.
+    func watch(_ request: GetTripRequest, token: VerifiedToken?) throws -> HTTPReply {
         let stream = EventStream(headers: ["Cache-Control": "no-store"])
         let observation = try engine.observeTrip(request, onUpdate: { snapshot in
             stream.send(event: "trip", data: snapshot.json)
         }, onEnd: { error in
-            stream.send(event: "error", data: GoogleErrorBody.encode(error).serialized())
+            stream.send(event: "error", data: GoogleErrorBody.encode(Self.fleetError(error)).serialized())
             stream.close()
         })
         metrics.watches(1)
@@ -181,6 +209,7 @@ public final class FleetService: Sendable {
             observation.cancel()
             metrics.watches(-1)
         }
+        endAtExpiry(of: token, stream)
         return .eventStream(stream)
     }
 

@@ -60,8 +60,16 @@ public final class ServerMetrics: Sendable {
 
     private let shards = (0..<ServerMetrics.shardCount).map { _ in Shard() }
     private let watchCount = Atomic<Int>(0)
+    /// Exposition text of what the served implementation measures of itself (the engine's learned tables),
+    /// appended to the server's own.
+    private let sources = Mutex<[@Sendable () -> String]>([])
 
     public init() {}
+
+    /// Appends `source`'s text to every exposition from now on.
+    public func addSource(_ source: @escaping @Sendable () -> String) {
+        sources.withLock { $0.append(source) }
+    }
 
     /// Counts one finished request; `method` nil for a request that named none; `grpc` when it came
     /// over gRPC (counted in the totals and, apart, in `fleet_grpc_requests_total`).
@@ -143,6 +151,7 @@ public final class ServerMetrics: Sendable {
         fleet_open_watches \(openWatches)
 
         """
+        for source in sources.withLock({ $0 }) { out += source() }
         return out
     }
 

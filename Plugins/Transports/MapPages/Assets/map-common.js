@@ -4,7 +4,8 @@
 'use strict';
 window.FleetMap = (function () {
   const config = JSON.parse(document.getElementById('fleet-map-config').textContent);
-  const token = new URLSearchParams(location.search).get('token');
+  // The page's token: from its URL, then from --map-token-url each time the server says it expired.
+  let token = new URLSearchParams(location.search).get('token');
   // The server's clock, as of the page's rendering: ages and ETAs are measured on it.
   const clockOffset = config.serverTimeMillis - Date.now();
   const now = () => Date.now() + clockOffset;
@@ -12,6 +13,13 @@ window.FleetMap = (function () {
   function field(name) { return document.querySelector('[data-field="' + name + '"]'); }
   function setText(name, text) { const el = field(name); if (el && el.textContent !== text) el.textContent = text; return el; }
   function enc(s) { return encodeURIComponent(s); }
+  // An element holding `text` as text. Leaflet sets a string given to bindTooltip, bindPopup or a
+  // divIcon's html as HTML: the server's data (IDs, attributes, messages) reaches Leaflet only so.
+  function textNode(tag, text) { const el = document.createElement(tag); el.textContent = text == null ? '' : String(text); return el; }
+  // `text` escaped for the few Leaflet calls that take only HTML strings (attributions).
+  function escapeHTML(text) {
+    return String(text == null ? '' : text).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  }
 
   // An error the page can show: gRPC code name, catalogue reason, message.
   class PageError extends Error {
@@ -121,11 +129,30 @@ window.FleetMap = (function () {
     }
   }
 
+  // A new token from the page's token URL (`config.tokenUrl`, with the browser's credentials for the
+  // app's origin), when the server refuses the current one as expired. Resolves with whether one came.
+  async function renewToken() {
+    if (!config.tokenUrl) return false;
+    try {
+      const response = await fetch(config.tokenUrl, { credentials: 'include', cache: 'no-store', headers: { 'Accept': 'application/json' } });
+      if (!response.ok) return false;
+      const body = await response.json();
+      if (!body || typeof body.token !== 'string' || !body.token) return false;
+      token = body.token;
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
   // Keeps a page live: the event stream while it works; when it breaks, polling (every `pollSeconds`)
   // while reconnecting with backoff (1 s doubling to 30 s, with jitter), as consumer-follow does.
-  // A final error (bad token, deleted resource) stops everything and is shown.
+  // A final error (bad token, deleted resource) stops everything and is shown. When the server ends
+  // the stream because the token expired (UNAUTHENTICATED), a page with a token URL fetches a new
+  // token and reconnects at once; the stream's first event is the state as it is then, so no change
+  // is lost. A new token refused before any event stops the page, as a final error does.
   function live(options) {
-    let attempt = 0, pollTimer = null, stopped = false, controller = null;
+    let attempt = 0, pollTimer = null, stopped = false, controller = null, renewedWithoutEvent = false;
     const status = text => { setText('connection', text); document.body.dataset.connection = text.split(' ')[0].toLowerCase(); };
     function stop(error) {
       stopped = true;
@@ -135,15 +162,32 @@ window.FleetMap = (function () {
     }
     function startPolling() {
       if (pollTimer || !options.poll) return;
-      const poll = () => options.poll().then(() => { clearError(); }).catch(e => { if (isFinal(e)) stop(e); else showError(e); });
+      const poll = () => options.poll().then(() => { renewedWithoutEvent = false; clearError(); }).catch(e => {
+        // An expired token while polling: a new one for the next poll, as for the stream.
+        if (e.code === 'UNAUTHENTICATED' && config.tokenUrl && !renewedWithoutEvent) {
+          renewedWithoutEvent = true;
+          renewToken().then(renewed => { if (!renewed) stop(e); });
+        } else if (isFinal(e)) stop(e); else showError(e);
+      });
       poll();
       pollTimer = setInterval(poll, (options.pollSeconds || 5) * 1000);
     }
+    // Fetches a new token and reconnects, for an expired token; false when there is none to fetch.
+    function renewAndReconnect(error) {
+      if (error.code !== 'UNAUTHENTICATED' || !config.tokenUrl || renewedWithoutEvent) return false;
+      renewedWithoutEvent = true;
+      if (controller) controller.abort();
+      controller = null;
+      status('Renewing the link…');
+      renewToken().then(renewed => { if (renewed) connect(); else stop(error); });
+      return true;
+    }
     function connect() {
       if (stopped) return;
-      controller = new AbortController();
+      const own = controller = new AbortController();
       let opened = false;
       readStream(options.stream, (event, data) => {
+        if (own !== controller) return;
         if (!opened) {
           opened = true; attempt = 0; clearError(); status('Live.');
           if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
@@ -151,12 +195,15 @@ window.FleetMap = (function () {
         if (event === 'error') {
           let body = null; try { body = JSON.parse(data); } catch (e) { /* not JSON */ }
           const error = errorFromBody(500, body);
+          if (renewAndReconnect(error)) return;
           if (isFinal(error)) stop(error); else showError(error);
           return;
         }
+        renewedWithoutEvent = false;
         options.onEvent(event, JSON.parse(data));
-      }, controller.signal).catch(error => {
-        if (stopped) return;
+      }, own.signal).catch(error => {
+        if (stopped || own !== controller) return;
+        if (renewAndReconnect(error)) return;
         if (isFinal(error)) { stop(error); return; }
         const delay = Math.min(30, Math.pow(2, attempt)) * (0.8 + Math.random() * 0.4);
         attempt += 1;
@@ -225,7 +272,7 @@ window.FleetMap = (function () {
     }
     function addRoads() {
       L.geoJSON(roads, { interactive: false, style: { color: '#9aa0a6', weight: 2, opacity: 0.9 } }).addTo(map);
-      map.attributionControl.addAttribution(config.roadsAttribution);
+      map.attributionControl.addAttribution(escapeHTML(config.roadsAttribution));
     }
     return {
       map: map,
@@ -240,7 +287,7 @@ window.FleetMap = (function () {
         }
         hasView = true;
         if (config.tiles) {
-          L.tileLayer(config.tiles, { attribution: config.tilesAttribution || '', maxZoom: 19 }).addTo(map);
+          L.tileLayer(config.tiles, { attribution: escapeHTML(config.tilesAttribution || ''), maxZoom: 19 }).addTo(map);
         } else if (roads) {
           addRoads();
         }
@@ -319,7 +366,7 @@ window.FleetMap = (function () {
   }
 
   return {
-    config, token, now, field, setText, enc, api, live, words, showError, clearError, isFinal, PageError,
+    config, token, now, field, setText, enc, textNode, escapeHTML, api, live, words, showError, clearError, isFinal, PageError,
     parseTime, clock, etaText, distanceText, ageText, locationAge, latLng, createMap, decodePolyline,
     measure, project, pointAt, slice, bearing,
   };

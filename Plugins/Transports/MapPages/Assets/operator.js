@@ -122,7 +122,7 @@
     (v.waypoints || []).forEach(w => {
       const p = F.latLng(w.location && w.location.point);
       if (p) m.whenViewed(() => L.circleMarker(p, { radius: 6, color: '#fff', weight: 2, fillColor: w.waypointType === 'PICKUP_WAYPOINT_TYPE' ? '#137333' : '#b3261e', fillOpacity: 1 })
-        .bindTooltip((w.waypointType || '').replace('_WAYPOINT_TYPE', '').toLowerCase() + ' · ' + (w.tripId || '')).addTo(routeLayer));
+        .bindTooltip(F.textNode('span', (w.waypointType || '').replace('_WAYPOINT_TYPE', '').toLowerCase() + ' · ' + (w.tripId || ''))).addTo(routeLayer));
     });
     const age = F.locationAge(v.lastLocation);
     const facts = [

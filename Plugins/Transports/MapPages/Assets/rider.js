@@ -26,7 +26,7 @@
   m.whenViewed(() => { layers.route.addTo(map); layers.stops.addTo(map); });
 
   function stopIcon(kind, label) {
-    return L.divIcon({ className: 'stop-icon ' + kind, html: label, iconSize: [22, 22], iconAnchor: [11, 11] });
+    return L.divIcon({ className: 'stop-icon ' + kind, html: F.textNode('span', label), iconSize: [22, 22], iconAnchor: [11, 11] });
   }
 
   function drawStops(t) {

@@ -1,0 +1,131 @@
+import FleetGeo
+import FleetLearning
+import Foundation
+import Synchronization
+
+/// How the engine uses what the fleet learned from its drives.
+public struct LearnedETASettings: Sendable, Hashable {
+    /// How learned times blend with the live pace, and the fleet's local time.
+    public var model = LearnedETAModel()
+    /// How often a node reads the learned tables from the store again, seconds: what another node (or
+    /// `fleet-admin speeds learn`) learned is used after at most this long.
+    public var refreshSeconds = 60.0
+
+    /// The standard settings: the fleet's clock in the machine's time zone.
+    public init() {
+        model.utcOffsetSeconds = Double(TimeZone.current.secondsFromGMT())
+    }
+}
+
+/// The learned tables per provider as last read from the store, read again in the background when older than the
+/// settings' refresh time, so a location update never waits for the store.
+final class LearnedTimesCache: Sendable {
+    private struct Entry {
+        var times: RoadTimes
+        var loadedAt: Double
+        var loading: Bool
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    /// The tables for `provider`: read from the store on the first call, then again in the background whenever
+    /// they are older than `refreshSeconds` (the older tables answer meanwhile). A provider's first read waits for
+    /// the store once; a store that cannot be read gives empty tables until the next refresh.
+    func times(provider: String, now: Double, storage: LearnedTimesStorage, refreshSeconds: Double) -> RoadTimes {
+        let (cached, due) = entries.withLock { entries -> (Entry?, Bool) in
+            guard var entry = entries[provider] else { return (nil, false) }
+            let due = !entry.loading && now - entry.loadedAt >= refreshSeconds
+            if due { entry.loading = true }
+            entries[provider] = entry
+            return (entry, due)
+        }
+        guard let cached else {
+            let loaded = (try? storage.load(provider: provider)) ?? RoadTimes()
+            entries.withLock { $0[provider] = Entry(times: loaded, loadedAt: now, loading: false) }
+            return loaded
+        }
+        if due {
+            DispatchQueue.global(qos: .utility).async { [self] in
+                let loaded = try? storage.load(provider: provider)
+                entries.withLock { entries in
+                    entries[provider]?.loading = false
+                    entries[provider]?.loadedAt = now
+                    if let loaded { entries[provider]?.times = loaded }
+                }
+            }
+        }
+        return cached.times
+    }
+
+    /// How much is learned per provider, as last read.
+    var extents: [(provider: String, pieces: Int, rows: Int, passes: Double)] {
+        entries.withLock { entries in
+            entries.sorted { $0.key < $1.key }.map { provider, entry in
+                let extent = entry.times.extent
+                return (provider, extent.pieces, extent.rows, extent.passes)
+            }
+        }
+    }
+}
+
+extension Engine {
+    /// The learned times stored with this engine's store.
+    public var learnedTimesStorage: LearnedTimesStorage { LearnedTimesStorage(store: store) }
+
+    /// Prometheus exposition text of how much the engine has learned per provider (as last read from the store)
+    /// and whether it uses it: `fleet_learned_road_pieces`, `fleet_learned_rows`, `fleet_learned_passes`,
+    /// `fleet_learned_etas_enabled`.
+    public func learnedMetrics() -> String {
+        var out = """
+        # HELP fleet_learned_etas_enabled Whether ETAs use the travel times learned from the fleet's drives.
+        # TYPE fleet_learned_etas_enabled gauge
+        fleet_learned_etas_enabled \(configuration.learnedETAs == nil ? 0 : 1)
+
+        """
+        let extents = learnedTimes.extents
+        func gauge(_ name: String, _ help: String, _ value: (Int) -> String) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n"
+            for index in extents.indices { out += "\(name){provider=\"\(extents[index].provider)\"} \(value(index))\n" }
+        }
+        gauge("fleet_learned_road_pieces", "Directed pieces of road with learned travel times, by provider.") { "\(extents[$0].pieces)" }
+        gauge("fleet_learned_rows", "Learned rows (piece and quarter hour of the week), by provider.") { "\(extents[$0].rows)" }
+        gauge("fleet_learned_passes", "Passes over pieces of road the learned times stand on, by provider.") { "\(Int64(extents[$0].passes))" }
+        return out
+    }
+
+    /// The ETAs of `etas` with the stretches ahead on the route timed by what the fleet learned: each waypoint on
+    /// the route gets the learned time to it (``LearnedRoute``), at the times of the week the vehicle will be on
+    /// each stretch, blended with `livePace` just ahead; stretches with nothing learned keep `livePace` (the
+    /// estimator's own pace: the vehicle's observed speed against its category's default). Waypoints past the route,
+    /// and everything when nothing is learned for the provider, stay as the estimator gave them.
+    func withLearnedTimes(_ etas: [WaypointETA], provider: String, route learned: LearnedRoute, waypoints: RouteWaypoints,
+                          travelledMeters: Double, livePace: Double, now: Double) -> [WaypointETA] {
+        guard let settings = configuration.learnedETAs else { return etas }
+        let times = learnedTimes.times(provider: provider, now: now, storage: learnedTimesStorage,
+                                       refreshSeconds: settings.refreshSeconds)
+        guard !times.pieces.isEmpty else { return etas }
+        let onRoute = etas.indices.filter { index in
+            index < waypoints.waypoints.count && !etas[index].isEstimate
+                && (waypoints.waypoints[index].alongRouteMeters ?? 0) > travelledMeters
+        }
+        guard !onRoute.isEmpty else { return etas }
+        let targets = onRoute.map { waypoints.waypoints[$0].alongRouteMeters! }
+        let timed = learned.seconds(from: travelledMeters, to: targets, now: now, times: times, model: settings.model,
+                                    liveSecondsPerMeter: livePace, fallbackSecondsPerMeter: { _ in livePace })
+        var result = etas
+        var shift = 0.0
+        for (offset, index) in onRoute.enumerated() {
+            shift = timed.seconds[offset] - etas[index].remainingSeconds
+            result[index].remainingSeconds = timed.seconds[offset]
+            result[index].arrivalTime = now + timed.seconds[offset]
+        }
+        // Waypoints after the last one timed on the route keep their legs, moved by the same amount.
+        if let last = onRoute.last {
+            for index in (last + 1)..<result.count {
+                result[index].remainingSeconds = max(0, result[index].remainingSeconds + shift)
+                result[index].arrivalTime = now + result[index].remainingSeconds
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,129 @@
+import FleetGeo
+
+/// Turns one vehicle's reported positions into learned rows: the seconds it spent on each directed piece of road it
+/// crossed, and where it stood still.
+///
+/// The path between two fixes is taken as straight and driven at an even pace, and cut into steps of
+/// ``stepMeters``; each step belongs to the piece under its middle, in the direction of the step. Time spent
+/// standing (fixes that barely move) therefore falls on the step where the vehicle stood, and a wait at a stop
+/// stays at the stop. Consecutive steps on one piece make one pass. Where the vehicle averaged under
+/// ``standingMetersPerSecond`` between fixes, the interval is a wait, recorded on the piece the vehicle then left by.
+///
+/// Gaps longer than ``maximumGapSeconds`` (the vehicle switched off, or out of coverage), and jumps faster than
+/// ``maximumMetersPerSecond``, split the positions into separate drives: nothing is learned across them.
+public struct DriveLearner: Sendable {
+    /// Length of a step, metres.
+    public var stepMeters = 10.0
+    /// Below this average speed between two fixes the vehicle counts as standing (1 m/s, as the evaluation's
+    /// waits cut out).
+    public var standingMetersPerSecond = 1.0
+    /// A longer silence between fixes splits a drive, seconds.
+    public var maximumGapSeconds = 600.0
+    /// A faster jump between fixes is a GPS error and splits a drive, metres per second.
+    public var maximumMetersPerSecond = 70.0
+    /// Fixes closer together than this are merged into the earlier (a vehicle reporting twice a second adds nothing).
+    public var minimumIntervalSeconds = 1.0
+    /// The fleet's local time, seconds ahead of UTC, for the slots of the week.
+    public var utcOffsetSeconds: Double
+
+    /// A learner for a fleet in a zone `utcOffsetSeconds` ahead of UTC.
+    public init(utcOffsetSeconds: Double = 0) {
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// The rows learned from `fixes`, one vehicle's positions in time order, merged per piece and slot.
+    public func observations(of fixes: [Fix]) -> [PieceObservation] {
+        var table = RoadTimes()
+        for drive in drives(in: fixes) { learnDrive(drive, into: &table) }
+        return table.rows
+    }
+
+    /// Learns `fixes` (one vehicle's positions in time order) into `table`.
+    public func learn(_ fixes: [Fix], into table: inout RoadTimes) {
+        for drive in drives(in: fixes) { learnDrive(drive, into: &table) }
+    }
+
+    /// The positions split where the vehicle was silent too long or jumped too fast.
+    func drives(in fixes: [Fix]) -> [[Fix]] {
+        var result: [[Fix]] = []
+        var current: [Fix] = []
+        for fix in fixes {
+            guard let last = current.last else { current = [fix]; continue }
+            let elapsed = fix.time - last.time
+            if elapsed < minimumIntervalSeconds && elapsed >= 0 { continue }
+            if elapsed < 0 || elapsed > maximumGapSeconds
+                || Geodesy.distance(last.position, fix.position) / elapsed > maximumMetersPerSecond {
+                if current.count >= 2 { result.append(current) }
+                current = [fix]
+                continue
+            }
+            current.append(fix)
+        }
+        if current.count >= 2 { result.append(current) }
+        return result
+    }
+
+    /// One drive's steps into `table`.
+    private func learnDrive(_ fixes: [Fix], into table: inout RoadTimes) {
+        guard let route = Route(points: fixes.map(\.position)), route.totalMeters >= stepMeters else { return }
+        let cumulative = route.cumulativeMeters
+        // Time at `meters` along the path: at a run of fixes that did not move, the time the vehicle left.
+        func time(atMeters meters: Double) -> Double {
+            var low = 0, high = cumulative.count - 1
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if cumulative[middle] <= meters { low = middle } else { high = middle }
+            }
+            let length = cumulative[high] - cumulative[low]
+            guard length > 0 else { return fixes[high].time }
+            let fraction = min(1, max(0, (meters - cumulative[low]) / length))
+            return fixes[low].time + fraction * (fixes[high].time - fixes[low].time)
+        }
+        // Waits: runs of intervals averaging under the standing speed, by where they happened along the path.
+        var waits: [(meters: Double, seconds: Double)] = []
+        var index = 1
+        while index < fixes.count {
+            var seconds = 0.0
+            let start = index
+            while index < fixes.count {
+                let elapsed = fixes[index].time - fixes[index - 1].time
+                let moved = cumulative[index] - cumulative[index - 1]
+                guard moved < standingMetersPerSecond * elapsed else { break }
+                seconds += elapsed
+                index += 1
+            }
+            if seconds > 0 { waits.append((cumulative[start - 1], seconds)) }
+            index = max(index, start + 1)
+        }
+
+        var pass: (piece: RoadPiece, slot: WeekSlot, tally: PieceTally, endMeters: Double)? = nil
+        var nextWait = 0
+        var start = 0.0
+        var startTime = time(atMeters: 0)
+        while start < route.totalMeters - 1e-6 {
+            let end = min(start + stepMeters, route.totalMeters)
+            let endTime = time(atMeters: end)
+            let middle = route.location(atMeters: (start + end) / 2)
+            let segment = middle.segmentIndex
+            let piece = RoadPiece(at: route.point(onSegment: segment, fraction: middle.fraction),
+                                  bearing: Geodesy.initialBearing(route.points[segment], route.points[segment + 1]))
+            if pass?.piece != piece {
+                if let done = pass { table.add(done.tally, on: done.piece, in: done.slot) }
+                pass = (piece, WeekSlot(epochSeconds: startTime, utcOffsetSeconds: utcOffsetSeconds),
+                        PieceTally(passes: 1), start)
+            }
+            pass!.tally.seconds += endTime - startTime
+            pass!.tally.meters += end - start
+            pass!.endMeters = end
+            // A wait belongs to the pass on whose step it began (a wait at the path's very end to the last pass).
+            while nextWait < waits.count, waits[nextWait].meters < end || end >= route.totalMeters {
+                if pass!.tally.waits == 0 { pass!.tally.waits = 1 }
+                pass!.tally.waitSeconds += waits[nextWait].seconds
+                nextWait += 1
+            }
+            start = end
+            startTime = endTime
+        }
+        if let done = pass { table.add(done.tally, on: done.piece, in: done.slot) }
+    }
+}

@@ -1,0 +1,78 @@
+import FleetEngine
+import FleetGeo
+import FleetLearning
+import FleetModel
+import Testing
+
+/// The engine's ETAs with travel times learned from the fleet's drives.
+@Suite struct LearnedETATests {
+    /// A straight road east along 52.5°N from 13.40 to 13.46 (~4 km).
+    let road = (0...60).map { GeoPoint(latitude: 52.5, longitude: 13.40 + Double($0) * 0.001) }
+
+    /// What a drive east along the road at `speed` m/s teaches, learned at every hour of the week.
+    func learned(metersPerSecond speed: Double) -> [PieceObservation] {
+        let route = Route(points: road)!
+        var times = RoadTimes()
+        for hour in stride(from: 0.0, to: 168, by: 1) {
+            let start = 1_769_385_600 + hour * 3600
+            let fixes = stride(from: 0.0, through: route.totalMeters / speed, by: 5).map {
+                Fix(time: start + $0, position: route.point(atMeters: $0 * speed))
+            }
+            DriveLearner(utcOffsetSeconds: LearnedETASettings().model.utcOffsetSeconds).learn(fixes, into: &times)
+        }
+        return times.rows
+    }
+
+    func dropoffSeconds(_ f: Fixture) throws -> Double {
+        try f.createVehicle("v1", at: (52.5, 13.40))
+        try f.createTrip("t1", pickup: (52.5, 13.42), dropoff: (52.5, 13.46), vehicle: "v1")
+        _ = try f.engine.updateVehicle(UpdateVehicleRequest(
+            name: f.vehicleName("v1"), vehicle: Vehicle(currentRouteSegment: Polyline.encode(road)),
+            updateMask: ["currentRouteSegment"]))
+        f.clock.advance(seconds: 10)
+        try f.move("v1", to: 52.5, 13.401)
+        let trip = try f.trip("t1")
+        let dropoff = try #require(trip.dropoffTime)
+        return dropoff.timeIntervalSince1970 - f.clock.now().timeIntervalSince1970
+    }
+
+    @Test func learnedTimesOnTheRouteAheadSetTheETAs() throws {
+        // The road was learned at 2.5 m/s: the ~4 km left take about 27 minutes, not the 6 a car's default gives.
+        let withLearning = Fixture()
+        try withLearning.engine.learnedTimesStorage.add(learned(metersPerSecond: 2.5), provider: withLearning.provider)
+        let learnedSeconds = try dropoffSeconds(withLearning)
+        var off = EngineConfiguration()
+        off.learnedETAs = nil
+        let withoutLearning = Fixture(configuration: off)
+        try withoutLearning.engine.learnedTimesStorage.add(learned(metersPerSecond: 2.5), provider: withoutLearning.provider)
+        let liveSeconds = try dropoffSeconds(withoutLearning)
+        let meters = Route(points: road)!.totalMeters - Geodesy.distance(road[0], GeoPoint(latitude: 52.5, longitude: 13.401))
+        // The first 250 m blend in the live pace (the category default, half weight at the vehicle).
+        #expect(learnedSeconds > 0.9 * meters / 2.5 && learnedSeconds < meters / 2.5, "\(learnedSeconds) s")
+        #expect(liveSeconds < 0.4 * learnedSeconds, "\(liveSeconds) s without learning")
+        #expect(withLearning.engine.learnedMetrics().contains("fleet_learned_road_pieces{provider=\"test-project\"}"))
+        #expect(withoutLearning.engine.learnedMetrics().contains("fleet_learned_etas_enabled 0"))
+    }
+
+    @Test func anotherProvidersLearningIsNotUsed() throws {
+        let f = Fixture()
+        try f.engine.learnedTimesStorage.add(learned(metersPerSecond: 2.5), provider: "someone-else")
+        let seconds = try dropoffSeconds(f)
+        #expect(seconds < 600, "\(seconds) s")
+    }
+
+    @Test func storedTablesAddUpAndClear() throws {
+        let f = Fixture()
+        let storage = f.engine.learnedTimesStorage
+        let rows = learned(metersPerSecond: 5)
+        try storage.add(rows, provider: f.provider)
+        try storage.add(rows, provider: f.provider)
+        let times = try storage.load(provider: f.provider)
+        var expected = RoadTimes()
+        expected.add(rows)
+        expected.add(rows)
+        #expect(times.rows == expected.rows)
+        #expect(try storage.clear(provider: f.provider) > 0)
+        #expect(try storage.load(provider: f.provider).pieces.isEmpty)
+    }
+}

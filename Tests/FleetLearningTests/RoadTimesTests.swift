@@ -1,0 +1,142 @@
+import FleetGeo
+import FleetLearning
+import Testing
+
+/// Monday 2026-01-26 00:00 UTC.
+private let monday = 1_769_385_600.0
+private let start = GeoPoint(latitude: 53.43, longitude: -2.95)
+
+/// Fixes of a drive east from `start`: `speed` m/s for `meters`, one fix every `interval` s, standing
+/// `standSeconds` at `standAt` metres.
+private func driveEast(from time: Double, speed: Double, meters: Double, interval: Double = 5,
+                       standAt: Double? = nil, standSeconds: Double = 0) -> [Fix] {
+    var fixes: [Fix] = []
+    var t = time, at = 0.0
+    var stood = false
+    while at < meters {
+        fixes.append(Fix(time: t, position: Geodesy.destination(from: start, bearing: 90, meters: at)))
+        if let standAt, !stood, at >= standAt {
+            stood = true
+            t += standSeconds
+            fixes.append(Fix(time: t, position: Geodesy.destination(from: start, bearing: 90, meters: at)))
+        }
+        t += interval
+        at += speed * interval
+    }
+    fixes.append(Fix(time: t - interval + (meters - (at - speed * interval)) / speed,
+                     position: Geodesy.destination(from: start, bearing: 90, meters: meters)))
+    return fixes
+}
+
+struct RoadPieceTests {
+    @Test func pointsOfOneSquareAndDirectionShareAPieceAndTheOtherDirectionDoesNot() {
+        let a = RoadPiece(at: start, bearing: 90)
+        let near = RoadPiece(at: Geodesy.destination(from: start, bearing: 0, meters: 0.5), bearing: 95)
+        #expect(a.heading == 2)
+        #expect(a == RoadPiece(at: start, bearing: 80) || a == near)
+        #expect(a != RoadPiece(at: start, bearing: 270))
+        #expect(RoadPiece(at: Geodesy.destination(from: start, bearing: 90, meters: 120), bearing: 90) != a)
+        #expect(RoadPiece(Substring(a.description)) == a)
+        #expect(RoadPiece("1:2") == nil && RoadPiece("1:2:8") == nil)
+        #expect(Geodesy.distance(a.centre, start) < RoadPiece.sizeMeters)
+        #expect(a.neighbours.count == 8 && !a.neighbours.contains(a))
+    }
+
+    @Test func slotsOfTheWeekStartOnMondayInLocalTime() {
+        #expect(WeekSlot(epochSeconds: monday).index == 0)
+        #expect(WeekSlot(epochSeconds: monday + 17 * 3600 + 10).name == "Mon 17:00")
+        #expect(WeekSlot(epochSeconds: monday - 1).name == "Sun 23:45")
+        #expect(WeekSlot(epochSeconds: monday, utcOffsetSeconds: 3600).name == "Mon 01:00")
+        #expect(WeekSlot(index: 0).distance(to: WeekSlot(index: 671)) == 1)
+    }
+}
+
+struct DriveLearnerTests {
+    @Test func aSteadyDriveTeachesItsPaceOnEveryPiece() {
+        var times = RoadTimes()
+        DriveLearner().learn(driveEast(from: monday + 12 * 3600, speed: 10, meters: 1_000), into: &times)
+        #expect(times.extent.pieces >= 20)
+        let slot = WeekSlot(epochSeconds: monday + 12 * 3600)
+        for row in times.rows {
+            #expect(abs(row.tally.seconds / row.tally.meters - 0.1) < 0.005, "\(row)")
+            #expect(row.tally.passes == 1 && row.tally.waits == 0)
+        }
+        let middle = RoadPiece(at: Geodesy.destination(from: start, bearing: 90, meters: 500), bearing: 90)
+        #expect(abs((times.pace(middle, slot: slot)?.secondsPerMeter ?? 0) - 0.1) < 0.005)
+        #expect(times.pace(RoadPiece(at: start, bearing: 0), slot: slot) == nil)
+    }
+
+    @Test func aWaitStaysWhereTheVehicleStood() {
+        var times = RoadTimes()
+        DriveLearner().learn(driveEast(from: monday, speed: 10, meters: 1_000, standAt: 500, standSeconds: 90), into: &times)
+        let waited = times.rows.filter { $0.tally.waits > 0 }
+        #expect(waited.count == 1)
+        let stop = try! #require(waited.first)
+        #expect(abs(stop.tally.waitSeconds - 90) < 1)
+        #expect(Geodesy.distance(stop.piece.centre, Geodesy.destination(from: start, bearing: 90, meters: 500)) < 60)
+        #expect(stop.tally.seconds > 90)
+        #expect(times.waits(on: stop.piece)?.chance == 1)
+        #expect(abs((times.waits(on: stop.piece)?.meanSeconds ?? 0) - 90) < 1)
+        let total = times.rows.reduce(0) { $0 + $1.tally.seconds }
+        #expect(abs(total - 190) < 1)
+    }
+
+    @Test func longSilencesAndJumpsSplitDrives() {
+        var fixes = driveEast(from: monday, speed: 10, meters: 500)
+        let later = driveEast(from: fixes.last!.time + 3_600, speed: 10, meters: 500)
+        fixes += later
+        var times = RoadTimes()
+        DriveLearner().learn(fixes, into: &times)
+        // Nothing is learned for the hour between the two drives: every piece keeps 0.1 s/m.
+        #expect(times.rows.allSatisfy { abs($0.tally.seconds / $0.tally.meters - 0.1) < 0.01 })
+    }
+}
+
+struct SmoothingTests {
+    @Test func passesNearInTimeOfDayWeighMostAndTablesMergeBySums() {
+        var morning = RoadTimes(), noon = RoadTimes()
+        DriveLearner().learn(driveEast(from: monday + 8 * 3600, speed: 5, meters: 1_000), into: &morning)
+        DriveLearner().learn(driveEast(from: monday + 12 * 3600, speed: 10, meters: 1_000), into: &noon)
+        var both = morning
+        both.merge(noon)
+        #expect(both.extent.passes == morning.extent.passes + noon.extent.passes)
+        let piece = RoadPiece(at: Geodesy.destination(from: start, bearing: 90, meters: 500), bearing: 90)
+        let atEight = try! #require(both.pace(piece, slot: WeekSlot(epochSeconds: monday + 8 * 3600)))
+        let atNoon = try! #require(both.pace(piece, slot: WeekSlot(epochSeconds: monday + 12 * 3600)))
+        let atNight = try! #require(both.pace(piece, slot: WeekSlot(epochSeconds: monday + 2 * 3600)))
+        #expect(atEight.secondsPerMeter > atNight.secondsPerMeter && atNight.secondsPerMeter > atNoon.secondsPerMeter)
+        #expect(atEight.secondsPerMeter < 0.2 && atNoon.secondsPerMeter > 0.1)
+        // Far from both in time, only the all-week figure speaks: the mean pace of the two.
+        #expect(abs(atNight.secondsPerMeter - 0.15) < 0.001 && atNight.evidence == 0)
+        // The same time on another weekday weighs, but less than on the same weekday.
+        let tuesday = try! #require(both.pace(piece, slot: WeekSlot(epochSeconds: monday + 86_400 + 8 * 3600)))
+        #expect(tuesday.secondsPerMeter < atEight.secondsPerMeter && tuesday.secondsPerMeter > atNight.secondsPerMeter)
+    }
+}
+
+struct LearnedRouteTests {
+    @Test func aRouteOverLearnedRoadsIsTimedAsLearnedAndElsewhereAtTheFallback() {
+        var times = RoadTimes()
+        DriveLearner().learn(driveEast(from: monday, speed: 10, meters: 2_000), into: &times)
+        let east = Route(points: [start, Geodesy.destination(from: start, bearing: 90, meters: 2_000)])!
+        let learned = LearnedRoute(route: east)
+        #expect(learned.stretches.first?.startMeters == 0 && learned.stretches.last?.endMeters == east.totalMeters)
+        let answer = learned.seconds(from: 0, to: [1_000, east.totalMeters], now: monday, times: times,
+                                     liveSecondsPerMeter: nil, fallbackSecondsPerMeter: { _ in 1 })
+        #expect(abs(answer.seconds[0] - 100) < 2 && abs(answer.seconds[1] - 200) < 3)
+        #expect(answer.learnedMeters > 0.98 * east.totalMeters)
+        // Targets behind the vehicle answer 0.
+        #expect(learned.seconds(from: 1_500, to: [1_000, east.totalMeters], now: monday, times: times, liveSecondsPerMeter: nil,
+                                fallbackSecondsPerMeter: { _ in 1 }).seconds[0] == 0)
+        // Northwards nothing is learned: the fallback pace times the whole way.
+        let north = LearnedRoute(route: Route(points: [start, Geodesy.destination(from: start, bearing: 0, meters: 1_000)])!)
+        let unknown = north.seconds(from: 0, to: [1_000], now: monday, times: times, liveSecondsPerMeter: nil,
+                                    fallbackSecondsPerMeter: { _ in 0.2 })
+        #expect(abs(unknown.seconds[0] - 200) < 1 && unknown.learnedMeters == 0)
+        // The live pace weighs just ahead: a vehicle crawling at 1 m/s adds time over the first 250 m only.
+        let crawling = learned.seconds(from: 0, to: [east.totalMeters], now: monday, times: times, liveSecondsPerMeter: 1,
+                                       fallbackSecondsPerMeter: { _ in 1 })
+        let extra = crawling.seconds[0] - answer.seconds[1]
+        #expect(extra > 0.25 * 250 * 0.9 * 0.9 && extra < 0.25 * 250 * 0.9 * 1.1 + 5)
+    }
+}
