@@ -8,8 +8,9 @@ import Synchronization
 /// Every watch of one request (same trip, same view and versions): the trip is read and compared
 /// once per change, and the same snapshot handed to each watcher, in order.
 ///
-/// A feed observes its trip and the trip's vehicle. On a change it schedules one refresh on the
-/// shared queue; changes arriving meanwhile are folded into a single further refresh, so a busy trip
+/// A feed observes its trip and the trip's vehicle. A read that fails for a retryable reason (the
+/// store unreachable during a failover) ends no watch: the feed reads again a poll later. On a
+/// change it schedules one refresh on the shared queue; changes arriving meanwhile are folded into a single further refresh, so a busy trip
 /// costs one read per refresh however many watch it and however often it changes.
 final class TripFeed: ChangeObserver {
     let request: GetTripRequest
@@ -84,6 +85,12 @@ final class TripFeed: ChangeObserver {
             trip = try engine.getTrip(request)
         } catch {
             let failure = error as? FleetError ?? FleetError(.internalFault, detail: "\(error)")
+            // The store is unreachable for now (a database failover): the watchers wait, and the
+            // feed reads again a poll later, delivering what changed meanwhile once it can.
+            if failure.retryClass == .retryable {
+                engine.feeds.queue.asyncAfter(deadline: .now() + Engine.watchPollSeconds) { [weak self] in self?.recordChanged() }
+                return
+            }
             for observation in observations { observation.end(with: failure) }
             return
         }
