@@ -29,7 +29,10 @@ import Synchronization
 /// - acknowledged writes lost: acknowledged creates not found when read back from the new primary
 ///   afterwards (the requirement: none);
 /// - the watch streams that ended (none should) and whether each node's watch delivered the moving
-///   vehicle's last acknowledged position.
+///   vehicle's last acknowledged position;
+/// - whether driver-report (reporting a vehicle of its own through the first node) and
+///   consumer-follow (following the watched trip through the second) rode it out by themselves:
+///   still running, the reporter's last location stored, the follower showing the last move.
 enum FailoverBenchmarks {
     static let provider = "failover-bench"
 
@@ -46,6 +49,7 @@ enum FailoverBenchmarks {
         var otherErrors: [String] = []
         var watchStreamsEnded = 0
         var watchesCaughtUp = false
+        var tools = FailoverTools.Outcome()
         var writers = 0
 
         /// One JSON line; times in seconds, latencies in milliseconds.
@@ -67,6 +71,10 @@ enum FailoverBenchmarks {
                 ("otherErrors", String(otherErrors.count)),
                 ("watchStreamsEnded", String(watchStreamsEnded)),
                 ("watchesCaughtUp", watchesCaughtUp ? "true" : "false"),
+                ("driverReportCaughtUp", tools.driverReportCaughtUp ? "true" : "false"),
+                ("consumerFollowCaughtUp", tools.consumerFollowCaughtUp ? "true" : "false"),
+                ("consumerFollowRecoveringErrors", String(tools.consumerFollowRecoveringErrors)),
+                ("consumerFollowOtherErrors", String(tools.consumerFollowOtherErrors)),
                 ("nodes", "2"),
                 ("writers", String(writers)),
             ]
@@ -83,7 +91,9 @@ enum FailoverBenchmarks {
                                                 switchoverLatency.p50 * 1000, switchoverLatency.p99 * 1000, switchoverLatency.max, switchoverCommandSeconds)),
                 BenchmarkRow(name: "failover: acknowledged writes lost", value: String(acknowledgedWritesLost),
                              comparison: "of \(acknowledgedWrites) acknowledged creates through 2 nodes, \(writers) writers; \(retriedAnswers) retryable answers, "
-                                 + "\(otherErrors.count) others; watch streams ended \(watchStreamsEnded), caught up: \(watchesCaughtUp); aim 0 lost"),
+                                 + "\(otherErrors.count) others; watch streams ended \(watchStreamsEnded), caught up: \(watchesCaughtUp); "
+                                 + "driver-report caught up: \(tools.driverReportCaughtUp), consumer-follow: \(tools.consumerFollowCaughtUp) "
+                                 + "(\(tools.consumerFollowRecoveringErrors) recovering errors, \(tools.consumerFollowOtherErrors) others); aim 0 lost"),
             ]
         }
     }
@@ -148,6 +158,7 @@ enum FailoverBenchmarks {
 
     /// The cluster of the run in progress, stopped by SIGTERM or SIGINT too.
     private static let running = Mutex<FailoverCluster?>(nil)
+    private static let runningTools = Mutex<FailoverTools?>(nil)
     private static let signals = Mutex<[any DispatchSourceSignal]>([])
 
     /// Stops the cluster and exits when the run is interrupted (a test's time limit sends SIGTERM).
@@ -158,6 +169,7 @@ enum FailoverBenchmarks {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler {
+                    runningTools.withLock { $0 }?.stop()
                     running.withLock { $0 }?.stop()
                     exit(128 + number)
                 }
@@ -183,6 +195,12 @@ enum FailoverBenchmarks {
         let load = try FailoverLoad(nodes: nodes.map(\.url), writers: writers)
         load.start()
         defer { load.stop() }
+        let tools = try FailoverTools(nodes: nodes.map(\.url))
+        runningTools.withLock { $0 = tools }
+        defer {
+            runningTools.withLock { $0 = nil }
+            tools.stop()
+        }
 
         var outcome = Outcome()
         outcome.writers = writers
@@ -220,6 +238,7 @@ enum FailoverBenchmarks {
         outcome.watchesCaughtUp = load.waitForWatchesToCatchUp(timeout: 15)
         outcome.watchStreamsEnded = load.watchStreamsEnded
         load.stopWatches()
+        outcome.tools = tools.finish(timeout: 30)
 
         // Read back from the new primary, past every node's cache: every vehicle, a page at a time.
         let store = try PostgresStore(url: cluster.storeURL)
@@ -452,5 +471,126 @@ final class FailoverLoad: Sendable {
         let sorted = acks.filter { $0.start >= from && $0.start <= until }.map { $0.end - $0.start }.sorted()
         guard let longest = sorted.last else { return (0, 0, 0) }
         return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)], longest)
+    }
+}
+
+/// driver-report and consumer-follow, the Driver and Consumer SDKs' tools, run as their users run
+/// them during `fleet-bench failover`: one reports a vehicle of its own from locations fed to it,
+/// the other follows the watched trip.
+final class FailoverTools: @unchecked Sendable {
+    struct Outcome {
+        var driverReportCaughtUp = false
+        var consumerFollowCaughtUp = false
+        var consumerFollowRecoveringErrors = 0
+        var consumerFollowOtherErrors = 0
+    }
+
+    static let vehicleName = "providers/\(FailoverBenchmarks.provider)/vehicles/reported"
+    private let nodes: [String]
+    private let reporter = Process()
+    private let follower = Process()
+    private let reporterInput = Pipe()
+    private let state = Mutex((fed: 0, followed: -1, recovering: 0, other: 0, feeding: true))
+    private let fed = DispatchGroup()
+
+    init(nodes: [String]) throws {
+        self.nodes = nodes
+        _ = try RESTClient(baseURL: nodes[0]).createVehicle(CreateVehicleRequest(
+            parent: "providers/\(FailoverBenchmarks.provider)", vehicleId: "reported", vehicle: FailoverLoad.vehicle(step: 0)))
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for tool in ["driver-report", "consumer-follow"] where !FileManager.default.isExecutableFile(atPath: products.appendingPathComponent(tool).path) {
+            throw FailoverBenchmarks.Failure(description: "\(tool) is not built next to fleet-bench (\(products.path)): build every product (swift build -c release)")
+        }
+        reporter.executableURL = products.appendingPathComponent("driver-report")
+        reporter.arguments = ["--provider", FailoverBenchmarks.provider, "--vehicle", "reported", "--transport", nodes[0],
+                              "--source", "jsonl:-", "--speedup", "10"]
+        reporter.standardInput = reporterInput
+        reporter.standardOutput = FileHandle.nullDevice
+        reporter.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        follower.executableURL = products.appendingPathComponent("consumer-follow")
+        follower.arguments = ["watched", "--provider", FailoverBenchmarks.provider, "--transport", nodes[1], "--json",
+                              "--events", "vehicleLocation,error"]
+        let output = Pipe()
+        follower.standardOutput = output
+        follower.standardError = FileHandle.nullDevice
+        try reporter.run()
+        try follower.run()
+        Thread { [self] in read(output.fileHandleForReading) }.start()
+        fed.enter()
+        Thread { [self] in
+            feed()
+            fed.leave()
+        }.start()
+    }
+
+    /// A location every 200 ms, a step further each time, until `finish`.
+    private func feed() {
+        var step = 0
+        while state.withLock({ $0.feeding }) {
+            step += 1
+            let location = FailoverLoad.location(step: step)
+            reporterInput.fileHandleForWriting.write(Data("{\"lat\": \(location.latitude), \"lng\": \(location.longitude)}\n".utf8))
+            state.withLock { $0.fed = step }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+    }
+
+    /// consumer-follow's JSON lines: the latest position it showed, and its errors by kind.
+    private func read(_ handle: FileHandle) {
+        var buffer = Data()
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { return }
+            buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer = Data(buffer[buffer.index(after: newline)...])
+                guard let event = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
+                let value = event["value"] as? [String: Any]
+                switch event["event"] as? String {
+                case "vehicleLocation":
+                    if let latitude = value?["latitude"] as? Double {
+                        let step = Int(((latitude - 52.5) / 1e-5).rounded())
+                        state.withLock { $0.followed = step }
+                    }
+                case "error":
+                    let recovering = value?["recovering"] as? Bool ?? false
+                    state.withLock { if recovering { $0.recovering += 1 } else { $0.other += 1 } }
+                default: break
+                }
+            }
+        }
+    }
+
+    /// Stops feeding, then waits until the reporter's last location is stored and the follower
+    /// showed the watched vehicle's last move, at most `timeout` seconds; both must still run.
+    func finish(timeout: Double) -> Outcome {
+        state.withLock { $0.feeding = false }
+        fed.wait()
+        let last = state.withLock { $0.fed }
+        let client = try? RESTClient(baseURL: nodes[1])
+        let deadline = FailoverLoad.now() + timeout
+        var outcome = Outcome()
+        while FailoverLoad.now() < deadline && !outcome.driverReportCaughtUp {
+            let stored = try? client?.getVehicle(GetVehicleRequest(name: Self.vehicleName))
+            outcome.driverReportCaughtUp = reporter.isRunning && stored?.lastLocation?.location == FailoverLoad.location(step: last)
+            if !outcome.driverReportCaughtUp { Thread.sleep(forTimeInterval: 0.2) }
+        }
+        let moved = (try? client?.getVehicle(GetVehicleRequest(name: FailoverLoad.vehicleName)))??.lastLocation?.location
+        while FailoverLoad.now() < deadline && !outcome.consumerFollowCaughtUp {
+            let shown = state.withLock { $0.followed }
+            outcome.consumerFollowCaughtUp = follower.isRunning && moved != nil && FailoverLoad.location(step: shown) == moved
+            if !outcome.consumerFollowCaughtUp { Thread.sleep(forTimeInterval: 0.2) }
+        }
+        (outcome.consumerFollowRecoveringErrors, outcome.consumerFollowOtherErrors) = state.withLock { ($0.recovering, $0.other) }
+        return outcome
+    }
+
+    func stop() {
+        state.withLock { $0.feeding = false }
+        for process in [reporter, follower] where process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
     }
 }

@@ -4,7 +4,8 @@ import Testing
 
 /// Runs the built `fleet-bench failover` with a small load: it starts its own etcd, two Patroni
 /// members (PostgreSQL 15, the primary with a synchronous standby) and two `fleet-admin serve`
-/// nodes on loopback, kills the primary's postmaster, then switches over, and stops everything
+/// nodes on loopback, with writers, a `:watch` on each node, driver-report and consumer-follow
+/// running through them; kills the primary's postmaster, then switches over, and stops everything
 /// (on failure and on SIGTERM too: the runner's time limit sends one).
 @Suite(.enabled(if: FailoverPackages.areInstalled, "Patroni, etcd or PostgreSQL 15 is missing: run `make setup`"))
 struct FleetBenchFailoverTests {
@@ -23,6 +24,10 @@ struct FleetBenchFailoverTests {
         #expect(figures["otherErrors"] as? Int == 0, "\(line) \(result.error)")
         #expect(figures["watchStreamsEnded"] as? Int == 0, "\(line)")
         #expect(figures["watchesCaughtUp"] as? Bool == true, "\(line)")
+        // driver-report and consumer-follow, one through each node, rode it out by themselves.
+        #expect(figures["driverReportCaughtUp"] as? Bool == true, "\(line)")
+        #expect(figures["consumerFollowCaughtUp"] as? Bool == true, "\(line)")
+        #expect(figures["consumerFollowOtherErrors"] as? Int == 0, "\(line)")
         // Nothing of the cluster is left: no folder of a run that is over.
         let temporary = FileManager.default.temporaryDirectory.path
         let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter { name in
