@@ -8,10 +8,11 @@ import Synchronization
 /// Every watch of one request (same trip, same view and versions): the trip is read and compared
 /// once per change, and the same snapshot handed to each watcher, in order.
 ///
-/// A feed observes its trip and the trip's vehicle. A read that fails for a retryable reason (the
-/// store unreachable during a failover) ends no watch: the feed reads again a poll later. On a
-/// change it schedules one refresh on the shared queue; changes arriving meanwhile are folded into a single further refresh, so a busy trip
-/// costs one read per refresh however many watch it and however often it changes.
+/// A feed observes its trip and the trip's vehicle. On a change it schedules one refresh on the
+/// shared queue; changes arriving meanwhile are folded into a single further refresh, so a busy trip
+/// costs one read per refresh however many watch it and however often it changes. A read that fails
+/// for a retryable reason (the store unreachable during a failover) ends no watch: the feed reads
+/// again a poll later.
 final class TripFeed: ChangeObserver {
     let request: GetTripRequest
     let tripKey: RecordKey
