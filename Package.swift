@@ -126,7 +126,7 @@ let package = Package(
         // MARK: Executables.
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                             "CSQLite", "FleetEngine", "FleetInterface", "FleetModel", "RESTClient", "HTTPServer", "FleetConcurrency",
-                                                            "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
+                                                            "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetLearning", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
                                                             "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "RESTServer", "FleetBackoff"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         .target(name: "TestHelperSupport", dependencies: ["FleetCLI"], path: "Tests/HelperSupport", swiftSettings: strict),
