@@ -89,7 +89,7 @@ let package = Package(
                 path: "Plugins/Transports/HTTPServer", swiftSettings: strict),
         .target(name: "GRPCServer", dependencies: ["CGRPC", "FleetErrors"],
                 path: "Plugins/Transports/GRPCServer", swiftSettings: strict),
-        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "FleetErrors", "HTTPCore", "FleetConcurrency"],
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "FleetErrors", "HTTPCore", "FleetConcurrency", "FleetBackoff"],
                 path: "Plugins/Transports/HTTPClient", swiftSettings: strict),
 
         .target(name: "FleetREST", dependencies: ["FleetErrors", "FleetModel", "FleetAuth"],
@@ -126,8 +126,8 @@ let package = Package(
         // MARK: Executables.
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                             "CSQLite", "FleetEngine", "FleetInterface", "FleetModel", "RESTClient", "HTTPServer", "FleetConcurrency",
-                                                            "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
-                                                            "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "RESTServer"],
+                                                            "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetLearning", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
+                                                            "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "RESTServer", "FleetBackoff"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         .target(name: "TestHelperSupport", dependencies: ["FleetCLI"], path: "Tests/HelperSupport", swiftSettings: strict),
         .executableTarget(name: "journal-writer", dependencies: ["JournalTransport", "FleetModel", "FleetErrors", "FleetCLI", "TestHelperSupport"],

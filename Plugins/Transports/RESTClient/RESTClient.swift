@@ -10,7 +10,9 @@ import FleetConcurrency
 ///
 /// Works against `fleet-admin serve` and against Google's `https://fleetengine.googleapis.com` with a
 /// real bearer token. Server and network failures of calls that are safe to repeat are retried with
-/// exponential backoff and jitter; a create that may have reached the server is never sent twice.
+/// exponential backoff and jitter (`RetryPolicy`), never sooner than a 503's or 429's `Retry-After`
+/// (a server whose database is failing over answers 503); a create that may have reached the server
+/// is never sent twice.
 /// A 401 makes the token source refresh once before the next try.
 public final class RESTClient: BlockingFleetAPI, TripWatching {
     /// The server's base URL, without a trailing slash (`http://127.0.0.1:8080`).
@@ -174,6 +176,11 @@ public final class RESTClient: BlockingFleetAPI, TripWatching {
                 // The server answered, so the call reached it: only idempotent calls may go again.
                 guard retry.shouldRetry(error: error, afterAttempt: attempt, idempotent: call.isIdempotent, mayHaveBeenSent: true) else {
                     throw error
+                }
+                // A server whose store is failing over (503) says when to look again: never sooner.
+                if let wait = error.retryAfter {
+                    Thread.sleep(forTimeInterval: max(wait, retry.delay(forAttempt: attempt)) / .seconds(1))
+                    continue
                 }
             case .failure(let error):
                 guard retry.shouldRetry(error: error, afterAttempt: attempt, idempotent: call.isIdempotent) else { throw error }
