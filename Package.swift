@@ -45,7 +45,7 @@ let package = Package(
         // The API as an interface: FleetAPI, its watches, the trip lifecycle, the transport registry.
         .target(name: "FleetInterface", dependencies: ["FleetErrors", "FleetModel", "FleetConcurrency"], path: "Core/FleetInterface",
                 swiftSettings: strict),
-        .target(name: "FleetStore", dependencies: ["FleetErrors"], path: "Core/FleetStore", swiftSettings: strict),
+        .target(name: "FleetStore", dependencies: ["FleetErrors", "FleetConcurrency"], path: "Core/FleetStore", swiftSettings: strict),
         .target(name: "FleetCLI", dependencies: ["FleetErrors"], path: "Core/FleetCLI", swiftSettings: strict),
         .target(name: "FleetAuth", dependencies: ["FleetErrors", "FleetModel"], path: "Core/FleetAuth",
                 swiftSettings: strict),
@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetGeo", "FleetLearning", "FleetStore", "FleetRouting", "FleetConcurrency"],
                 path: "Core/FleetEngine", swiftSettings: strict),
         .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo"], path: "Core/FleetRouting", swiftSettings: strict),
-        .target(name: "FleetOperator", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetCLI"],
+        .target(name: "FleetOperator", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetCLI", "FleetGeo"],
                 path: "Core/FleetOperator", swiftSettings: strict),
         .target(name: "FleetLearning", dependencies: ["FleetGeo"], path: "Core/FleetLearning", swiftSettings: strict),
         .target(name: "FleetEvaluation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetLearning", "FleetDriver", "FleetRandom"],

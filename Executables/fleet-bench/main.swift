@@ -22,7 +22,7 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, search, http, grpc, postgres, failover, watch, map, soak;
+// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, history, search, http, grpc, postgres, failover, watch, map, soak;
 // http-pairs and http-router run only when named); for engine, the update rows of the stores whose name contains STORE
 // ("sqlite, durable"); `fleet-bench postgres short` runs its wrk loads for a second each.
 let only = CommandLine.arguments.dropFirst().first
@@ -57,6 +57,7 @@ if wanted("engine") {
             + EngineBenchmarks.run(tempDirectory: "\(temporary)/engine", baseline: base, only: CommandLine.arguments.dropFirst(2).first)
     }
 }
+if wanted("history") { section("position history", { HistoryBenchmarks.run(tempDirectory: temporary) }) }
 if only == "search" {
     section("search") {
         (try? EngineBenchmarks.searchLatency(store: SQLiteStore(path: "\(temporary)/search.db", options: .init(durable: false)), vehicles: 100_000)) ?? []

@@ -17,10 +17,10 @@ import FleetConcurrency
 public final class RESTClient: BlockingFleetAPI, TripWatching {
     /// The server's base URL, without a trailing slash (`http://127.0.0.1:8080`).
     public let baseURL: String
-    private let http: HTTPClient
-    private let token: (@Sendable (Bool) throws -> String)?
-    private let retry: RetryPolicy
-    private let timeout: Duration
+    let http: HTTPClient
+    let token: (@Sendable (Bool) throws -> String)?
+    let retry: RetryPolicy
+    let timeout: Duration
 
     /// A client for `baseURL`; `token` supplies the bearer token (`forceRefresh` after a 401).
     public init(baseURL: String, token: (@Sendable (Bool) throws -> String)? = nil,
@@ -210,7 +210,7 @@ public final class RESTClient: BlockingFleetAPI, TripWatching {
         }
     }
 
-    private func headers(forceRefresh: Bool) throws -> [(name: String, value: String)] {
+    func headers(forceRefresh: Bool) throws -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         if let token {
             headers.append(("Authorization", "Bearer " + (try token(forceRefresh))))
