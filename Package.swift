@@ -105,7 +105,7 @@ let package = Package(
                 swiftSettings: strict),
 
         .target(name: "RESTServer", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "FleetEngine", "FleetAuth",
-                                                   "FleetStore", "HTTPServer", "MapPages", "GRPCServer", "OpenSSLJWT"],
+                                                   "FleetStore", "FleetLearning", "HTTPServer", "MapPages", "GRPCServer", "OpenSSLJWT"],
                 path: "Plugins/Transports/RESTServer", swiftSettings: strict),
 
         .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "MemoryStore", "FileIO", "FleetConcurrency"],

@@ -10,6 +10,8 @@ public struct LearnedETASettings: Sendable, Hashable {
     /// How often a node reads the learned tables from the store again, seconds: what another node (or
     /// `fleet-admin speeds learn`) learned is used after at most this long.
     public var refreshSeconds = 60.0
+    /// How often a server learns from the position history kept since its last run (`HistoryLearningJob`), seconds.
+    public var learnEverySeconds = 300.0
 
     /// The standard settings: the fleet's clock in the machine's time zone.
     public init() {
@@ -66,6 +68,11 @@ final class LearnedTimesCache: Sendable {
         return (cached.times, cached.generation)
     }
 
+    /// Forgets every provider's tables, so the next update reads them again.
+    func invalidate() {
+        entries.withLock { $0.removeAll() }
+    }
+
     /// How much is learned per provider, as last read.
     var extents: [(provider: String, pieces: Int, rows: Int, passes: Double)] {
         entries.withLock { entries in
@@ -78,6 +85,11 @@ final class LearnedTimesCache: Sendable {
 }
 
 extension Engine {
+    /// Reads the learned tables again on the next update (after this process learned more).
+    public func forgetLearnedTimes() {
+        learnedTimes.invalidate()
+    }
+
     /// The learned times stored with this engine's store.
     public var learnedTimesStorage: LearnedTimesStorage { LearnedTimesStorage(store: store) }
 

@@ -63,6 +63,10 @@ public struct LearnedETAModel: Sendable, Hashable {
     /// A vehicle this many seconds behind or ahead of its plan of learned times gets a new one
     /// (``LearnedTiming``): a third of the half-hour over which times of day are smoothed.
     public var replanSeconds = 600.0
+    /// Stretches the plan reaches later than this are timed with their all-week figure
+    /// (``RoadTimes/allWeekPace(_:)``): by then the quarter hour the vehicle gets there is itself uncertain, and a
+    /// long route's new plan stays cheap.
+    public var planHorizonSeconds = 3600.0
 
     /// The standard model.
     public init() {}
@@ -103,7 +107,10 @@ extension LearnedRoute {
             let stretch = stretches[index]
             let length = max(0, stretch.endMeters - position)
             let elapsed = seconds + meters * fallbackSecondsPerMeter
-            if let pace = times.pace(stretch.piece, slot: WeekSlot(epochSeconds: now + elapsed, utcOffsetSeconds: model.utcOffsetSeconds)) {
+            let found = elapsed <= model.planHorizonSeconds
+                ? times.pace(stretch.piece, slot: WeekSlot(epochSeconds: now + elapsed, utcOffsetSeconds: model.utcOffsetSeconds))
+                : times.allWeekPace(stretch.piece)
+            if let pace = found {
                 seconds += length * pace.secondsPerMeter
                 flags.append(true)
             } else {

@@ -1,6 +1,7 @@
 import FleetAuth
 import FleetEngine
 import FleetErrors
+import FleetLearning
 import FleetModel
 import FleetStore
 import Foundation
@@ -183,9 +184,10 @@ public enum FleetServer {
         private let store: any Store
         private let gracePeriod: Duration
         private let pruner: HistoryPruner
+        private let learning: HistoryLearningJob?
 
         init(url: String, server: HTTPServer?, grpcServer: GRPCServer?, metricsServer: HTTPServer?, store: any Store, gracePeriod: Duration,
-             pruner: HistoryPruner) {
+             pruner: HistoryPruner, learning: HistoryLearningJob?) {
             self.url = url
             self.server = server
             self.grpcServer = grpcServer
@@ -193,6 +195,7 @@ public enum FleetServer {
             self.store = store
             self.gracePeriod = gracePeriod
             self.pruner = pruner
+            self.learning = learning
         }
 
         /// Stops gracefully: new connections refused, in-flight calls finished (up to the grace
@@ -210,6 +213,7 @@ public enum FleetServer {
             metricsServer?.stop(gracePeriod: .zero)
             if grpcServer != nil { grpcStopped.wait() }
             pruner.stop()
+            learning?.stop()
             try store.close()
         }
     }
@@ -287,8 +291,20 @@ public enum FleetServer {
         let pruner = HistoryPruner(store: store, retentionSeconds: Double(retention.seconds) + Double(retention.attoseconds) / 1e18,
                                    log: { FileHandle.standardError.write(Data("fleet-admin serve: \($0)\n".utf8)) })
         pruner.start()
+        // Learns travel times from the history kept, when ETAs use them and a history is kept.
+        var learning: HistoryLearningJob? = nil
+        if let settings = options.engine.learnedETAs, options.engine.keepsHistory {
+            let job = HistoryLearningJob(
+                learning: HistoryLearning(storage: LearnedTimesStorage(store: store),
+                                          learner: DriveLearner(utcOffsetSeconds: settings.model.utcOffsetSeconds)),
+                provider: options.provider, intervalSeconds: settings.learnEverySeconds,
+                log: { FileHandle.standardError.write(Data("fleet-admin serve: \($0)\n".utf8)) },
+                onLearned: { engine.forgetLearnedTimes() })
+            job.start()
+            learning = job
+        }
         return Running(url: urls, server: options.serveREST ? server : nil, grpcServer: grpcServer, metricsServer: metricsServer,
-                       store: store, gracePeriod: options.gracePeriod, pruner: pruner)
+                       store: store, gracePeriod: options.gracePeriod, pruner: pruner, learning: learning)
     }
 
     /// 127.0.0.0/8, ::1 and localhost.
