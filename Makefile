@@ -18,11 +18,17 @@ BIN_DIR       = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
 VENV         := $(BUILD_DIR)/conformance-venv
 
 # Debian packages the project needs: the C libraries behind our systemLibrary targets, test tools,
-# Leaflet for the map pages (served from /usr/share/javascript/leaflet) and the browser their tests drive.
+# Leaflet for the map pages (served from /usr/share/javascript/leaflet) and the browser their tests drive;
+# Patroni and etcd for the failover cluster (docs/operations.md), which the tests and fleet-bench start
+# themselves: the install must not start them as system services (SERVICE_UNITS below).
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
                    python3 python3-venv python3-pip tmux gpsd gpsd-clients \
                    routino libroutino-dev osmium-tool chromium chromium-driver libjs-leaflet \
-                   postgresql-15 libpq-dev nginx-light libgrpc-dev nghttp2-client openssl
+                   postgresql-15 libpq-dev nginx-light libgrpc-dev nghttp2-client openssl \
+                   patroni etcd-server etcd-client
+# Units whose packages would start them (and enable them at boot) on install: installed with a
+# policy-rc.d that refuses every start, their units disabled afterwards.
+SERVICE_UNITS := etcd.service patroni.service
 EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
@@ -40,9 +46,14 @@ setup:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "make setup: installing $$missing"; \
+	  policy=; if [ ! -e /usr/sbin/policy-rc.d ]; then \
+	    policy=/usr/sbin/policy-rc.d; printf '#!/bin/sh\nexit 101\n' | $(SUDO) tee $$policy >/dev/null && $(SUDO) chmod 755 $$policy; fi; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || \
-	    { echo "make setup: could not install $$missing (need root or sudo)" >&2; exit 1; }; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  installed=$$?; \
+	  if [ -n "$$policy" ]; then $(SUDO) rm -f $$policy; fi; \
+	  if command -v systemctl >/dev/null; then $(SUDO) systemctl disable $(SERVICE_UNITS) >/dev/null 2>&1 || true; fi; \
+	  [ $$installed -eq 0 ] || { echo "make setup: could not install $$missing (need root or sudo)" >&2; exit 1; }; \
 	else echo "make setup: all Debian packages present"; fi
 
 build: setup

@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "FleetInterface", dependencies: ["FleetErrors", "FleetModel", "FleetConcurrency", "FleetSchemes"], path: "Core/FleetInterface",
                 exclude: ["Generator"],
                 swiftSettings: strict),
-        .target(name: "FleetStore", dependencies: ["FleetErrors", "FleetSchemes"], path: "Core/FleetStore", swiftSettings: strict),
+        .target(name: "FleetStore", dependencies: ["FleetErrors", "FleetSchemes", "FleetConcurrency"], path: "Core/FleetStore", swiftSettings: strict),
         .target(name: "FleetCLI", dependencies: ["FleetErrors"], path: "Core/FleetCLI", swiftSettings: strict),
         .target(name: "FleetAuth", dependencies: ["FleetErrors", "FleetModel", "FleetInterface"], path: "Core/FleetAuth",
                 swiftSettings: strict),
@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetGeo", "FleetLearning", "FleetStore", "FleetRouting", "FleetConcurrency"],
                 path: "Core/FleetEngine", swiftSettings: strict),
         .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo", "FleetSchemes"], path: "Core/FleetRouting", swiftSettings: strict),
-        .target(name: "FleetOperator", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetCLI"],
+        .target(name: "FleetOperator", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetCLI", "FleetGeo"],
                 path: "Core/FleetOperator", swiftSettings: strict),
         .target(name: "FleetLearning", dependencies: ["FleetGeo"], path: "Core/FleetLearning", swiftSettings: strict),
         .target(name: "FleetEvaluation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetLearning", "FleetDriver", "FleetRandom"],
@@ -92,7 +92,7 @@ let package = Package(
                 path: "Plugins/Transports/HTTPServer", swiftSettings: strict),
         .target(name: "GRPCServer", dependencies: ["CGRPC", "FleetErrors"],
                 path: "Plugins/Transports/GRPCServer", swiftSettings: strict),
-        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "FleetErrors", "HTTPCore", "FleetConcurrency"],
+        .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "FleetErrors", "HTTPCore", "FleetConcurrency", "FleetBackoff"],
                 path: "Plugins/Transports/HTTPClient", swiftSettings: strict),
 
         .target(name: "FleetREST", dependencies: ["FleetErrors", "FleetModel", "FleetInterface"],
@@ -108,7 +108,7 @@ let package = Package(
                 swiftSettings: strict),
 
         .target(name: "APIServer", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "FleetEngine", "FleetAuth",
-                                                   "FleetStore", "HTTPServer", "MapPages", "GRPCServer", "OpenSSLJWT"],
+                                                   "FleetStore", "FleetLearning", "HTTPServer", "MapPages", "GRPCServer", "OpenSSLJWT"],
                 path: "Plugins/Transports/APIServer", swiftSettings: strict),
 
         .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "MemoryStore", "FileIO", "FleetConcurrency", "FleetSchemes"],
@@ -129,8 +129,8 @@ let package = Package(
         // MARK: Executables.
         .executableTarget(name: "fleet-bench", dependencies: ["FleetGeo", "FleetStore", "MemoryStore", "FileStore", "SQLiteStore",
                                                             "CSQLite", "FleetEngine", "FleetInterface", "FleetModel", "RESTClient", "HTTPServer", "FleetConcurrency",
-                                                            "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
-                                                            "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "APIServer"],
+                                                            "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetLearning", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
+                                                            "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "APIServer", "FleetBackoff"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         // What the helper executables the tests run (journal-writer, store-writer) share: their command line.
         .target(name: "HelperSupport", dependencies: ["FleetCLI"], path: "Executables/HelperSupport", swiftSettings: strict),

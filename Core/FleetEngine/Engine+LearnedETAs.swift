@@ -10,6 +10,8 @@ public struct LearnedETASettings: Sendable, Hashable {
     /// How often a node reads the learned tables from the store again, seconds: what another node (or
     /// `fleet-admin speeds learn`) learned is used after at most this long.
     public var refreshSeconds = 60.0
+    /// How often a server learns from the position history kept since its last run (`HistoryLearningJob`), seconds.
+    public var learnEverySeconds = 300.0
 
     /// The standard settings: the fleet's clock in the machine's time zone.
     public init() {
@@ -24,14 +26,19 @@ final class LearnedTimesCache: Sendable {
         var times: RoadTimes
         var loadedAt: Double
         var loading: Bool
+        /// Changes whenever `times` is read again, so plans made from older tables are made anew.
+        var generation: Int
     }
+
+    private static let generations = Atomic<Int>(0)
+    private static func nextGeneration() -> Int { generations.add(1, ordering: .relaxed).newValue }
 
     private let entries = Mutex<[String: Entry]>([:])
 
     /// The tables for `provider`: read from the store on the first call, then again in the background whenever
     /// they are older than `refreshSeconds` (the older tables answer meanwhile). A provider's first read waits for
     /// the store once; a store that cannot be read gives empty tables until the next refresh.
-    func times(provider: String, now: Double, storage: LearnedTimesStorage, refreshSeconds: Double) -> RoadTimes {
+    func times(provider: String, now: Double, storage: LearnedTimesStorage, refreshSeconds: Double) -> (times: RoadTimes, generation: Int) {
         let (cached, due) = entries.withLock { entries -> (Entry?, Bool) in
             guard var entry = entries[provider] else { return (nil, false) }
             let due = !entry.loading && now - entry.loadedAt >= refreshSeconds
@@ -41,8 +48,9 @@ final class LearnedTimesCache: Sendable {
         }
         guard let cached else {
             let loaded = (try? storage.load(provider: provider)) ?? RoadTimes()
-            entries.withLock { $0[provider] = Entry(times: loaded, loadedAt: now, loading: false) }
-            return loaded
+            let generation = Self.nextGeneration()
+            entries.withLock { $0[provider] = Entry(times: loaded, loadedAt: now, loading: false, generation: generation) }
+            return (loaded, generation)
         }
         if due {
             DispatchQueue.global(qos: .utility).async { [self] in
@@ -50,11 +58,19 @@ final class LearnedTimesCache: Sendable {
                 entries.withLock { entries in
                     entries[provider]?.loading = false
                     entries[provider]?.loadedAt = now
-                    if let loaded { entries[provider]?.times = loaded }
+                    if let loaded {
+                        entries[provider]?.times = loaded
+                        entries[provider]?.generation = Self.nextGeneration()
+                    }
                 }
             }
         }
-        return cached.times
+        return (cached.times, cached.generation)
+    }
+
+    /// Forgets every provider's tables, so the next update reads them again.
+    func invalidate() {
+        entries.withLock { $0.removeAll() }
     }
 
     /// How much is learned per provider, as last read.
@@ -69,6 +85,11 @@ final class LearnedTimesCache: Sendable {
 }
 
 extension Engine {
+    /// Reads the learned tables again on the next update (after this process learned more).
+    public func forgetLearnedTimes() {
+        learnedTimes.invalidate()
+    }
+
     /// The learned times stored with this engine's store.
     public var learnedTimesStorage: LearnedTimesStorage { LearnedTimesStorage(store: store) }
 
@@ -98,26 +119,29 @@ extension Engine {
     /// each stretch, blended with `livePace` just ahead; stretches with nothing learned keep `livePace` (the
     /// estimator's own pace: the vehicle's observed speed against its category's default). Waypoints past the route,
     /// and everything when nothing is learned for the provider, stay as the estimator gave them.
-    func withLearnedTimes(_ etas: [WaypointETA], provider: String, route learned: LearnedRoute, waypoints: RouteWaypoints,
+    func withLearnedTimes(_ etas: [WaypointETA], provider: String, route cached: RouteCache.Entry,
                           travelledMeters: Double, livePace: Double, now: Double) -> [WaypointETA] {
-        guard let settings = configuration.learnedETAs else { return etas }
-        let times = learnedTimes.times(provider: provider, now: now, storage: learnedTimesStorage,
-                                       refreshSeconds: settings.refreshSeconds)
+        guard let settings = configuration.learnedETAs, let learned = cached.learnedRoute else { return etas }
+        let (times, generation) = learnedTimes.times(provider: provider, now: now, storage: learnedTimesStorage,
+                                                     refreshSeconds: settings.refreshSeconds)
         guard !times.pieces.isEmpty else { return etas }
+        let waypoints = cached.waypoints.waypoints
         let onRoute = etas.indices.filter { index in
-            index < waypoints.waypoints.count && !etas[index].isEstimate
-                && (waypoints.waypoints[index].alongRouteMeters ?? 0) > travelledMeters
+            index < waypoints.count && !etas[index].isEstimate && (waypoints[index].alongRouteMeters ?? 0) > travelledMeters
         }
         guard !onRoute.isEmpty else { return etas }
-        let targets = onRoute.map { waypoints.waypoints[$0].alongRouteMeters! }
-        let timed = learned.seconds(from: travelledMeters, to: targets, now: now, times: times, model: settings.model,
-                                    liveSecondsPerMeter: livePace, fallbackSecondsPerMeter: { _ in livePace })
+        let targets = onRoute.map { waypoints[$0].alongRouteMeters! }
+        let timed = cached.learnedTiming.withLock { timing in
+            learned.seconds(from: travelledMeters, to: targets, now: now, times: times, generation: generation,
+                            model: settings.model, liveSecondsPerMeter: livePace, fallbackSecondsPerMeter: livePace,
+                            timing: &timing)
+        }
         var result = etas
         var shift = 0.0
         for (offset, index) in onRoute.enumerated() {
-            shift = timed.seconds[offset] - etas[index].remainingSeconds
-            result[index].remainingSeconds = timed.seconds[offset]
-            result[index].arrivalTime = now + timed.seconds[offset]
+            shift = timed[offset] - etas[index].remainingSeconds
+            result[index].remainingSeconds = timed[offset]
+            result[index].arrivalTime = now + timed[offset]
         }
         // Waypoints after the last one timed on the route keep their legs, moved by the same amount.
         if let last = onRoute.last {

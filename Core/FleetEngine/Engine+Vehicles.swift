@@ -411,6 +411,7 @@ extension Engine {
         location.serverTime = now
         if location.updateTime == nil { location.updateTime = now }
         record.vehicle.lastLocation = location
+        record.addsHistoryPoint = configuration.keepsHistory
     }
 
     /// `waypoints` may reorder the vehicle's waypoints, never add or drop one.

@@ -25,6 +25,9 @@ public struct EngineConfiguration: Sendable {
     /// that failed, or a vehicle that strayed from its plan): 10 s, one or two reports of the Driver SDK,
     /// so GPS noise never plans on every update. A change of waypoints plans at once.
     public var minimumReplanSeconds: Double = 10
+    /// Keeps every accepted location update in the store's position history (`HistoryPoint`),
+    /// committed with the vehicle's update. Off, nothing is kept (`--history-retention 0`).
+    public var keepsHistory = true
     /// Times the route ahead with what the fleet learned from its drives (`LearnedTimesStorage`); nil uses the
     /// vehicle's live speed only (`fleet-admin serve --learned-etas off`).
     public var learnedETAs: LearnedETASettings? = LearnedETASettings()
@@ -167,6 +170,7 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
             switch write {
             case .vehicle(var record, _):
                 record.version = version
+                record.addsHistoryPoint = false
                 records.remember(record)
             case .trip(var record):
                 record.version = version

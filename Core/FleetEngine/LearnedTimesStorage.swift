@@ -25,16 +25,18 @@ public struct LearnedTimesStorage: Sendable {
         var after: String? = nil
         while true {
             let page = try store.list(.roadTimes, provider: provider, afterID: after, limit: 500)
-            for record in page { times.add(try Self.decode(record)) }
+            for record in page where record.key.id != HistoryLearning.markID { times.add(try Self.decode(record)) }
             guard page.count == 500, let last = page.last else { return times }
             after = last.key.id
         }
     }
 
     /// Adds `rows` to what is stored for `provider`: each tile read, summed and written back in one commit, again
-    /// from the start when another writer changed a tile meanwhile.
-    public func add(_ rows: [PieceObservation], provider: String) throws {
-        guard !rows.isEmpty else { return }
+    /// from the start when another writer changed a tile meanwhile. `extra` writes go into the same commit (the mark of
+    /// what the history learning learned); with them a conflict is not retried but thrown (`StoreConflict`), since
+    /// it may be theirs.
+    public func add(_ rows: [PieceObservation], provider: String, with extra: [StoreWrite] = []) throws {
+        guard !rows.isEmpty || !extra.isEmpty else { return }
         var byTile: [String: [PieceObservation]] = [:]
         for row in rows { byTile[Self.tileID(of: row.piece), default: []].append(row) }
         var attempt = 0
@@ -51,15 +53,16 @@ public struct LearnedTimesStorage: Sendable {
                                    expectedVersion: existing?.version ?? 0))
             }
             do {
-                _ = try store.commit(writes)
+                _ = try store.commit(writes + extra)
                 return
-            } catch is StoreConflict where attempt < maximumAttempts {
+            } catch is StoreConflict where extra.isEmpty && attempt < maximumAttempts {
                 continue
             }
         }
     }
 
-    /// Removes everything learned for `provider`; answers how many tiles were removed.
+    /// Removes everything learned for `provider`, and the mark of the history learned (so the next learning run
+    /// learns all the history kept); answers how many records were removed.
     @discardableResult
     public func clear(provider: String) throws -> Int {
         var removed = 0

@@ -7,7 +7,7 @@ import Synchronization
 /// The geometry built from a vehicle's route segment, kept per process so that a location update
 /// snaps in O(1) instead of decoding the polyline again (building it is O(points)).
 final class RouteCache: Sendable {
-    struct Entry: Sendable {
+    final class Entry: Sendable {
         let routeVersion: Timestamp?
         let trafficVersion: Timestamp?
         let waypointsKey: [WaypointKey]
@@ -16,6 +16,19 @@ final class RouteCache: Sendable {
         let waypoints: RouteWaypoints
         /// The route cut into road pieces, when the engine times it with learned travel times.
         let learnedRoute: LearnedRoute?
+        /// The vehicle's plan of learned times along it, kept between updates.
+        let learnedTiming = Mutex<LearnedTiming?>(nil)
+
+        init(routeVersion: Timestamp?, trafficVersion: Timestamp?, waypointsKey: [WaypointKey], route: Route,
+             traffic: TrafficProfile, waypoints: RouteWaypoints, learnedRoute: LearnedRoute?) {
+            self.routeVersion = routeVersion
+            self.trafficVersion = trafficVersion
+            self.waypointsKey = waypointsKey
+            self.route = route
+            self.traffic = traffic
+            self.waypoints = waypoints
+            self.learnedRoute = learnedRoute
+        }
     }
 
     private let entries = Mutex<[RecordKey: Entry]>([:])
@@ -86,8 +99,8 @@ extension Engine {
                 estimator.observe(position: here, at: fixTime, traffic: cached.traffic.speed(atMeters: match.travelledMeters))
             }
             etas = estimator.estimate(from: match, waypoints: cached.waypoints, traffic: cached.traffic, now: t)
-            if let learnedRoute = cached.learnedRoute, !match.isOffRoute {
-                etas = withLearnedTimes(etas, provider: record.key.provider, route: learnedRoute, waypoints: cached.waypoints,
+            if cached.learnedRoute != nil, !match.isOffRoute {
+                etas = withLearnedTimes(etas, provider: record.key.provider, route: cached,
                                         travelledMeters: match.travelledMeters,
                                         livePace: 1 / estimator.freeFlowMetersPerSecond(now: t), now: t)
             }

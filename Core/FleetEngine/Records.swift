@@ -82,6 +82,9 @@ struct VehicleRecord: Sendable {
     var tracking: VehicleTracking
     var version: UInt64
     var key: RecordKey
+    /// Whether this write accepted a new location that the position history keeps
+    /// (`Engine.acceptLocation`); the point is made from the vehicle as written. Never stored.
+    var addsHistoryPoint = false
 
     init(vehicle: Vehicle, tracking: VehicleTracking = VehicleTracking(), version: UInt64, key: RecordKey) {
         self.vehicle = vehicle
@@ -114,7 +117,23 @@ struct VehicleRecord: Sendable {
             record.writeObject("tracking", tracking.writeMembers)
         }
         let point = vehicle.lastLocation?.location.map { IndexPoint(latitude: $0.latitude, longitude: $0.longitude) }
-        return StoreRecord(key: key, version: version, payload: payload.bytes, point: point)
+        return StoreRecord(key: key, version: version, payload: payload.bytes, point: point,
+                           historyPoint: addsHistoryPoint ? historyPoint : nil)
+    }
+
+    /// The vehicle's last location as the position history keeps it.
+    var historyPoint: HistoryPoint? {
+        guard let location = vehicle.lastLocation, let at = location.location else { return nil }
+        let time = location.updateTime ?? location.serverTime ?? .unixEpoch
+        return HistoryPoint(
+            provider: key.provider, vehicleID: key.id,
+            time: Engine.microseconds(time),
+            latitude: at.latitude, longitude: at.longitude,
+            accuracyMeters: location.horizontalAccuracy ?? location.latlngAccuracy,
+            speedMetersPerSecond: location.speed ?? location.speedKmph.map { Double($0) / 3.6 },
+            headingDegrees: location.heading.map(Double.init),
+            vehicleState: vehicle.vehicleState?.name,
+            tripIDs: vehicle.currentTrips)
     }
 }
 

@@ -10,7 +10,9 @@ import Synchronization
 ///
 /// A feed observes its trip and the trip's vehicle. On a change it schedules one refresh on the
 /// shared queue; changes arriving meanwhile are folded into a single further refresh, so a busy trip
-/// costs one read per refresh however many watch it and however often it changes.
+/// costs one read per refresh however many watch it and however often it changes. A read that fails
+/// for a retryable reason (the store unreachable during a failover) ends no watch: the feed reads
+/// again a poll later.
 final class TripFeed: ChangeObserver {
     let request: GetTripRequest
     let tripKey: RecordKey
@@ -84,6 +86,12 @@ final class TripFeed: ChangeObserver {
             trip = try engine.getTrip(request)
         } catch {
             let failure = error as? FleetError ?? FleetError(.internalFault, detail: "\(error)")
+            // The store is unreachable for now (a database failover): the watchers wait, and the
+            // feed reads again a poll later, delivering what changed meanwhile once it can.
+            if failure.retryClass == .retryable {
+                engine.feeds.queue.asyncAfter(deadline: .now() + Engine.watchPollSeconds) { [weak self] in self?.recordChanged() }
+                return
+            }
             for observation in observations { observation.end(with: failure) }
             return
         }

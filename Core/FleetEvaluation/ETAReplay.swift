@@ -78,6 +78,7 @@ public struct ETAReplay: Sendable {
         let hindsightSpeed = route.totalMeters / (last.time - drive.fixes[0].time)
         let learnedRoute = history.map { _ in LearnedRoute(route: route) }
         let destinationMeters = waypoints.waypoints[0].alongRouteMeters ?? route.totalMeters
+        var timing: LearnedTiming? = nil
         var travelled = 0.0
         var previous: Fix? = nil
         var points: [ReplayPoint] = []
@@ -101,8 +102,9 @@ public struct ETAReplay: Sendable {
             if let history, let learnedRoute {
                 let livePace = 1 / estimator.freeFlowMetersPerSecond(now: fix.time)
                 learned = learnedRoute.seconds(from: match.travelledMeters, to: [destinationMeters], now: fix.time,
-                                               times: history.times, model: history.model, liveSecondsPerMeter: livePace,
-                                               fallbackSecondsPerMeter: { _ in livePace }).seconds[0]
+                                               times: history.times, generation: 0, model: history.model,
+                                               liveSecondsPerMeter: livePace, fallbackSecondsPerMeter: livePace,
+                                               timing: &timing)[0]
                 plain = history.plain.seconds(from: fix.position, at: fix.time, to: last.position)
             }
             points.append(ReplayPoint(actualSeconds: last.time - fix.time,

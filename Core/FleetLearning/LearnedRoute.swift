@@ -60,65 +60,149 @@ public struct LearnedETAModel: Sendable, Hashable {
     public var liveWeight = 0.5
     /// The fleet's local time, seconds ahead of UTC, for the slots of the week.
     public var utcOffsetSeconds = 0.0
+    /// A vehicle this many seconds behind or ahead of its plan of learned times gets a new one
+    /// (``LearnedTiming``): a third of the half-hour over which times of day are smoothed.
+    public var replanSeconds = 600.0
+    /// Stretches the plan reaches later than this are timed with their all-week figure
+    /// (``RoadTimes/allWeekPace(_:)``): by then the quarter hour the vehicle gets there is itself uncertain, and a
+    /// long route's new plan stays cheap.
+    public var planHorizonSeconds = 3600.0
 
     /// The standard model.
     public init() {}
 }
 
+/// A plan of learned times along a ``LearnedRoute``, made once from one stretch at one time of departure and then
+/// reused by every location update while the vehicle keeps to it: per stretch ahead, the learned seconds and the
+/// metres with nothing learned, summed from the plan's start. An update then costs a binary search and a walk over
+/// the few stretches of its live blend, however long the route; a vehicle that falls more than
+/// ``LearnedETAModel/replanSeconds`` behind or ahead of the plan, or newer tables, make a new plan.
+public struct LearnedTiming: Sendable {
+    /// The stretch the plan starts on, and where and when on it.
+    let startIndex: Int
+    let startMeters: Double
+    let departure: Double
+    /// Which tables it was made from (``LearnedRoute/plan`` callers' generation number).
+    let generation: Int
+    /// Per stretch from `startIndex`: learned seconds and unlearned metres from `startMeters` to the stretch's end.
+    let learnedSeconds: [Double]
+    let unlearnedMeters: [Double]
+    /// Whether each stretch from `startIndex` has learned times.
+    let isLearned: [Bool]
+}
+
 extension LearnedRoute {
-    /// Seconds from `fromMeters` along the route to each of `targetMeters` (in increasing order; those already
-    /// behind answer 0), leaving at `now` (epoch seconds).
+    /// A new plan from `fromMeters`, leaving at `now`: each stretch timed at the quarter hour the vehicle reaches it,
+    /// stretches with nothing learned at `fallbackSecondsPerMeter`.
+    public func plan(from fromMeters: Double, now: Double, times: RoadTimes, model: LearnedETAModel, generation: Int,
+                     fallbackSecondsPerMeter: Double) -> LearnedTiming {
+        let start = stretchIndex(atMeters: fromMeters)
+        var learned: [Double] = [], unlearned: [Double] = [], flags: [Bool] = []
+        learned.reserveCapacity(stretches.count - start)
+        unlearned.reserveCapacity(stretches.count - start)
+        flags.reserveCapacity(stretches.count - start)
+        var seconds = 0.0, meters = 0.0
+        var position = fromMeters
+        for index in start..<stretches.count {
+            let stretch = stretches[index]
+            let length = max(0, stretch.endMeters - position)
+            let elapsed = seconds + meters * fallbackSecondsPerMeter
+            let found = elapsed <= model.planHorizonSeconds
+                ? times.pace(stretch.piece, slot: WeekSlot(epochSeconds: now + elapsed, utcOffsetSeconds: model.utcOffsetSeconds))
+                : times.allWeekPace(stretch.piece)
+            if let pace = found {
+                seconds += length * pace.secondsPerMeter
+                flags.append(true)
+            } else {
+                meters += length
+                flags.append(false)
+            }
+            learned.append(seconds)
+            unlearned.append(meters)
+            position = stretch.endMeters
+        }
+        return LearnedTiming(startIndex: start, startMeters: fromMeters, departure: now, generation: generation,
+                             learnedSeconds: learned, unlearnedMeters: unlearned, isLearned: flags)
+    }
+
+    /// Seconds from `fromMeters` along the route to each of `targetMeters` (in increasing order; those behind answer
+    /// 0), leaving at `now` (epoch seconds).
     ///
     /// Each stretch ahead is timed with the learned pace of its piece at the quarter hour the vehicle will be there
-    /// (``RoadTimes/pace(_:slot:)``); a stretch where nothing is learned takes `fallbackSecondsPerMeter` (the router's
-    /// per-road time, else the vehicle's own pace or its category's default), given the distance along the route. For
-    /// the first ``LearnedETAModel/liveMeters`` the vehicle's live pace (`liveSecondsPerMeter`, nil when unknown) is
-    /// blended in. Also returns how much of the way ahead was timed from learned figures, metres.
-    public func seconds(from fromMeters: Double, to targetMeters: [Double], now: Double, times: RoadTimes,
+    /// (``RoadTimes/pace(_:slot:)``); a stretch where nothing is learned takes `fallbackSecondsPerMeter` (the
+    /// vehicle's own pace, or its category's default). Over the first ``LearnedETAModel/liveMeters`` the vehicle's
+    /// live pace (`liveSecondsPerMeter`, nil when unknown) is blended in, at ``LearnedETAModel/liveWeight`` at the
+    /// vehicle, fading linearly to nothing. The learned part comes from `timing` while the vehicle keeps to it (made
+    /// from the same tables, `generation`), else from a new plan stored back into `timing`. Targets past the route's
+    /// end are timed at the fallback pace from its end.
+    public func seconds(from fromMeters: Double, to targetMeters: [Double], now: Double, times: RoadTimes, generation: Int,
                         model: LearnedETAModel = LearnedETAModel(), liveSecondsPerMeter: Double?,
-                        fallbackSecondsPerMeter: (Double) -> Double) -> (seconds: [Double], learnedMeters: Double) {
-        var result = [Double](repeating: 0, count: targetMeters.count)
-        guard !stretches.isEmpty else { return (result, 0) }
-        var target = 0
-        while target < targetMeters.count, targetMeters[target] <= fromMeters { target += 1 }
-        var elapsed = 0.0
-        var learnedMeters = 0.0
-        var index = stretchIndex(atMeters: fromMeters)
-        var position = fromMeters
-        while target < targetMeters.count, index < stretches.count {
-            let stretch = stretches[index]
-            let end = min(stretch.endMeters, targetMeters[target])
-            let meters = end - position
-            if meters > 0 {
-                var pace: Double
-                if let learned = times.pace(stretch.piece, slot: WeekSlot(epochSeconds: now + elapsed, utcOffsetSeconds: model.utcOffsetSeconds)) {
-                    pace = learned.secondsPerMeter
-                    learnedMeters += meters
-                } else {
-                    pace = fallbackSecondsPerMeter(position)
+                        fallbackSecondsPerMeter: Double, timing: inout LearnedTiming?) -> [Double] {
+        guard !stretches.isEmpty else { return targetMeters.map { max(0, $0 - fromMeters) * fallbackSecondsPerMeter } }
+        if let plan = timing, plan.generation == generation, fromMeters >= plan.startMeters,
+           abs(now - (plan.departure + planned(plan, atMeters: fromMeters, fallback: fallbackSecondsPerMeter))) <= model.replanSeconds {
+            // Keeps to the plan.
+        } else {
+            timing = plan(from: fromMeters, now: now, times: times, model: model, generation: generation,
+                          fallbackSecondsPerMeter: fallbackSecondsPerMeter)
+        }
+        let plan = timing!
+        let here = planned(plan, atMeters: fromMeters, fallback: fallbackSecondsPerMeter)
+        // The live blend just ahead: the difference it makes on each stretch within reach.
+        var blend = [(endMeters: Double, extra: Double)]()
+        if let live = liveSecondsPerMeter, model.liveWeight > 0 {
+            var index = stretchIndex(atMeters: fromMeters)
+            var position = fromMeters
+            var extra = 0.0
+            while index < stretches.count, position - fromMeters < model.liveMeters {
+                let end = min(stretches[index].endMeters, fromMeters + model.liveMeters)
+                let meters = end - position
+                if meters > 0 {
+                    let pace = paceOf(plan, index: index, fallback: fallbackSecondsPerMeter)
+                    let weight = model.liveWeight * (1 - ((position + end) / 2 - fromMeters) / model.liveMeters)
+                    extra += meters * weight * (live - pace)
+                    blend.append((end, extra))
                 }
-                let ahead = (position + end) / 2 - fromMeters
-                if let live = liveSecondsPerMeter, ahead < model.liveMeters {
-                    let weight = model.liveWeight * (1 - ahead / model.liveMeters)
-                    pace = (1 - weight) * pace + weight * live
-                }
-                elapsed += meters * pace
                 position = end
-            }
-            if end >= targetMeters[target] {
-                result[target] = elapsed
-                target += 1
-            } else {
                 index += 1
             }
         }
-        // Targets past the route's end (none when the route reaches its waypoints): at the fallback pace.
-        while target < targetMeters.count {
-            elapsed += max(0, targetMeters[target] - position) * fallbackSecondsPerMeter(position)
-            position = max(position, targetMeters[target])
-            result[target] = elapsed
-            target += 1
+        return targetMeters.map { target in
+            guard target > fromMeters else { return 0 }
+            let along = min(target, totalMeters)
+            var seconds = planned(plan, atMeters: along, fallback: fallbackSecondsPerMeter) - here
+            if let last = blend.last(where: { $0.endMeters <= along }) { seconds += last.extra }
+            if let next = blend.first(where: { $0.endMeters > along }) {
+                // Part of a blended stretch: its share of the extra.
+                let previous = blend.last(where: { $0.endMeters <= along })
+                let startOfNext = previous?.endMeters ?? fromMeters
+                let share = (along - startOfNext) / max(next.endMeters - startOfNext, 1e-9)
+                seconds += share * (next.extra - (previous?.extra ?? 0))
+            }
+            return max(0, seconds) + max(0, target - totalMeters) * fallbackSecondsPerMeter
         }
-        return (result, learnedMeters)
+    }
+
+    /// Planned seconds from the plan's start to `meters` along the route.
+    private func planned(_ plan: LearnedTiming, atMeters meters: Double, fallback: Double) -> Double {
+        let index = stretchIndex(atMeters: meters)
+        guard index >= plan.startIndex else { return 0 }
+        let offset = index - plan.startIndex
+        let stretch = stretches[index]
+        let before = offset == 0 ? (0.0, 0.0) : (plan.learnedSeconds[offset - 1], plan.unlearnedMeters[offset - 1])
+        let stretchStart = offset == 0 ? plan.startMeters : stretch.startMeters
+        let into = max(0, min(meters, stretch.endMeters) - stretchStart)
+        let pace = paceOf(plan, index: index, fallback: fallback)
+        return before.0 + before.1 * fallback + into * pace
+    }
+
+    /// The planned pace on stretch `index`.
+    private func paceOf(_ plan: LearnedTiming, index: Int, fallback: Double) -> Double {
+        let offset = index - plan.startIndex
+        guard offset >= 0, offset < plan.isLearned.count, plan.isLearned[offset] else { return fallback }
+        let stretchStart = offset == 0 ? plan.startMeters : stretches[index].startMeters
+        let length = stretches[index].endMeters - stretchStart
+        let seconds = plan.learnedSeconds[offset] - (offset == 0 ? 0 : plan.learnedSeconds[offset - 1])
+        return length > 0 ? seconds / length : fallback
     }
 }

@@ -67,13 +67,29 @@ public struct WaitFigures: Hashable, Sendable {
 public struct RoadTimes: Sendable {
     /// One piece's tallies: by slot of the week, and their sum.
     public struct Piece: Sendable, Hashable {
-        /// Tallies by slot index.
-        public private(set) var slots: [Int: PieceTally] = [:]
+        /// One slot's tally.
+        public struct Slot: Sendable, Hashable {
+            /// The slot's index in the week (``WeekSlot/index``).
+            public var index: Int
+            public var tally: PieceTally
+        }
+
+        /// Tallies by slot, in slot order: a lookup walks them in one pass over contiguous memory.
+        public private(set) var slots: [Slot] = []
         /// The sum over all slots.
         public private(set) var total = PieceTally()
 
         mutating func add(_ tally: PieceTally, slot: WeekSlot) {
-            slots[slot.index, default: PieceTally()].add(tally)
+            var low = 0, high = slots.count
+            while low < high {
+                let middle = (low + high) / 2
+                if slots[middle].index < slot.index { low = middle + 1 } else { high = middle }
+            }
+            if low < slots.count, slots[low].index == slot.index {
+                slots[low].tally.add(tally)
+            } else {
+                slots.insert(Slot(index: slot.index, tally: tally), at: low)
+            }
             total.add(tally)
         }
     }
@@ -120,15 +136,15 @@ public struct RoadTimes: Sendable {
     /// Adds every tally of another table.
     public mutating func merge(_ other: RoadTimes) {
         for (piece, entry) in other.pieces {
-            for (slot, tally) in entry.slots { add(tally, on: piece, in: WeekSlot(index: slot)) }
+            for slot in entry.slots { add(slot.tally, on: piece, in: WeekSlot(index: slot.index)) }
         }
     }
 
     /// The table as rows, one per piece and slot, in a stable order: what a store keeps.
     public var rows: [PieceObservation] {
         pieces.keys.sorted().flatMap { piece in
-            pieces[piece]!.slots.keys.sorted().map { slot in
-                PieceObservation(piece: piece, slot: WeekSlot(index: slot), tally: pieces[piece]!.slots[slot]!)
+            pieces[piece]!.slots.map { slot in
+                PieceObservation(piece: piece, slot: WeekSlot(index: slot.index), tally: slot.tally)
             }
         }
     }
@@ -157,19 +173,26 @@ public struct RoadTimes: Sendable {
         guard let entry = entry(near: piece), let allWeek = entry.total.secondsPerMeter else { return nil }
         var weightedPace = 0.0
         var weight = 0.0
-        for (index, tally) in entry.slots {
-            guard let pace = tally.secondsPerMeter else { continue }
-            let other = WeekSlot(index: index)
-            let d = abs(other.slotOfDay - slot.slotOfDay)
+        let weekday = slot.weekday, slotOfDay = slot.slotOfDay
+        for other in entry.slots where other.tally.meters > 0 {
+            let d = abs(other.index % WeekSlot.perDay - slotOfDay)
             var w = kernel[min(d, WeekSlot.perDay - d)]
             guard w > 0 else { continue }
-            if other.weekday != slot.weekday { w *= smoothing.otherWeekdayWeight }
-            w *= tally.passes
-            weightedPace += w * pace
+            if other.index / WeekSlot.perDay != weekday { w *= smoothing.otherWeekdayWeight }
+            w *= other.tally.passes
+            weightedPace += w * other.tally.seconds / other.tally.meters
             weight += w
         }
         let prior = smoothing.allWeekPasses
         return LearnedPace(secondsPerMeter: (weightedPace + prior * allWeek) / (weight + prior), evidence: weight)
+    }
+
+    /// The learned time across `piece` over the whole week, ignoring the time of day: what a stretch far ahead is
+    /// timed with, where the hour the vehicle will get there is itself uncertain. Nil where nothing was learned on the
+    /// piece or its neighbours.
+    public func allWeekPace(_ piece: RoadPiece) -> LearnedPace? {
+        guard let entry = entry(near: piece), let pace = entry.total.secondsPerMeter else { return nil }
+        return LearnedPace(secondsPerMeter: pace, evidence: entry.total.passes)
     }
 
     /// How often and how long vehicles stand on `piece` (its own entry only), over the whole week or near `slot`.
@@ -177,8 +200,8 @@ public struct RoadTimes: Sendable {
         guard let entry = pieces[piece] else { return nil }
         var sum = PieceTally()
         if let slot {
-            for (index, tally) in entry.slots where WeekSlot(index: index).distance(to: slot) <= Int(3 * smoothing.bandwidthSlots) {
-                sum.add(tally)
+            for other in entry.slots where WeekSlot(index: other.index).distance(to: slot) <= Int(3 * smoothing.bandwidthSlots) {
+                sum.add(other.tally)
             }
         } else {
             sum = entry.total

@@ -13,11 +13,17 @@ extension ErrorCause {
         summary: "A line of the import file is not a fleet record",
         remedy: "Import files hold one JSON object per line, {\"kind\":\"vehicle\"|\"trip\",\"resource\":{…}}, as `fleet-admin export` writes them; fix or remove the line named in the message.",
         matchPhrases: ["import file", "line", "kind"])
+    /// A trip report asked for a trip that is still under way.
+    public static let tripNotFinished = ErrorCause(
+        id: "TRIP_NOT_FINISHED", code: .failedPrecondition,
+        summary: "The trip is not finished yet",
+        remedy: "A trip report adds up a finished trip (COMPLETE or CANCELED); wait until the trip ends, or read its path so far with `fleet-admin history --trip`.",
+        matchPhrases: ["not finished", "trip report"])
 }
 
 /// The error causes FleetOperator reports (fleet-admin's export and import files), in catalogue order:
 /// composed into the product's one catalogue where the executables are wired (`ErrorCatalogue.register`).
 public enum FleetOperatorCauses {
     /// Every cause this module reports.
-    public static let all: [ErrorCause] = [.unwritableOutput, .badExportLine]
+    public static let all: [ErrorCause] = [.unwritableOutput, .badExportLine, .tripNotFinished]
 }

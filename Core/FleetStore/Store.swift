@@ -50,13 +50,18 @@ public struct StoreRecord: Sendable, Hashable {
     public var point: IndexPoint?
     /// For trips: the ID of the vehicle it is assigned to, indexed for `owned(by:)`.
     public var owner: String?
+    /// For a `put` of a vehicle: a point to append to the position history in the same commit as
+    /// the record (a crash keeps both or neither). Not part of the record: reads return nil.
+    public var historyPoint: HistoryPoint?
 
-    public init(key: RecordKey, version: UInt64, payload: [UInt8], point: IndexPoint? = nil, owner: String? = nil) {
+    public init(key: RecordKey, version: UInt64, payload: [UInt8], point: IndexPoint? = nil, owner: String? = nil,
+                historyPoint: HistoryPoint? = nil) {
         self.key = key
         self.version = version
         self.payload = payload
         self.point = point
         self.owner = owner
+        self.historyPoint = historyPoint
     }
 }
 
@@ -160,6 +165,18 @@ public protocol Store: AnyObject, Sendable {
 
     /// Trips of the provider whose owner is `owner`.
     func owned(by owner: String, provider: String) throws -> [StoreRecord]
+
+    /// Up to `limit` points of the position history that `query` matches and that lie after
+    /// `cursor` (nil: from the start), in time order (then `HistoryPoint.sequence`). Page through a
+    /// long history with the last point's `cursor`, or with `forEachHistoryPoint`.
+    func history(_ query: HistoryQuery, after cursor: HistoryCursor?, limit: Int) throws -> [HistoryPoint]
+
+    /// Removes up to `limit` of the oldest history points older than `time` (microseconds since
+    /// 1970-01-01 UTC) and returns how many it removed: a small step, so that a pruner calling it
+    /// again and again never holds up the store's writers for long. A prune a crash loses is done
+    /// again by the next one.
+    @discardableResult
+    func pruneHistory(before time: Int64, limit: Int) throws -> Int
 
     /// Flushes and releases the store. Further calls fail.
     func close() throws

@@ -12,7 +12,7 @@ enum FleetAdminTool {
     /// The commands under the root, in the order help lists them.
     static var subcommands: [Command] {
         [VehicleCommands.command, TripCommands.command, TokenCommands.command,
-         ExportCommand.command, ImportCommand.command, StatsCommand.command, RouteCommand.command, MapCommands.command,
+         ExportCommand.command, ImportCommand.command, StatsCommand.command, HistoryCommand.command, RouteCommand.command, MapCommands.command,
          SpeedsCommands.command]
             + ReplayCommand.commands + serverCommands
     }

@@ -76,6 +76,9 @@ enum ServeFlags {
     /// `--stale-after`.
     static let staleAfter = Option.value("stale-after", valueName: "seconds", help: "The map pages flag a vehicle whose last location is older than this as stale.",
         default: "30", environment: "FLEET_STALE_AFTER")
+    /// `--history-retention`.
+    static let historyRetention = Option.value("history-retention", valueName: "duration", help: "Keep every accepted location update this long in the position history (fleet-admin history), pruned in the background; 0 keeps nothing.",
+        default: "30d", environment: "FLEET_HISTORY_RETENTION")
     /// `--no-map`.
     static let noMap = Option.flag("no-map", help: "Do not serve the map pages under /map.")
     /// `--learned-etas on|off`.
@@ -86,7 +89,7 @@ enum ServeFlags {
         listen, grpcListen, grpcTlsCert, grpcTlsKey, metricsListen, jwtKey, jwtSecretFile, insecure, maxBody, threads, maxConnections,
         connectionTimeout, maxConnectionsPerClient, headerTimeout, bodyTimeout, maxWatches, maxWatchesPerClient, rateLimit,
         rateBurst, allowHost, noAccessLog, leafletDir, tiles, tilesAttribution, mapRoads, mapTokenURL, staleAfter, noMap,
-        RouteCommand.routerOption, learnedETAs,
+        RouteCommand.routerOption, learnedETAs, historyRetention,
     ]
 }
 
@@ -174,6 +177,10 @@ let serveCommand = Command(
     }
     options.engine.router = try planningRouter(args)
     if args.string(ServeFlags.learnedETAs) == "off" { options.engine.learnedETAs = nil }
+    if let retention = try args.duration(ServeFlags.historyRetention) {
+        options.historyRetention = retention
+        options.engine.keepsHistory = retention > .zero
+    }
     // Without tiles or roads of its own, the map draws the routing map's roads (make map writes them beside
     // the Routino database), so the pages show the streets the routes follow, offline.
     if var map = options.map, map.tilesURL == nil, map.roadsFile == nil,

@@ -21,7 +21,7 @@ enum SpeedsCommands {
     /// `--traces FILE.csv`.
     static let tracesOption = Option.value(
         "traces", valueName: "file.csv",
-        help: "Learn from recorded drives in a CSV file (trip_id,timestamp,latitude,longitude; the form `fleet-bench eta --traces` reads).",
+        help: "Learn from recorded drives in a CSV file (trip_id,timestamp,latitude,longitude; the form `fleet-bench eta --traces` reads) instead of from the store's position history.",
         completion: .files)
     /// `--limit N`.
     static let limitOption = Option.value("limit", valueName: "n", help: "How many pieces of road to list, most passes first.", default: "20")
@@ -40,17 +40,37 @@ enum SpeedsCommands {
 
     /// `speeds learn`.
     static let learn = AdminCommand.make(
-        "learn", abstract: "Learn travel times and waits from recorded drives and add them to the store's tables.",
-        discussion: "Each drive is cut into 10 m steps on directed 50 m pieces of road; the seconds spent on each piece, and the waits (intervals averaging under 1 m/s), are added to the store's tables by quarter hour of the week in the machine's time zone. Learning adds: learning the same drives twice counts them twice (`speeds clear` starts again). Servers on the store use what is learned within a minute.",
+        "learn", abstract: "Learn travel times and waits from the position history (or recorded drives) and add them to the store's tables.",
+        discussion: "Without --traces, learns from the store's position history every point kept since the last learning (a server learns the same way every 5 minutes by itself; each span is learned once, however many nodes and commands run). Each drive is cut into 10 m steps on directed 50 m pieces of road; the seconds spent on each piece, and the waits (intervals averaging under 1 m/s), are added to the store's tables by quarter hour of the week in the machine's time zone. Learning a trace file adds: learning the same file twice counts it twice (`speeds clear` starts again). Servers on the store use what is learned within a minute.",
         options: [tracesOption],
         examples: [
+            Example("fleet-admin --provider demo speeds learn", "Learn what the fleet drove since the last learning."),
             Example("fleet-admin --provider demo speeds learn --traces drives.csv", "Learn from a file of past drives."),
-            Example("fleet-admin --provider demo history bus-7 --format csv > bus-7.csv && fleet-admin --provider demo speeds learn --traces bus-7.csv",
-                    "Learn from a vehicle's own history."),
         ]) { session in
         let provider = try session.provider()
+        let learner = DriveLearner(utcOffsetSeconds: LearnedETASettings().model.utcOffsetSeconds)
         guard let path = session.arguments.string(tracesOption) else {
-            throw session.arguments.usageError("missing --traces FILE.csv: the drives to learn from")
+            let (summary, total) = try withStorage(session) { storage in
+                let summary = try HistoryLearning(storage: storage, learner: learner).run(provider: provider, now: Date().timeIntervalSince1970)
+                return (summary, try storage.load(provider: provider).extent)
+            }
+            func time(_ microseconds: Int64) -> JSON {
+                microseconds == .min ? .null : .string(Timestamp(timeIntervalSince1970: Double(microseconds) / 1_000_000).rfc3339String)
+            }
+            let json: JSON = .object([
+                "from": time(summary.from), "to": time(summary.to),
+                "points": .number(Double(summary.points)), "vehicles": .number(Double(summary.vehicles)),
+                "rows": .number(Double(summary.rows)),
+                "totalPieces": .number(Double(total.pieces)), "totalRows": .number(Double(total.rows)),
+            ])
+            session.printer.value(json) {
+                KeyValueBlock([
+                    ("History", "\(summary.points) points of \(summary.vehicles) vehicles since \(summary.from == .min ? "the start" : time(summary.from).stringValue ?? "")"),
+                    ("Learned", "\(summary.rows) quarter-hour rows"),
+                    ("Now stored", "\(total.pieces) pieces, \(total.rows) rows"),
+                ]).lines(labelStyle: session.style.dim)
+            }
+            return 0
         }
         let text: String
         do {
@@ -59,7 +79,6 @@ enum SpeedsCommands {
             throw FleetError(.malformedTraceFile, detail: "\(path): cannot be read: \(error.localizedDescription)", field: "traces")
         }
         let drives = try TraceFile.drives(from: text, source: path)
-        let learner = DriveLearner(utcOffsetSeconds: LearnedETASettings().model.utcOffsetSeconds)
         var learned = RoadTimes()
         for drive in drives { learner.learn(drive.fixes, into: &learned) }
         let rows = learned.rows

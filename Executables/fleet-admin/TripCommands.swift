@@ -9,7 +9,7 @@ enum TripCommands {
     /// The `trips` group.
     static let command = Command(
         "trips", abstract: "Create, show, list, update and delete trips; assign them and move them along.",
-        subcommands: [create, get, list, search, update, assign, status, complete, cancel, delete])
+        subcommands: [create, get, list, search, update, assign, status, complete, cancel, delete, TripReportCommand.command])
 
     /// The `<trip>` argument.
     static let tripArgument = Argument("trip", help: "The trip ID (with --provider) or its full name providers/P/trips/T.")

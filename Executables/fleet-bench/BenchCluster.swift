@@ -84,7 +84,7 @@ final class BenchCluster: Sendable {
     /// Output goes to a file, and the child inherits no other descriptor: `pg_ctl start` leaves a
     /// server running that would hold a pipe open (posix_spawn and waitpid rather than Foundation's
     /// Process, whose wait did not return while that server lived on).
-    private static func run(_ path: String, _ arguments: [String], asPostgres: Bool = false) throws -> String {
+    static func run(_ path: String, _ arguments: [String], asPostgres: Bool = false) throws -> String {
         let command = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", path] + arguments : [path] + arguments
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-bench-pg-output-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: output) }

@@ -26,12 +26,16 @@ final class BenchServer: Sendable {
         }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        // What the server says on the way, kept to say why it did not start.
+        let errors = "\(folder)/serve-\(UUID().uuidString).stderr"
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errors) ?? FileHandle.nullDevice
         try process.run()
         let line = Self.readLine(output)
         guard let start = line.range(of: "http://") else {
             process.terminate()
-            throw StartFailure(description: "it did not start")
+            let said = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").suffix(1500)
+            throw StartFailure(description: "it did not start" + (said.isEmpty ? "" : ": \(said)"))
         }
         url = String(line[start.lowerBound...].prefix { $0 != " " })
         grpcTarget = line.range(of: "grpc://").map { String(line[$0.upperBound...].prefix { $0 != " " }) }

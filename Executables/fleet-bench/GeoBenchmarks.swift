@@ -1,4 +1,5 @@
 import FleetGeo
+import FleetLearning
 import FleetRandom
 
 /// `make bench` rows for FleetGeo: the cost of matching one location update onto routes of 100, 10,000 and
@@ -11,7 +12,16 @@ enum GeoBenchmarks {
         for size in [100, 10_000, 100_000] {
             rows += matching(pointCount: size)
         }
-        rows.append(etaPath(pointCount: 10_000))
+        let live = etaPath(pointCount: 10_000, learnedMetersPerSecond: nil)
+        rows.append(BenchmarkRow(name: "update + ETA to 3 waypoints, 10k points", value: format(nanoseconds: live),
+                                 comparison: "match, observed speed, traffic, 3 ETAs"))
+        // The drive covers 90 m every 10 s: learned at 9 m/s it keeps to its plan; learned at 12 m/s it falls
+        // behind by 2.5 s an update and gets a new plan every 4 minutes.
+        for (speed, what) in [(9.0, "keeping to the learned times"), (12.0, "25% slower than learned")] {
+            let learned = etaPath(pointCount: 10_000, learnedMetersPerSecond: speed)
+            rows.append(BenchmarkRow(name: "update + learned ETAs, 10k points, \(what)", value: format(nanoseconds: learned),
+                                     comparison: "\(format(ratio: learned / live)) the update without; aim <= 2x"))
+        }
         rows.append(polylineCodec(pointCount: 10_000))
         return rows
     }
@@ -57,8 +67,12 @@ enum GeoBenchmarks {
         ]
     }
 
-    /// One server-side update: match, feed the observed speed, and ETAs to three waypoints with traffic.
-    private static func etaPath(pointCount: Int) -> BenchmarkRow {
+    /// One server-side update: match, feed the observed speed, and ETAs to three waypoints with traffic; with
+    /// `learnedMetersPerSecond`, the waypoints on the route are then timed with learned travel times, as the engine
+    /// does (`LearnedRoute`, a plan kept between updates), every piece of the route learned at that speed at every hour
+    /// of the week.
+    /// Nanoseconds per update.
+    private static func etaPath(pointCount: Int, learnedMetersPerSecond: Double?) -> Double {
         let route = BenchmarkRoute(pointCount: pointCount)
         let fixes = route.drive(stepMeters: 90, noiseMeters: 6)
         let total = route.route.totalMeters
@@ -69,10 +83,23 @@ enum GeoBenchmarks {
             TrafficInterval(startPointIndex: lastPoint / 5, endPointIndex: lastPoint / 4, speed: .slow),
             TrafficInterval(startPointIndex: lastPoint / 2, endPointIndex: lastPoint / 2 + 200, speed: .trafficJam),
         ])
+        let learnedRoute = LearnedRoute(route: route.route)
+        var times = RoadTimes()
+        if let speed = learnedMetersPerSecond {
+            for hour in stride(from: 0.0, to: 168, by: 1) {
+                let start = 1_769_385_600 + hour * 3600
+                let drive = stride(from: 0.0, through: total / speed, by: 10).map {
+                    Fix(time: start + $0, position: route.route.point(atMeters: $0 * speed))
+                }
+                DriveLearner().learn(drive, into: &times)
+            }
+        }
+        let targets = waypoints.waypoints.compactMap(\.alongRouteMeters)
+        var timing: LearnedTiming? = nil
         var progress = RouteProgress(route: route.route)
         var estimator = ETAEstimator(category: .auto)
         var next = 0
-        var time = 0.0
+        var time = 1_769_385_600.0
         var checksum = 0.0
         let perUpdate = nanosecondsPerCall(count: 200_000) {
             if next == fixes.count {
@@ -83,12 +110,16 @@ enum GeoBenchmarks {
             estimator.observe(position: fixes[next], at: time, traffic: traffic.speed(atMeters: match.travelledMeters))
             let etas = estimator.estimate(from: match, waypoints: waypoints, traffic: traffic, now: time)
             checksum += etas[etas.count - 1].remainingSeconds
+            if learnedMetersPerSecond != nil {
+                let pace = 1 / estimator.freeFlowMetersPerSecond(now: time)
+                checksum += learnedRoute.seconds(from: match.travelledMeters, to: targets, now: time, times: times, generation: 0,
+                                                 liveSecondsPerMeter: pace, fallbackSecondsPerMeter: pace, timing: &timing)[0]
+            }
             next += 1
             time += 10
         }
         blackHole(checksum)
-        return BenchmarkRow(name: "update + ETA to 3 waypoints, 10k points", value: format(nanoseconds: perUpdate),
-                            comparison: "match, observed speed, traffic, 3 ETAs")
+        return perUpdate
     }
 
     /// Encoding and decoding a 10k-point polyline, per point.

@@ -10,6 +10,11 @@ if CommandLine.arguments.dropFirst().first == "eta" {
     await CommandLineTool.main(ETACommand.command)
 }
 
+// `fleet-bench failover [--json] …`: a PostgreSQL failover under write load, a command of its own (its JSON line alone).
+if CommandLine.arguments.dropFirst().first == "failover" && CommandLine.arguments.count > 2 {
+    FailoverBenchmarks.command(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
+
 // `make bench`: every benchmark of the project in one run, printed as one table. Ratios are against
 // baselines measured in the same run (machines are noisy; absolute figures vary between runs).
 
@@ -17,7 +22,7 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, search, http, grpc, postgres, watch, map, soak;
+// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, history, search, http, grpc, postgres, failover, watch, map, soak;
 // http-pairs and http-router run only when named); for engine, the update rows of the stores whose name contains STORE
 // ("sqlite, durable"); `fleet-bench postgres short` runs its wrk loads for a second each.
 let only = CommandLine.arguments.dropFirst().first
@@ -52,6 +57,7 @@ if wanted("engine") {
             + EngineBenchmarks.run(tempDirectory: "\(temporary)/engine", baseline: base, only: CommandLine.arguments.dropFirst(2).first)
     }
 }
+if wanted("history") { section("position history", { HistoryBenchmarks.run(tempDirectory: temporary) }) }
 if only == "search" {
     section("search") {
         (try? EngineBenchmarks.searchLatency(store: SQLiteStore(path: "\(temporary)/search.db", options: .init(durable: false)), vehicles: 100_000)) ?? []
@@ -66,6 +72,9 @@ if wanted("postgres") {
     section("PostgreSQL (a throwaway cluster, fsync and synchronous commit on)", {
         PostgresBenchmarks.run(tempDirectory: temporary, short: CommandLine.arguments.dropFirst(2).first == "short")
     })
+}
+if wanted("failover") {
+    section("PostgreSQL failover (Patroni, synchronous standby; 2 nodes under write load)", { FailoverBenchmarks.rows() })
 }
 if wanted("watch") { section("watch streams", { WatchBenchmarks.run() }) }
 if wanted("map") { section("map pages (headless Chromium)", { MapBenchmarks.run() }) }

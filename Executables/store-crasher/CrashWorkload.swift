@@ -3,6 +3,7 @@ import FleetRandom
 
 /// The crasher's commits: a seeded mix of creations (vehicles with points, trips with owners),
 /// updates with version checks, deletions and multi-record commits, over the records it knows.
+/// Each write of a vehicle carries a position history point, committed with it.
 struct CrashWorkload {
     private var random: SeededRandom
     private let provider: String
@@ -86,6 +87,11 @@ struct CrashWorkload {
         // Mostly small records, now and then a large one: its append takes long enough to be cut by a kill.
         let fillerLength = random.next() % 10 == 0 ? 20_000 + Int(random.next() % 180_000) : Int(random.next() % 700)
         let payload = CrashPayload.make(key: key, version: version, point: point, owner: owner, fillerLength: fillerLength)
-        return StoreRecord(key: key, version: version, payload: payload, point: point, owner: owner)
+        // Every vehicle write keeps a history point whose time is the version it writes: after a
+        // crash, a vehicle at version v has exactly the points 1…v (`CrashTests.checkHistory`).
+        let historyPoint = point.map {
+            HistoryPoint(provider: provider, vehicleID: key.id, time: Int64(version), latitude: $0.latitude, longitude: $0.longitude)
+        }
+        return StoreRecord(key: key, version: version, payload: payload, point: point, owner: owner, historyPoint: historyPoint)
     }
 }

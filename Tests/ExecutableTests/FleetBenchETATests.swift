@@ -66,10 +66,59 @@ struct FleetBenchETATests {
         }
         #expect(result.status == 0, "\(result)")
         #expect(result.output.hasPrefix("ETA error as driven: 2 drives\n"), "\(result)")
-        for text in ["2–5 min", "5–10 min", "route, observed speed (engine)", "straight line (no route)",
+        for text in ["2–5 min", "5–10 min", "route, observed speed (no history)", "straight line (no route)",
                      "route, default speed", "ETA error with the waits cut out"] {
             #expect(result.output.contains(text), "\(text)")
         }
+    }
+
+    /// A slow drive (20 km/h) due east, leaving `day` days after the trace's first.
+    private func slowTrace(id: String, day: Double) -> String {
+        let metersPerDegreeLongitude = 111_195.08 * cos(62.6 * Double.pi / 180)
+        return (0...120).map { step in
+            let t = Double(step) * 5
+            return "\(id),\(1_700_000_000 + day * 86_400 + t),62.6,\(29.76 + 20 / 3.6 * t / metersPerDegreeLongitude)"
+        }.joined(separator: "\n")
+    }
+
+    @Test func historyJudgesTheLearnedEstimateBesideTheEngineWithoutIt() throws {
+        let folder = try Products.temporaryDirectory("fleet-bench-eta-history")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let header = "trip_id,timestamp,latitude,longitude\n"
+        let test = folder.appendingPathComponent("test.csv"), history = folder.appendingPathComponent("history.csv")
+        try (header + slowTrace(id: "today", day: 7) + "\n").write(to: test, atomically: true, encoding: .utf8)
+        try (header + slowTrace(id: "last-week", day: 0) + "\n").write(to: history, atomically: true, encoding: .utf8)
+        let result = try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", test.path, "--history", history.path, "--json"])
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result)")
+        // Learned from last week's identical drive: close; the engine without history starts at 40 km/h.
+        #expect((object["medianErrorPercent"] as? Double ?? 100) < 3, "\(result.output)")
+        let without = try #require(object["withoutHistory"] as? [String: Any])
+        #expect((without["p90ErrorPercent"] as? Double ?? 0) > 20, "\(result.output)")
+        #expect(object["plainHistory"] is [String: Any])
+        let score = try #require(object["etaAccuracyBenchmark"] as? [String: Any])
+        #expect(score["meanPercent"] is Double && (score["windows"] as? [Any])?.count == 4)
+
+        let table = try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", test.path, "--history", history.path])
+        #expect(table.output.contains("route, learned times (engine)") && table.output.contains("ETA Accuracy Benchmark"), "\(table)")
+        let missing = try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", test.path, "--history", folder.appendingPathComponent("none.csv").path])
+        #expect(missing.status == 13 && missing.error.contains("history"), "\(missing)")
+        let lone = try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", test.path, "--cross-validate"])
+        #expect(lone.status == 2 && lone.error.contains("--cross-validate"), "\(lone)")
+    }
+
+    @Test func crossValidationAndTownsRunFromTheCommandLine() throws {
+        let both = "trip_id,timestamp,latitude,longitude\n" + slowTrace(id: "a", day: 0) + "\n" + slowTrace(id: "b", day: 7) + "\n"
+        let result = try withTrace(both) { path in
+            try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", path, "--cross-validate", "--json"])
+        }
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result)")
+        #expect(object["drives"] as? Int == 2 && (object["medianErrorPercent"] as? Double ?? 100) < 3, "\(result.output)")
+        let town = try BinaryRunner(product: "fleet-bench").run(["eta", "--town", "20", "--seed", "3", "--json"])
+        #expect(town.status == 0, "\(town)")
+        let judged = try #require(try JSONSerialization.jsonObject(with: Data(town.output.utf8)) as? [String: Any], "\(town)")
+        #expect(judged["drives"] as? Int == 10 && judged["withoutHistory"] is [String: Any], "\(town.output)")
     }
 
     @Test func badRowGivesInvalidArgumentNamingLineAndColumn() throws {

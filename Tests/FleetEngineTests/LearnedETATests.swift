@@ -1,4 +1,5 @@
 import FleetEngine
+import FleetStore
 import FleetGeo
 import FleetLearning
 import FleetModel
@@ -74,5 +75,32 @@ import Testing
         #expect(times.rows == expected.rows)
         #expect(try storage.clear(provider: f.provider) > 0)
         #expect(try storage.load(provider: f.provider).pieces.isEmpty)
+    }
+
+    @Test func theHistoryTeachesTheTablesOnceHoweverOftenLearningRuns() throws {
+        let f = Fixture()
+        try f.createVehicle("bus", at: (52.5, 13.40))
+        // A drive east along the road at about 3.4 m/s: 0.0005° of longitude (34 m) every 10 s.
+        for step in 1...60 {
+            f.clock.advance(seconds: 10)
+            try f.move("bus", to: 52.5, 13.40 + Double(step) * 0.0005)
+        }
+        let storage = f.engine.learnedTimesStorage
+        let learning = HistoryLearning(storage: storage, learner: DriveLearner(utcOffsetSeconds: LearnedETASettings().model.utcOffsetSeconds))
+        let now = f.clock.now().timeIntervalSince1970 + 1
+        let first = try learning.run(provider: f.provider, now: now)
+        #expect(first.points == 61 && first.vehicles == 1 && first.rows > 20, "\(first)")
+        let learned = try storage.load(provider: f.provider)
+        let piece = RoadPiece(at: GeoPoint(latitude: 52.5, longitude: 13.415), bearing: 90)
+        let pace = try #require(learned.pace(piece, slot: WeekSlot(epochSeconds: now)))
+        #expect(abs(1 / pace.secondsPerMeter - 3.4) < 0.2, "\(1 / pace.secondsPerMeter) m/s")
+        // A second run (another node, or the same one later) finds nothing new; another provider nothing at all.
+        let again = try learning.run(provider: f.provider, now: now + 60)
+        #expect(again.points == 0 && again.rows == 0)
+        #expect(try storage.load(provider: f.provider).rows == learned.rows)
+        #expect(try learning.run(provider: "someone-else", now: now).points == 0)
+        // Clearing forgets the mark too: the next run learns the whole history again.
+        try storage.clear(provider: f.provider)
+        #expect(try learning.run(provider: f.provider, now: now + 120).points == 61)
     }
 }

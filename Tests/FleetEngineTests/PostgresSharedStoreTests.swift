@@ -60,6 +60,34 @@ struct PostgresSharedStoreTests {
         #expect(stored.lastLocation?.location?.latitude == 52.53)
     }
 
+    /// A watch outlives its database's outage (a failover, a restart): reads that fail UNAVAILABLE
+    /// meanwhile end no watch, and once the database is back the watcher gets what changed.
+    @Test func aWatchKeepsGoingThroughADatabaseOutageAndCatchesUp() throws {
+        let cluster = try PostgresCluster.makePrivate()
+        let url = try cluster.database(named: "outage")
+        let store = try PostgresStore(url: url)
+        defer { try? store.close() }
+        let f = Fixture(store: store)
+        try f.createVehicle("v1")
+        try f.createTrip("t1", vehicle: "v1")
+        let watcher = Deliveries()
+        let observation = try watcher.observe(f.engine, f.tripName("t1"))
+        defer { observation.cancel() }
+        #expect(watcher.wait { $0.snapshots.count == 1 })
+        try cluster.stopImmediately()
+        // Long enough for the feed's poll (every `watchPollSeconds`) to fail at least twice.
+        Thread.sleep(forTimeInterval: 2.5 * Engine.watchPollSeconds)
+        #expect(watcher.error == nil, "the outage ended the watch: \(String(describing: watcher.error))")
+        try cluster.start()
+        // Another node's write, which this store hears of only by its poll.
+        let other = Engine(store: try PostgresStore(url: url), clock: f.clock)
+        _ = try other.updateVehicle(UpdateVehicleRequest(
+            name: f.vehicleName("v1"), vehicle: Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: 52.531, longitude: 13.411))),
+            updateMask: FieldMask(["lastLocation"])))
+        #expect(watcher.wait { $0.snapshots.last?.trip.lastLocation?.location?.latitude == 52.531 })
+        #expect(watcher.error == nil)
+    }
+
     /// A store on its own database with vehicles v1 and v2 and trip t1 assigned to v1.
     private func storeWithTripOnV1(database: String) throws -> (PostgresStore, Fixture) {
         let store = try PostgresStore(url: try PostgresCluster.shared!.database(named: database))

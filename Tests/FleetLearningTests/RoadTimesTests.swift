@@ -1,5 +1,5 @@
 import FleetGeo
-import FleetLearning
+@testable import FleetLearning
 import Testing
 
 /// Monday 2026-01-26 00:00 UTC.
@@ -115,28 +115,56 @@ struct SmoothingTests {
 }
 
 struct LearnedRouteTests {
+    /// Seconds along `route` with a fresh plan each call.
+    func seconds(_ route: LearnedRoute, from: Double, to targets: [Double], times: RoadTimes, live: Double? = nil,
+                 fallback: Double = 1) -> [Double] {
+        var timing: LearnedTiming? = nil
+        return route.seconds(from: from, to: targets, now: monday, times: times, generation: 0, liveSecondsPerMeter: live,
+                             fallbackSecondsPerMeter: fallback, timing: &timing)
+    }
+
     @Test func aRouteOverLearnedRoadsIsTimedAsLearnedAndElsewhereAtTheFallback() {
         var times = RoadTimes()
         DriveLearner().learn(driveEast(from: monday, speed: 10, meters: 2_000), into: &times)
         let east = Route(points: [start, Geodesy.destination(from: start, bearing: 90, meters: 2_000)])!
         let learned = LearnedRoute(route: east)
         #expect(learned.stretches.first?.startMeters == 0 && learned.stretches.last?.endMeters == east.totalMeters)
-        let answer = learned.seconds(from: 0, to: [1_000, east.totalMeters], now: monday, times: times,
-                                     liveSecondsPerMeter: nil, fallbackSecondsPerMeter: { _ in 1 })
-        #expect(abs(answer.seconds[0] - 100) < 2 && abs(answer.seconds[1] - 200) < 3)
-        #expect(answer.learnedMeters > 0.98 * east.totalMeters)
-        // Targets behind the vehicle answer 0.
-        #expect(learned.seconds(from: 1_500, to: [1_000, east.totalMeters], now: monday, times: times, liveSecondsPerMeter: nil,
-                                fallbackSecondsPerMeter: { _ in 1 }).seconds[0] == 0)
+        let answer = seconds(learned, from: 0, to: [1_000, east.totalMeters], times: times)
+        #expect(abs(answer[0] - 100) < 2 && abs(answer[1] - 200) < 3)
+        // Targets behind the vehicle answer 0; past the route's end, the fallback pace.
+        #expect(seconds(learned, from: 1_500, to: [1_000, east.totalMeters], times: times)[0] == 0)
+        #expect(abs(seconds(learned, from: 0, to: [east.totalMeters + 100], times: times)[0] - 300) < 3)
         // Northwards nothing is learned: the fallback pace times the whole way.
         let north = LearnedRoute(route: Route(points: [start, Geodesy.destination(from: start, bearing: 0, meters: 1_000)])!)
-        let unknown = north.seconds(from: 0, to: [1_000], now: monday, times: times, liveSecondsPerMeter: nil,
-                                    fallbackSecondsPerMeter: { _ in 0.2 })
-        #expect(abs(unknown.seconds[0] - 200) < 1 && unknown.learnedMeters == 0)
+        #expect(abs(seconds(north, from: 0, to: [1_000], times: times, fallback: 0.2)[0] - 200) < 1)
         // The live pace weighs just ahead: a vehicle crawling at 1 m/s adds time over the first 250 m only.
-        let crawling = learned.seconds(from: 0, to: [east.totalMeters], now: monday, times: times, liveSecondsPerMeter: 1,
-                                       fallbackSecondsPerMeter: { _ in 1 })
-        let extra = crawling.seconds[0] - answer.seconds[1]
-        #expect(extra > 0.25 * 250 * 0.9 * 0.9 && extra < 0.25 * 250 * 0.9 * 1.1 + 5)
+        let crawling = seconds(learned, from: 0, to: [east.totalMeters], times: times, live: 1)[0]
+        let extra = crawling - answer[1]
+        #expect(abs(extra - 0.25 * 250 * 0.9) < 5, "\(extra)")
+        // A target inside the blended stretch gets its share.
+        let near = seconds(learned, from: 0, to: [100], times: times, live: 1)[0]
+        #expect(near > 10 && near < 100 * (0.5 * 1 + 0.5 * 0.1) + 1, "\(near)")
+    }
+
+    @Test func aPlanIsKeptWhileTheVehicleKeepsToItAndMadeAnewOtherwise() {
+        var times = RoadTimes()
+        DriveLearner().learn(driveEast(from: monday, speed: 10, meters: 2_000), into: &times)
+        let learned = LearnedRoute(route: Route(points: [start, Geodesy.destination(from: start, bearing: 90, meters: 2_000)])!)
+        var timing: LearnedTiming? = nil
+        _ = learned.seconds(from: 0, to: [2_000], now: monday, times: times, generation: 1, liveSecondsPerMeter: nil,
+                            fallbackSecondsPerMeter: 1, timing: &timing)
+        let first = timing?.departure
+        // 50 s later, 500 m on: on plan.
+        let onPlan = learned.seconds(from: 500, to: [2_000], now: monday + 50, times: times, generation: 1,
+                                     liveSecondsPerMeter: nil, fallbackSecondsPerMeter: 1, timing: &timing)
+        #expect(timing?.departure == first && abs(onPlan[0] - 150) < 3)
+        // An hour late: a new plan from here.
+        _ = learned.seconds(from: 600, to: [2_000], now: monday + 3_600, times: times, generation: 1,
+                            liveSecondsPerMeter: nil, fallbackSecondsPerMeter: 1, timing: &timing)
+        #expect(timing?.departure == monday + 3_600)
+        // Newer tables: a new plan too.
+        _ = learned.seconds(from: 700, to: [2_000], now: monday + 3_610, times: times, generation: 2,
+                            liveSecondsPerMeter: nil, fallbackSecondsPerMeter: 1, timing: &timing)
+        #expect(timing?.departure == monday + 3_610)
     }
 }

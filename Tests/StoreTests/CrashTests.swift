@@ -79,6 +79,7 @@ import FleetRandom
             let records = try Self.everything(store)
             try Self.check(records: records, model: model, inFlight: log.inFlight, context: context)
             try Self.checkIndexes(store, records: records, context: context)
+            try Self.checkHistory(store, records: records, context: context)
             model = Dictionary(uniqueKeysWithValues: records.map { ($0.key.description, $0.version) })
             try store.close()
         }
@@ -154,6 +155,22 @@ import FleetRandom
     }
 
     /// The indexes rebuilt by recovery agree with the records.
+    /// Each vehicle write of the crasher keeps a history point whose time is the version written, in
+    /// the same commit: a vehicle at version v has exactly the points 1…v, none lost (an acknowledged
+    /// write's), none without its write (the commit the kill cut), none twice.
+    static func checkHistory(_ store: any Store, records: [StoreRecord], context: String) throws {
+        var times: [String: [Int64]] = [:]
+        try store.forEachHistoryPoint(HistoryQuery(provider: provider), pageSize: 500) { point in
+            times[point.vehicleID, default: []].append(point.time)
+            return true
+        }
+        for record in records where record.key.kind == .vehicle {
+            let kept = (times[record.key.id] ?? []).sorted()
+            #expect(kept == Array(1...Int64(record.version)),
+                    "\(record.key) is at version \(record.version) but its history holds the points \(kept) [\(context)]")
+        }
+    }
+
     static func checkIndexes(_ store: any Store, records: [StoreRecord], context: String) throws {
         for record in records {
             switch record.key.kind {

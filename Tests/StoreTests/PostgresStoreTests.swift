@@ -127,7 +127,7 @@ struct PostgresStoreTests {
         defer { for store in opened { try? store.close() } }
         let database = String(url.split(separator: "/").last!)
         let rows = try cluster.psql("SELECT count(*), max(version) FROM schema_migrations", database: database)
-        #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "4|4")
+        #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "5|5")
         // No trigger notifies inside the writing transactions (it serialised every commit of the
         // database through the WAL flush); the stores notify after their commits.
         let triggers = try cluster.psql("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'records'::regclass AND NOT tgisinternal", database: database)
@@ -237,6 +237,45 @@ struct PostgresStoreTests {
         #expect(lost?.cause == ErrorCause.storeUnreachable.id)
         #expect(Sample.text(try store.get(key)) == "acknowledged")
         #expect(try store.commit(.put(Sample.vehicle("v1", payload: "after"), expectedVersion: 1)) == 2)
+    }
+
+    /// A libpq multi-host URL, as nodes reach a Patroni cluster: the registry takes it as it is,
+    /// libpq skips a host that is down, and messages show every host without the password.
+    @Test func aMultiHostURLReachesTheHostThatTakesWrites() throws {
+        let url = try cluster.database(named: "multihost")
+        let database = String(url.split(separator: "/").last!)
+        let down = try closedPort()
+        let multiHost = "postgres://\(PostgresCluster.user):secret@127.0.0.1:\(down),127.0.0.1:\(cluster.port)/\(database)?target_session_attrs=read-write&connect_timeout=2"
+        let registry = StoreRegistry([PostgresStore.scheme])
+        let store = try #require(try registry.open(multiHost) as? PostgresStore)
+        defer { try? store.close() }
+        #expect(store.url.contains("127.0.0.1:\(down),127.0.0.1:\(cluster.port)"))
+        #expect(!store.url.contains("secret"))
+        try Sample.create(Sample.vehicle("v1"), in: store)
+        #expect(try store.get(RecordKey(.vehicle, provider: "p", id: "v1"))?.version == 1)
+    }
+
+    /// A server that only reads (a demoted primary, a standby reached without
+    /// `target_session_attrs=read-write`) refuses writes: UNAVAILABLE, retryable, and the connection is
+    /// dropped, so that once the server takes writes again the next commit goes through.
+    @Test func aServerThatOnlyReadsIsUnavailableUntilItTakesWritesAgain() throws {
+        let url = try cluster.database(named: "readonly")
+        let database = String(url.split(separator: "/").last!)
+        let store = try PostgresStore(url: url, options: StoreOptions(settings: ["pool": "1"]))
+        defer { try? store.close() }
+        try Sample.create(Sample.vehicle("v1", payload: "acknowledged"), in: store)
+        try cluster.psql("ALTER DATABASE \(database) SET default_transaction_read_only = on")
+        try cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()")
+        _ = try? store.get(RecordKey(.vehicle, provider: "p", id: "v1"))  // finds its connection gone
+        let refused = #expect(throws: FleetError.self) {
+            try store.commit(.put(Sample.vehicle("v1", payload: "refused"), expectedVersion: 1))
+        }
+        #expect(refused?.code == .unavailable)
+        #expect(refused?.cause == ErrorCause.storeUnreachable.id)
+        #expect(refused?.message.contains("SQLSTATE 25006") == true)
+        try cluster.psql("ALTER DATABASE \(database) SET default_transaction_read_only = off")
+        #expect(try store.commit(.put(Sample.vehicle("v1", payload: "after"), expectedVersion: 1)) == 2)
+        #expect(Sample.text(try store.get(RecordKey(.vehicle, provider: "p", id: "v1"))) == "after")
     }
 }
 

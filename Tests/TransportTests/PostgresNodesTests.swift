@@ -121,6 +121,13 @@ struct PostgresNodesTests {
         }
         #expect(node.standardError.contains("STORE_UNREACHABLE") && node.standardError.contains("\(PostgresCluster.user)@127.0.0.1:\(cluster.port)/"),
                 "\(node.standardError)")
+        // …and says when to look again.
+        let socket = try TestSocket(url: node.url)
+        socket.send(String(decoding: RawHTTP.request("GET", path, headers: [("Connection", "close")]), as: UTF8.self))
+        let raw = socket.readToEnd(timeout: 10)
+        socket.close()
+        #expect(raw.hasPrefix("HTTP/1.1 503"), "\(raw.prefix(200))")
+        #expect(raw.contains("Retry-After: 1\r\n"), "\(raw.prefix(300))")
 
         try cluster.start()
         var answer = try RawHTTP.exchange(node.url, RawHTTP.request("GET", path))
@@ -131,6 +138,27 @@ struct PostgresNodesTests {
         }
         #expect(answer.status == 200, "\(answer.body)")
         #expect(answer.body.contains("vehicles/v1"))
+    }
+
+    /// The REST client rides out a short database outage by itself: each 503 names a wait
+    /// (`Retry-After: 1`), and the client waits at least that long before each retry, so that its
+    /// five attempts span the seconds a failover takes rather than the fraction of one its own
+    /// backoff starts with.
+    @Test func theRESTClientRidesOutADatabaseOutageOnItsOwn() throws {
+        let cluster = try PostgresCluster.makePrivate()
+        let node = try ServerProcess(store: try cluster.database(named: "rideout"))
+        defer { node.stop() }
+        let client = try RESTClient(baseURL: node.url)
+        _ = try client.createVehicle(CreateVehicleRequest(parent: Self.parent, vehicleId: "v1", vehicle: vehicle(at: 52.5)))
+        try cluster.stopImmediately()
+        let restart = Thread {
+            Thread.sleep(forTimeInterval: 2.5)
+            try? cluster.start()
+        }
+        restart.start()
+        let moved = try client.updateVehicle(UpdateVehicleRequest(
+            name: "\(Self.parent)/vehicles/v1", vehicle: vehicle(at: 52.51), updateMask: FieldMask(["lastLocation"])))
+        #expect(moved.lastLocation?.location?.latitude == 52.51)
     }
 
     /// A node killed (SIGKILL) while clients write through it loses none of the writes it

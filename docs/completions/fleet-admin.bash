@@ -15,6 +15,7 @@ _fleet_admin() {
             "fleet_admin export") command="fleet_admin_export" ;;
             "fleet_admin import") command="fleet_admin_import" ;;
             "fleet_admin stats") command="fleet_admin_stats" ;;
+            "fleet_admin history") command="fleet_admin_history" ;;
             "fleet_admin route") command="fleet_admin_route" ;;
             "fleet_admin map") command="fleet_admin_map" ;;
             "fleet_admin speeds") command="fleet_admin_speeds" ;;
@@ -48,6 +49,7 @@ _fleet_admin() {
             "fleet_admin_trips complete") command="fleet_admin_trips_complete" ;;
             "fleet_admin_trips cancel") command="fleet_admin_trips_cancel" ;;
             "fleet_admin_trips delete") command="fleet_admin_trips_delete" ;;
+            "fleet_admin_trips report") command="fleet_admin_trips_report" ;;
             "fleet_admin_trips --transport"|"fleet_admin_trips --store"|"fleet_admin_trips --provider"|"fleet_admin_trips --token"|"fleet_admin_trips --token-file") (( i++ )) ;;
             "fleet_admin_trips_create --transport"|"fleet_admin_trips_create --store"|"fleet_admin_trips_create --provider"|"fleet_admin_trips_create --token"|"fleet_admin_trips_create --token-file"|"fleet_admin_trips_create --pickup"|"fleet_admin_trips_create --dropoff"|"fleet_admin_trips_create --stop"|"fleet_admin_trips_create --type"|"fleet_admin_trips_create --vehicle"|"fleet_admin_trips_create --attributes"|"fleet_admin_trips_create --passengers"|"fleet_admin_trips_create --json-body") (( i++ )) ;;
             "fleet_admin_trips_get --transport"|"fleet_admin_trips_get --store"|"fleet_admin_trips_get --provider"|"fleet_admin_trips_get --token"|"fleet_admin_trips_get --token-file"|"fleet_admin_trips_get --view") (( i++ )) ;;
@@ -59,6 +61,7 @@ _fleet_admin() {
             "fleet_admin_trips_complete --transport"|"fleet_admin_trips_complete --store"|"fleet_admin_trips_complete --provider"|"fleet_admin_trips_complete --token"|"fleet_admin_trips_complete --token-file") (( i++ )) ;;
             "fleet_admin_trips_cancel --transport"|"fleet_admin_trips_cancel --store"|"fleet_admin_trips_cancel --provider"|"fleet_admin_trips_cancel --token"|"fleet_admin_trips_cancel --token-file") (( i++ )) ;;
             "fleet_admin_trips_delete --transport"|"fleet_admin_trips_delete --store"|"fleet_admin_trips_delete --provider"|"fleet_admin_trips_delete --token"|"fleet_admin_trips_delete --token-file") (( i++ )) ;;
+            "fleet_admin_trips_report --transport"|"fleet_admin_trips_report --store"|"fleet_admin_trips_report --provider"|"fleet_admin_trips_report --token"|"fleet_admin_trips_report --token-file") (( i++ )) ;;
             "fleet_admin_token mint") command="fleet_admin_token_mint" ;;
             "fleet_admin_token inspect") command="fleet_admin_token_inspect" ;;
             "fleet_admin_token --transport"|"fleet_admin_token --store"|"fleet_admin_token --provider"|"fleet_admin_token --token"|"fleet_admin_token --token-file") (( i++ )) ;;
@@ -67,6 +70,7 @@ _fleet_admin() {
             "fleet_admin_export --transport"|"fleet_admin_export --store"|"fleet_admin_export --provider"|"fleet_admin_export --token"|"fleet_admin_export --token-file"|"fleet_admin_export --output"|"fleet_admin_export -o"|"fleet_admin_export --page-size") (( i++ )) ;;
             "fleet_admin_import --transport"|"fleet_admin_import --store"|"fleet_admin_import --provider"|"fleet_admin_import --token"|"fleet_admin_import --token-file") (( i++ )) ;;
             "fleet_admin_stats --transport"|"fleet_admin_stats --store"|"fleet_admin_stats --provider"|"fleet_admin_stats --token"|"fleet_admin_stats --token-file"|"fleet_admin_stats --stale-after") (( i++ )) ;;
+            "fleet_admin_history --transport"|"fleet_admin_history --store"|"fleet_admin_history --provider"|"fleet_admin_history --token"|"fleet_admin_history --token-file"|"fleet_admin_history --trip"|"fleet_admin_history --from"|"fleet_admin_history --to"|"fleet_admin_history --format") (( i++ )) ;;
             "fleet_admin_route --transport"|"fleet_admin_route --store"|"fleet_admin_route --provider"|"fleet_admin_route --token"|"fleet_admin_route --token-file"|"fleet_admin_route --from"|"fleet_admin_route --to"|"fleet_admin_route --via"|"fleet_admin_route --category"|"fleet_admin_route --router") (( i++ )) ;;
             "fleet_admin_map import") command="fleet_admin_map_import" ;;
             "fleet_admin_map --transport"|"fleet_admin_map --store"|"fleet_admin_map --provider"|"fleet_admin_map --token"|"fleet_admin_map --token-file") (( i++ )) ;;
@@ -79,7 +83,7 @@ _fleet_admin() {
             "fleet_admin_speeds_show --transport"|"fleet_admin_speeds_show --store"|"fleet_admin_speeds_show --provider"|"fleet_admin_speeds_show --token"|"fleet_admin_speeds_show --token-file"|"fleet_admin_speeds_show --limit") (( i++ )) ;;
             "fleet_admin_speeds_clear --transport"|"fleet_admin_speeds_clear --store"|"fleet_admin_speeds_clear --provider"|"fleet_admin_speeds_clear --token"|"fleet_admin_speeds_clear --token-file") (( i++ )) ;;
             "fleet_admin_replay --transport"|"fleet_admin_replay --store"|"fleet_admin_replay --provider"|"fleet_admin_replay --token"|"fleet_admin_replay --token-file"|"fleet_admin_replay --to"|"fleet_admin_replay --from") (( i++ )) ;;
-            "fleet_admin_serve --transport"|"fleet_admin_serve --store"|"fleet_admin_serve --provider"|"fleet_admin_serve --token"|"fleet_admin_serve --token-file"|"fleet_admin_serve --listen"|"fleet_admin_serve --grpc-listen"|"fleet_admin_serve --grpc-tls-cert"|"fleet_admin_serve --grpc-tls-key"|"fleet_admin_serve --metrics-listen"|"fleet_admin_serve --jwt-key"|"fleet_admin_serve --jwt-secret-file"|"fleet_admin_serve --max-body"|"fleet_admin_serve --threads"|"fleet_admin_serve --max-connections"|"fleet_admin_serve --connection-timeout"|"fleet_admin_serve --max-connections-per-client"|"fleet_admin_serve --header-timeout"|"fleet_admin_serve --body-timeout"|"fleet_admin_serve --max-watches"|"fleet_admin_serve --max-watches-per-client"|"fleet_admin_serve --rate-limit"|"fleet_admin_serve --rate-burst"|"fleet_admin_serve --allow-host"|"fleet_admin_serve --leaflet-dir"|"fleet_admin_serve --tiles"|"fleet_admin_serve --tiles-attribution"|"fleet_admin_serve --map-roads"|"fleet_admin_serve --map-token-url"|"fleet_admin_serve --stale-after"|"fleet_admin_serve --router"|"fleet_admin_serve --learned-etas") (( i++ )) ;;
+            "fleet_admin_serve --transport"|"fleet_admin_serve --store"|"fleet_admin_serve --provider"|"fleet_admin_serve --token"|"fleet_admin_serve --token-file"|"fleet_admin_serve --listen"|"fleet_admin_serve --grpc-listen"|"fleet_admin_serve --grpc-tls-cert"|"fleet_admin_serve --grpc-tls-key"|"fleet_admin_serve --metrics-listen"|"fleet_admin_serve --jwt-key"|"fleet_admin_serve --jwt-secret-file"|"fleet_admin_serve --max-body"|"fleet_admin_serve --threads"|"fleet_admin_serve --max-connections"|"fleet_admin_serve --connection-timeout"|"fleet_admin_serve --max-connections-per-client"|"fleet_admin_serve --header-timeout"|"fleet_admin_serve --body-timeout"|"fleet_admin_serve --max-watches"|"fleet_admin_serve --max-watches-per-client"|"fleet_admin_serve --rate-limit"|"fleet_admin_serve --rate-burst"|"fleet_admin_serve --allow-host"|"fleet_admin_serve --leaflet-dir"|"fleet_admin_serve --tiles"|"fleet_admin_serve --tiles-attribution"|"fleet_admin_serve --map-roads"|"fleet_admin_serve --map-token-url"|"fleet_admin_serve --stale-after"|"fleet_admin_serve --router"|"fleet_admin_serve --learned-etas"|"fleet_admin_serve --history-retention") (( i++ )) ;;
         esac
     done
     case "$command $prev" in
@@ -249,6 +253,11 @@ _fleet_admin() {
         "fleet_admin_trips_delete --provider") COMPREPLY=(); return 0 ;;
         "fleet_admin_trips_delete --token") COMPREPLY=(); return 0 ;;
         "fleet_admin_trips_delete --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_trips_report --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_trips_report --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_trips_report --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_trips_report --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_trips_report --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_token --transport") COMPREPLY=(); return 0 ;;
         "fleet_admin_token --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_token --provider") COMPREPLY=(); return 0 ;;
@@ -294,6 +303,15 @@ _fleet_admin() {
         "fleet_admin_stats --token") COMPREPLY=(); return 0 ;;
         "fleet_admin_stats --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_stats --stale-after") COMPREPLY=(); return 0 ;;
+        "fleet_admin_history --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_history --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_history --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_history --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_history --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_history --trip") COMPREPLY=(); return 0 ;;
+        "fleet_admin_history --from") COMPREPLY=(); return 0 ;;
+        "fleet_admin_history --to") COMPREPLY=(); return 0 ;;
+        "fleet_admin_history --format") COMPREPLY=( $(compgen -W "csv gpx geojson jsonl" -- "$cur") ); return 0 ;;
         "fleet_admin_route --transport") COMPREPLY=(); return 0 ;;
         "fleet_admin_route --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_route --provider") COMPREPLY=(); return 0 ;;
@@ -376,13 +394,14 @@ _fleet_admin() {
         "fleet_admin_serve --stale-after") COMPREPLY=(); return 0 ;;
         "fleet_admin_serve --router") COMPREPLY=( $(compgen -W "straight routino:" -- "$cur") ); return 0 ;;
         "fleet_admin_serve --learned-etas") COMPREPLY=( $(compgen -W "on off" -- "$cur") ); return 0 ;;
+        "fleet_admin_serve --history-retention") COMPREPLY=(); return 0 ;;
     esac
     case "$command" in
         "fleet_admin")
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help --version" -- "$cur") )
             else
-                COMPREPLY=( $(compgen -W "vehicles trips token export import stats route map speeds replay serve" -- "$cur") )
+                COMPREPLY=( $(compgen -W "vehicles trips token export import stats history route map speeds replay serve" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles")
             if [[ "$cur" == -* ]]; then
@@ -442,7 +461,7 @@ _fleet_admin() {
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
             else
-                COMPREPLY=( $(compgen -W "create get list search update assign status complete cancel delete" -- "$cur") )
+                COMPREPLY=( $(compgen -W "create get list search update assign status complete cancel delete report" -- "$cur") )
             fi ;;
         "fleet_admin_trips_create")
             if [[ "$cur" == -* ]]; then
@@ -504,6 +523,12 @@ _fleet_admin() {
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
+        "fleet_admin_trips_report")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
         "fleet_admin_token")
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
@@ -538,6 +563,12 @@ _fleet_admin() {
         "fleet_admin_stats")
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --stale-after -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_history")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --trip --from --to --format -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
@@ -593,7 +624,7 @@ _fleet_admin() {
             fi ;;
         "fleet_admin_serve")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --listen --grpc-listen --grpc-tls-cert --grpc-tls-key --metrics-listen --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --max-connections-per-client --header-timeout --body-timeout --max-watches --max-watches-per-client --rate-limit --rate-burst --allow-host --no-access-log --leaflet-dir --tiles --tiles-attribution --map-roads --map-token-url --stale-after --no-map --router --learned-etas -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --listen --grpc-listen --grpc-tls-cert --grpc-tls-key --metrics-listen --jwt-key --jwt-secret-file --insecure --max-body --threads --max-connections --connection-timeout --max-connections-per-client --header-timeout --body-timeout --max-watches --max-watches-per-client --rate-limit --rate-burst --allow-host --no-access-log --leaflet-dir --tiles --tiles-attribution --map-roads --map-token-url --stale-after --no-map --router --learned-etas --history-retention -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;

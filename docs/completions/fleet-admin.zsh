@@ -31,6 +31,7 @@ _fleet_admin() {
                 'export:Write a provider'\''s vehicles and trips as JSON lines \(streaming, with a progress bar\).'
                 'import:Re-create exported vehicles and trips \(JSON lines; streaming, with a progress count\).'
                 'stats:Count vehicles by state and category, trips by status, and stale vehicles.'
+                'history:Print a vehicle'\''s position history\: every accepted location update, in time order.'
                 'route:Plan a route between points and print its distance, duration and encoded polyline.'
                 'map:Build routing maps from OpenStreetMap extracts.'
                 'speeds:Learn, inspect and reset the travel times and waits learned from the fleet'\''s drives.'
@@ -46,6 +47,7 @@ _fleet_admin() {
                 export) _fleet_admin_export && ret=0 ;;
                 import) _fleet_admin_import && ret=0 ;;
                 stats) _fleet_admin_stats && ret=0 ;;
+                history) _fleet_admin_history && ret=0 ;;
                 route) _fleet_admin_route && ret=0 ;;
                 map) _fleet_admin_map && ret=0 ;;
                 speeds) _fleet_admin_speeds && ret=0 ;;
@@ -333,6 +335,7 @@ _fleet_admin_trips() {
                 'complete:Set a trip COMPLETE.'
                 'cancel:Set a trip CANCELED.'
                 'delete:Delete a trip that is not active on a vehicle.'
+                'report:Sum up a finished trip from the position history\: distance, duration, time standing, average and top speed.'
             )
             _describe -t commands 'subcommand' subcommands && ret=0 ;;
         arg)
@@ -347,6 +350,7 @@ _fleet_admin_trips() {
                 complete) _fleet_admin_trips_complete && ret=0 ;;
                 cancel) _fleet_admin_trips_cancel && ret=0 ;;
                 delete) _fleet_admin_trips_delete && ret=0 ;;
+                report) _fleet_admin_trips_report && ret=0 ;;
             esac ;;
     esac
     return ret
@@ -581,6 +585,26 @@ _fleet_admin_trips_delete() {
     return ret
 }
 
+_fleet_admin_trips_report() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':trip: '
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
 _fleet_admin_token() {
     local context state state_descr line ret=1
     local -A opt_args
@@ -725,6 +749,30 @@ _fleet_admin_stats() {
         '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
         '--stale-after[How old a location may be before its vehicle counts as stale.]:duration: '
         '(- *)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_history() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--trip[Only the points that served this trip.]:id: '
+        '--from[The first time \(RFC 3339, or seconds since 1970\); default\: the oldest point kept.]:time: '
+        '--to[The time the span ends before \(RFC 3339, or seconds since 1970\); default\: now.]:time: '
+        '--format[csv \(trip_id,timestamp,latitude,longitude,…\: what fleet-bench eta --traces reads\), gpx, geojson or jsonl.]:format:(csv gpx geojson jsonl)'
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':vehicle: '
     )
     _arguments -C -s "${args[@]}" && ret=0
     return ret
@@ -969,6 +1017,7 @@ _fleet_admin_serve() {
         '--no-map[Do not serve the map pages under /map.]'
         '--router[Where routes come from\: straight \(great-circle estimates, no map needed\) or routino\:DIR \(road routes on a Routino database\: make map builds .build/map; map import builds your own\).]:url:(straight routino\:)'
         '--learned-etas[Time the route ahead with the travel times learned from the fleet'\''s drives \(fleet-admin speeds\); off uses each vehicle'\''s live speed only.]:on|off:(on off)'
+        '--history-retention[Keep every accepted location update this long in the position history \(fleet-admin history\), pruned in the background; 0 keeps nothing.]:duration: '
         '(- *)'{-h,--help}'[Show help information.]'
     )
     _arguments -C -s "${args[@]}" && ret=0

@@ -124,6 +124,22 @@ public final class FileStore: Store, @unchecked Sendable {
         try reading { $0.owned(by: owner, provider: provider) }
     }
 
+    /// Points of the history in time order, from memory, as of the last durable commit.
+    public func history(_ query: HistoryQuery, after cursor: HistoryCursor?, limit: Int) throws -> [HistoryPoint] {
+        try reading { $0.history.page(query, after: cursor, limit: limit) }
+    }
+
+    /// Journals and applies the removal of up to `limit` of the oldest points older than `time`
+    /// (without a sync of its own; the next commit's sync covers it).
+    @discardableResult
+    public func pruneHistory(before time: Int64, limit: Int) throws -> Int {
+        guard limit > 0 else { return 0 }
+        return try state.wait(until: { !$0.compacting }) { state, _ in
+            try state.checkWritable()
+            return try state.pruneHistory(before: time, limit: limit)
+        }
+    }
+
     private func reading<T>(_ body: (inout RecordTable) -> T) throws -> T {
         try state.withLock { state in
             guard !state.isClosed else { throw state.closedError }
@@ -317,6 +333,8 @@ private struct FileStoreState {
     var pendingVersions: [RecordKey: (version: UInt64, sequence: UInt64)] = [:]
     var appendedSequence: UInt64
     var visibleSequence: UInt64
+    /// The sequence of the last history point appended (visible or not).
+    var historySequence: Int64
     var syncInProgress = false
     var compacting = false
     /// After a compaction failed: the journal size at which to try again.
@@ -333,6 +351,28 @@ private struct FileStoreState {
         self.directoryLock = directoryLock
         appendedSequence = sequence
         visibleSequence = sequence
+        historySequence = table.history.lastSequence
+    }
+
+    /// Journals the removal of up to `limit` of the oldest visible history points older than
+    /// `time` and removes them from memory at once, without waiting for a sync: a prune a crash
+    /// loses is done again.
+    mutating func pruneHistory(before time: Int64, limit: Int) throws -> Int {
+        let count = min(limit, table.history.points.prefix { $0.time < time }.count)
+        guard count > 0 else { return 0 }
+        let record = JournalRecord(sequence: appendedSequence + 1, entries: [.historyPruned(before: time, count: count)])
+        do {
+            try journal.append(record)
+        } catch {
+            if journal.isDamaged {
+                failure = FleetError(.storeFailure, detail: "a failed append to \(journal.path) could not be undone; reopen the store (\(error))")
+            }
+            throw error
+        }
+        appendedSequence = record.sequence
+        if pending.isEmpty { visibleSequence = record.sequence }
+        try table.apply(.historyPruned(before: time, count: count))
+        return count
     }
 
     /// Validates `writes` in order against the newest versions, pending ones included (a key written
@@ -357,7 +397,14 @@ private struct FileStoreState {
             switch write {
             case .put(var record, let expected):
                 record.version = expected + 1
+                let point = record.historyPoint
+                record.historyPoint = nil
                 entries.append(.put(record))
+                if var point {
+                    historySequence += 1
+                    point.sequence = historySequence
+                    entries.append(.history(point))
+                }
                 versionsInCommit[record.key] = record.version
                 newVersions.append(record.version)
             case .delete(let key, let expected):
@@ -382,7 +429,7 @@ private struct FileStoreState {
             if durable {
                 pending.append(record)
                 for entry in entries {
-                    pendingVersions[entry.key] = (entry.version, record.sequence)
+                    if let key = entry.key { pendingVersions[key] = (entry.version, record.sequence) }
                 }
             } else {
                 try makeVisible(record)
@@ -403,8 +450,8 @@ private struct FileStoreState {
         for record in pending {
             guard record.sequence <= sequence else { break }
             try makeVisible(record)
-            for entry in record.entries where pendingVersions[entry.key]?.sequence == record.sequence {
-                pendingVersions[entry.key] = nil
+            for entry in record.entries {
+                if let key = entry.key, pendingVersions[key]?.sequence == record.sequence { pendingVersions[key] = nil }
             }
             published += 1
         }

@@ -6,6 +6,8 @@
 /// payload sequence (UInt64), entry count (UInt32), entries:
 ///         1 = put:    record (RecordCoding, with its new version)
 ///         2 = delete: key, version it was at (UInt64)
+///         3 = history point (RecordCoding)
+///         4 = history pruned: before (Int64 as UInt64), count (UInt64)
 /// ```
 ///
 /// Why a binary frame and not a JSON line with a checksum: payloads are opaque bytes (JSON would
@@ -26,6 +28,8 @@ enum JournalFormat {
 
     private static let putTag: UInt8 = 1
     private static let deleteTag: UInt8 = 2
+    private static let historyTag: UInt8 = 3
+    private static let historyPrunedTag: UInt8 = 4
 
     /// A payload that passed its checksum but does not decode: written by another program or version.
     struct Undecodable: Error, Sendable {
@@ -50,6 +54,8 @@ enum JournalFormat {
             switch entry {
             case .put(let stored): size + 1 + RecordCoding.estimatedSize(stored)
             case .delete(let key, _): size + 64 + key.provider.utf8.count + key.id.utf8.count
+            case .history(let point): size + 1 + RecordCoding.estimatedSize(point)
+            case .historyPruned: size + 17
             }
         })
         writer.write(UInt32(0))  // length, patched below
@@ -65,6 +71,13 @@ enum JournalFormat {
                 writer.write(deleteTag)
                 RecordCoding.write(key, to: &writer)
                 writer.write(version)
+            case .history(let point):
+                writer.write(historyTag)
+                RecordCoding.write(point, to: &writer)
+            case .historyPruned(let before, let count):
+                writer.write(historyPrunedTag)
+                writer.write(UInt64(bitPattern: before))
+                writer.write(UInt64(count))
             }
         }
         let size = writer.bytes.count
@@ -89,6 +102,11 @@ enum JournalFormat {
                 case deleteTag:
                     let key = try RecordCoding.readKey(from: &reader)
                     entries.append(.delete(key, version: try reader.readUInt64()))
+                case historyTag:
+                    entries.append(.history(try RecordCoding.readHistoryPoint(from: &reader)))
+                case historyPrunedTag:
+                    let before = Int64(bitPattern: try reader.readUInt64())
+                    entries.append(.historyPruned(before: before, count: Int(clamping: try reader.readUInt64())))
                 case let tag:
                     throw Undecodable(reason: "unknown entry tag \(tag) at offset \(at)")
                 }

@@ -6,11 +6,17 @@ enum JournalEntry: Sendable, Hashable {
     case put(StoreRecord)
     /// The record under the key was removed; it was at `version`.
     case delete(RecordKey, version: UInt64)
+    /// A point appended to the position history, with the sequence the store gave it.
+    case history(HistoryPoint)
+    /// The `count` oldest history points older than `before` were removed.
+    case historyPruned(before: Int64, count: Int)
 
-    var key: RecordKey {
+    /// The record the entry changes; nil for the history's entries.
+    var key: RecordKey? {
         switch self {
         case .put(let record): record.key
         case .delete(let key, _): key
+        case .history, .historyPruned: nil
         }
     }
 
@@ -18,7 +24,7 @@ enum JournalEntry: Sendable, Hashable {
     var version: UInt64 {
         switch self {
         case .put(let record): record.version
-        case .delete: 0
+        case .delete, .history, .historyPruned: 0
         }
     }
 }

@@ -59,6 +59,59 @@ enum RecordCoding {
         return StoreRecord(key: key, version: version, payload: payload, point: point, owner: owner)
     }
 
+    /// History point: provider, vehicle ID, time (Int64 as UInt64), latitude, longitude, accuracy,
+    /// speed and heading (flag byte, then the number), state (flag byte, then string), trip count
+    /// (UInt32) and trip IDs, sequence (Int64 as UInt64).
+    static func write(_ point: HistoryPoint, to writer: inout ByteWriter) {
+        writer.write(point.provider)
+        writer.write(point.vehicleID)
+        writer.write(UInt64(bitPattern: point.time))
+        writer.write(point.latitude)
+        writer.write(point.longitude)
+        for value in [point.accuracyMeters, point.speedMetersPerSecond, point.headingDegrees] {
+            if let value {
+                writer.write(UInt8(1))
+                writer.write(value)
+            } else {
+                writer.write(UInt8(0))
+            }
+        }
+        if let state = point.vehicleState {
+            writer.write(UInt8(1))
+            writer.write(state)
+        } else {
+            writer.write(UInt8(0))
+        }
+        writer.write(UInt32(point.tripIDs.count))
+        for trip in point.tripIDs { writer.write(trip) }
+        writer.write(UInt64(bitPattern: point.sequence))
+    }
+
+    static func readHistoryPoint(from reader: inout ByteReader) throws -> HistoryPoint {
+        let provider = try reader.readString()
+        let vehicleID = try reader.readString()
+        let time = Int64(bitPattern: try reader.readUInt64())
+        let latitude = try reader.readDouble()
+        let longitude = try reader.readDouble()
+        func optionalNumber() throws -> Double? { try readFlag(from: &reader) ? try reader.readDouble() : nil }
+        let accuracy = try optionalNumber()
+        let speed = try optionalNumber()
+        let heading = try optionalNumber()
+        let state: String? = try readFlag(from: &reader) ? try reader.readString() : nil
+        let tripCount = try reader.readUInt32()
+        var trips: [String] = []
+        for _ in 0..<tripCount { trips.append(try reader.readString()) }
+        let sequence = Int64(bitPattern: try reader.readUInt64())
+        return HistoryPoint(provider: provider, vehicleID: vehicleID, time: time, latitude: latitude, longitude: longitude,
+                            accuracyMeters: accuracy, speedMetersPerSecond: speed, headingDegrees: heading,
+                            vehicleState: state, tripIDs: trips, sequence: sequence)
+    }
+
+    /// The encoded size of a history point, to reserve buffers.
+    static func estimatedSize(_ point: HistoryPoint) -> Int {
+        96 + point.provider.utf8.count + point.vehicleID.utf8.count + point.tripIDs.reduce(0) { $0 + 4 + $1.utf8.count }
+    }
+
     /// The encoded size of a record, to reserve buffers.
     static func estimatedSize(_ record: StoreRecord) -> Int {
         64 + record.key.provider.utf8.count + record.key.id.utf8.count + record.payload.count + (record.owner?.utf8.count ?? 0)

@@ -22,6 +22,8 @@ struct RecordTable {
         var sortedIDs: [String]? = nil
     }
 
+    /// The position history.
+    private(set) var history = HistoryLog()
     private var buckets: [BucketKey: Bucket] = [:]
     private var grid = SpatialGrid()
     private var owners = OwnerIndex()
@@ -52,7 +54,16 @@ struct RecordTable {
                 throw Mismatch(message: "\(key) is deleted at version \(version) but is at version \(current)")
             }
             remove(key)
+        case .history(let point):
+            history.load(point)
+        case .historyPruned(let before, let count):
+            history.prune(before: before, limit: count)
         }
+    }
+
+    /// Adds a history point read from a snapshot.
+    mutating func load(_ point: HistoryPoint) {
+        history.load(point)
     }
 
     /// Adds a record read from a snapshot, which must not hold the key twice.

@@ -8,7 +8,9 @@ import FleetErrors
 ///
 /// ```
 /// "FLEETSNP", format version (UInt32 LE) = 1, journal sequence (UInt64), record count (UInt64),
-/// records (RecordCoding), CRC-32 of everything before it (UInt32 LE)
+/// records (RecordCoding), history point count (UInt64) and the points in time order (RecordCoding;
+/// a snapshot written before the history ends after the records), CRC-32 of everything before it
+/// (UInt32 LE)
 /// ```
 ///
 /// Written whole to `snapshot.tmp`, synced, then renamed over `snapshot` and the directory synced:
@@ -40,6 +42,11 @@ enum SnapshotFile {
             }
             try table.forEach { record in
                 RecordCoding.write(record, to: &writer)
+                if writer.bytes.count >= chunkSize { try flush() }
+            }
+            writer.write(UInt64(table.history.points.count))
+            for point in table.history.points {
+                RecordCoding.write(point, to: &writer)
                 if writer.bytes.count >= chunkSize { try flush() }
             }
             try flush()
@@ -79,6 +86,10 @@ enum SnapshotFile {
             let count = try reader.readUInt64()
             for _ in 0..<count {
                 try table.load(try RecordCoding.readRecord(from: &reader))
+            }
+            if !reader.isAtEnd {
+                let points = try reader.readUInt64()
+                for _ in 0..<points { table.load(try RecordCoding.readHistoryPoint(from: &reader)) }
             }
             guard reader.isAtEnd else { throw corrupt("bytes are left after the last of \(count) records") }
             return (table, sequence)

@@ -67,6 +67,23 @@ public final class MemoryStore: Store {
         try indexEntries(nearbyProvider: provider, center: center, radiusMeters: radiusMeters)
     }
 
+    /// Points of the history in time order, from memory.
+    public func history(_ query: HistoryQuery, after cursor: HistoryCursor?, limit: Int) throws -> [HistoryPoint] {
+        try state.withLock { tables in
+            try tables.checkOpen()
+            return tables.history.page(query, after: cursor, limit: limit)
+        }
+    }
+
+    /// Drops up to `limit` of the oldest points older than `time`.
+    @discardableResult
+    public func pruneHistory(before time: Int64, limit: Int) throws -> Int {
+        try state.withLock { tables in
+            try tables.checkOpen()
+            return tables.pruneHistory(before: time, limit: limit)
+        }
+    }
+
     /// This process's alone.
     public var isSharedWithOtherProcesses: Bool { false }
 

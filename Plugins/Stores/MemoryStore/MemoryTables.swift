@@ -11,6 +11,8 @@ struct MemoryTables: Sendable {
 
     private var tables: [TableKey: [String: StoreRecord]] = [:]
     private var isClosed = false
+    /// The position history.
+    private(set) var history = HistoryLog()
 
     /// Throws once the store is closed.
     func checkOpen() throws {
@@ -23,6 +25,7 @@ struct MemoryTables: Sendable {
     mutating func close() {
         isClosed = true
         tables = [:]
+        history = HistoryLog()
     }
 
     func record(_ key: RecordKey) -> StoreRecord? {
@@ -38,6 +41,7 @@ struct MemoryTables: Sendable {
     /// then applies all of them, or throws `StoreConflict` and applies none.
     mutating func apply(_ writes: [StoreWrite]) throws -> [UInt64] {
         var staged: [RecordKey: StoreRecord?] = [:]
+        var appended: [HistoryPoint] = []
         var versions: [UInt64] = []
         versions.reserveCapacity(writes.count)
         for write in writes {
@@ -50,6 +54,8 @@ struct MemoryTables: Sendable {
                     throw StoreConflict(key: key, expectedVersion: expected, actualVersion: actual)
                 }
                 newRecord.version = expected + 1
+                if let point = newRecord.historyPoint { appended.append(point) }
+                newRecord.historyPoint = nil
                 staged[key] = .some(newRecord)
                 versions.append(newRecord.version)
             case .delete(_, let expected):
@@ -68,6 +74,12 @@ struct MemoryTables: Sendable {
                 tables[tableKey]?[key.id] = nil
             }
         }
+        for point in appended { history.append(point) }
         return versions
+    }
+
+    /// Removes up to `limit` of the oldest history points older than `time`.
+    mutating func pruneHistory(before time: Int64, limit: Int) -> Int {
+        history.prune(before: time, limit: limit)
     }
 }

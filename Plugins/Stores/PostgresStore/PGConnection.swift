@@ -273,6 +273,8 @@ final class PGConnection {
             isBroken = true
             throw PostgresFailure.lost(message: message, doing: doing, url: displayURL)
         }
+        // A server that only reads stays so: connect again, to whichever host takes writes now.
+        if state == PostgresFailure.readOnly { isBroken = true }
         throw PostgresFailure.statement(state: state, message: message, doing: doing, url: displayURL)
     }
 

@@ -5,7 +5,8 @@ import FleetErrors
 /// The server cannot be reached, or the connection broke mid-call: `storeUnreachable`
 /// (UNAVAILABLE, retryable). The server refused the URL, user, password or database at connect:
 /// `storeSettingRejected` (INVALID_ARGUMENT on the `store` field, the executables' bad-setting
-/// exit). Serialization failures, deadlocks and a full server: `storeBusy` (UNAVAILABLE). Anything
+/// exit). A write refused by a server that only reads (a standby after a failover): `storeUnreachable`
+/// too. Serialization failures, deadlocks and a full server: `storeBusy` (UNAVAILABLE). Anything
 /// else: `storeFailure`. Messages name the URL without its password.
 enum PostgresFailure {
     /// libpq's connection messages that mean the settings are wrong, not the network.
@@ -31,8 +32,9 @@ enum PostgresFailure {
 
     /// A statement failed with SQLSTATE `state`.
     static func statement(state: String, message: String, doing: String, url: String) -> FleetError {
-        // Class 08: connection exception; 57P01–57P03: the server is shutting down or starting.
-        if state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state) {
+        // Class 08: connection exception; 57P01–57P03: the server is shutting down or starting;
+        // 25006: the server only reads (a standby, or a primary being demoted in a switchover).
+        if state.hasPrefix("08") || ["57P01", "57P02", "57P03", readOnly].contains(state) {
             return FleetError(.storeUnreachable, detail: "\(doing) in '\(url)': \(message) (SQLSTATE \(state))")
         }
         // 42501: the user may not do this (create the tables, read them): a setting to fix, not a fault.
@@ -50,6 +52,11 @@ enum PostgresFailure {
     static func closed(url: String) -> FleetError {
         FleetError(.storeFailure, detail: "the PostgreSQL store '\(url)' was closed; open it again to use it")
     }
+
+    /// SQLSTATE of a write refused because the server only reads: the connection reached a standby
+    /// (its server was demoted, or the URL does not ask for `target_session_attrs=read-write`).
+    /// UNAVAILABLE, and the connection is dropped, so that the next one looks for the primary again.
+    static let readOnly = "25006"
 
     /// SQLSTATE of a unique violation: two writers created the same record at once.
     static let uniqueViolation = "23505"

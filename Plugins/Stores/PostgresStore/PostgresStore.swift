@@ -298,6 +298,29 @@ public final class PostgresStore: Store {
     /// tests that count statements.
     public func waitForNotifications() { publisher.flush() }
 
+    /// Points of the history in time order: the vehicle's index when the query names a provider
+    /// and a vehicle, the time index otherwise.
+    public func history(_ query: HistoryQuery, after cursor: HistoryCursor?, limit: Int) throws -> [HistoryPoint] {
+        guard limit > 0 else { return [] }
+        let statement = query.provider != nil && query.vehicleID != nil ? HistorySQL.ofVehicle : HistorySQL.ofSpan
+        return try pool.withConnection { connection in
+            let rows = try connection.execute(statement, HistorySQL.parameters(query, after: cursor, limit: limit), prepared: true,
+                                              doing: "reading the position history")
+            return HistorySQL.points(from: rows)
+        }
+    }
+
+    /// Deletes up to `limit` of the oldest points older than `time`, one statement of its own
+    /// (row locks on old points only: writers appending new ones never wait for it).
+    @discardableResult
+    public func pruneHistory(before time: Int64, limit: Int) throws -> Int {
+        guard limit > 0 else { return 0 }
+        return try pool.withConnection { connection in
+            try connection.execute(HistorySQL.prune, [.int8(time), .int8(Int64(limit))], prepared: true,
+                                   doing: "pruning the position history").changed
+        }
+    }
+
     public func list(_ kind: RecordKind, provider: String, afterID: String?, limit: Int) throws -> [StoreRecord] {
         try pool.withConnection { connection in
             guard limit > 0 else { return [] }

@@ -65,6 +65,9 @@ enum RecordSQL {
         RETURNING version
         """
 
+    /// `update` with the insert of a point from $10 (`HistorySQL.keeping`).
+    static let updateKeeping = HistorySQL.keeping(update, first: 10)
+
     /// Deletes a record at version $4, remembering that version. No row back means a conflict.
     static let delete = """
         WITH gone AS (DELETE FROM records WHERE kind = $1 AND provider = $2 AND id = $3 AND version = $4
@@ -111,9 +114,16 @@ enum RecordSQL {
         let key = write.key
         switch write {
         case .put(let record, 0):
-            return PGStatement(sql: create, parameters: Self.key(key) + contents(record))
+            guard let point = record.historyPoint else {
+                return PGStatement(sql: create, parameters: Self.key(key) + contents(record))
+            }
+            return PGStatement(sql: HistorySQL.createKeeping, parameters: Self.key(key) + contents(record) + HistorySQL.parameters(of: point))
         case .put(let record, let expected):
-            return PGStatement(sql: update, parameters: Self.key(key) + [.int8(Int64(bitPattern: expected))] + contents(record))
+            let parameters = Self.key(key) + [.int8(Int64(bitPattern: expected))] + contents(record)
+            guard let point = record.historyPoint else {
+                return PGStatement(sql: update, parameters: parameters)
+            }
+            return PGStatement(sql: updateKeeping, parameters: parameters + HistorySQL.parameters(of: point))
         case .delete(_, let expected):
             return PGStatement(sql: delete, parameters: Self.key(key) + [.int8(Int64(bitPattern: expected))])
         }

@@ -71,6 +71,27 @@ enum Schema {
         ("records pages filled to 90%, leaving room for updates on the same page", [
             "ALTER TABLE records SET (fillfactor = 90)",
         ]),
+        // No primary key: the point is written with its vehicle's update, and each index costs
+        // that write; `seq` orders points of the same time, and pruning deletes by row address.
+        ("the position history: every accepted location update, by vehicle and by time", [
+            """
+            CREATE TABLE history (
+                seq bigint GENERATED ALWAYS AS IDENTITY,
+                provider bytea NOT NULL,
+                vehicle bytea NOT NULL,
+                time bigint NOT NULL,
+                lat double precision NOT NULL,
+                lng double precision NOT NULL,
+                accuracy double precision,
+                speed double precision,
+                heading double precision,
+                state bytea,
+                trips bytea NOT NULL
+            )
+            """,
+            "CREATE INDEX history_by_vehicle ON history (provider, vehicle, time, seq)",
+            "CREATE INDEX history_by_time ON history (time, seq)",
+        ]),
     ]
 
     /// The channel stores notify on after a commit: `KIND/HEX(PROVIDER)/HEX(ID)` per changed record.

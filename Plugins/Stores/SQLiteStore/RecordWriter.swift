@@ -32,6 +32,14 @@ final class RecordWriter: @unchecked Sendable {
             // knows) is one statement, atomic by itself: no savepoint and no read before it.
             switch updateInPlace(batch) {
             case .updated(let version):
+                // The point goes with the update it records; should it fail, so does the group.
+                if case .put(let record, _) = batch[0], let point = record.historyPoint {
+                    do {
+                        try appendHistory(point)
+                    } catch {
+                        return abandon(results, remaining: group.count - results.count, error: error)
+                    }
+                }
                 results.append(.success([version]))
                 continue
             case .failed(let error):
@@ -149,6 +157,7 @@ final class RecordWriter: @unchecked Sendable {
                 // another process remembers from before the delete can never match it.
                 let version = current == nil ? try buriedVersion(of: key) + 1 : expected + 1
                 try put(record, version: version, replacing: current)
+                if let point = record.historyPoint { try appendHistory(point) }
                 versions.append(version)
             case .delete(_, let expected):
                 guard let current, actual == expected else {
@@ -163,6 +172,13 @@ final class RecordWriter: @unchecked Sendable {
             }
         }
         return versions
+    }
+
+    /// Appends a point to the position history, in the open transaction.
+    private func appendHistory(_ point: HistoryPoint) throws {
+        try connection.execute(HistorySQL.insert, doing: "keeping a history point of vehicle \(point.vehicleID)") {
+            HistorySQL.bind(point, to: $0)
+        }
     }
 
     /// The version `key` was deleted at (0 if never), forgetting it.

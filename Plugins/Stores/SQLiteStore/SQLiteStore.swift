@@ -40,6 +40,8 @@ public final class SQLiteStore: Store {
     let writer: RecordWriter
     let committer: GroupCommitter<[StoreWrite], [UInt64]>
     private let readers: ReaderPool
+    /// The connection history pruning writes on (one), apart from the group committer's.
+    private let pruner: ReaderPool
 
     /// Opens the database at `path`, creating it (and its schema) if needed.
     ///
@@ -65,15 +67,26 @@ public final class SQLiteStore: Store {
             try Self.mapIntoMemory(reader)
             return reader
         }
+        // A prune that a crash loses is done again: no sync of its own (the next durable commit's
+        // sync of the WAL covers it), so that its short write lock is all a writer may wait for.
+        // It never checkpoints: a checkpoint without a sync of the database file could let the
+        // writer's next transaction overwrite WAL frames whose pages a power cut then loses.
+        self.pruner = ReaderPool(capacity: 1, closedError: { SQLiteFailure.closed(path: path) }) {
+            let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            try connection.execute("PRAGMA synchronous = OFF", doing: "opening the history pruning connection")
+            _ = try connection.firstRow("PRAGMA wal_autocheckpoint = 0", doing: "opening the history pruning connection") { $0.int64(0) }
+            return connection
+        }
     }
 
     deinit {
         // Released by a completion on the writer thread itself, closing there would wait for that
         // thread to stop: close from another thread, which the writer lets go once it is done.
-        let (committer, writer, readers) = (self.committer, self.writer, self.readers)
+        let (committer, writer, readers, pruner) = (self.committer, self.writer, self.readers, self.pruner)
         let close: @Sendable () -> Void = {
             committer.close { writer.connection.close() }
             readers.close()
+            pruner.close()
         }
         if committer.isOnWriterThread { DispatchQueue.global().async(execute: close) } else { close() }
     }
@@ -222,6 +235,34 @@ public final class SQLiteStore: Store {
         }
     }
 
+    /// Points of the history in time order, on a pooled read connection: the vehicle's index when
+    /// the query names a provider and a vehicle, the time index otherwise.
+    public func history(_ query: HistoryQuery, after cursor: HistoryCursor?, limit: Int) throws -> [HistoryPoint] {
+        guard limit > 0 else { return [] }
+        let statement = query.provider != nil && query.vehicleID != nil ? HistorySQL.ofVehicle : HistorySQL.ofSpan
+        return try readers.withConnection { connection in
+            try connection.rows(statement, doing: "reading the position history") {
+                HistorySQL.bind(query, after: cursor, limit: limit, to: $0)
+            } read: {
+                HistorySQL.point(from: $0)
+            }
+        }
+    }
+
+    /// Deletes up to `limit` of the oldest points older than `time` in one short transaction of
+    /// its own connection, without a sync.
+    @discardableResult
+    public func pruneHistory(before time: Int64, limit: Int) throws -> Int {
+        guard limit > 0 else { return 0 }
+        return try pruner.withConnection { connection in
+            try connection.execute(HistorySQL.prune, doing: "pruning the position history") {
+                $0.bind(1, time)
+                $0.bind(2, Int64(limit))
+            }
+            return Int(connection.changes)
+        }
+    }
+
     /// How many commit calls each write transaction has served so far.
     public var groupCommitStatistics: GroupCommitStatistics {
         committer.currentStatistics
@@ -235,6 +276,7 @@ public final class SQLiteStore: Store {
             writer.connection.close()
         }
         readers.close()
+        pruner.close()
     }
 }
 

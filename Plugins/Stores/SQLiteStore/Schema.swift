@@ -70,6 +70,25 @@ enum Schema {
                 }
             }
         },
+        SchemaMigration(name: "the position history: every accepted location update, by vehicle and by time", statements: [
+            """
+            CREATE TABLE history (
+                seq INTEGER PRIMARY KEY,
+                provider TEXT NOT NULL,
+                vehicle TEXT NOT NULL,
+                time INTEGER NOT NULL,
+                lat REAL NOT NULL,
+                lng REAL NOT NULL,
+                accuracy REAL,
+                speed REAL,
+                heading REAL,
+                state TEXT,
+                trips TEXT NOT NULL
+            )
+            """,
+            "CREATE INDEX history_by_vehicle ON history (provider, vehicle, time)",
+            "CREATE INDEX history_by_time ON history (time)",
+        ]),
     ]
 
     /// The rowid and point of every record with a point, for migrations that file points anew.

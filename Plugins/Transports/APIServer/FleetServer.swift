@@ -1,6 +1,7 @@
 import FleetAuth
 import FleetEngine
 import FleetErrors
+import FleetLearning
 import FleetModel
 import FleetStore
 import Foundation
@@ -61,6 +62,9 @@ public struct ServeOptions: Sendable {
     public var map: MapConfiguration? = MapConfiguration()
     /// The engine's settings: its router (`--router`), say.
     public var engine = EngineConfiguration()
+    /// How long the position history keeps a point (`--history-retention`); older points are
+    /// pruned in the background. Zero removes them all (and `engine.keepsHistory` off keeps none).
+    public var historyRetention: Duration = .seconds(30 * 86_400)
 
     public init() {}
 
@@ -179,14 +183,19 @@ public enum FleetServer {
         private let metricsServer: HTTPServer?
         private let store: any Store
         private let gracePeriod: Duration
+        private let pruner: HistoryPruner
+        private let learning: HistoryLearningJob?
 
-        init(url: String, server: HTTPServer?, grpcServer: GRPCServer?, metricsServer: HTTPServer?, store: any Store, gracePeriod: Duration) {
+        init(url: String, server: HTTPServer?, grpcServer: GRPCServer?, metricsServer: HTTPServer?, store: any Store, gracePeriod: Duration,
+             pruner: HistoryPruner, learning: HistoryLearningJob?) {
             self.url = url
             self.server = server
             self.grpcServer = grpcServer
             self.metricsServer = metricsServer
             self.store = store
             self.gracePeriod = gracePeriod
+            self.pruner = pruner
+            self.learning = learning
         }
 
         /// Stops gracefully: new connections refused, in-flight calls finished (up to the grace
@@ -203,6 +212,8 @@ public enum FleetServer {
             server?.stop(gracePeriod: gracePeriod)
             metricsServer?.stop(gracePeriod: .zero)
             if grpcServer != nil { grpcStopped.wait() }
+            pruner.stop()
+            learning?.stop()
             try store.close()
         }
     }
@@ -276,8 +287,24 @@ public enum FleetServer {
         }
         let urls = [bound.map { "http://\($0)" }, grpcBound.map { "grpc://\($0)" }, metricsBound.map { "metrics http://\($0)" }]
             .compactMap { $0 }.joined(separator: " and ")
+        let retention = options.historyRetention.components
+        let pruner = HistoryPruner(store: store, retentionSeconds: Double(retention.seconds) + Double(retention.attoseconds) / 1e18,
+                                   log: { FileHandle.standardError.write(Data("fleet-admin serve: \($0)\n".utf8)) })
+        pruner.start()
+        // Learns travel times from the history kept, when ETAs use them and a history is kept.
+        var learning: HistoryLearningJob? = nil
+        if let settings = options.engine.learnedETAs, options.engine.keepsHistory {
+            let job = HistoryLearningJob(
+                learning: HistoryLearning(storage: LearnedTimesStorage(store: store),
+                                          learner: DriveLearner(utcOffsetSeconds: settings.model.utcOffsetSeconds)),
+                provider: options.provider, intervalSeconds: settings.learnEverySeconds,
+                log: { FileHandle.standardError.write(Data("fleet-admin serve: \($0)\n".utf8)) },
+                onLearned: { engine.forgetLearnedTimes() })
+            job.start()
+            learning = job
+        }
         return Running(url: urls, server: options.serveREST ? server : nil, grpcServer: grpcServer, metricsServer: metricsServer,
-                       store: store, gracePeriod: options.gracePeriod)
+                       store: store, gracePeriod: options.gracePeriod, pruner: pruner, learning: learning)
     }
 
     /// 127.0.0.0/8, ::1 and localhost.

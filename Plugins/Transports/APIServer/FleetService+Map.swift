@@ -34,7 +34,7 @@ extension FleetService {
                 return .response(Self.errorResponse(error))
             }
         }
-        return nil
+        return handleHistory(request)
     }
 
     /// A page's token (`?token=`) is checked as the REST call behind the page would check it: the

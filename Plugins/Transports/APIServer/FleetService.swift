@@ -133,11 +133,17 @@ public final class FleetService: Sendable {
         return .deferred(reply)
     }
 
-    /// Google's error body with the matching HTTP status.
+    /// How long a 503 (UNAVAILABLE: the store is unreachable, as during a database failover) asks the
+    /// client to wait when its error names no time of its own: a failover under Patroni takes a few
+    /// seconds, so the first retry a second later either finds the new primary or backs off further.
+    public static let unavailableRetryAfter = Duration.seconds(1)
+
+    /// Google's error body with the matching HTTP status, and `Retry-After` when the error names a wait
+    /// (over the rate limit) or is UNAVAILABLE.
     public static func errorResponse(_ error: FleetError) -> HTTPResponse {
         var response = HTTPResponse.json(GoogleErrorBody.encode(error).serializedBytes(), status: GoogleErrorBody.httpStatus(for: error))
         if error.code == .unauthenticated { response.headers.set(name: "WWW-Authenticate", value: "Bearer") }
-        if let wait = error.retryAfter {
+        if let wait = error.retryAfter ?? (error.code == .unavailable ? unavailableRetryAfter : nil) {
             // Whole seconds, rounded up: a client that waits this long finds the request admitted.
             let seconds = max(1, wait.components.seconds + (wait.components.attoseconds > 0 ? 1 : 0))
             response.headers.set(name: "Retry-After", value: String(seconds))

@@ -48,6 +48,14 @@ final class MeasuredStore: Store {
         try base.owned(by: owner, provider: provider)
     }
 
+    func history(_ query: HistoryQuery, after cursor: HistoryCursor?, limit: Int) throws -> [HistoryPoint] {
+        try base.history(query, after: cursor, limit: limit)
+    }
+
+    func pruneHistory(before time: Int64, limit: Int) throws -> Int {
+        try base.pruneHistory(before: time, limit: limit)
+    }
+
     var isSharedWithOtherProcesses: Bool { base.isSharedWithOtherProcesses }
 
     func observeChanges(_ handler: @escaping @Sendable ([RecordKey]) -> Void) -> (any StoreChangeObservation)? {

@@ -1,7 +1,10 @@
+import FleetBackoff
 import FleetErrors
 
 /// When and how long to wait before retrying a failed call: capped exponential backoff with
-/// full jitter (a uniformly random delay between zero and the exponential ceiling).
+/// full jitter (a uniformly random delay between zero and the exponential ceiling), drawn from the
+/// project's one `Backoff` (`backoff`), as the Driver SDK's reporter and the Consumer SDK's
+/// follower wait.
 public struct RetryPolicy: Sendable, Hashable {
     /// The most attempts in all, the first included (1 means never retry).
     public var maxAttempts: Int
@@ -22,23 +25,25 @@ public struct RetryPolicy: Sendable, Hashable {
     /// A policy that never retries.
     public static let never = RetryPolicy(maxAttempts: 1)
 
+    /// The waits as a `Backoff`: doubling from `baseDelay` up to `maxDelay`, with full jitter.
+    public var backoff: Backoff {
+        Backoff(initial: Self.seconds(baseDelay), multiplier: 2, maximum: Self.seconds(maxDelay), jitter: 1)
+    }
+
     /// The upper bound of the delay after failed attempt number `attempt` (1-based):
     /// `min(maxDelay, baseDelay × 2^(attempt − 1))`.
     public func delayCeiling(forAttempt attempt: Int) -> Duration {
         precondition(attempt >= 1, "attempts are numbered from 1")
-        let cap = Self.nanoseconds(maxDelay)
-        let base = Self.nanoseconds(baseDelay)
-        let shift = attempt - 1
-        guard base > 0 else { return .zero }
-        guard shift < 63, base <= (UInt64.max >> UInt64(shift)) else { return .nanoseconds(Int64(cap)) }
-        return .nanoseconds(Int64(min(cap, base << UInt64(shift))))
+        guard baseDelay > .zero else { return .zero }
+        return Self.duration(backoff.ceiling(afterFailures: attempt))
     }
 
     /// The delay before the next attempt after failed attempt number `attempt` (1-based): uniformly
     /// random in `0...delayCeiling(forAttempt:)`, drawn from `random` (inject a seeded generator in tests).
     public func delay(forAttempt attempt: Int, using random: inout some RandomNumberGenerator) -> Duration {
-        let ceiling = Self.nanoseconds(delayCeiling(forAttempt: attempt))
-        return .nanoseconds(Int64(UInt64.random(in: 0...ceiling, using: &random)))
+        precondition(attempt >= 1, "attempts are numbered from 1")
+        guard baseDelay > .zero else { return .zero }
+        return Self.duration(backoff.delay(afterFailures: attempt, using: &random))
     }
 
     /// The delay before the next attempt after failed attempt number `attempt`, from the system's random source.
@@ -70,11 +75,13 @@ public struct RetryPolicy: Sendable, Hashable {
                     mayHaveBeenSent: error.requestMayHaveBeenSent)
     }
 
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+    private static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return 0 }
-        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return UInt64(Int64.max) }
-        return min(UInt64(Int64.max), whole &+ UInt64(attoseconds / 1_000_000_000))
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// `seconds` to the nanosecond, so that whole milliseconds stay whole.
+    private static func duration(_ seconds: Double) -> Duration {
+        .nanoseconds(Int64(min(9e18, max(0, seconds * 1e9).rounded())))
     }
 }

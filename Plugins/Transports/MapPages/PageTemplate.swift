@@ -80,6 +80,18 @@ enum PageTemplate {
       <input id="search-box" name="q" type="search" autocomplete="off" data-field="search"><button type="submit">Find</button></form>
     <p class="counts" data-field="fleetCounts">Connecting…</p>
     <section id="selection" data-field="selection" aria-live="polite"></section>
+    <form id="replay" data-field="replay" hidden><h2>Replay</h2>
+      <label>Of <select name="subject" data-field="replaySubject"></select></label>
+      <label>From <input name="from" type="datetime-local" step="1" data-field="replayFrom"></label>
+      <label>To <input name="to" type="datetime-local" step="1" data-field="replayTo"></label>
+      <button type="submit">Load</button>
+      <div class="player" data-field="replayPlayer" hidden>
+        <button type="button" data-field="replayPlay">Play</button>
+        <input type="range" min="0" max="0" step="1" value="0" aria-label="Time" data-field="replaySlider">
+        <output data-field="replayTime"></output>
+      </div>
+      <p class="replay-status" data-field="replayStatus" aria-live="polite"></p>
+    </form>
     <ul id="vehicles" data-field="vehicleList"></ul>
     <p class="connection" data-field="connection">Connecting…</p>
     """

@@ -10,15 +10,17 @@ import FleetConcurrency
 ///
 /// Works against `fleet-admin serve` and against Google's `https://fleetengine.googleapis.com` with a
 /// real bearer token. Server and network failures of calls that are safe to repeat are retried with
-/// exponential backoff and jitter; a create that may have reached the server is never sent twice.
+/// exponential backoff and jitter (`RetryPolicy`), never sooner than a 503's or 429's `Retry-After`
+/// (a server whose database is failing over answers 503); a create that may have reached the server
+/// is never sent twice.
 /// A 401 makes the token source refresh once before the next try.
 public final class RESTClient: FleetCallPerforming, TripWatching {
     /// The server's base URL, without a trailing slash (`http://127.0.0.1:8080`).
     public let baseURL: String
-    private let http: HTTPClient
-    private let token: (@Sendable (Bool) throws -> String)?
-    private let retry: RetryPolicy
-    private let timeout: Duration
+    let http: HTTPClient
+    let token: (@Sendable (Bool) throws -> String)?
+    let retry: RetryPolicy
+    let timeout: Duration
 
     /// A client for `baseURL`; `token` supplies the bearer token (`forceRefresh` after a 401).
     public init(baseURL: String, token: (@Sendable (Bool) throws -> String)? = nil,
@@ -171,6 +173,11 @@ public final class RESTClient: FleetCallPerforming, TripWatching {
                 guard retry.shouldRetry(error: error, afterAttempt: attempt, idempotent: call.method.isIdempotent, mayHaveBeenSent: true) else {
                     throw error
                 }
+                // A server whose store is failing over (503) says when to look again: never sooner.
+                if let wait = error.retryAfter {
+                    Thread.sleep(forTimeInterval: max(wait, retry.delay(forAttempt: attempt)) / .seconds(1))
+                    continue
+                }
             case .failure(let error):
                 guard retry.shouldRetry(error: error, afterAttempt: attempt, idempotent: call.method.isIdempotent) else { throw error }
             }
@@ -179,7 +186,7 @@ public final class RESTClient: FleetCallPerforming, TripWatching {
         }
     }
 
-    private func headers(forceRefresh: Bool) throws -> [(name: String, value: String)] {
+    func headers(forceRefresh: Bool) throws -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         if let token {
             headers.append(("Authorization", "Bearer " + (try token(forceRefresh))))

@@ -107,6 +107,7 @@
     if (previous && previous !== id) render(previous);
     render(id);
     showSelection(id, tripId);
+    offerReplay(id, tripId);
   }
 
   async function showSelection(id, tripId) {
@@ -173,6 +174,113 @@
     const e = vehicles.get(id), p = e && F.latLng(e.vehicle.lastLocation && e.vehicle.lastLocation.location);
     if (p && m.hasView) map.panTo(p);
   }
+
+  // MARK: replay
+
+  // The selected vehicle's (or one of its trips') driven path from the history extension, over a
+  // span (the last hour by default), played back with a time slider.
+  const replayForm = document.getElementById('replay');
+  const replayLayer = L.layerGroup();
+  m.whenViewed(() => replayLayer.addTo(map));
+  let replayPoints = [], replayMarker = null, playing = null;
+  const field = name => replayForm.querySelector('[data-field="' + name + '"]');
+  const localInput = date => new Date(date.getTime() - date.getTimezoneOffset() * 60000).toISOString().slice(0, 19);
+
+  function offerReplay(id, tripId) {
+    const subject = field('replaySubject');
+    subject.textContent = '';
+    const entry = vehicles.get(id);
+    const trips = new Set((entry && entry.vehicle.currentTrips) || []);
+    if (tripId) trips.add(tripId);
+    const options = [['vehicles/' + id, 'vehicle ' + id]].concat(Array.from(trips).map(t => ['trips/' + t, 'trip ' + t]));
+    for (const [value, label] of options) {
+      const option = document.createElement('option');
+      option.value = value; option.textContent = label;
+      subject.append(option);
+    }
+    if (tripId) subject.value = 'trips/' + tripId;
+    if (!field('replayFrom').value) {
+      const now = new Date();
+      field('replayFrom').value = localInput(new Date(now.getTime() - 3600 * 1000));
+      field('replayTo').value = localInput(new Date(now.getTime() + 60 * 1000));
+    }
+    replayForm.hidden = false;
+  }
+
+  replayForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    stopPlaying();
+    const status = field('replayStatus');
+    const from = new Date(field('replayFrom').value), to = new Date(field('replayTo').value);
+    if (isNaN(from) || isNaN(to) || to <= from) { status.textContent = 'Choose a span whose end is after its start.'; return; }
+    status.textContent = 'Loading…';
+    const points = [];
+    try {
+      let token = '';
+      do {
+        const page = await F.api(base + '/' + field('replaySubject').value.split('/').map(F.enc).join('/') + ':history?from=' +
+          encodeURIComponent(from.toISOString()) + '&to=' + encodeURIComponent(to.toISOString()) + (token ? '&pageToken=' + encodeURIComponent(token) : ''));
+        (page.points || []).forEach(p => points.push(p));
+        token = page.nextPageToken || '';
+      } while (token);
+    } catch (e) {
+      status.textContent = F.words(e).advice + ' (' + e.message + ')';
+      return;
+    }
+    showReplay(points);
+  });
+
+  function showReplay(points) {
+    replayPoints = points;
+    replayLayer.clearLayers();
+    replayMarker = null;
+    const slider = field('replaySlider'), status = field('replayStatus');
+    field('replayPlayer').hidden = points.length === 0;
+    status.textContent = points.length === 0 ? 'No positions kept in that span.' : points.length + (points.length === 1 ? ' position' : ' positions');
+    status.dataset.count = String(points.length);
+    if (!points.length) return;
+    const path = points.map(p => [p.location.latitude, p.location.longitude]);
+    slider.max = String(points.length - 1);
+    slider.value = '0';
+    m.whenViewed(() => {
+      L.polyline(path, { color: '#7a4d00', weight: 4, opacity: 0.8 }).addTo(replayLayer);
+      replayMarker = L.circleMarker(path[0], { radius: 8, color: '#fff', weight: 2, fillColor: '#7a4d00', fillOpacity: 1 }).addTo(replayLayer);
+      map.fitBounds(L.latLngBounds(path), { padding: [24, 24], maxZoom: 17 });
+      showReplayPoint();
+    });
+    showReplayPoint();
+  }
+
+  function showReplayPoint() {
+    const i = Number(field('replaySlider').value), p = replayPoints[i];
+    if (!p) return;
+    const at = [p.location.latitude, p.location.longitude];
+    if (replayMarker) replayMarker.setLatLng(at);
+    const out = field('replayTime');
+    out.textContent = new Date(p.time).toLocaleTimeString() + (p.speed == null ? '' : ' · ' + Math.round(p.speed * 3.6) + ' km/h');
+    out.dataset.index = String(i);
+    out.dataset.lat = String(at[0]);
+    out.dataset.lng = String(at[1]);
+    out.dataset.time = p.time;
+  }
+
+  function stopPlaying() {
+    if (playing) { clearInterval(playing); playing = null; }
+    field('replayPlay').textContent = 'Play';
+  }
+
+  field('replaySlider').addEventListener('input', () => { stopPlaying(); showReplayPoint(); });
+  field('replayPlay').addEventListener('click', () => {
+    if (playing) { stopPlaying(); return; }
+    const slider = field('replaySlider');
+    if (Number(slider.value) >= Number(slider.max)) slider.value = '0';
+    field('replayPlay').textContent = 'Pause';
+    playing = setInterval(() => {
+      if (Number(slider.value) >= Number(slider.max)) { stopPlaying(); return; }
+      slider.value = String(Number(slider.value) + 1);
+      showReplayPoint();
+    }, 250);
+  });
 
   // MARK: live
 

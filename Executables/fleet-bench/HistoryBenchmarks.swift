@@ -1,0 +1,71 @@
+import FleetEngine
+import FleetStore
+import Foundation
+import PostgresStore
+import SQLiteStore
+
+/// What keeping the position history costs the hot path: durable UpdateVehicle with the history on
+/// against off, over SQLite and PostgreSQL, in the same run. The two settings alternate in rounds,
+/// each on a fresh store, so that a burst of other work on the machine falls on both alike; the
+/// ratio is of the medians (aim: at least 90%). On a loaded machine single runs vary threefold, so
+/// the rows also give the process's CPU time per update, which varies less.
+enum HistoryBenchmarks {
+    static let writers = 8
+    static let rounds = 5
+    static let secondsPerRun = 1.0
+
+    static func run(tempDirectory: String) -> [BenchmarkRow] {
+        let folder = "\(tempDirectory)/history"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var rows = compare(store: "sqlite, durable") { round, keeps in
+            try SQLiteStore(path: "\(folder)/\(keeps ? "on" : "off")-\(round).db", options: .init(durable: true))
+        }
+        guard BenchCluster.isInstalled else {
+            return rows + [BenchmarkRow(name: "history on against off, postgres", value: "skipped", comparison: "PostgreSQL 15 is not installed (make setup installs it)")]
+        }
+        do {
+            let cluster = try BenchCluster()
+            defer { cluster.stop() }
+            rows += compare(store: "postgres") { round, keeps in
+                try PostgresStore(url: try cluster.database("history_\(keeps ? "on" : "off")_\(round)"), options: .init(durable: true))
+            }
+        } catch {
+            rows.append(BenchmarkRow(name: "history on against off, postgres", value: "failed", comparison: "the throwaway cluster did not start: \(error)"))
+        }
+        return rows
+    }
+
+    /// Rows for one store: each setting's median rate, and history on as a share of off.
+    private static func compare(store name: String, open: (_ round: Int, _ keepsHistory: Bool) throws -> any Store) -> [BenchmarkRow] {
+        var rates: [Bool: [Double]] = [true: [], false: []]
+        var cpu: [Bool: [Double]] = [true: [], false: []]
+        do {
+            for round in 0..<rounds {
+                for keeps in round % 2 == 0 ? [false, true] : [true, false] {
+                    let store = try open(round, keeps)
+                    defer { try? store.close() }
+                    var configuration = EngineConfiguration()
+                    configuration.keepsHistory = keeps
+                    let measured = try EngineBenchmarks.measureUpdates(Engine(store: store, configuration: configuration), writers: writers,
+                                                                       seconds: secondsPerRun)
+                    rates[keeps, default: []].append(measured.rate)
+                    cpu[keeps, default: []].append(measured.cpuMicroseconds)
+                }
+            }
+        } catch {
+            return [BenchmarkRow(name: "durable location updates with history on against off, \(name)", value: "failed", comparison: "\(error)")]
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let on = median(rates[true] ?? [0]), off = median(rates[false] ?? [0])
+        let cpuOn = median(cpu[true] ?? [0]), cpuOff = median(cpu[false] ?? [0])
+        return [
+            BenchmarkRow(name: "durable location updates, history off, \(name), \(writers) writers", value: StoreBenchmarks.rate(off),
+                         comparison: String(format: "CPU %.1f µs per update; ", cpuOff) + EngineBenchmarks.runsText(rates[false] ?? [])),
+            BenchmarkRow(name: "durable location updates, history on, \(name), \(writers) writers", value: StoreBenchmarks.rate(on),
+                         comparison: String(format: "%.1f%% of history off (aim: 90%%); CPU %.1f µs per update (%.0f%% of off); ",
+                                            off > 0 ? on / off * 100 : 0, cpuOn, cpuOff > 0 ? cpuOn / cpuOff * 100 : 0)
+                             + EngineBenchmarks.runsText(rates[true] ?? [])),
+        ]
+    }
+}
