@@ -590,8 +590,8 @@ _fleet_admin_trips_report() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -759,8 +759,8 @@ _fleet_admin_history() {
     local -A opt_args
     local -a args
     args=(
-        '--transport[Where the engine runs\: memory \(in this process, over --store\), file\:PATH \(a journal file shared by the processes of this host\) or http\://HOST\:PORT \(a fleet-admin serve\).]:url: '
-        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH or postgres\://….]:url:_files'
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '--provider[The provider \(Cloud project\) ID.]:id: '
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
@@ -878,7 +878,7 @@ _fleet_admin_speeds() {
         command)
             local -a subcommands
             subcommands=(
-                'learn:Learn travel times and waits from recorded drives and add them to the store'\''s tables.'
+                'learn:Learn travel times and waits from the position history \(or recorded drives\) and add them to the store'\''s tables.'
                 'show:Show how much is learned, and the pieces of road with the most evidence.'
                 'clear:Remove everything learned for the provider; ETAs use live speeds until learned again.'
             )
@@ -906,7 +906,7 @@ _fleet_admin_speeds_learn() {
         '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
         '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
         '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
-        '--traces[Learn from recorded drives in a CSV file \(trip_id,timestamp,latitude,longitude; the form `fleet-bench eta --traces` reads\).]:file.csv:_files'
+        '--traces[Learn from recorded drives in a CSV file \(trip_id,timestamp,latitude,longitude; the form `fleet-bench eta --traces` reads\) instead of from the store'\''s position history.]:file.csv:_files'
         '(- *)'{-h,--help}'[Show help information.]'
     )
     _arguments -C -s "${args[@]}" && ret=0
