@@ -148,39 +148,36 @@ extension LearnedRoute {
         }
         let plan = timing!
         let here = planned(plan, atMeters: fromMeters, fallback: fallbackSecondsPerMeter)
-        // The live blend just ahead: the difference it makes on each stretch within reach.
-        var blend = [(endMeters: Double, extra: Double)]()
-        if let live = liveSecondsPerMeter, model.liveWeight > 0 {
-            var index = stretchIndex(atMeters: fromMeters)
-            var position = fromMeters
-            var extra = 0.0
-            while index < stretches.count, position - fromMeters < model.liveMeters {
-                let end = min(stretches[index].endMeters, fromMeters + model.liveMeters)
-                let meters = end - position
-                if meters > 0 {
-                    let pace = paceOf(plan, index: index, fallback: fallbackSecondsPerMeter)
-                    let weight = model.liveWeight * (1 - ((position + end) / 2 - fromMeters) / model.liveMeters)
-                    extra += meters * weight * (live - pace)
-                    blend.append((end, extra))
-                }
-                position = end
-                index += 1
-            }
-        }
         return targetMeters.map { target in
             guard target > fromMeters else { return 0 }
             let along = min(target, totalMeters)
-            var seconds = planned(plan, atMeters: along, fallback: fallbackSecondsPerMeter) - here
-            if let last = blend.last(where: { $0.endMeters <= along }) { seconds += last.extra }
-            if let next = blend.first(where: { $0.endMeters > along }) {
-                // Part of a blended stretch: its share of the extra.
-                let previous = blend.last(where: { $0.endMeters <= along })
-                let startOfNext = previous?.endMeters ?? fromMeters
-                let share = (along - startOfNext) / max(next.endMeters - startOfNext, 1e-9)
-                seconds += share * (next.extra - (previous?.extra ?? 0))
-            }
+            let seconds = planned(plan, atMeters: along, fallback: fallbackSecondsPerMeter) - here
+                + liveExtra(plan, from: fromMeters, to: along, live: liveSecondsPerMeter, model: model, fallback: fallbackSecondsPerMeter)
             return max(0, seconds) + max(0, target - totalMeters) * fallbackSecondsPerMeter
         }
+    }
+
+    /// What blending in the live pace adds between `fromMeters` and `toMeters`: on each stretch within
+    /// ``LearnedETAModel/liveMeters`` of the vehicle, the live pace at a weight fading from ``LearnedETAModel/liveWeight``
+    /// at the vehicle to nothing, against the planned pace.
+    private func liveExtra(_ plan: LearnedTiming, from fromMeters: Double, to toMeters: Double, live: Double?,
+                           model: LearnedETAModel, fallback: Double) -> Double {
+        guard let live, model.liveWeight > 0 else { return 0 }
+        let reach = min(toMeters, fromMeters + model.liveMeters)
+        var index = stretchIndex(atMeters: fromMeters)
+        var position = fromMeters
+        var extra = 0.0
+        while index < stretches.count, position < reach {
+            let end = min(stretches[index].endMeters, reach)
+            let meters = end - position
+            if meters > 0 {
+                let weight = model.liveWeight * (1 - ((position + end) / 2 - fromMeters) / model.liveMeters)
+                extra += meters * weight * (live - paceOf(plan, index: index, fallback: fallback))
+            }
+            position = end
+            index += 1
+        }
+        return extra
     }
 
     /// Planned seconds from the plan's start to `meters` along the route.
