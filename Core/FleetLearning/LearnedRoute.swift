@@ -64,53 +64,71 @@ public struct LearnedETAModel: Sendable, Hashable {
     /// (``LearnedTiming``): a third of the half-hour over which times of day are smoothed.
     public var replanSeconds = 600.0
     /// Stretches the plan reaches later than this are timed with their all-week figure
-    /// (``RoadTimes/allWeekPace(_:)``): by then the quarter hour the vehicle gets there is itself uncertain, and a
-    /// long route's new plan stays cheap.
-    public var planHorizonSeconds = 3600.0
+    /// (``RoadTimes/allWeekPace(_:)``): by then the quarter hour the vehicle gets there is itself uncertain (the times
+    /// of day are smoothed over half an hour), and a long route's new plan stays cheap.
+    public var planHorizonSeconds = 1800.0
 
     /// The standard model.
     public init() {}
 }
 
-/// A plan of learned times along a ``LearnedRoute``, made once from one stretch at one time of departure and then
-/// reused by every location update while the vehicle keeps to it: per stretch ahead, the learned seconds and the
-/// metres with nothing learned, summed from the plan's start. An update then costs a binary search and a walk over
-/// the few stretches of its live blend, however long the route; a vehicle that falls more than
-/// ``LearnedETAModel/replanSeconds`` behind or ahead of the plan, or newer tables, make a new plan.
+/// A plan of learned times along a ``LearnedRoute``, kept between a vehicle's location updates so that an update
+/// costs a few binary searches however long the route. It has two parts:
+/// - the route's **all-week** figures, per stretch from the route's start: learned seconds and metres with nothing
+///   learned (``RoadTimes/allWeekPace(_:)``); made once per route and set of tables;
+/// - the **near** plan, from one stretch at one time of departure up to ``LearnedETAModel/planHorizonSeconds``
+///   ahead: each stretch at the quarter hour the vehicle reaches it (``RoadTimes/pace(_:slot:)``); made again when the
+///   vehicle falls ``LearnedETAModel/replanSeconds`` behind or ahead of it, or nears its end.
+/// Stretches beyond the near plan are timed with the all-week figures: by then the quarter hour the vehicle gets
+/// there is itself uncertain.
 public struct LearnedTiming: Sendable {
-    /// The stretch the plan starts on, and where and when on it.
+    /// Which tables the plan was made from (the caller's generation number).
+    let generation: Int
+    /// All-week figures at each stretch's end, from the route's start.
+    let weekSeconds: [Double]
+    let weekUnlearned: [Double]
+    /// The near plan: where and when it starts, and per stretch from `startIndex` the learned seconds and unlearned
+    /// metres from `startMeters` to the stretch's end, and whether it has learned times.
     let startIndex: Int
     let startMeters: Double
     let departure: Double
-    /// Which tables it was made from (``LearnedRoute/plan`` callers' generation number).
-    let generation: Int
-    /// Per stretch from `startIndex`: learned seconds and unlearned metres from `startMeters` to the stretch's end.
     let learnedSeconds: [Double]
     let unlearnedMeters: [Double]
-    /// Whether each stretch from `startIndex` has learned times.
     let isLearned: [Bool]
 }
 
 extension LearnedRoute {
-    /// A new plan from `fromMeters`, leaving at `now`: each stretch timed at the quarter hour the vehicle reaches it,
-    /// stretches with nothing learned at `fallbackSecondsPerMeter`.
+    /// The all-week figures of every stretch, from the route's start.
+    func weekFigures(_ times: RoadTimes) -> (seconds: [Double], unlearned: [Double]) {
+        var seconds: [Double] = [], unlearned: [Double] = []
+        seconds.reserveCapacity(stretches.count)
+        unlearned.reserveCapacity(stretches.count)
+        var learnedSum = 0.0, unlearnedSum = 0.0
+        for stretch in stretches {
+            let length = stretch.endMeters - stretch.startMeters
+            if let pace = times.allWeekPace(stretch.piece) { learnedSum += length * pace.secondsPerMeter } else { unlearnedSum += length }
+            seconds.append(learnedSum)
+            unlearned.append(unlearnedSum)
+        }
+        return (seconds, unlearned)
+    }
+
+    /// A new plan from `fromMeters`, leaving at `now`: the near stretches timed at the quarter hour the vehicle
+    /// reaches each, stretches with nothing learned at `fallbackSecondsPerMeter`; the all-week figures taken from
+    /// `previous` when it was made from the same tables.
     public func plan(from fromMeters: Double, now: Double, times: RoadTimes, model: LearnedETAModel, generation: Int,
-                     fallbackSecondsPerMeter: Double) -> LearnedTiming {
+                     fallbackSecondsPerMeter: Double, previous: LearnedTiming? = nil) -> LearnedTiming {
+        let week = previous.flatMap { $0.generation == generation ? ($0.weekSeconds, $0.weekUnlearned) : nil } ?? weekFigures(times)
         let start = stretchIndex(atMeters: fromMeters)
         var learned: [Double] = [], unlearned: [Double] = [], flags: [Bool] = []
-        learned.reserveCapacity(stretches.count - start)
-        unlearned.reserveCapacity(stretches.count - start)
-        flags.reserveCapacity(stretches.count - start)
         var seconds = 0.0, meters = 0.0
         var position = fromMeters
-        for index in start..<stretches.count {
+        var index = start
+        while index < stretches.count, seconds + meters * fallbackSecondsPerMeter <= model.planHorizonSeconds {
             let stretch = stretches[index]
             let length = max(0, stretch.endMeters - position)
             let elapsed = seconds + meters * fallbackSecondsPerMeter
-            let found = elapsed <= model.planHorizonSeconds
-                ? times.pace(stretch.piece, slot: WeekSlot(epochSeconds: now + elapsed, utcOffsetSeconds: model.utcOffsetSeconds))
-                : times.allWeekPace(stretch.piece)
-            if let pace = found {
+            if let pace = times.pace(stretch.piece, slot: WeekSlot(epochSeconds: now + elapsed, utcOffsetSeconds: model.utcOffsetSeconds)) {
                 seconds += length * pace.secondsPerMeter
                 flags.append(true)
             } else {
@@ -120,89 +138,106 @@ extension LearnedRoute {
             learned.append(seconds)
             unlearned.append(meters)
             position = stretch.endMeters
+            index += 1
         }
-        return LearnedTiming(startIndex: start, startMeters: fromMeters, departure: now, generation: generation,
-                             learnedSeconds: learned, unlearnedMeters: unlearned, isLearned: flags)
+        return LearnedTiming(generation: generation, weekSeconds: week.0, weekUnlearned: week.1, startIndex: start,
+                             startMeters: fromMeters, departure: now, learnedSeconds: learned, unlearnedMeters: unlearned,
+                             isLearned: flags)
     }
 
     /// Seconds from `fromMeters` along the route to each of `targetMeters` (in increasing order; those behind answer
     /// 0), leaving at `now` (epoch seconds).
     ///
     /// Each stretch ahead is timed with the learned pace of its piece at the quarter hour the vehicle will be there
-    /// (``RoadTimes/pace(_:slot:)``); a stretch where nothing is learned takes `fallbackSecondsPerMeter` (the
-    /// vehicle's own pace, or its category's default). Over the first ``LearnedETAModel/liveMeters`` the vehicle's
-    /// live pace (`liveSecondsPerMeter`, nil when unknown) is blended in, at ``LearnedETAModel/liveWeight`` at the
-    /// vehicle, fading linearly to nothing. The learned part comes from `timing` while the vehicle keeps to it (made
-    /// from the same tables, `generation`), else from a new plan stored back into `timing`. Targets past the route's
-    /// end are timed at the fallback pace from its end.
+    /// (``RoadTimes/pace(_:slot:)``), those beyond the plan's horizon with their all-week pace; a stretch where nothing
+    /// is learned takes `fallbackSecondsPerMeter` (the vehicle's own pace, or its category's default). Over the first
+    /// ``LearnedETAModel/liveMeters`` the vehicle's live pace (`liveSecondsPerMeter`, nil when unknown) is blended in,
+    /// at ``LearnedETAModel/liveWeight`` at the vehicle, fading linearly to nothing. The learned part comes from
+    /// `timing` while the vehicle keeps to it (made from the same tables, `generation`), else from a new plan stored
+    /// back into `timing`. Targets past the route's end are timed at the fallback pace from its end.
     public func seconds(from fromMeters: Double, to targetMeters: [Double], now: Double, times: RoadTimes, generation: Int,
                         model: LearnedETAModel = LearnedETAModel(), liveSecondsPerMeter: Double?,
                         fallbackSecondsPerMeter: Double, timing: inout LearnedTiming?) -> [Double] {
         guard !stretches.isEmpty else { return targetMeters.map { max(0, $0 - fromMeters) * fallbackSecondsPerMeter } }
+        let here = stretchIndex(atMeters: fromMeters)
+        var keeps = false
         if let plan = timing, plan.generation == generation, fromMeters >= plan.startMeters,
-           abs(now - (plan.departure + planned(plan, atMeters: fromMeters, fallback: fallbackSecondsPerMeter))) <= model.replanSeconds {
-            // Keeps to the plan.
-        } else {
+           here - plan.startIndex < plan.isLearned.count - 1 || plan.startIndex + plan.isLearned.count >= stretches.count {
+            let drift = now - (plan.departure + planned(plan, index: here, atMeters: fromMeters, fallback: fallbackSecondsPerMeter))
+            keeps = abs(drift) <= model.replanSeconds
+        }
+        if !keeps {
             timing = plan(from: fromMeters, now: now, times: times, model: model, generation: generation,
-                          fallbackSecondsPerMeter: fallbackSecondsPerMeter)
+                          fallbackSecondsPerMeter: fallbackSecondsPerMeter, previous: timing)
         }
         let plan = timing!
-        let here = planned(plan, atMeters: fromMeters, fallback: fallbackSecondsPerMeter)
-        // The live blend just ahead: the difference it makes on each stretch within reach.
-        var blend = [(endMeters: Double, extra: Double)]()
-        if let live = liveSecondsPerMeter, model.liveWeight > 0 {
-            var index = stretchIndex(atMeters: fromMeters)
-            var position = fromMeters
-            var extra = 0.0
-            while index < stretches.count, position - fromMeters < model.liveMeters {
-                let end = min(stretches[index].endMeters, fromMeters + model.liveMeters)
-                let meters = end - position
-                if meters > 0 {
-                    let pace = paceOf(plan, index: index, fallback: fallbackSecondsPerMeter)
-                    let weight = model.liveWeight * (1 - ((position + end) / 2 - fromMeters) / model.liveMeters)
-                    extra += meters * weight * (live - pace)
-                    blend.append((end, extra))
-                }
-                position = end
-                index += 1
-            }
-        }
+        let start = planned(plan, index: here, atMeters: fromMeters, fallback: fallbackSecondsPerMeter)
+        // The live blend just ahead, walked once: its extra seconds up to the end of each stretch it touches.
+        var blendEnd = fromMeters, blendExtra = 0.0
+        var partial: (start: Double, end: Double, extra: Double)? = nil
         return targetMeters.map { target in
             guard target > fromMeters else { return 0 }
             let along = min(target, totalMeters)
-            var seconds = planned(plan, atMeters: along, fallback: fallbackSecondsPerMeter) - here
-            if let last = blend.last(where: { $0.endMeters <= along }) { seconds += last.extra }
-            if let next = blend.first(where: { $0.endMeters > along }) {
-                // Part of a blended stretch: its share of the extra.
-                let previous = blend.last(where: { $0.endMeters <= along })
-                let startOfNext = previous?.endMeters ?? fromMeters
-                let share = (along - startOfNext) / max(next.endMeters - startOfNext, 1e-9)
-                seconds += share * (next.extra - (previous?.extra ?? 0))
+            var seconds = planned(plan, index: stretchIndex(atMeters: along), atMeters: along, fallback: fallbackSecondsPerMeter) - start
+            if let live = liveSecondsPerMeter, model.liveWeight > 0 {
+                let reach = fromMeters + model.liveMeters
+                var index = stretchIndex(atMeters: blendEnd)
+                while blendEnd < min(along, reach), index < stretches.count {
+                    let end = min(stretches[index].endMeters, reach)
+                    if end > blendEnd {
+                        let weight = model.liveWeight * (1 - ((blendEnd + end) / 2 - fromMeters) / model.liveMeters)
+                        let extra = (end - blendEnd) * weight * (live - paceOf(plan, index: index, fallback: fallbackSecondsPerMeter))
+                        partial = (blendEnd, end, extra)
+                        blendExtra += extra
+                        blendEnd = end
+                    }
+                    index += 1
+                }
+                seconds += blendExtra
+                // A target inside the last stretch walked takes only its share of that stretch's extra.
+                if let last = partial, along < last.end, last.end > last.start {
+                    seconds -= last.extra * (last.end - along) / (last.end - last.start)
+                }
             }
             return max(0, seconds) + max(0, target - totalMeters) * fallbackSecondsPerMeter
         }
     }
 
-    /// Planned seconds from the plan's start to `meters` along the route.
-    private func planned(_ plan: LearnedTiming, atMeters meters: Double, fallback: Double) -> Double {
-        let index = stretchIndex(atMeters: meters)
+    /// Planned seconds from the plan's start to `meters` along the route, on stretch `index`.
+    private func planned(_ plan: LearnedTiming, index: Int, atMeters meters: Double, fallback: Double) -> Double {
         guard index >= plan.startIndex else { return 0 }
         let offset = index - plan.startIndex
         let stretch = stretches[index]
-        let before = offset == 0 ? (0.0, 0.0) : (plan.learnedSeconds[offset - 1], plan.unlearnedMeters[offset - 1])
-        let stretchStart = offset == 0 ? plan.startMeters : stretch.startMeters
-        let into = max(0, min(meters, stretch.endMeters) - stretchStart)
-        let pace = paceOf(plan, index: index, fallback: fallback)
-        return before.0 + before.1 * fallback + into * pace
+        let near = plan.isLearned.count
+        if offset < near {
+            let before = offset == 0 ? (0.0, 0.0) : (plan.learnedSeconds[offset - 1], plan.unlearnedMeters[offset - 1])
+            let stretchStart = offset == 0 ? plan.startMeters : stretch.startMeters
+            let into = max(0, min(meters, stretch.endMeters) - stretchStart)
+            return before.0 + before.1 * fallback + into * paceOf(plan, index: index, fallback: fallback)
+        }
+        // Beyond the near plan: its end, then the all-week figures.
+        let nearEnd = near == 0 ? 0 : plan.learnedSeconds[near - 1] + plan.unlearnedMeters[near - 1] * fallback
+        let boundary = plan.startIndex + near - 1
+        let weekAtBoundary = boundary >= 0 ? plan.weekSeconds[boundary] + plan.weekUnlearned[boundary] * fallback : 0
+        let weekBefore = plan.weekSeconds[index - 1 < 0 ? 0 : index - 1] + plan.weekUnlearned[index - 1 < 0 ? 0 : index - 1] * fallback
+        let into = max(0, min(meters, stretch.endMeters) - stretch.startMeters)
+        return nearEnd + (index - 1 >= 0 ? weekBefore : 0) - weekAtBoundary + into * paceOf(plan, index: index, fallback: fallback)
     }
 
-    /// The planned pace on stretch `index`.
+    /// The planned pace on stretch `index`: the near plan's within it, the all-week figure beyond.
     private func paceOf(_ plan: LearnedTiming, index: Int, fallback: Double) -> Double {
         let offset = index - plan.startIndex
-        guard offset >= 0, offset < plan.isLearned.count, plan.isLearned[offset] else { return fallback }
-        let stretchStart = offset == 0 ? plan.startMeters : stretches[index].startMeters
-        let length = stretches[index].endMeters - stretchStart
-        let seconds = plan.learnedSeconds[offset] - (offset == 0 ? 0 : plan.learnedSeconds[offset - 1])
-        return length > 0 ? seconds / length : fallback
+        if offset >= 0, offset < plan.isLearned.count {
+            guard plan.isLearned[offset] else { return fallback }
+            let stretchStart = offset == 0 ? plan.startMeters : stretches[index].startMeters
+            let length = stretches[index].endMeters - stretchStart
+            let seconds = plan.learnedSeconds[offset] - (offset == 0 ? 0 : plan.learnedSeconds[offset - 1])
+            return length > 0 ? seconds / length : fallback
+        }
+        let previousSeconds = index == 0 ? 0 : plan.weekSeconds[index - 1]
+        let previousUnlearned = index == 0 ? 0 : plan.weekUnlearned[index - 1]
+        guard plan.weekUnlearned[index] == previousUnlearned else { return fallback }
+        let length = stretches[index].endMeters - stretches[index].startMeters
+        return length > 0 ? (plan.weekSeconds[index] - previousSeconds) / length : fallback
     }
 }

@@ -79,12 +79,18 @@ public struct RoadTimes: Sendable {
         /// The sum over all slots.
         public private(set) var total = PieceTally()
 
-        mutating func add(_ tally: PieceTally, slot: WeekSlot) {
+        /// The position of the first slot at or after `index` (binary search).
+        func position(atLeast index: Int) -> Int {
             var low = 0, high = slots.count
             while low < high {
                 let middle = (low + high) / 2
-                if slots[middle].index < slot.index { low = middle + 1 } else { high = middle }
+                if slots[middle].index < index { low = middle + 1 } else { high = middle }
             }
+            return low
+        }
+
+        mutating func add(_ tally: PieceTally, slot: WeekSlot) {
+            let low = position(atLeast: slot.index)
             if low < slots.count, slots[low].index == slot.index {
                 slots[low].tally.add(tally)
             } else {
@@ -113,11 +119,14 @@ public struct RoadTimes: Sendable {
     public let smoothing: Smoothing
     /// Kernel weights by distance in slots of the day, precomputed (zero beyond three bandwidths).
     private let kernel: [Double]
+    /// Slots of the day beyond which the kernel is zero.
+    private let kernelReach: Int
 
     /// An empty table.
     public init(smoothing: Smoothing = Smoothing()) {
         self.smoothing = smoothing
-        let reach = Int((3 * smoothing.bandwidthSlots).rounded(.up))
+        let reach = min(WeekSlot.perDay / 2 - 1, Int((3 * smoothing.bandwidthSlots).rounded(.up)))
+        kernelReach = reach
         kernel = (0...WeekSlot.perDay / 2).map { d in
             d > reach ? 0 : exp(-0.5 * pow(Double(d) / smoothing.bandwidthSlots, 2))
         }
@@ -174,14 +183,35 @@ public struct RoadTimes: Sendable {
         var weightedPace = 0.0
         var weight = 0.0
         let weekday = slot.weekday, slotOfDay = slot.slotOfDay
-        for other in entry.slots where other.tally.meters > 0 {
-            let d = abs(other.index % WeekSlot.perDay - slotOfDay)
-            var w = kernel[min(d, WeekSlot.perDay - d)]
-            guard w > 0 else { continue }
-            if other.index / WeekSlot.perDay != weekday { w *= smoothing.otherWeekdayWeight }
-            w *= other.tally.passes
-            weightedPace += w * other.tally.seconds / other.tally.meters
-            weight += w
+        let perDay = WeekSlot.perDay
+        // Only the slots within the kernel's reach of this time of day, on each weekday: found by binary search, so
+        // a piece learned at every hour of the week costs no more than one learned a few times.
+        for day in 0..<7 {
+            let base = day * perDay
+            let dayWeight = day == weekday ? 1 : smoothing.otherWeekdayWeight
+            let low = slotOfDay - kernelReach, high = slotOfDay + kernelReach
+            // The window, wrapped round midnight into the same day's other end: at most two ranges.
+            for part in 0..<2 {
+                let (first, last): (Int, Int)
+                if low < 0 {
+                    (first, last) = part == 0 ? (base, base + high) : (base + low + perDay, base + perDay - 1)
+                } else if high >= perDay {
+                    (first, last) = part == 0 ? (base, base + high - perDay) : (base + low, base + perDay - 1)
+                } else {
+                    guard part == 0 else { break }
+                    (first, last) = (base + low, base + high)
+                }
+                var position = entry.position(atLeast: first)
+                while position < entry.slots.count, entry.slots[position].index <= last {
+                    let other = entry.slots[position]
+                    position += 1
+                    guard other.tally.meters > 0 else { continue }
+                    let d = abs(other.index - base - slotOfDay)
+                    let w = kernel[min(d, perDay - d)] * dayWeight * other.tally.passes
+                    weightedPace += w * other.tally.seconds / other.tally.meters
+                    weight += w
+                }
+            }
         }
         let prior = smoothing.allWeekPasses
         return LearnedPace(secondsPerMeter: (weightedPace + prior * allWeek) / (weight + prior), evidence: weight)
