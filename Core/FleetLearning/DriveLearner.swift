@@ -96,34 +96,38 @@ public struct DriveLearner: Sendable {
             index = max(index, start + 1)
         }
 
-        var pass: (piece: RoadPiece, slot: WeekSlot, tally: PieceTally, endMeters: Double)? = nil
+        // The pass being summed: its piece, the slot it began in, and its tally so far.
+        var passPiece: RoadPiece? = nil
+        var passSlot = WeekSlot(index: 0)
+        var passTally = PieceTally()
         var nextWait = 0
         var start = 0.0
         var startTime = time(atMeters: 0)
-        while start < route.totalMeters - 1e-6 {
-            let end = min(start + stepMeters, route.totalMeters)
+        let total = route.totalMeters
+        while start < total - 1e-6 {
+            let end = min(start + stepMeters, total)
             let endTime = time(atMeters: end)
             let middle = route.location(atMeters: (start + end) / 2)
             let segment = middle.segmentIndex
             let piece = RoadPiece(at: route.point(onSegment: segment, fraction: middle.fraction),
                                   bearing: Geodesy.initialBearing(route.points[segment], route.points[segment + 1]))
-            if pass?.piece != piece {
-                if let done = pass { table.add(done.tally, on: done.piece, in: done.slot) }
-                pass = (piece, WeekSlot(epochSeconds: startTime, utcOffsetSeconds: utcOffsetSeconds),
-                        PieceTally(passes: 1), start)
+            if passPiece != piece {
+                if let done = passPiece { table.add(passTally, on: done, in: passSlot) }
+                passPiece = piece
+                passSlot = WeekSlot(epochSeconds: startTime, utcOffsetSeconds: utcOffsetSeconds)
+                passTally = PieceTally(passes: 1)
             }
-            pass!.tally.seconds += endTime - startTime
-            pass!.tally.meters += end - start
-            pass!.endMeters = end
+            passTally.seconds += endTime - startTime
+            passTally.meters += end - start
             // A wait belongs to the pass on whose step it began (a wait at the path's very end to the last pass).
-            while nextWait < waits.count, waits[nextWait].meters < end || end >= route.totalMeters {
-                if pass!.tally.waits == 0 { pass!.tally.waits = 1 }
-                pass!.tally.waitSeconds += waits[nextWait].seconds
+            while nextWait < waits.count, waits[nextWait].meters < end || end >= total {
+                passTally.waits = 1
+                passTally.waitSeconds += waits[nextWait].seconds
                 nextWait += 1
             }
             start = end
             startTime = endTime
         }
-        if let done = pass { table.add(done.tally, on: done.piece, in: done.slot) }
+        if let done = passPiece { table.add(passTally, on: done, in: passSlot) }
     }
 }
