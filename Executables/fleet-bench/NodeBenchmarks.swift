@@ -197,6 +197,7 @@ enum NodeBenchmarks {
             }
             exit(0)
         } catch {
+            while interrupted.load(ordering: .relaxed) { sleep(1) }
             FileHandle.standardError.write(Data("fleet-bench nodes: \(error)\n".utf8))
             exit(1)
         }
@@ -227,6 +228,8 @@ enum NodeBenchmarks {
     /// The machines of the run in progress, removed on SIGTERM or SIGINT too.
     private static let running = Mutex<NodeMachines?>(nil)
     private static let signals = Mutex<[any DispatchSourceSignal]>([])
+    /// Set once a signal stops the run: the loads then fail, and the handler, not they, ends the process.
+    private static let interrupted = Atomic(false)
 
     private static func stopOnSignals() {
         signals.withLock { sources in
@@ -235,6 +238,7 @@ enum NodeBenchmarks {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler {
+                    interrupted.store(true, ordering: .relaxed)
                     running.withLock { $0 }?.stop()
                     exit(128 + number)
                 }

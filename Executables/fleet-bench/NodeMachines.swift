@@ -163,7 +163,12 @@ final class NodeMachines: Sendable {
         }
         for namespace in namespaces { _ = try? BenchCluster.run(ip, ["netns", "del", namespace]) }
         cgroups.removeGroup(run)
-        try? FileManager.default.removeItem(atPath: FileManager.default.temporaryDirectory.appendingPathComponent(run).path)
+        // Again while the run's other threads may still write into it (a signal stops the run midway).
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(run).path
+        for _ in 0..<20 where FileManager.default.fileExists(atPath: folder) {
+            try? FileManager.default.removeItem(atPath: folder)
+            usleep(50_000)
+        }
     }
 
     /// Whether anything of run `run` is left: a namespace, a CPU group, a process in either, its folder.
