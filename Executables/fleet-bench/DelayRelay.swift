@@ -96,7 +96,8 @@ final class DelayRelay: @unchecked Sendable {
                 if due > now { usleep(UInt32((due - now) / 1000)) }
                 var offset = 0
                 while offset < bytes.count {
-                    let written = bytes[offset...].withUnsafeBytes { write(destination, $0.baseAddress, $0.count) }
+                    // MSG_NOSIGNAL: a peer gone is an error here, not SIGPIPE for the whole process.
+                    let written = bytes[offset...].withUnsafeBytes { send(destination, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     if written < 0 && errno == EINTR { continue }
                     if written <= 0 { break }
                     offset += written

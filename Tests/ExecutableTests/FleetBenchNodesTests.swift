@@ -5,7 +5,8 @@ import Testing
 /// Runs the built `fleet-bench nodes` very briefly (1 and 2 nodes, a second a load): it makes a
 /// network namespace and a CPU quota for PostgreSQL, wrk and each `fleet-admin serve` node, and
 /// removes all of them afterwards. Where namespaces cannot be made (not root), it says so and
-/// exits 2.
+/// exits 2. One test at a time: each run's machines take their share of the cores.
+@Suite(.serialized)
 struct FleetBenchNodesTests {
     @Test(.enabled(if: NodesMachine.canMakeNamespaces, "needs root, ip/tc/nsenter, a cgroup CPU controller, PostgreSQL 15 and wrk (make setup)"))
     func aShortRunPrintsTheRatiosAndLeavesNothingBehind() throws {
@@ -24,17 +25,34 @@ struct FleetBenchNodesTests {
 
         // Nothing of the run is left: namespaces, CPU groups, processes, its folder.
         let run = try #require(result.error.firstMatch(of: /fleet-bench-nodes-[0-9]+/).map { String($0.output) }, "\(result.error)")
-        let namespaces = try NodesMachine.shell("ip netns list")
-        #expect(!namespaces.contains(run), "\(namespaces)")
-        for root in ["/sys/fs/cgroup", "/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"] {
-            #expect(!FileManager.default.fileExists(atPath: "\(root)/\(run)"), "\(root)/\(run)")
+        #expect(try NodesMachine.leftovers(of: run).isEmpty)
+    }
+
+    @Test(.enabled(if: NodesMachine.canMakeNamespaces, "needs root, ip/tc/nsenter, a cgroup CPU controller, PostgreSQL 15 and wrk (make setup)"))
+    func theNextRunRemovesWhatAKilledRunLeft() throws {
+        // A run killed (SIGKILL) once its machines are up leaves them behind…
+        let executable = try BinaryRunner.locate("fleet-bench")
+        let killed = Process()
+        killed.executableURL = executable
+        killed.arguments = ["nodes", "--nodes", "1", "--seconds", "1", "--delay-ms", "0"]
+        let errors = Pipe()
+        killed.standardOutput = FileHandle.nullDevice
+        killed.standardError = errors
+        try killed.run()
+        var said = ""
+        while !said.contains("machines up in"), killed.isRunning {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
         }
-        #expect(!FileManager.default.fileExists(atPath: FileManager.default.temporaryDirectory.appendingPathComponent(run).path))
-        let processes = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { entry in
-            guard Int32(entry) != nil, let command = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
-            return String(decoding: command, as: UTF8.self).contains(run)
-        }
-        #expect(processes.isEmpty, "\(processes)")
+        kill(killed.processIdentifier, SIGKILL)
+        killed.waitUntilExit()
+        let run = try #require(said.firstMatch(of: /fleet-bench-nodes-[0-9]+/).map { String($0.output) }, "\(said)")
+        #expect(try !NodesMachine.leftovers(of: run).isEmpty)
+        // …and the next run removes them before making its own.
+        let next = try BinaryRunner(product: "fleet-bench").run(["nodes", "--nodes", "1", "--seconds", "1", "--delay-ms", "0"], timeout: 120)
+        #expect(next.status == 0, "\(next)")
+        #expect(try NodesMachine.leftovers(of: run).isEmpty)
     }
 
     @Test func whereNamespacesCannotBeMadeItSaysWhyAndExits2() throws {
@@ -66,6 +84,24 @@ enum NodesMachine {
             && ["/usr/sbin/ip", "/sbin/ip", "/bin/ip"].contains(where: FileManager.default.isExecutableFile)
             && ["/sys/fs/cgroup/cgroup.controllers", "/sys/fs/cgroup/cpu/cpu.cfs_quota_us", "/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us"]
                 .contains(where: FileManager.default.fileExists)
+    }
+
+    /// What is left of run `run`: its namespaces, CPU groups, folder and processes.
+    static func leftovers(of run: String) throws -> [String] {
+        var found = try shell("ip netns list").split(separator: "\n").map(String.init).filter { $0.hasPrefix(run) }
+        for root in ["/sys/fs/cgroup", "/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"] where FileManager.default.fileExists(atPath: "\(root)/\(run)") {
+            found.append("\(root)/\(run)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(run).path
+        if FileManager.default.fileExists(atPath: folder) { found.append(folder) }
+        found += ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { entry in
+            // Its command line (PostgreSQL's folder) or its CPU group (every machine's process) names the run.
+            guard Int32(entry) != nil else { return false }
+            return ["cmdline", "cgroup"].contains { file in
+                FileManager.default.contents(atPath: "/proc/\(entry)/\(file)").map { String(decoding: $0, as: UTF8.self).contains(run) } ?? false
+            }
+        }.map { "process \($0)" }
+        return found
     }
 
     static func shell(_ command: String) throws -> String {
