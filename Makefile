@@ -20,12 +20,13 @@ VENV         := $(BUILD_DIR)/conformance-venv
 # Debian packages the project needs: the C libraries behind our systemLibrary targets, test tools,
 # Leaflet for the map pages (served from /usr/share/javascript/leaflet) and the browser their tests drive;
 # Patroni and etcd for the failover cluster (docs/operations.md), which the tests and fleet-bench start
-# themselves: the install must not start them as system services (SERVICE_UNITS below).
+# themselves: the install must not start them as system services (SERVICE_UNITS below); wrk and iproute2 for
+# fleet-bench nodes, whose test runs wrk and the nodes in network namespaces of their own.
 DEBIAN_PACKAGES := pkg-config libsqlite3-dev libcurl4-openssl-dev libssl-dev libmicrohttpd-dev \
                    python3 python3-venv python3-pip tmux gpsd gpsd-clients \
                    routino libroutino-dev osmium-tool chromium chromium-driver libjs-leaflet \
                    postgresql-15 libpq-dev nginx-light libgrpc-dev nghttp2-client openssl \
-                   patroni etcd-server etcd-client
+                   patroni etcd-server etcd-client wrk iproute2
 # Units whose packages would start them (and enable them at boot) on install: installed with a
 # policy-rc.d that refuses every start, their units disabled afterwards.
 SERVICE_UNITS := etcd.service patroni.service

@@ -17,15 +17,22 @@ final class BenchCluster: Sendable {
 
     let folder: String
     let port: Int
+    /// The address it listens on, which clients name in their URLs.
+    let host: String
     private let asPostgres: Bool
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    init() throws {
+    /// `listen` is the address to listen on; `clients`, a network (CIDR) whose clients it trusts
+    /// besides loopback; `launcher`, a command the server is started through (`fleet-bench nodes`
+    /// starts it in a network namespace and CPU quota of its own); `folder`, where it goes.
+    init(listen: String = "127.0.0.1", clients: String? = nil, launcher: [String] = [], folder: String? = nil) throws {
         asPostgres = getuid() == 0
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-bench-pg-\(getpid())").path
+        host = listen
+        let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("fleet-bench-pg-\(getpid())").path
+        self.folder = folder
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if asPostgres { _ = try Self.run("/bin/chown", ["postgres:postgres", folder]) }
@@ -33,13 +40,18 @@ final class BenchCluster: Sendable {
         do {
             _ = try Self.run(Self.binaries + "/initdb", ["-D", folder + "/data", "-U", Self.user, "--auth=trust", "-E", "UTF8",
                                                          "--no-locale", "--no-sync"], asPostgres: asPostgres)
+            if let clients, let hba = FileHandle(forWritingAtPath: folder + "/data/pg_hba.conf") {
+                hba.seekToEndOfFile()
+                hba.write(Data("host all all \(clients) trust\n".utf8))
+                try? hba.close()
+            }
             // The port follows from the process ID, and another run's cluster (another checkout's
             // benchmark) may hold it: the next few ports are tried before giving up.
             for attempt in 0..<5 {
                 do {
                     _ = try Self.run(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "-o",
-                                                                 "-p \(candidate) -k \(folder) -c listen_addresses=127.0.0.1 -c max_connections=200",
-                                                                 "start"], asPostgres: asPostgres)
+                                                                 "-p \(candidate) -k \(folder) -c listen_addresses=\(listen) -c max_connections=200",
+                                                                 "start"], asPostgres: asPostgres, launcher: launcher)
                     break
                 } catch {
                     let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
@@ -59,10 +71,17 @@ final class BenchCluster: Sendable {
         port = candidate
     }
 
-    /// Creates database `name`; returns its `postgres://fleet@127.0.0.1:PORT/NAME`.
+    /// Creates database `name`; returns its `postgres://fleet@HOST:PORT/NAME`.
     func database(_ name: String) throws -> String {
         _ = try Self.run(Self.binaries + "/createdb", ["-h", folder, "-p", String(port), "-U", Self.user, name])
-        return "postgres://\(Self.user)@127.0.0.1:\(port)/\(name)"
+        return "postgres://\(Self.user)@\(host):\(port)/\(name)"
+    }
+
+    /// Database `name`'s URL through the server's socket in `folder`, which reaches it from any
+    /// network namespace.
+    func socketURL(database name: String) -> String {
+        let encoded = folder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? folder
+        return "postgres://\(Self.user)@\(encoded):\(port)/\(name)"
     }
 
     /// The server's first process (`postmaster.pid`), whose children are its backends; nil if unreadable.
@@ -72,7 +91,7 @@ final class BenchCluster: Sendable {
     }
 
     /// libpq's connection string for database `name`, for the raw clients.
-    func conninfo(database name: String) -> String { "host=127.0.0.1 port=\(port) user=\(Self.user) dbname=\(name)" }
+    func conninfo(database name: String) -> String { "host=\(host) port=\(port) user=\(Self.user) dbname=\(name)" }
 
     /// Stops the server and removes its folder.
     func stop() {
@@ -84,8 +103,9 @@ final class BenchCluster: Sendable {
     /// Output goes to a file, and the child inherits no other descriptor: `pg_ctl start` leaves a
     /// server running that would hold a pipe open (posix_spawn and waitpid rather than Foundation's
     /// Process, whose wait did not return while that server lived on).
-    static func run(_ path: String, _ arguments: [String], asPostgres: Bool = false) throws -> String {
-        let command = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", path] + arguments : [path] + arguments
+    /// `launcher` goes before the command (and `runuser`).
+    static func run(_ path: String, _ arguments: [String], asPostgres: Bool = false, launcher: [String] = []) throws -> String {
+        let command = launcher + (asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", path] + arguments : [path] + arguments)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-bench-pg-output-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         var actions = posix_spawn_file_actions_t()

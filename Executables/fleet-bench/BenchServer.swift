@@ -13,11 +13,14 @@ final class BenchServer: Sendable {
         var description: String
     }
 
-    /// A server over `store` (default: a new durable SQLite file in `folder`).
-    init(folder: String, store: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// A server over `store` (default: a new durable SQLite file in `folder`), listening on `listen`,
+    /// started through `launcher` when given (a command that runs its arguments: `fleet-bench nodes`
+    /// starts each node in a network namespace and CPU quota of its own).
+    init(folder: String, store: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:],
+         listen: String = "127.0.0.1:0", launcher: String? = nil) throws {
         let admin = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fleet-admin").path
-        process.executableURL = URL(fileURLWithPath: admin)
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--store", store ?? "sqlite:\(folder)/serve-\(UUID().uuidString).db",
+        process.executableURL = URL(fileURLWithPath: launcher ?? admin)
+        process.arguments = (launcher == nil ? [] : [admin]) + ["serve", "--listen", listen, "--store", store ?? "sqlite:\(folder)/serve-\(UUID().uuidString).db",
                              "--no-access-log",
                              // Every benchmark client is one address (loopback), opening up to 1,000 watches.
                              "--max-connections-per-client", "0", "--max-watches-per-client", "0"] + extraArguments

@@ -536,11 +536,10 @@ enum PostgresBenchmarks {
     }
 
     /// wrk against every node at once (with the script of the same index), the connections and wrk
-    /// threads shared among them; the rates
-    /// summed and the worst p99 kept.
+    /// threads shared among them (or `connectionsPerNode` each); the rates summed and the worst p99 kept.
     static func load(_ wrk: String, nodes: [BenchServer], path: String, scripts: [String?], folder: String,
-                     duration: String) -> HTTPBenchmarks.WrkResult? {
-        let connections = Int(HTTPBenchmarks.connections) ?? 50
+                     duration: String, connectionsPerNode: Int? = nil) -> HTTPBenchmarks.WrkResult? {
+        let connections = connectionsPerNode.map { $0 * nodes.count } ?? Int(HTTPBenchmarks.connections) ?? 50
         let results = Mutex<[HTTPBenchmarks.WrkResult?]>([])
         let group = DispatchGroup()
         for (node, script) in zip(nodes, scripts) {

@@ -15,6 +15,12 @@ if CommandLine.arguments.dropFirst().first == "failover" && CommandLine.argument
     FailoverBenchmarks.command(arguments: Array(CommandLine.arguments.dropFirst(2)))
 }
 
+// `fleet-bench nodes [--json] …`: nodes, PostgreSQL and the load generator on machines in miniature
+// (network namespaces and CPU quotas), a command of its own; exits 2 where those cannot be made.
+if CommandLine.arguments.dropFirst().first == "nodes" {
+    NodeBenchmarks.command(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
+
 // `make bench`: every benchmark of the project in one run, printed as one table. Ratios are against
 // baselines measured in the same run (machines are noisy; absolute figures vary between runs).
 
@@ -22,7 +28,7 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, history, search, http, grpc, postgres, failover, watch, map, soak;
+// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, history, search, http, grpc, postgres, failover, nodes, watch, map, soak;
 // http-pairs and http-router run only when named); for engine, the update rows of the stores whose name contains STORE
 // ("sqlite, durable"); `fleet-bench postgres short` runs its wrk loads for a second each.
 let only = CommandLine.arguments.dropFirst().first
@@ -75,6 +81,9 @@ if wanted("postgres") {
 }
 if wanted("failover") {
     section("PostgreSQL failover (Patroni, synchronous standby; 2 nodes under write load)", { FailoverBenchmarks.rows() })
+}
+if only == nil {
+    section("nodes measured apart (a network namespace and CPU quota each; fleet-bench nodes)", { NodeBenchmarks.rows() })
 }
 if wanted("watch") { section("watch streams", { WatchBenchmarks.run() }) }
 if wanted("map") { section("map pages (headless Chromium)", { MapBenchmarks.run() }) }
