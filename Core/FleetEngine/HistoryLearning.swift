@@ -107,10 +107,7 @@ public final class HistoryLearningJob: Sendable {
     private let now: @Sendable () -> Double
     private let log: @Sendable (String) -> Void
     private let onLearned: @Sendable () -> Void
-    private let doorbell = Doorbell()
-    private let stopped = Atomic(false)
-    private let finished = Doorbell()
-    private let running = Atomic(false)
+    private let loop = Mutex<BackgroundLoop?>(nil)
 
     /// A job learning `provider`'s history (nil: every provider's) every `intervalSeconds`; `onLearned` runs after a
     /// run that added rows, `log` says what failed.
@@ -125,31 +122,25 @@ public final class HistoryLearningJob: Sendable {
         self.onLearned = onLearned
     }
 
-    /// Starts the background thread (once).
+    /// Starts the background thread (once); its first run is one interval after the start.
     public func start() {
-        guard !running.exchange(true, ordering: .relaxed) else { return }
-        let thread = Thread { [self] in
-            while !stopped.load(ordering: .relaxed) {
-                _ = doorbell.wait(seconds: intervalSeconds)
-                guard !stopped.load(ordering: .relaxed) else { break }
+        loop.withLock { loop in
+            guard loop == nil else { return }
+            let started = BackgroundLoop(name: "history-learning", initialDelaySeconds: intervalSeconds) { [self] in
                 do {
                     if try learning.run(provider: provider, now: now()).rows > 0 { onLearned() }
                 } catch {
                     log("learning travel times from the position history failed, trying again in \(Int(intervalSeconds)) s: \(error)")
                 }
+                return intervalSeconds
             }
-            finished.signal()
+            started.start()
+            loop = started
         }
-        thread.name = "history-learning"
-        thread.start()
     }
 
     /// Stops the thread and waits for it to end (a run under way finishes first).
     public func stop() {
-        stopped.store(true, ordering: .relaxed)
-        doorbell.signal()
-        if running.load(ordering: .relaxed) {
-            while !finished.wait(seconds: 1) {}
-        }
+        loop.withLock { $0 }?.stop()
     }
 }

@@ -19,10 +19,7 @@ public final class HistoryPruner: Sendable {
     private let store: any Store
     private let now: @Sendable () -> Double
     private let log: @Sendable (String) -> Void
-    private let doorbell = Doorbell()
-    private let stopped = Atomic(false)
-    private let finished = Doorbell()
-    private let running = Atomic(false)
+    private let loop = Mutex<BackgroundLoop?>(nil)
 
     /// A pruner of `store`'s history; `now` gives the time in seconds since 1970 (the system's by
     /// default), `log` what failed.
@@ -51,33 +48,23 @@ public final class HistoryPruner: Sendable {
 
     /// Starts the background thread (once).
     public func start() {
-        guard !running.exchange(true, ordering: .relaxed) else { return }
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
+        loop.withLock { loop in
+            guard loop == nil else { return }
+            let started = BackgroundLoop(name: "history-pruner") { [self] in
+                do {
+                    return try step() == stepSize ? pauseSeconds : idleSeconds
+                } catch {
+                    log("pruning the position history failed, trying again in \(Int(idleSeconds)) s: \(error)")
+                    return idleSeconds
+                }
+            }
+            started.start()
+            loop = started
         }
-        thread.name = "history-pruner"
-        thread.start()
     }
 
     /// Stops the thread and waits for it to end (a step under way finishes first).
     public func stop() {
-        stopped.store(true, ordering: .relaxed)
-        doorbell.signal()
-        if running.load(ordering: .relaxed) {
-            while !finished.wait(seconds: 1) {}
-        }
-    }
-
-    private func run() {
-        while !stopped.load(ordering: .relaxed) {
-            var wait = idleSeconds
-            do {
-                if try step() == stepSize { wait = pauseSeconds }
-            } catch {
-                log("pruning the position history failed, trying again in \(Int(idleSeconds)) s: \(error)")
-            }
-            _ = doorbell.wait(seconds: wait)
-        }
+        loop.withLock { $0 }?.stop()
     }
 }
