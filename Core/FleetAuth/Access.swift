@@ -6,6 +6,10 @@ public enum Access: String, Sendable, Hashable, CaseIterable, CustomStringConver
     case ownVehicle = "own vehicle"
     /// Only on the trip the token's `authorization.tripid` names (or `*`).
     case ownTrip = "own trip"
+    /// Only on the task the token's `authorization.taskid` names (or `*`).
+    case ownTask = "own task"
+    /// Only on the shipment the token's `authorization.trackingid` names.
+    case ownTracking = "own shipment"
     /// On any resource of the provider (still narrowed by a specific `vehicleid`/`tripid` in the token).
     case any
 

@@ -101,6 +101,8 @@ public enum Authorizer {
                 throw FleetError(.jwtWithoutTripID, detail: "JWT signed without a trip ID (authorization.tripid); a \(token.role) token needs one to call \(method)")
             }
             guard tripID != nil else { throw roleDenied(token.role, method) }
+        case .ownTask, .ownTracking:
+            throw roleDenied(token.role, method)
         case .any, .denied:
             break
         }

@@ -9,6 +9,9 @@ public enum Role: String, Sendable, Hashable, CaseIterable, CustomStringConverti
     /// Driver SDK User: a driver's app; may read and update only its own vehicle (location, state,
     /// route, navigation), and read trips its token names.
     case driver
+    /// Delivery Trusted Driver User: a courier's app that the provider trusts (Deliveries); may also create
+    /// and update tasks, and create its own delivery vehicle. On rides it may do what a driver may.
+    case trustedDriver = "trusted-driver"
     /// Consumer SDK User: a rider's app; may only read (GetTrip, WatchTrip) the trip its token names.
     case consumer
     /// Fleet Engine Viewer: dashboards; may read (Get, List, Search, Watch) everything, write nothing.
@@ -22,6 +25,7 @@ public enum Role: String, Sendable, Hashable, CaseIterable, CustomStringConverti
         switch self {
         case .server: "Fleet Engine Super User"
         case .driver: "Driver SDK User"
+        case .trustedDriver: "Fleet Engine Delivery Trusted Driver User"
         case .consumer: "Consumer SDK User"
         case .fleetReader: "Fleet Engine Viewer"
         }

@@ -63,7 +63,7 @@ public struct TokenMinter: Sendable {
             scope = AuthorizationScope(vehicleID: vehicleID ?? AuthorizationScope.wildcard, tripID: tripID ?? AuthorizationScope.wildcard)
         case .fleetReader:
             scope = .everything
-        case .driver:
+        case .driver, .trustedDriver:
             guard let vehicleID else {
                 throw FleetError(.missingField, detail: "a driver token needs a vehicle ID (authorization.vehicleid)", field: "vehicleid")
             }

@@ -7,11 +7,21 @@ public struct CallResources: Sendable, Hashable {
     public var vehicleID: String?
     /// The trip, from a trip's name or CreateTrip's `tripId`.
     public var tripID: String?
+    /// The delivery vehicle, from its name or CreateDeliveryVehicle's `deliveryVehicleId`.
+    public var deliveryVehicleID: String?
+    /// The task, from its name or CreateTask's `taskId`.
+    public var taskID: String?
+    /// The shipment's tracking ID, from a task tracking info name.
+    public var trackingID: String?
 
-    public init(provider: String?, vehicleID: String? = nil, tripID: String? = nil) {
+    public init(provider: String?, vehicleID: String? = nil, tripID: String? = nil, deliveryVehicleID: String? = nil,
+                taskID: String? = nil, trackingID: String? = nil) {
         self.provider = provider
         self.vehicleID = vehicleID
         self.tripID = tripID
+        self.deliveryVehicleID = deliveryVehicleID
+        self.taskID = taskID
+        self.trackingID = trackingID
     }
 
     /// The provider of a name that does not parse (`providers/{p}/…`), nil when it does not start so.

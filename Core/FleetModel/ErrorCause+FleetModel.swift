@@ -13,6 +13,24 @@ extension ErrorCause {
         summary: "The billable trip name is not of the form providers/{provider_id}/billableTrips/{billable_trip_id}",
         remedy: "Use the full resource name; the provider must be the provider's Cloud project ID.",
         matchPhrases: ["billable trip name", "/billableTrips/"])
+    /// A delivery vehicle name not of the form providers/{provider}/deliveryVehicles/{delivery_vehicle}.
+    public static let badDeliveryVehicleName = ErrorCause(
+        id: "BAD_DELIVERY_VEHICLE_NAME", code: .invalidArgument,
+        summary: "The delivery vehicle name is not of the form providers/{provider_id}/deliveryVehicles/{delivery_vehicle_id}",
+        remedy: "Use the full resource name; the provider must be the provider's Cloud project ID.",
+        matchPhrases: ["delivery vehicle name", "/deliveryVehicles/"])
+    /// A task name not of the form providers/{provider}/tasks/{task}.
+    public static let badTaskName = ErrorCause(
+        id: "BAD_TASK_NAME", code: .invalidArgument,
+        summary: "The task name is not of the form providers/{provider_id}/tasks/{task_id}",
+        remedy: "Use the full resource name; the provider must be the provider's Cloud project ID.",
+        matchPhrases: ["task name", "/tasks/"])
+    /// A task tracking info name not of the form providers/{provider}/taskTrackingInfo/{tracking_id}.
+    public static let badTaskTrackingInfoName = ErrorCause(
+        id: "BAD_TASK_TRACKING_INFO_NAME", code: .invalidArgument,
+        summary: "The task tracking info name is not of the form providers/{provider_id}/taskTrackingInfo/{tracking_id}",
+        remedy: "Use the full resource name with the shipment's tracking ID, e.g. providers/my-project/taskTrackingInfo/PARCEL-123.",
+        matchPhrases: ["task tracking info name", "/taskTrackingInfo/", "tracking id"])
     /// A binary protobuf message (a gRPC request) that cannot be decoded.
     public static let malformedProtobuf = ErrorCause(
         id: "MALFORMED_PROTOBUF", code: .invalidArgument,
@@ -26,6 +44,7 @@ extension ErrorCause {
 public enum FleetModelCauses {
     /// Every cause this module reports.
     public static let all: [ErrorCause] = [
-        .badProviderName, .badBillableTripName, .malformedProtobuf,
+        .badProviderName, .badBillableTripName, .badDeliveryVehicleName, .badTaskName, .badTaskTrackingInfoName,
+        .malformedProtobuf,
     ]
 }

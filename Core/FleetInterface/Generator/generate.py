@@ -51,10 +51,13 @@ OUTPUTS = {
 # more row here plus its methods in DECLARED.
 SERVICES = [
     ("google-maps-fleetengine", "google.maps.fleetengine_v1", ["VehicleService", "TripService"]),
+    ("google-maps-fleetengine-delivery", "google.maps.fleetengine_delivery_v1", ["DeliveryService"]),
 ]
 
-ROLES = ["server", "driver", "consumer", "fleetReader"]
-ACCESS = {"any", "denied", "ownVehicle", "ownTrip"}
+ROLES = ["server", "driver", "trustedDriver", "consumer", "fleetReader"]
+# ownVehicle: the vehicle the token names (`vehicleid`, or `deliveryvehicleid` for a delivery vehicle);
+# ownTrip: the trip (`tripid`); ownTask: the task (`taskid`); ownTracking: the shipment (`trackingid`).
+ACCESS = {"any", "denied", "ownVehicle", "ownTrip", "ownTask", "ownTracking"}
 
 # Resource names a REST path variable binds, the FleetModel type that parses each, and the ID it yields.
 NAME_TYPES = {
@@ -62,6 +65,9 @@ NAME_TYPES = {
     "providers/*/vehicles/*": ("VehicleName", "vehicleID"),
     "providers/*/trips/*": ("TripName", "tripID"),
     "providers/*/billableTrips/*": ("BillableTripName", None),
+    "providers/*/deliveryVehicles/*": ("DeliveryVehicleName", "deliveryVehicleID"),
+    "providers/*/tasks/*": ("TaskName", "taskID"),
+    "providers/*/taskTrackingInfo/*": ("TaskTrackingInfoName", "trackingID"),
 }
 
 
@@ -73,20 +79,22 @@ class Declared:
     doc: str
     # Google's google.api.http rule: verb, path template, body ("" none, "*" the whole request, or a field).
     http: tuple[str, str, str]
-    resource: str                 # "vehicle" or "trip": what the method works on, for token scopes
+    resource: str                 # vehicle, trip, deliveryVehicle, task, taskTrackingInfo: for token scopes
     reads: bool                   # only reads (never journaled, answered at once)
     journaled: bool               # a journal records it
     idempotent: bool              # sending it twice does what sending it once does
     collection: bool              # works on many resources (List, Search)
-    access: dict[str, str]        # role → any / denied / ownVehicle / ownTrip
+    access: dict[str, str]        # role → one of ACCESS
     ids: dict[str, str] = field(default_factory=dict)  # "vehicleID"/"tripID" → request field naming it
     # Our extensions: not in Google's descriptors, so their types are declared here; no gRPC method.
     extension_request: str | None = None
     stream: bool = False
 
 
-def access(server="any", driver="denied", consumer="denied", fleetReader="denied") -> dict[str, str]:
-    return {"server": server, "driver": driver, "consumer": consumer, "fleetReader": fleetReader}
+def access(server="any", driver="denied", consumer="denied", fleetReader="denied", trustedDriver=None) -> dict[str, str]:
+    """A row of the matrix; a trusted driver (Deliveries) may do what a driver may unless said otherwise."""
+    return {"server": server, "driver": driver, "trustedDriver": trustedDriver or driver, "consumer": consumer,
+            "fleetReader": fleetReader}
 
 
 READER = access(fleetReader="any")
@@ -133,6 +141,50 @@ DECLARED = [
              "trip", reads=True, journaled=False, idempotent=True, collection=False,
              access=access(driver="ownTrip", consumer="ownTrip", fleetReader="any"),
              extension_request="maps.fleetengine.v1.GetTripRequest", stream=True),
+
+    # Deliveries (Fleet Engine's Last Mile API). The untrusted driver (`driver`) reads and updates its own
+    # delivery vehicle; the trusted driver also creates and updates tasks; the consumer sees one shipment.
+    Declared("DeliveryService", "CreateDeliveryVehicle", "Creates a delivery vehicle.",
+             ("POST", "/v1/{parent=providers/*}/deliveryVehicles", "delivery_vehicle"),
+             "deliveryVehicle", reads=False, journaled=True, idempotent=False, collection=False,
+             access=access(trustedDriver="ownVehicle"), ids={"deliveryVehicleID": "deliveryVehicleId"}),
+    Declared("DeliveryService", "GetDeliveryVehicle", "Returns a delivery vehicle.",
+             ("GET", "/v1/{name=providers/*/deliveryVehicles/*}", ""),
+             "deliveryVehicle", reads=True, journaled=False, idempotent=True, collection=False,
+             access=access(driver="ownVehicle", fleetReader="any")),
+    Declared("DeliveryService", "DeleteDeliveryVehicle", "Deletes a delivery vehicle that has no tasks assigned.",
+             ("DELETE", "/v1/{name=providers/*/deliveryVehicles/*}", ""),
+             "deliveryVehicle", reads=False, journaled=True, idempotent=True, collection=False, access=access()),
+    Declared("DeliveryService", "UpdateDeliveryVehicle",
+             "Writes the fields named by the update mask: location, stops (which assigns tasks), attributes.",
+             ("PATCH", "/v1/{delivery_vehicle.name=providers/*/deliveryVehicles/*}", "delivery_vehicle"),
+             "deliveryVehicle", reads=False, journaled=True, idempotent=True, collection=False,
+             access=access(driver="ownVehicle")),
+    Declared("DeliveryService", "BatchCreateTasks", "Creates up to 500 tasks at once, all or none.",
+             ("POST", "/v1/{parent=providers/*}/tasks:batchCreate", "*"),
+             "task", reads=False, journaled=True, idempotent=False, collection=True, access=access(trustedDriver="any")),
+    Declared("DeliveryService", "CreateTask", "Creates a task.", ("POST", "/v1/{parent=providers/*}/tasks", "task"),
+             "task", reads=False, journaled=True, idempotent=False, collection=False, access=access(trustedDriver="any"),
+             ids={"taskID": "taskId"}),
+    Declared("DeliveryService", "GetTask", "Returns a task.", ("GET", "/v1/{name=providers/*/tasks/*}", ""),
+             "task", reads=True, journaled=False, idempotent=True, collection=False,
+             access=access(driver="ownTask", fleetReader="any")),
+    Declared("DeliveryService", "DeleteTask", "Deletes a task that is closed or not assigned.",
+             ("DELETE", "/v1/{name=providers/*/tasks/*}", ""),
+             "task", reads=False, journaled=True, idempotent=True, collection=False, access=access()),
+    Declared("DeliveryService", "UpdateTask", "Writes the fields named by the update mask: outcome, time window, attributes.",
+             ("PATCH", "/v1/{task.name=providers/*/tasks/*}", "task"),
+             "task", reads=False, journaled=True, idempotent=True, collection=False, access=access(trustedDriver="ownTask")),
+    Declared("DeliveryService", "ListTasks", "Lists a provider's tasks, filtered and paged.",
+             ("GET", "/v1/{parent=providers/*}/tasks", ""),
+             "task", reads=True, journaled=False, idempotent=True, collection=True, access=READER),
+    Declared("DeliveryService", "GetTaskTrackingInfo", "Returns what the customer of a shipment may see.",
+             ("GET", "/v1/{name=providers/*/taskTrackingInfo/*}", ""),
+             "taskTrackingInfo", reads=True, journaled=False, idempotent=True, collection=False,
+             access=access(consumer="ownTracking", fleetReader="any")),
+    Declared("DeliveryService", "ListDeliveryVehicles", "Lists a provider's delivery vehicles, filtered and paged.",
+             ("GET", "/v1/{parent=providers/*}/deliveryVehicles", ""),
+             "deliveryVehicle", reads=True, journaled=False, idempotent=True, collection=True, access=READER),
 ]
 
 # Methods Google's services had and that are not served: a call of one is UNIMPLEMENTED, saying what to use.
@@ -179,8 +231,12 @@ class Method:
         return name, pattern
 
 
+# FleetModel's Swift names that are not the proto's last component (Core/FleetModel/Generator/generate.py).
+SWIFT_RENAMES = {"maps.fleetengine.delivery.v1.Task": "DeliveryTask"}
+
+
 def swift_type(full_name: str) -> str:
-    return full_name.rsplit(".", 1)[1]
+    return SWIFT_RENAMES.get(full_name) or full_name.rsplit(".", 1)[1]
 
 
 def message_class(annotation) -> type | None:
@@ -315,6 +371,12 @@ public enum FleetMethod: String, Sendable, Hashable, CaseIterable, CustomStringC
         case vehicle
         /// Trips (`providers/*/trips/*`; billable trips count as trips).
         case trip
+        /// Delivery vehicles (`providers/*/deliveryVehicles/*`).
+        case deliveryVehicle
+        /// Tasks (`providers/*/tasks/*`).
+        case task
+        /// A shipment's tracking view (`providers/*/taskTrackingInfo/*`, named by tracking ID).
+        case taskTrackingInfo
     }}
 
     /// The kind of resource the method works on.
@@ -375,13 +437,13 @@ def call_file(methods: list[Method]) -> str:
     def name_check(m: Method) -> str:
         variable, pattern = m.path_variable
         name_type = NAME_TYPES[pattern][0]
-        prop = lower_camel(variable)
-        return f'        case .{m.case}(let request): _ = try {name_type}(parsing: request.{prop} ?? "", field: "{prop}")'
+        return (f'        case .{m.case}(let request): _ = try {name_type}(parsing: request.{swift_access(variable)} ?? "", '
+                f'field: "{json_path(variable)}")')
 
     def resources(m: Method) -> str:
         variable, pattern = m.path_variable
         name_type, yields = NAME_TYPES[pattern]
-        prop = lower_camel(variable)
+        prop = swift_access(variable)
         extra = "".join(f", {key}: CallResources.nonEmpty(request.{value})" for key, value in m.declared.ids.items())
         if name_type == "ProviderName":
             return (f"        case .{m.case}(let request):\n"
@@ -475,6 +537,16 @@ public enum FleetCall: Sendable, Hashable {{
 def lower_camel(snake: str) -> str:
     head, *rest = snake.split("_")
     return head + "".join(part.capitalize() for part in rest)
+
+
+def json_path(variable: str) -> str:
+    """`delivery_vehicle.name` → `deliveryVehicle.name`."""
+    return ".".join(lower_camel(part) for part in variable.split("."))
+
+
+def swift_access(variable: str) -> str:
+    """The Swift expression reading a path variable from `request`: `name`, `deliveryVehicle?.name`."""
+    return "?.".join(lower_camel(part) for part in variable.split("."))
 
 
 def api_file(methods: list[Method]) -> str:
