@@ -19,8 +19,6 @@ struct DeliveryVehicleTracking: Sendable, Hashable {
     /// Each segment's `path` as an encoded polyline, in segment order ("" for none): kept here rather
     /// than in the segments, where a road path costs eight times the bytes in every write of the vehicle.
     var legPaths: [String] = []
-    /// When `currentRouteSegment` (the driver's route) last changed.
-    var routeVersion: Timestamp?
     /// How far along the route to the next stop the last location snapped: where the next snap resumes.
     var travelledMeters: Double?
     /// Whether the last location could be snapped onto the route to the next stop.
@@ -36,7 +34,6 @@ struct DeliveryVehicleTracking: Sendable, Hashable {
         writer.write("measuredAt", measuredAt)
         writer.write("legsOnRoads", legsOnRoads)
         writer.write("legPaths", legPaths)
-        writer.write("routeVersion", routeVersion)
         writer.write("travelledMeters", travelledMeters)
         writer.write("snappable", snappable)
     }
@@ -50,7 +47,6 @@ struct DeliveryVehicleTracking: Sendable, Hashable {
         measuredAt = members.time("measuredAt")
         legsOnRoads = members.bool("legsOnRoads")
         legPaths = members.strings("legPaths")
-        routeVersion = members.time("routeVersion")
         travelledMeters = members.number("travelledMeters")
         snappable = members.bool("snappable")
     }
