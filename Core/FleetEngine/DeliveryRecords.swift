@@ -67,12 +67,9 @@ struct DeliveryVehicleRecord: Sendable {
     }
 
     init(_ record: StoreRecord) throws {
-        let json = try JSON.parse(record.payload)
-        guard case .object(let o) = json, let body = o["deliveryVehicle"] else {
-            throw FleetError(.storeFailure, detail: "record \(record.key) is not a delivery vehicle record")
-        }
-        vehicle = try DeliveryVehicle(json: body, path: "deliveryVehicle", options: DecodingOptions(ignoreUnknownFields: true))
-        tracking = DeliveryVehicleTracking(json: o["tracking"])
+        let stored = try StoredPayload(record, resource: "deliveryVehicle", as: DeliveryVehicle.self)
+        vehicle = stored.resource
+        tracking = DeliveryVehicleTracking(json: stored.members.object["tracking"])
         version = record.version
         key = record.key
     }
@@ -121,14 +118,10 @@ struct TaskRecord: Sendable {
     }
 
     init(_ record: StoreRecord) throws {
-        let json = try JSON.parse(record.payload)
-        guard case .object(let o) = json, let body = o["task"] else {
-            throw FleetError(.storeFailure, detail: "record \(record.key) is not a task record")
-        }
-        task = try DeliveryTask(json: body, path: "task", options: DecodingOptions(ignoreUnknownFields: true))
-        let members = StoredMembers(o)
-        updatedAt = members.time("updatedAt")
-        closedAt = members.time("closedAt")
+        let stored = try StoredPayload(record, resource: "task", as: DeliveryTask.self)
+        task = stored.resource
+        updatedAt = stored.members.time("updatedAt")
+        closedAt = stored.members.time("closedAt")
         version = record.version
         key = record.key
     }

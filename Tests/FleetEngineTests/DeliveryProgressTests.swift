@@ -15,12 +15,6 @@ import Testing
             * SpeedModel.standard.detourFactor
     }
 
-    func routed(_ router: LRouter) -> Fixture {
-        var configuration = EngineConfiguration()
-        configuration.router = router
-        return Fixture(configuration: configuration)
-    }
-
     @Test func withoutARouterLegsAreGreatCircleEstimatesAtTheDefaultSpeed() throws {
         let f = Fixture()
         try f.createDeliveryVehicle("dv1", at: Fixture.depot)
@@ -78,7 +72,7 @@ import Testing
 
     @Test func withARouterTheLegsFollowTheRoadsPlannedOnce() throws {
         let router = LRouter()
-        let f = routed(router)
+        let f = Fixture(router: router)
         try f.createDeliveryVehicle("dv1", at: Fixture.depot)
         try f.createTask("t1")
         try f.createTask("t2")
@@ -110,7 +104,7 @@ import Testing
 
     @Test func aChangeOfStopsPlansAtOnceAndStrayingAtMostOncePerInterval() throws {
         let router = LRouter()
-        let f = routed(router)
+        let f = Fixture(router: router)
         try f.createDeliveryVehicle("dv1", at: Fixture.depot)
         try f.createTask("t1")
         try f.createTask("t2")
@@ -141,7 +135,7 @@ import Testing
 
     @Test func stopsChangedTwiceInOneInstantAreFollowedByTheLatestPlan() throws {
         let router = LRouter()
-        let f = routed(router)
+        let f = Fixture(router: router)
         try f.createDeliveryVehicle("dv1", at: Fixture.depot)
         try f.createTask("t1")
         try f.createTask("t2")
@@ -156,7 +150,7 @@ import Testing
     @Test func aFailedPlanFallsBackToEstimatesAndIsTriedAgainLater() throws {
         let router = LRouter()
         router.failing.withLock { $0 = true }
-        let f = routed(router)
+        let f = Fixture(router: router)
         try f.createDeliveryVehicle("dv1", at: Fixture.depot)
         try f.createTask("t1")
         let vehicle = try f.setStops("dv1", [Fixture.stop(a, ["t1"])])
