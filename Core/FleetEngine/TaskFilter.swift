@@ -189,8 +189,8 @@ extension TaskFilter.Node: FilterGrammar {
         switch (comparator.isEquality, operand) {
         case (true, _), (false, .number), (false, .time), (false, .duration): break
         case (false, .text), (false, .bool):
-            let takes = if case .attribute = field { "orders numbers only" } else { "takes only = and !=" }
-            throw parser.error("\(name) \(takes), not '\(comparator)'", at: comparatorOffset)
+            let takes = if case .attribute = field { "orders only numbers" } else { "takes only = and !=" }
+            throw parser.error("has '\(comparator)' after \(name), which \(takes)", at: comparatorOffset)
         }
         return .restriction(TaskFilter.Restriction(field: field, comparator: comparator, operand: operand))
     }

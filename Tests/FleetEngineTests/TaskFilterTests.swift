@@ -218,10 +218,10 @@ import Testing
     }
 
     @Test func orderingIsOnlyForTimesDurationsAndNumbers() {
-        expectFailure("state < OPEN", at: 7, "state takes only = and !=, not '<'")
-        expectFailure("tracking_id >= a", at: 13, "tracking_id takes only = and !=, not '>='")
-        expectFailure("attributes.size > \"M\"", at: 17, "attributes.size orders numbers only, not '>'")
-        expectFailure("attributes.fragile <= true", at: 20, "orders numbers only")
+        expectFailure("state < OPEN", at: 7, "has '<' after state, which takes only = and !=")
+        expectFailure("tracking_id >= a", at: 13, "has '>=' after tracking_id, which takes only = and !=")
+        expectFailure("attributes.size > \"M\"", at: 17, "has '>' after attributes.size, which orders only numbers")
+        expectFailure("attributes.fragile <= true", at: 20, "orders only numbers")
     }
 
     @Test func syntaxErrorsNameTheirPosition() {
@@ -238,6 +238,20 @@ import Testing
         expectFailure("tracking_id = \"pkg", at: 15, "unterminated string")
         expectFailure("state ! OPEN", at: 7, "unexpected '!'")
         expectFailure("()", at: 2, "unexpected ')'")
+    }
+
+    /// The errors docs/http-api.md shows, word for word up to the expectation that follows.
+    @Test(arguments: [
+        ("deliveryVehicleId = v1", "filter has an unknown field 'deliveryVehicleId' (did you mean delivery_vehicle_id?) at character 1; "),
+        ("state = OPENED", "filter compares state with 'OPENED', which is none of STATE_UNSPECIFIED, OPEN, CLOSED at character 9; "),
+        ("state < OPEN", "filter has '<' after state, which takes only = and != at character 7; "),
+        ("task_duration > 10m", "filter compares task_duration with '10m', not seconds with an s such as 600s or 1.5s at character 17; "),
+        ("(state = OPEN", "filter is missing ')' at character 14; "),
+    ])
+    func documentedErrorsReadAsDocumented(filter: String, message: String) throws {
+        let error = try #require(failure(filter))
+        #expect(error.message.hasPrefix(message), "\(error.message)")
+        #expect(error.message.hasSuffix(": " + filter), "\(error.message)")
     }
 
     // MARK: Bounds
