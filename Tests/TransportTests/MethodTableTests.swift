@@ -75,12 +75,12 @@ import Testing
                                         body: Array(#"{"name":"providers/p1/deliveryVehicles/other","navigationStatus":2}"#.utf8))
         guard case .updateDeliveryVehicle(let request) = call else { Issue.record("routed to \(call.method)"); return }
         #expect(request.deliveryVehicle?.name == "providers/p1/deliveryVehicles/v 1", "the path's name wins over the body's")
-        #expect(request.deliveryVehicle?.navigationStatus == .noGuidance, "an enum sent as its number")
+        #expect(request.deliveryVehicle?.navigationStatus == .enrouteToDestination, "an enum sent as its number")
         #expect(request.updateMask?.paths == ["navigationStatus"])
         // The client side takes the name out of the body and into the path, as Google's transcoding does.
         let sent = RESTMapping.request(for: call)
         #expect(sent.verb == "PATCH" && sent.path == "/v1/providers/p1/deliveryVehicles/v%201")
-        #expect(sent.body == .object(["navigationStatus": .string("NO_GUIDANCE")]))
+        #expect(sent.body == .object(["navigationStatus": .string("ENROUTE_TO_DESTINATION")]))
         let error = #expect(throws: FleetError.self) {
             try RESTMapping.call(verb: "PUT", path: "/v1/providers/p1/tasks/t1", query: [], body: Array("{}".utf8))
         }
