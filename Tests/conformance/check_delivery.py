@@ -52,7 +52,7 @@ from google.maps.fleetengine_delivery_v1.services.delivery_service.transports.re
 from google.protobuf import duration_pb2, timestamp_pb2, unknown_fields
 from google.type import latlng_pb2
 
-from check_grpc import check, differences, failures, ok, start_server, stop
+from check_grpc import check, differences, failures, ok, report, start_server, stop
 from check_models import enum_names_left
 
 Task, Vehicle, Stop, Segment = fd.Task, fd.DeliveryVehicle, fd.VehicleStop, fd.VehicleJourneySegment
@@ -547,13 +547,8 @@ def main():
                 made.close()
         stop(server)
     token_server(arguments.binary, "memory")
-    if failures:
-        print(f"\n{len(failures)} Deliveries conformance failure(s):", file=sys.stderr)
-        for failure in failures:
-            print(" - " + failure, file=sys.stderr)
-        return 1
-    print(f"\nDeliveries conformance ({arguments.store.split('://')[0]} store): Google's DeliveryServiceClient, unmodified, over REST and gRPC")
-    return 0
+    return report(f"Deliveries conformance ({arguments.store.split('://')[0]} store)",
+                  "Google's DeliveryServiceClient, unmodified, over REST and gRPC")
 
 
 if __name__ == "__main__":
