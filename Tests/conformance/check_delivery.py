@@ -223,38 +223,45 @@ def ids(tasks):
 # MARK: - The round
 
 
-def delivery_round(c):
-    """Every method over one transport: vehicles, tasks, assignment, a stop served, outcomes, tracking,
-    paging, filters and the documented errors."""
-    visible = fd.TaskTrackingViewConfig.VisibilityOption(always=True)
-    view = fd.TaskTrackingViewConfig(remaining_stop_count_visibility=visible, vehicle_location_visibility=visible)
-    van = Vehicle(type_=Vehicle.DeliveryVehicleType.AUTO, last_location=fd.DeliveryVehicleLocation(location=point(START), heading=90),
-                  attributes=[fd.DeliveryVehicleAttribute(key="depot", string_value="north")])
+# The round's vehicle, the tracking view of t1 and t3 (stop count and vehicle location always shown), and
+# van-1's stops once t1..t4 are assigned.
+VAN = Vehicle(type_=Vehicle.DeliveryVehicleType.AUTO, last_location=fd.DeliveryVehicleLocation(location=point(START), heading=90),
+              attributes=[fd.DeliveryVehicleAttribute(key="depot", string_value="north")])
+VIEW = fd.TaskTrackingViewConfig(remaining_stop_count_visibility=fd.TaskTrackingViewConfig.VisibilityOption(always=True),
+                                 vehicle_location_visibility=fd.TaskTrackingViewConfig.VisibilityOption(always=True))
+PLAN = [(A, ["t1"], Stop.State.ENROUTE), (B, ["t2"], Stop.State.NEW), (C, ["t3"], Stop.State.NEW), (D, ["t4"], Stop.State.NEW)]
+
+
+def vehicles(c):
+    """Two delivery vehicles with attributes; the refusals of CreateDeliveryVehicle and GetDeliveryVehicle."""
     made = c.call("CreateDeliveryVehicle", "create_delivery_vehicle",
-                  fd.CreateDeliveryVehicleRequest(parent=c.parent, delivery_vehicle_id="van-1", delivery_vehicle=van), Vehicle)
+                  fd.CreateDeliveryVehicleRequest(parent=c.parent, delivery_vehicle_id="van-1", delivery_vehicle=VAN), Vehicle)
     check(f"CreateDeliveryVehicle [{c.kind}]", made.name == c.name("deliveryVehicles", "van-1") and made.type_ == Vehicle.DeliveryVehicleType.AUTO
           and [(a.key, a.string_value, a.value) for a in made.attributes] == [("depot", "north", "north")], f"got {made}")
     c.call("CreateDeliveryVehicle (second)", "create_delivery_vehicle", fd.CreateDeliveryVehicleRequest(
         parent=c.parent, delivery_vehicle_id="bike-2", delivery_vehicle=Vehicle(
             type_=Vehicle.DeliveryVehicleType.TWO_WHEELER, attributes=[fd.DeliveryVehicleAttribute(key="depot", string_value="south")])), Vehicle)
     c.error("CreateDeliveryVehicle duplicate", "create_delivery_vehicle",
-            fd.CreateDeliveryVehicleRequest(parent=c.parent, delivery_vehicle_id="van-1", delivery_vehicle=van), "ALREADY_EXISTS")
+            fd.CreateDeliveryVehicleRequest(parent=c.parent, delivery_vehicle_id="van-1", delivery_vehicle=VAN), "ALREADY_EXISTS")
     c.error("CreateDeliveryVehicle with a field it may not set", "create_delivery_vehicle", fd.CreateDeliveryVehicleRequest(
         parent=c.parent, delivery_vehicle_id="van-x", delivery_vehicle=Vehicle(remaining_vehicle_journey_segments=stops((A, ["t1"], Stop.State.NEW)))),
         "INVALID_ARGUMENT", "remainingVehicleJourneySegments")
     c.error("CreateDeliveryVehicle bad ID", "create_delivery_vehicle",
-            fd.CreateDeliveryVehicleRequest(parent=c.parent, delivery_vehicle_id="van#1", delivery_vehicle=van),
+            fd.CreateDeliveryVehicleRequest(parent=c.parent, delivery_vehicle_id="van#1", delivery_vehicle=VAN),
             "INVALID_ARGUMENT", "deliveryVehicleId")
     got = c.call("GetDeliveryVehicle", "get_delivery_vehicle", fd.GetDeliveryVehicleRequest(name=c.name("deliveryVehicles", "van-1")), Vehicle)
     check(f"GetDeliveryVehicle [{c.kind}]", got.name == made.name and abs(got.last_location.location.latitude - START[0]) < 1e-9, f"got {got}")
     c.error("GetDeliveryVehicle unknown", "get_delivery_vehicle", fd.GetDeliveryVehicleRequest(name=c.name("deliveryVehicles", "nope")),
             "NOT_FOUND", "nope")
 
-    # Tasks: four in a batch, one alone (a break: no tracking ID, no planned location).
-    batch = [("t1", new_task(Task.Type.DELIVERY, "trk-1", A, target_time_window=WINDOW, task_tracking_view_config=view,
+
+def tasks(c):
+    """Four tasks in a batch, one alone (a break: no tracking ID, no planned location); CreateTask's
+    refusals; ListTasks in pages of 2 through Google's pager."""
+    batch = [("t1", new_task(Task.Type.DELIVERY, "trk-1", A, target_time_window=WINDOW, task_tracking_view_config=VIEW,
                              attributes=[fd.TaskAttribute(key="fragile", bool_value=True)])),
              ("t2", new_task(Task.Type.PICKUP, "trk-2", B)),
-             ("t3", new_task(Task.Type.DELIVERY, "trk-3", C, task_tracking_view_config=view)),
+             ("t3", new_task(Task.Type.DELIVERY, "trk-3", C, task_tracking_view_config=VIEW)),
              ("t4", new_task(Task.Type.SCHEDULED_STOP, None, D, duration=300))]
     created = c.call("BatchCreateTasks", "batch_create_tasks", fd.BatchCreateTasksRequest(
         parent=c.parent, requests=[fd.CreateTaskRequest(parent=c.parent, task_id=i, task=t) for i, t in batch]), fd.BatchCreateTasksResponse)
@@ -284,19 +291,21 @@ def delivery_round(c):
           [len(p.tasks) for p in pages] == [2, 2, 1] and ids(t for p in pages for t in p.tasks) == ["t1", "t2", "t3", "t4", "t5"]
           and pages[0].total_size == 5, f"got {[(ids(p.tasks), p.total_size) for p in pages]}")
 
-    # The vehicle moves, then takes t1..t4 as four stops, the first ENROUTE.
+
+def assignment(c):
+    """The vehicle moves, then takes t1..t4 as four stops, the first ENROUTE: what the tasks, the vehicle
+    and the tracking info then say."""
     moved = c.call("UpdateDeliveryVehicle location", "update_delivery_vehicle", fd.UpdateDeliveryVehicleRequest(
         delivery_vehicle=Vehicle(name=c.name("deliveryVehicles", "van-1"), last_location=fd.DeliveryVehicleLocation(location=point((60.1695, 24.9375)))),
         update_mask={"paths": ["last_location"]}), Vehicle)
     check(f"UpdateDeliveryVehicle last_location [{c.kind}]", abs(moved.last_location.location.longitude - 24.9375) < 1e-9
           and [a.key for a in moved.attributes] == ["depot"], f"got {moved}")
-    plan = [(A, ["t1"], Stop.State.ENROUTE), (B, ["t2"], Stop.State.NEW), (C, ["t3"], Stop.State.NEW), (D, ["t4"], Stop.State.NEW)]
     assigned = c.call("UpdateDeliveryVehicle assigns four stops", "update_delivery_vehicle", fd.UpdateDeliveryVehicleRequest(
-        delivery_vehicle=Vehicle(name=c.name("deliveryVehicles", "van-1"), remaining_vehicle_journey_segments=stops(*plan)),
+        delivery_vehicle=Vehicle(name=c.name("deliveryVehicles", "van-1"), remaining_vehicle_journey_segments=stops(*PLAN)),
         update_mask={"paths": ["remaining_vehicle_journey_segments"]}), Vehicle)
     check(f"UpdateDeliveryVehicle remaining_vehicle_journey_segments [{c.kind}]",
           [([t.task_id for t in s.stop.tasks], s.stop.state) for s in assigned.remaining_vehicle_journey_segments]
-          == [(ids_, state) for _, ids_, state in plan], f"got {assigned.remaining_vehicle_journey_segments}")
+          == [(ids_, state) for _, ids_, state in PLAN], f"got {assigned.remaining_vehicle_journey_segments}")
     t1 = c.call("GetTask assigned", "get_task", fd.GetTaskRequest(name=c.name("tasks", "t1")), Task)
     check(f"GetTask: t1 is van-1's, OPEN [{c.kind}]", t1.delivery_vehicle_id == "van-1" and t1.state == Task.State.OPEN
           and t1.target_time_window == WINDOW and [a.key for a in t1.attributes] == ["fragile"], f"got {t1}")
@@ -315,7 +324,9 @@ def delivery_round(c):
     c.error("GetTaskTrackingInfo unknown", "get_task_tracking_info", fd.GetTaskTrackingInfoRequest(name=c.name("taskTrackingInfo", "trk-none")),
             "NOT_FOUND", "trk-none")
 
-    # Filters.
+
+def task_filters(c):
+    """ListTasks' filters on task properties, and its refusal of one it cannot read."""
     open_tasks = c.call("ListTasks state = OPEN", "list_tasks", fd.ListTasksRequest(parent=c.parent, filter="state = OPEN"), fd.ListTasksResponse)
     check(f"ListTasks state = OPEN [{c.kind}]", ids(t for p in open_tasks for t in p.tasks) == ["t1", "t2", "t3", "t4", "t5"], f"got {open_tasks}")
     tracked = c.call("ListTasks tracking_id", "list_tasks", fd.ListTasksRequest(parent=c.parent, filter='tracking_id = "trk-2"'), fd.ListTasksResponse)
@@ -324,6 +335,10 @@ def delivery_round(c):
     check(f'ListTasks delivery_vehicle_id = "van-1" [{c.kind}]', ids(t for p in vans for t in p.tasks) == ["t1", "t2", "t3", "t4"], f"got {vans}")
     c.error("ListTasks malformed filter", "list_tasks", fd.ListTasksRequest(parent=c.parent, filter="state = = OPEN"),
             "INVALID_ARGUMENT", "filter")
+
+
+def vehicle_filters(c):
+    """ListDeliveryVehicles' attribute filter, its pages through Google's pager, and a filter it refuses."""
     north = c.call("ListDeliveryVehicles attributes", "list_delivery_vehicles",
                    fd.ListDeliveryVehiclesRequest(parent=c.parent, filter='attributes.depot = "north"'), fd.ListDeliveryVehiclesResponse)
     listed = [v for p in north for v in p.delivery_vehicles]
@@ -336,7 +351,9 @@ def delivery_round(c):
     c.error("ListDeliveryVehicles filter on no attribute", "list_delivery_vehicles", fd.ListDeliveryVehiclesRequest(parent=c.parent, filter="type = AUTO"),
             "INVALID_ARGUMENT", "filter")
 
-    # Refusals while tasks are assigned and open.
+
+def refusals(c):
+    """What is refused while tasks are assigned and open, and updates without a mask or a vehicle."""
     c.error("DeleteTask assigned and OPEN", "delete_task", fd.DeleteTaskRequest(name=c.name("tasks", "t3")), "FAILED_PRECONDITION")
     c.error("DeleteDeliveryVehicle with OPEN tasks", "delete_delivery_vehicle", fd.DeleteDeliveryVehicleRequest(name=c.name("deliveryVehicles", "van-1")),
             "FAILED_PRECONDITION")
@@ -347,8 +364,11 @@ def delivery_round(c):
         delivery_vehicle=Vehicle(name=c.name("deliveryVehicles", "nope"), navigation_status=fd.DeliveryVehicleNavigationStatus.NO_GUIDANCE),
         update_mask={"paths": ["navigation_status"]}), "NOT_FOUND", "nope")
 
-    # The first stop: arrived, then served (removed from the list), which closes t1; then its outcome.
-    plan[0] = (A, ["t1"], Stop.State.ARRIVED)
+
+def outcomes(c):
+    """The first stop: arrived, then served (removed from the list), which closes t1; then its outcome,
+    and the updates refused once it is set."""
+    plan = [(A, ["t1"], Stop.State.ARRIVED)] + PLAN[1:]
     arrived = c.call("UpdateDeliveryVehicle stop ARRIVED", "update_delivery_vehicle", fd.UpdateDeliveryVehicleRequest(
         delivery_vehicle=Vehicle(name=c.name("deliveryVehicles", "van-1"), remaining_vehicle_journey_segments=stops(*plan)),
         update_mask={"paths": ["remaining_vehicle_journey_segments"]}), Vehicle)
@@ -387,15 +407,20 @@ def delivery_round(c):
     still_open = c.call("ListTasks state = OPEN after a stop", "list_tasks", fd.ListTasksRequest(parent=c.parent, filter="state = OPEN"), fd.ListTasksResponse)
     check(f"ListTasks state = OPEN after t1 closed [{c.kind}]", ids(t for p in still_open for t in p.tasks) == ["t2", "t3", "t4", "t5"], f"got {still_open}")
 
-    # An unassigned task is closed with UpdateTask, its outcome located where the provider says.
+
+def unassigned(c):
+    """An unassigned task is closed with UpdateTask, its outcome located where the provider says."""
     direct = c.call("UpdateTask closes an unassigned task", "update_task", fd.UpdateTaskRequest(
-        task=Task(name=c.name("tasks", "t5"), state=Task.State.CLOSED, task_outcome=Task.TaskOutcome.FAILED, task_outcome_location=location(D)),
-        update_mask={"paths": ["state", "task_outcome", "task_outcome_location"]}), Task)
+        task=Task(name=c.name("tasks", "t5"), state=Task.State.CLOSED, task_outcome=Task.TaskOutcome.FAILED, task_outcome_location=location(D),
+                  task_outcome_time=OUTCOME_TIME),
+        update_mask={"paths": ["state", "task_outcome", "task_outcome_location", "task_outcome_time"]}), Task)
     check(f"UpdateTask: t5 CLOSED, FAILED, located by the provider [{c.kind}]", direct.state == Task.State.CLOSED
           and direct.task_outcome == Task.TaskOutcome.FAILED and direct.task_outcome_location == location(D)
           and direct.task_outcome_location_source == Task.TaskOutcomeLocationSource.PROVIDER, f"got {direct}")
 
-    # Deletions: an unassigned task; the vehicle once its stops are gone (which closes their tasks).
+
+def deletions(c):
+    """Deleting an unassigned task; the vehicle's stops removed (which closes their tasks), then the vehicle."""
     c.call("DeleteTask", "delete_task", fd.DeleteTaskRequest(name=c.name("tasks", "t5")), None)
     c.error("GetTask after DeleteTask", "get_task", fd.GetTaskRequest(name=c.name("tasks", "t5")), "NOT_FOUND", "t5")
     emptied = c.call("UpdateDeliveryVehicle removes every stop", "update_delivery_vehicle", fd.UpdateDeliveryVehicleRequest(
@@ -409,17 +434,24 @@ def delivery_round(c):
             fd.GetDeliveryVehicleRequest(name=c.name("deliveryVehicles", "van-1")), "NOT_FOUND", "van-1")
 
 
+# The round: every method over one transport, in parts that build on the ones before.
+ROUND = [vehicles, tasks, assignment, task_filters, vehicle_filters, refusals, outcomes, unassigned, deletions]
+
+
 def run_round(c):
-    """The round, recording the step it stopped at if an answer was not what a step needs to go on."""
-    try:
-        delivery_round(c)
-        ok(f"round over {c.kind} completed")
-    except exceptions.GoogleAPICallError as error:
-        step = c.transcript[-1][0] if c.transcript else "the first call"
-        failures.append(f"round over {c.kind} stopped after {step!r}: {type(error).__name__}: {error.message}")
-    except Exception as error:  # noqa: BLE001 - an answer missing what the next step reads
-        step = c.transcript[-1][0] if c.transcript else "the first call"
-        failures.append(f"round over {c.kind} stopped after {step!r}: {type(error).__name__}: {error}")
+    """The round's parts in turn. A part whose call fails where it expects an answer stops there, with
+    the step it stopped after recorded; the next part still runs (and may then fail for want of what
+    the stopped part would have done)."""
+    for part in ROUND:
+        steps = len(c.transcript)
+        try:
+            part(c)
+            ok(f"round over {c.kind}: {part.__name__} done")
+        except Exception as error:  # noqa: BLE001 - an error answer, or an answer missing what the next step reads
+            step = c.transcript[-1][0] if len(c.transcript) > steps else "its first call"
+            detail = error.message if isinstance(error, exceptions.GoogleAPICallError) else str(error)
+            failures.append(f"round over {c.kind}: {part.__name__} stopped after {step!r}: {type(error).__name__}: {detail}")
+            c.transcript.append((f"{part.__name__} stopped", None))
 
 
 def stable(value, provider):
