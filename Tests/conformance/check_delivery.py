@@ -579,7 +579,7 @@ def main():
                 made.close()
         stop(server)
     token_server(arguments.binary, "memory")
-    return report(f"Deliveries conformance ({arguments.store.split('://')[0]} store)",
+    return report(f"Deliveries conformance ({arguments.store.split(':')[0]} store)",
                   "Google's DeliveryServiceClient, unmodified, over REST and gRPC")
 
 
