@@ -28,7 +28,8 @@ unmodified, over both its REST transport and its gRPC transport, against a runni
    `nextPageToken` (opaque, free to differ between two providers' listings).
 5. A server with HS256 tokens (`fleet-admin token mint`): a token of the wrong role is
    PERMISSION_DENIED over both transports (a fleet reader creating a task, a driver deleting one, a
-   driver reading another vehicle), as is a call without a token; a server token is admitted.
+   driver reading another vehicle), as is a call without a token; a forged token is UNAUTHENTICATED;
+   a server token is admitted.
 
     check_delivery.py --binary .build/debug/fleet-admin [--store URL]
 """
@@ -57,7 +58,8 @@ from check_models import enum_names_left
 
 Task, Vehicle, Stop, Segment = fd.Task, fd.DeliveryVehicle, fd.VehicleStop, fd.VehicleJourneySegment
 # Google's HTTP status for each gRPC code the round expects.
-HTTP_STATUS = {"INVALID_ARGUMENT": 400, "FAILED_PRECONDITION": 400, "NOT_FOUND": 404, "ALREADY_EXISTS": 409, "PERMISSION_DENIED": 403}
+HTTP_STATUS = {"INVALID_ARGUMENT": 400, "FAILED_PRECONDITION": 400, "NOT_FOUND": 404, "ALREADY_EXISTS": 409, "PERMISSION_DENIED": 403,
+               "UNAUTHENTICATED": 401}
 VOLATILE = {"serverTime", "updateTime", "estimatedArrivalTime", "estimatedTaskCompletionTime", "drivingDuration",
             "remainingDuration", "timeSinceUpdate", "nextPageToken"}
 # Where the round happens (Helsinki): the vehicle, and the planned locations of tasks t1 to t4.
@@ -92,6 +94,15 @@ def as_json(message):
     return json.loads(type(message).to_json(message, use_integers_for_enums=False, always_print_fields_with_no_presence=False))
 
 
+class TokenInMetadata(AnonymousCredentials):
+    """No credentials of the client's own: the token, when there is one, travels as metadata, as over
+    gRPC. Unlike AnonymousCredentials it accepts being refreshed, which the REST transport's session
+    does on a 401 before handing the 401 to the client (AnonymousCredentials raise instead)."""
+
+    def refresh(self, request):
+        pass
+
+
 class Client:
     """Google's client over one transport, on one provider, with what it answered recorded for the
     comparison of the two transports (`transcript`) and, over REST, each answer's body as it came
@@ -103,7 +114,7 @@ class Client:
         self.transcript = []
         self.bodies = []
         if kind == "rest":
-            transport = DeliveryServiceRestTransport(host=url, credentials=AnonymousCredentials())
+            transport = DeliveryServiceRestTransport(host=url, credentials=TokenInMetadata())
             transport._session.hooks["response"].append(lambda response, *_, **__: self.bodies.append(response))
             self.channel = None
         else:
@@ -526,10 +537,14 @@ def token_server(binary, store):
         handle.write("d" * 48 + "\n")
 
     def mint(*arguments):
-        return subprocess.run([binary, "token", "mint", "--secret-file", secret, *arguments], check=True, capture_output=True, text=True).stdout.strip()
+        minted = subprocess.run([binary, "token", "mint", "--secret-file", secret, *arguments], capture_output=True, text=True)
+        if minted.returncode != 0:
+            failures.append(f"token mint {' '.join(arguments)}: exit {minted.returncode}: {minted.stderr.strip()[:300]}")
+        return minted.stdout.strip()
 
     tokens = {"server": mint("--role", "server"), "fleet-reader": mint("--role", "fleet-reader"),
-              "driver": mint("--role", "driver", "--vehicle", "van-1")}
+              "driver": mint("--role", "driver", "--delivery-vehicle", "van-1")}
+    tokens["forged"] = tokens["server"][:-4] + "AAAA"
     server, url, target = start_server(binary, store, ["--jwt-secret-file", f"{provider}={secret}"])
     clients = []
     try:
@@ -545,7 +560,7 @@ def token_server(binary, store):
                 ok(f"CreateDeliveryVehicle with a server token [{kind}]")
             except exceptions.GoogleAPICallError as error:
                 failures.append(f"CreateDeliveryVehicle with a server token [{kind}]: {type(error).__name__}: {error.message}")
-            reader, driver, nobody = client("fleet-reader"), client("driver"), client(None)
+            reader, driver, nobody, forger = client("fleet-reader"), client("driver"), client(None), client("forged")
             reader.error("CreateTask with a fleet-reader token", "create_task", fd.CreateTaskRequest(
                 parent=reader.parent, task_id="t1", task=new_task(Task.Type.PICKUP, "trk-1", A)), "PERMISSION_DENIED")
             driver.error("DeleteTask with a driver token", "delete_task", fd.DeleteTaskRequest(name=driver.name("tasks", "t1")),
@@ -553,6 +568,7 @@ def token_server(binary, store):
             driver.error("GetDeliveryVehicle of another vehicle with a driver token", "get_delivery_vehicle",
                          fd.GetDeliveryVehicleRequest(name=driver.name("deliveryVehicles", "van-2")), "PERMISSION_DENIED")
             nobody.error("ListTasks without a token", "list_tasks", fd.ListTasksRequest(parent=nobody.parent), "PERMISSION_DENIED")
+            forger.error("ListTasks with a forged token", "list_tasks", fd.ListTasksRequest(parent=forger.parent), "UNAUTHENTICATED")
     finally:
         for made in clients:
             made.close()
