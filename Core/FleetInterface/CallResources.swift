@@ -1,5 +1,6 @@
-/// The provider, vehicle and trip a call names (`FleetCall.resources`), as far as its names say: what
-/// the server checks a token's provider and scope against.
+/// The provider and the vehicle, trip, delivery vehicle, task or shipment a call names
+/// (`FleetCall.resources`), as far as its names say: what the server checks a token's provider and
+/// scope against.
 public struct CallResources: Sendable, Hashable {
     /// The provider, nil when no name says it.
     public var provider: String?
@@ -22,6 +23,18 @@ public struct CallResources: Sendable, Hashable {
         self.deliveryVehicleID = deliveryVehicleID
         self.taskID = taskID
         self.trackingID = trackingID
+    }
+
+    /// The ID the call names of a resource of `kind` (a delivery vehicle's for `.deliveryVehicle`, the
+    /// tracking ID for `.taskTrackingInfo`), nil when it names none.
+    public func id(of kind: FleetMethod.Resource) -> String? {
+        switch kind {
+        case .vehicle: vehicleID
+        case .trip: tripID
+        case .deliveryVehicle: deliveryVehicleID
+        case .task: taskID
+        case .taskTrackingInfo: trackingID
+        }
     }
 
     /// The provider of a name that does not parse (`providers/{p}/…`), nil when it does not start so.
