@@ -74,8 +74,8 @@ public enum Authorizer {
             }
             lines.append("| \(method) | " + cells.joined(separator: " | ") + " |")
         }
-        lines.append("")
         for (index, limit) in fieldLimits.enumerated() {
+            lines.append("")
             lines.append("\(footnoteMarks[index]) \(limit.method) by \(limit.roles.map(\.rawValue).joined(separator: " and ")) tokens: only "
                          + limit.fields.sorted().map { "`\($0)`" }.joined(separator: ", ") + " in the update mask.")
         }
