@@ -6,8 +6,9 @@ import FleetModel
 /// token names none.
 ///
 /// Keys as Fleet Engine and Google's java-fleetengine-auth write them: `vehicleid`, `tripid` (on-demand
-/// rides), `deliveryvehicleid`, `taskid`, `trackingid` (Deliveries).
-public struct AuthorizationScope: Sendable, Hashable {
+/// rides), `deliveryvehicleid`, `taskid`, `trackingid` (Deliveries). `scope[kind]` (`ResourceIDs`) is
+/// the claim for a kind of resource.
+public struct AuthorizationScope: ResourceIDs, Sendable, Hashable {
     /// The wildcard that matches every ID (server and fleet-reader tokens).
     public static let wildcard = "*"
 
@@ -49,28 +50,6 @@ public struct AuthorizationScope: Sendable, Hashable {
         case .deliveryVehicle: "deliveryvehicleid"
         case .task: "taskid"
         case .taskTrackingInfo: "trackingid"
-        }
-    }
-
-    /// The ID the token claims for resources of `kind`, nil when the claim is absent.
-    public subscript(kind: FleetMethod.Resource) -> String? {
-        get {
-            switch kind {
-            case .vehicle: vehicleID
-            case .trip: tripID
-            case .deliveryVehicle: deliveryVehicleID
-            case .task: taskID
-            case .taskTrackingInfo: trackingID
-            }
-        }
-        set {
-            switch kind {
-            case .vehicle: vehicleID = newValue
-            case .trip: tripID = newValue
-            case .deliveryVehicle: deliveryVehicleID = newValue
-            case .task: taskID = newValue
-            case .taskTrackingInfo: trackingID = newValue
-            }
         }
     }
 

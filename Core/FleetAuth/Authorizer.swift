@@ -153,12 +153,12 @@ public enum Authorizer {
             guard scope[own] != nil else {
                 throw FleetError(.jwtWithoutTripID, detail: "JWT signed without a \(own.idNoun) (authorization.\(AuthorizationScope.claimName(of: own))); a \(token.role) token needs one to call \(method)")
             }
-            guard resources.id(of: own) != nil else {
+            guard resources[own] != nil else {
                 throw FleetError(.insufficientRole, detail: "a \(token.role) token may call \(method) only on the \(own.noun) its token names (authorization.\(AuthorizationScope.claimName(of: own))), and the call names none")
             }
         }
         for kind in FleetMethod.Resource.allCases {
-            if let id = resources.id(of: kind), let claimed = scope[kind], !scope.names(id, of: kind) {
+            if let id = resources[kind], let claimed = scope[kind], !scope.names(id, of: kind) {
                 throw FleetError(.jwtForOtherResource, detail: "JWT signed for another \(kind.noun) (\(quote(claimed))), the call is for \(kind.noun) \(quote(id))")
             }
         }

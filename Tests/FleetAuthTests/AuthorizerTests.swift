@@ -91,14 +91,7 @@ private let ownEverything = AuthorizationScope(vehicleID: "v1", tripID: "t1", de
     /// What a call of `method` names: resource `number` of its kind, nothing for List/Search/BatchCreate.
     private func resources(for method: FleetMethod, _ number: Int = 1) -> CallResources {
         var resources = CallResources(provider: provider)
-        if method.readsCollection { return resources }
-        switch method.resource {
-        case .vehicle: resources.vehicleID = id(.vehicle, number)
-        case .trip: resources.tripID = id(.trip, number)
-        case .deliveryVehicle: resources.deliveryVehicleID = id(.deliveryVehicle, number)
-        case .task: resources.taskID = id(.task, number)
-        case .taskTrackingInfo: resources.trackingID = id(.taskTrackingInfo, number)
-        }
+        if !method.readsCollection { resources[method.resource] = id(method.resource, number) }
         return resources
     }
 
