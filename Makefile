@@ -110,7 +110,7 @@ test: build map
 ## corpus; new inputs go to .build/fuzz-corpus/<target>, crashes to .build/fuzz-crashes/<target>.
 ## FUZZ_SANITIZE=address adds AddressSanitizer; FUZZ_TARGETS picks targets; FUZZ_FLAGS goes to libFuzzer.
 FUZZ_SECONDS  ?= 60
-FUZZ_TARGETS  ?= json messages protobuf rest engine jwt polyline nmea gpx csv jsonl
+FUZZ_TARGETS  ?= json messages protobuf rest engine filter jwt polyline nmea gpx csv jsonl
 FUZZ_SANITIZE ?=
 FUZZ_FLAGS    ?=
 FUZZ_BUILD    := $(BUILD_DIR)/fuzz$(if $(FUZZ_SANITIZE),-$(FUZZ_SANITIZE))

@@ -41,6 +41,42 @@ struct ModuleGraphTests {
         #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
     }
 
+    /// docs/architecture.md lists every target with its direct dependencies as Package.swift declares them.
+    /// `FLEET_UPDATE_DOCS=1 swift test --filter PackageGraphTests` rewrites the listing.
+    @Test func theArchitectureDocumentListsEveryTargetAsPackageSwiftDeclaresIt() throws {
+        let graph = try ModuleGraph(dumpedPackage: try Self.dumpPackage())
+        let file = Self.packageFolder.appendingPathComponent("docs/architecture.md")
+        let document = try String(contentsOf: file, encoding: .utf8)
+        let listing = DependencyListing(graph: graph)
+        let updated = try #require(listing.replacing(in: document),
+                                   "docs/architecture.md has no \(DependencyListing.begin) … \(DependencyListing.end) block")
+        if updated != document, ProcessInfo.processInfo.environment["FLEET_UPDATE_DOCS"] == "1" {
+            try updated.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(updated == document, "docs/architecture.md's target listing is stale; run FLEET_UPDATE_DOCS=1 swift test --filter PackageGraphTests. Expected:\n\(listing.markdown)")
+    }
+
+    /// The listing names each target once, with what it depends on, and leaves out the common modules.
+    @Test func theListingShowsDirectDependenciesWithoutTheCommonModules() {
+        let graph = ModuleGraph([
+            .init(name: "FleetErrors", path: "Core/FleetErrors", type: "regular", dependencies: []),
+            .init(name: "FleetModel", path: "Core/FleetModel", type: "regular", dependencies: ["FleetErrors"]),
+            .init(name: "Store", path: "Plugins/Stores/Store", type: "regular", dependencies: ["FleetModel", "CLib", "FleetErrors"]),
+            .init(name: "CLib", path: "Plugins/System/CLib", type: "system", dependencies: []),
+            .init(name: "tool", path: "Executables/tool", type: "executable", dependencies: ["Store"]),
+            .init(name: "StoreTests", path: "Tests/StoreTests", type: "test", dependencies: ["Store"]),
+        ])
+        let text = DependencyListing(graph: graph).markdown
+        #expect(text.contains("  FleetModel\n"), "\(text)")
+        #expect(text.contains("  Store ──► CLib, FleetModel"), "\(text)")
+        #expect(text.contains("  tool ──► Store"), "\(text)")
+        #expect(!text.contains("StoreTests"))
+        #expect(!text.contains("──► FleetErrors"))
+        let document = "before\n\(DependencyListing.begin)\nold\n\(DependencyListing.end)\nafter"
+        #expect(DependencyListing(graph: graph).replacing(in: document) == "before\n\(text)\nafter")
+    }
+
     /// The rules find what they are there to find: a Core target on a C library or a plugin, an API
     /// client reaching the engine through another target, and the API module growing a dependency.
     @Test func theRulesCatchEachKindOfBreach() {

@@ -66,6 +66,33 @@ import Testing
         #expect(health.status == 200)
     }
 
+    /// A burst of connections over the per-client limit is one summary line for that client, not a
+    /// line per refused connection.
+    @Test func aFloodOverTheClientLimitIsSummedUpInOneLinePerClient() throws {
+        let server = try ServerProcess(arguments: ["--max-connections-per-client", "2"])
+        defer { server.stop() }
+        let held = try (0..<2).map { _ in try TestSocket(url: server.url) }
+        for socket in held { socket.send("G") }
+        Thread.sleep(forTimeInterval: 0.3)
+        for _ in 0..<40 {
+            let surplus = try TestSocket(url: server.url)
+            _ = surplus.readToEnd(timeout: 5)
+            surplus.close()
+        }
+        let deadline = Date().addingTimeInterval(15)
+        var summary: [Substring] = []
+        while Date() < deadline {
+            summary = server.standardError.split(separator: "\n").filter { $0.contains("refused") && $0.contains("from 127.0.0.1") }
+            if !summary.isEmpty { break }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        #expect(summary.count == 1, "\(server.standardError)")
+        #expect(summary.first?.contains("refused 40 connections from 127.0.0.1") == true, "\(summary)")
+        #expect(summary.first?.contains("per-client limit of 2") == true, "\(summary)")
+        #expect(!server.standardError.contains("Server reached connection limit"), "\(server.standardError)")
+        held.forEach { $0.close() }
+    }
+
     @Test func connectionsOverTheServerLimitAreRefusedAtOnceNotLeftWaiting() throws {
         let server = try ServerProcess(arguments: ["--max-connections", "6", "--max-connections-per-client", "0", "--threads", "2"])
         defer { server.stop() }

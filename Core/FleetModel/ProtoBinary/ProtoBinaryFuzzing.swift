@@ -11,6 +11,9 @@ public enum ProtoBinaryFuzzing {
         UpdateVehicleAttributesRequest.self, ListVehiclesRequest.self, SearchVehiclesRequest.self,
         CreateTripRequest.self, GetTripRequest.self, DeleteTripRequest.self, ReportBillableTripRequest.self,
         UpdateTripRequest.self, SearchTripsRequest.self,
+        CreateDeliveryVehicleRequest.self, GetDeliveryVehicleRequest.self, DeleteDeliveryVehicleRequest.self,
+        UpdateDeliveryVehicleRequest.self, ListDeliveryVehiclesRequest.self, CreateTaskRequest.self, BatchCreateTasksRequest.self,
+        GetTaskRequest.self, DeleteTaskRequest.self, UpdateTaskRequest.self, ListTasksRequest.self, GetTaskTrackingInfoRequest.self,
     ]
 
     /// Decodes `bytes` as each request type; returns how many types accepted them.

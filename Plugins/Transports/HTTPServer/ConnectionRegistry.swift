@@ -16,8 +16,15 @@ final class ConnectionRegistry: Sendable {
     private let headerTimeout: Duration?
     private let bodyTimeout: Duration?
     private let maxConnections: Int
+    private let maxConnectionsPerClient: Int?
     private let timeoutResponse: @Sendable (_ message: String) -> [UInt8]
-    private let connections = Mutex<[ObjectIdentifier: ConnectionRecord]>([:])
+    private let connections = Mutex<OpenConnections>(OpenConnections())
+    /// The connections refused since the last summary (`sweep()` writes one line per client and interval).
+    private let refusals = Mutex<RefusalTally>(RefusalTally())
+    private let diagnostics: @Sendable (String) -> Void
+    /// How often refused connections are summed up in the diagnostics: one line per client address
+    /// and interval, not one per connection (a burst of thousands would flood the log).
+    static let refusalSummaryInterval: UInt64 = 10_000_000_000
     /// How long a connection answered 408 may go on sending before it is cut: time for the client
     /// to read the answer instead of meeting a reset.
     static let lingerAfterTimeout: Duration = .seconds(2)
@@ -28,6 +35,8 @@ final class ConnectionRegistry: Sendable {
         headerTimeout = configuration.headerTimeout
         bodyTimeout = configuration.bodyTimeout
         maxConnections = configuration.maxConnections
+        maxConnectionsPerClient = configuration.maxConnectionsPerClient.flatMap { $0 > 0 ? $0 : nil }
+        diagnostics = configuration.diagnostics
         let errorBody = configuration.errorBody
         timeoutResponse = { message in errorBody(408, message).serialized(status: 408, closing: true) }
     }
@@ -36,15 +45,31 @@ final class ConnectionRegistry: Sendable {
     private static let pollReadHangUp: Int16 = 0x2000
 
     /// Connections open now.
-    var count: Int { connections.withLock { $0.count } }
+    var count: Int { connections.withLock { $0.records.count } }
 
-    /// Whether one more connection may be accepted (the accept policy).
-    var acceptsMore: Bool { count < maxConnections }
+    /// Whether a new connection from `address` may be accepted (the accept policy): fewer than the
+    /// server's limit are open, and fewer than the per-client limit from that address. A refusal is
+    /// counted for the next summary. The count of a connection starts when libmicrohttpd reports it
+    /// open, just after this check, so connections accepted by several server threads at the same
+    /// instant may pass a limit by at most one per thread.
+    func admits(address: String) -> Bool {
+        let refusal: RefusalTally.Reason? = connections.withLock { open in
+            if open.records.count >= maxConnections { return .serverLimit }
+            if let limit = maxConnectionsPerClient, open.perAddress[address, default: 0] >= limit { return .clientLimit }
+            return nil
+        }
+        guard let refusal else { return true }
+        refusals.withLock { $0.add(address: address, reason: refusal, now: ConnectionRecord.nowNanoseconds()) }
+        return false
+    }
 
     /// A connection was accepted: its record, kept by libmicrohttpd until `closed(_:)`.
     func opened(descriptor: Int32, remoteAddress: String) -> ConnectionRecord {
         let record = ConnectionRecord(descriptor: descriptor, remoteAddress: remoteAddress)
-        connections.withLock { $0[ObjectIdentifier(record)] = record }
+        connections.withLock { open in
+            open.records[ObjectIdentifier(record)] = record
+            open.perAddress[remoteAddress, default: 0] += 1
+        }
         return record
     }
 
@@ -54,13 +79,41 @@ final class ConnectionRegistry: Sendable {
             let copy = dup(record.descriptor)
             if copy >= 0 { LingeringClose.start(copy) }
         }
-        connections.withLock { $0[ObjectIdentifier(record)] = nil }
+        connections.withLock { open in
+            guard open.records.removeValue(forKey: ObjectIdentifier(record)) != nil else { return }
+            let left = open.perAddress[record.remoteAddress, default: 1] - 1
+            open.perAddress[record.remoteAddress] = left > 0 ? left : nil
+        }
+    }
+
+    /// The summary lines of the connections refused since the last one, once an interval has passed
+    /// since the first of them; empty otherwise (and then nothing is taken).
+    func refusalSummary(now: UInt64 = ConnectionRecord.nowNanoseconds()) -> [String] {
+        let tally = refusals.withLock { tally -> RefusalTally? in
+            guard let first = tally.firstRefusal, now &- first >= Self.refusalSummaryInterval else { return nil }
+            defer { tally = RefusalTally() }
+            return tally
+        }
+        guard let tally, let first = tally.firstRefusal else { return [] }
+        let seconds = max(1, Int((now &- first) / 1_000_000_000))
+        return tally.byAddress.sorted { $0.key < $1.key }.map { address, counts in
+            var reasons: [String] = []
+            if counts.clientLimit > 0, let limit = maxConnectionsPerClient {
+                reasons.append("\(counts.clientLimit) over the per-client limit of \(limit) open connections")
+            }
+            if counts.serverLimit > 0 {
+                reasons.append("\(counts.serverLimit) while the server had its limit of \(maxConnections) open")
+            }
+            let total = counts.clientLimit + counts.serverLimit
+            return "refused \(total) connection\(total == 1 ? "" : "s") from \(address.isEmpty ? "an unknown address" : address) in the last \(seconds) s (\(reasons.joined(separator: "; ")))"
+        }
     }
 
     /// Enforces the header and body deadlines and ends the event streams whose clients hung up.
     /// Runs on a timer, about once a second.
     func sweep(now: UInt64 = ConnectionRecord.nowNanoseconds()) {
-        let records = connections.withLock { Array($0.values) }
+        for line in refusalSummary(now: now) { diagnostics(line) }
+        let records = connections.withLock { Array($0.records.values) }
         var streams: [(descriptor: Int32, stream: EventStream)] = []
         for record in records {
             switch record.enforceDeadlines(now: now, headerTimeout: headerTimeout, bodyTimeout: bodyTimeout,
@@ -78,6 +131,30 @@ final class ConnectionRegistry: Sendable {
         let hungUp = Self.pollReadHangUp | Int16(POLLHUP) | Int16(POLLERR)
         for (index, entry) in polled.enumerated() where entry.revents & hungUp != 0 {
             streams[index].stream.requestClose(.clientDisconnected)
+        }
+    }
+}
+
+/// The open connections, and how many of them each client address holds.
+private struct OpenConnections {
+    var records: [ObjectIdentifier: ConnectionRecord] = [:]
+    var perAddress: [String: Int] = [:]
+}
+
+/// Connections refused since the last summary, by client address and reason.
+private struct RefusalTally {
+    enum Reason { case clientLimit, serverLimit }
+    struct Counts { var clientLimit = 0, serverLimit = 0 }
+
+    var byAddress: [String: Counts] = [:]
+    /// When the first refusal since the last summary happened (monotonic nanoseconds).
+    var firstRefusal: UInt64?
+
+    mutating func add(address: String, reason: Reason, now: UInt64) {
+        if firstRefusal == nil { firstRefusal = now }
+        switch reason {
+        case .clientLimit: byAddress[address, default: Counts()].clientLimit += 1
+        case .serverLimit: byAddress[address, default: Counts()].serverLimit += 1
         }
     }
 }

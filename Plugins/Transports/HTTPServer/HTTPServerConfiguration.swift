@@ -33,9 +33,9 @@ extension HTTPServer {
         /// The most connections open at once; beyond it a new connection is closed as soon as it is
         /// accepted (refused, never left waiting in the listen queue). Default 4096.
         public var maxConnections: Int
-        /// The most connections open at once from one client address
-        /// (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`); beyond it a new connection from that address is
-        /// closed as soon as it is accepted. Behind a reverse proxy every client shares the proxy's
+        /// The most connections open at once from one client address; beyond it a new connection
+        /// from that address is closed as soon as it is accepted, and the diagnostics get one line
+        /// per address every 10 s saying how many were refused. Behind a reverse proxy every client shares the proxy's
         /// address. nil for no limit. Default 1024.
         public var maxConnectionsPerClient: Int?
         /// How long a request's line and header fields may take to arrive, counted from when the

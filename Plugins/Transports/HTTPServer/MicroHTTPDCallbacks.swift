@@ -52,10 +52,11 @@ enum MicroHTTPDCallbacks {
     }
 
     /// `MHD_AcceptPolicyCallback`: refuses a connection (libmicrohttpd closes it at once) while as
-    /// many as the server allows are open.
-    static let acceptPolicy: MHD_AcceptPolicyCallback = { context, _, _ in
+    /// many as the server allows are open, in all or from the client's address.
+    static let acceptPolicy: MHD_AcceptPolicyCallback = { context, address, _ in
         guard let context else { return .YES }
-        return Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().connections.acceptsMore ? .YES : .NO
+        let registry = Unmanaged<RequestDispatcher>.fromOpaque(context).takeUnretainedValue().connections
+        return registry.admits(address: address.map(ListenAddress.numericHost) ?? "") ? .YES : .NO
     }
 
     /// `MHD_ContentReaderCallback` of an event stream: `context` is the `EventStream`.

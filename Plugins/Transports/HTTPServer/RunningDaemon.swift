@@ -37,7 +37,9 @@ struct RunningDaemon {
             // stops accepting, and new connections would wait in the listen queue instead of being refused.
             connection_limit: UInt32(max(1, configuration.maxConnections) + 16 * max(1, configuration.threadPoolSize)),
             connection_timeout_seconds: UInt32(timeoutSeconds),
-            per_ip_connection_limit: UInt32(max(0, configuration.maxConnectionsPerClient ?? 0)),
+            // The per-client limit is the accept policy's (ConnectionRegistry.admits), which sums up
+            // refusals per client; libmicrohttpd's own would log one line per refused connection.
+            per_ip_connection_limit: 0,
             listen_backlog: 0,
             keep_url_escaped: 1,
             access_handler: MicroHTTPDCallbacks.accessHandler,
