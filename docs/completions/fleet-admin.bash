@@ -65,7 +65,7 @@ _fleet_admin() {
             "fleet_admin_token mint") command="fleet_admin_token_mint" ;;
             "fleet_admin_token inspect") command="fleet_admin_token_inspect" ;;
             "fleet_admin_token --transport"|"fleet_admin_token --store"|"fleet_admin_token --provider"|"fleet_admin_token --token"|"fleet_admin_token --token-file") (( i++ )) ;;
-            "fleet_admin_token_mint --transport"|"fleet_admin_token_mint --store"|"fleet_admin_token_mint --provider"|"fleet_admin_token_mint --token"|"fleet_admin_token_mint --token-file"|"fleet_admin_token_mint --role"|"fleet_admin_token_mint --vehicle"|"fleet_admin_token_mint --trip"|"fleet_admin_token_mint --ttl"|"fleet_admin_token_mint --issuer"|"fleet_admin_token_mint --audience"|"fleet_admin_token_mint --key"|"fleet_admin_token_mint --secret-file") (( i++ )) ;;
+            "fleet_admin_token_mint --transport"|"fleet_admin_token_mint --store"|"fleet_admin_token_mint --provider"|"fleet_admin_token_mint --token"|"fleet_admin_token_mint --token-file"|"fleet_admin_token_mint --role"|"fleet_admin_token_mint --vehicle"|"fleet_admin_token_mint --trip"|"fleet_admin_token_mint --delivery-vehicle"|"fleet_admin_token_mint --task"|"fleet_admin_token_mint --tracking"|"fleet_admin_token_mint --ttl"|"fleet_admin_token_mint --issuer"|"fleet_admin_token_mint --audience"|"fleet_admin_token_mint --key"|"fleet_admin_token_mint --secret-file") (( i++ )) ;;
             "fleet_admin_token_inspect --transport"|"fleet_admin_token_inspect --store"|"fleet_admin_token_inspect --provider"|"fleet_admin_token_inspect --token"|"fleet_admin_token_inspect --token-file"|"fleet_admin_token_inspect --key"|"fleet_admin_token_inspect --secret-file"|"fleet_admin_token_inspect --public-key"|"fleet_admin_token_inspect --accept-audience") (( i++ )) ;;
             "fleet_admin_export --transport"|"fleet_admin_export --store"|"fleet_admin_export --provider"|"fleet_admin_export --token"|"fleet_admin_export --token-file"|"fleet_admin_export --output"|"fleet_admin_export -o"|"fleet_admin_export --page-size") (( i++ )) ;;
             "fleet_admin_import --transport"|"fleet_admin_import --store"|"fleet_admin_import --provider"|"fleet_admin_import --token"|"fleet_admin_import --token-file") (( i++ )) ;;
@@ -268,9 +268,12 @@ _fleet_admin() {
         "fleet_admin_token_mint --provider") COMPREPLY=(); return 0 ;;
         "fleet_admin_token_mint --token") COMPREPLY=(); return 0 ;;
         "fleet_admin_token_mint --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
-        "fleet_admin_token_mint --role") COMPREPLY=( $(compgen -W "server driver consumer fleet-reader" -- "$cur") ); return 0 ;;
+        "fleet_admin_token_mint --role") COMPREPLY=( $(compgen -W "server driver trusted-driver consumer fleet-reader" -- "$cur") ); return 0 ;;
         "fleet_admin_token_mint --vehicle") COMPREPLY=(); return 0 ;;
         "fleet_admin_token_mint --trip") COMPREPLY=(); return 0 ;;
+        "fleet_admin_token_mint --delivery-vehicle") COMPREPLY=(); return 0 ;;
+        "fleet_admin_token_mint --task") COMPREPLY=(); return 0 ;;
+        "fleet_admin_token_mint --tracking") COMPREPLY=(); return 0 ;;
         "fleet_admin_token_mint --ttl") COMPREPLY=(); return 0 ;;
         "fleet_admin_token_mint --issuer") COMPREPLY=(); return 0 ;;
         "fleet_admin_token_mint --audience") COMPREPLY=(); return 0 ;;
@@ -537,7 +540,7 @@ _fleet_admin() {
             fi ;;
         "fleet_admin_token_mint")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --role --vehicle --trip --ttl --issuer --audience --allow-long-ttl --key --secret-file -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --role --vehicle --trip --delivery-vehicle --task --tracking --ttl --issuer --audience --allow-long-ttl --key --secret-file -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
