@@ -18,8 +18,8 @@ extension ParsedArguments {
     /// Every `--name KEY=VALUE` of a repeatable option as attributes, or nil when not given; a
     /// `--name ''` alone is no attributes.
     func attributeList<Attribute: KeyedAttribute>(_ option: Option) throws(UsageError) -> [Attribute]? {
-        guard isGiven(option) else { return nil }
-        return try parsedAll(option) { text throws(FlagValueProblem) -> Attribute? in try FlagValue.attribute(text) }.compactMap { $0 }
+        let attributes = try parsedAll(option) { text throws(FlagValueProblem) -> Attribute? in try FlagValue.attribute(text) }
+        return strings(option).isEmpty ? nil : attributes.compactMap { $0 }
     }
 
     /// Every `--name LAT,LNG:TASK[,TASK…][:STATE]` of a repeatable option, in order.
