@@ -19,49 +19,31 @@ public struct FleetPager {
     /// Every vehicle `request` matches (its page token is followed until the end, or until `limit`
     /// vehicles were handed over). `page` gets each page in order.
     public func vehicles(_ request: ListVehiclesRequest, limit: Int? = nil, page: ([Vehicle]) throws -> Void) throws {
-        try follow(request, limit: limit, page: page) { request in
-            let response = try api.listVehicles(request)
-            return Page(items: response.vehicles, nextPageToken: response.nextPageToken, totalSize: response.totalSize)
-        }
+        try follow(request, limit: limit, page: page, fetch: api.listVehicles)
     }
 
     /// Every trip `request` finds, page by page, like `vehicles(_:limit:page:)`.
     public func trips(_ request: SearchTripsRequest, limit: Int? = nil, page: ([Trip]) throws -> Void) throws {
-        try follow(request, limit: limit, page: page) { request in
-            let response = try api.searchTrips(request)
-            return Page(items: response.trips, nextPageToken: response.nextPageToken, totalSize: nil)
-        }
+        try follow(request, limit: limit, page: page, fetch: api.searchTrips)
     }
 
     /// Every delivery vehicle `request` matches, page by page, like `vehicles(_:limit:page:)`.
     public func deliveryVehicles(_ request: ListDeliveryVehiclesRequest, limit: Int? = nil,
                                  page: ([DeliveryVehicle]) throws -> Void) throws {
-        try follow(request, limit: limit, page: page) { request in
-            let response = try api.listDeliveryVehicles(request)
-            return Page(items: response.deliveryVehicles, nextPageToken: response.nextPageToken, totalSize: response.totalSize)
-        }
+        try follow(request, limit: limit, page: page, fetch: api.listDeliveryVehicles)
     }
 
     /// Every task `request` matches, page by page, like `vehicles(_:limit:page:)`.
     public func tasks(_ request: ListTasksRequest, limit: Int? = nil, page: ([DeliveryTask]) throws -> Void) throws {
-        try follow(request, limit: limit, page: page) { request in
-            let response = try api.listTasks(request)
-            return Page(items: response.tasks, nextPageToken: response.nextPageToken, totalSize: response.totalSize)
-        }
-    }
-
-    /// One answer of a list call.
-    private struct Page<Item> {
-        let items: [Item]
-        let nextPageToken: String?
-        let totalSize: Int64?
+        try follow(request, limit: limit, page: page, fetch: api.listTasks)
     }
 
     /// Calls `fetch` with `request`, then again with each answer's page token, until the answers end or
     /// `limit` items were handed to `page`. Progress counts towards the answer's total size (at most
     /// `limit`), or towards `limit` when the answer gives none.
-    private func follow<Request: PageTokenRequest, Item>(_ request: Request, limit: Int?, page: ([Item]) throws -> Void,
-                                                         fetch: (Request) throws -> Page<Item>) throws {
+    private func follow<Request: PageTokenRequest, Response: PageOfItems>(
+        _ request: Request, limit: Int?, page: ([Response.Item]) throws -> Void, fetch: (Request) throws -> Response
+    ) throws {
         var request = request
         var seen = 0
         defer { progress?.finish() }
@@ -91,3 +73,32 @@ extension ListVehiclesRequest: PageTokenRequest {}
 extension SearchTripsRequest: PageTokenRequest {}
 extension ListDeliveryVehiclesRequest: PageTokenRequest {}
 extension ListTasksRequest: PageTokenRequest {}
+
+/// One answer of a list call: a page of items, the token of the next page, and the total when known.
+protocol PageOfItems {
+    /// What the list holds.
+    associatedtype Item
+    /// This page's items.
+    var items: [Item] { get }
+    /// The token of the next page; nil or empty at the end.
+    var nextPageToken: String? { get }
+    /// How many items the whole list holds, when the server says.
+    var totalSize: Int64? { get }
+}
+
+extension ListVehiclesResponse: PageOfItems {
+    var items: [Vehicle] { vehicles }
+}
+
+extension SearchTripsResponse: PageOfItems {
+    var items: [Trip] { trips }
+    var totalSize: Int64? { nil }
+}
+
+extension ListDeliveryVehiclesResponse: PageOfItems {
+    var items: [DeliveryVehicle] { deliveryVehicles }
+}
+
+extension ListTasksResponse: PageOfItems {
+    var items: [DeliveryTask] { tasks }
+}
