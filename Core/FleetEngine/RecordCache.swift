@@ -2,14 +2,16 @@ import FleetModel
 import FleetStore
 import Foundation
 
-/// Decoded vehicles by store key and version, so a record read again at the same version (a search
-/// over a busy area, the next update of a vehicle) skips decoding its JSON. A version mismatch is a
-/// miss, so writes by other processes are always seen. Sharded locks keep writer threads apart.
+/// Decoded vehicles (and trips and delivery vehicles) by store key and version, so a record read again
+/// at the same version (a search over a busy area, the next update of a vehicle) skips decoding its
+/// JSON. A version mismatch is a miss, so writes by other processes are always seen. Sharded locks
+/// keep writer threads apart.
 final class RecordCache: @unchecked Sendable {
     private final class Shard {
         let lock = NSLock()
         var vehicles: [RecordKey: DecodedVehicle] = [:]
         var trips: [RecordKey: TripRecord] = [:]
+        var deliveryVehicles: [RecordKey: DeliveryVehicleRecord] = [:]
     }
 
     private let shards: [Shard]
@@ -62,6 +64,31 @@ final class RecordCache: @unchecked Sendable {
         shard.lock.withLock {
             shard.vehicles[key] = nil
             shard.trips[key] = nil
+            shard.deliveryVehicles[key] = nil
+        }
+    }
+
+    /// The delivery vehicle in `stored`, decoded once per version.
+    func deliveryVehicle(_ stored: StoreRecord) throws -> DeliveryVehicleRecord {
+        let shard = shards[shard(stored.key)]
+        if let hit = shard.lock.withLock({ shard.deliveryVehicles[stored.key] }), hit.version == stored.version { return hit }
+        let record = try DeliveryVehicleRecord(stored)
+        remember(record)
+        return record
+    }
+
+    /// The newest copy of a delivery vehicle this process has read or written, as `latestVehicle`.
+    func latestDeliveryVehicle(_ key: RecordKey) -> DeliveryVehicleRecord? {
+        let shard = shards[shard(key)]
+        return shard.lock.withLock { shard.deliveryVehicles[key] }
+    }
+
+    /// Remembers a decoded delivery vehicle.
+    func remember(_ record: DeliveryVehicleRecord) {
+        let shard = shards[shard(record.key)]
+        shard.lock.withLock {
+            if shard.deliveryVehicles.count >= capacityPerShard { shard.deliveryVehicles.removeAll(keepingCapacity: true) }
+            shard.deliveryVehicles[record.key] = record
         }
     }
 
