@@ -217,7 +217,8 @@ enum TaskCommands {
         progress.finish()
         writer.finish()
         if session.format == .table {
-            session.printer.write(["Created \(writer.itemCount) tasks in \(batches.count) BatchCreateTasks call\(batches.count == 1 ? "" : "s")."])
+            let tasks = writer.itemCount == 1 ? "1 task" : "\(writer.itemCount) tasks"
+            session.printer.write(["Created \(tasks) in \(batches.count) BatchCreateTasks call\(batches.count == 1 ? "" : "s")."])
         }
         return 0
     }

@@ -132,8 +132,8 @@ import Testing
         #expect(open == ["providers/demo/tasks/t-3"])
         let all = try #require(try JSON.parse(try fleet.succeed(["tasks", "list", "--json", "--page-size", "1"])).arrayValue)
         #expect(all.count == 3, "every page")
-        let ofVan = try fleet.succeed(["tasks", "list", "--filter", "delivery_vehicle_id = \"van-1\""])
-        #expect(ofVan.split(separator: "\n").count == 4, "a header and the van's three tasks: \(ofVan)")
+        let zoneB = try fleet.succeed(["tasks", "list", "--filter", "attributes.zone = \"B\" AND state = CLOSED"])
+        #expect(zoneB.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first } == ["t-2"], "\(zoneB)")
 
         let pending = try fleet.json(TaskTrackingInfo.self, ["tasks", "tracking-info", "parcel-3"])
         #expect(pending.trackingId == "parcel-3")
@@ -148,7 +148,7 @@ import Testing
         let listed = try fleet.succeed(["delivery-vehicles", "list", "--filter", "attributes.depot = \"north\""])
         #expect(listed.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first } == ["van-1"], "\(listed)")
         let shown = try fleet.succeed(["delivery-vehicles", "get", "van-1"])
-        #expect(shown.value(of: "Stops") == "1. ENROUTE 52.50000,13.45000 t-3", "\(shown)")
+        #expect(shown.value(of: "Stops")?.hasPrefix("1. ENROUTE 52.50000,13.45000 t-3") == true, "\(shown)")
 
         let busy = try fleet.run(["tasks", "delete", "t-3"])
         #expect(busy.status == 19, "an OPEN task on a stop cannot be deleted: \(busy)")
