@@ -106,6 +106,11 @@ import Testing
         #expect(assigned.remainingVehicleJourneySegments.map { $0.stop?.state } == [.enroute, .new, .new])
         #expect(try fleet.json(DeliveryTask.self, ["tasks", "get", "t-1"]).deliveryVehicleId == "van-1")
 
+        // A task still on a stop is not closed with UpdateTask (Fleet Engine's rule).
+        let onItsStop = try fleet.run(["tasks", "close", "t-1", "--outcome", "succeeded"])
+        #expect(onItsStop.status == 19, "\(onItsStop)")
+        #expect(onItsStop.error.unwrapped.contains("ASSIGNED_TASK_CLOSED_BY_ITS_STOP"), "\(onItsStop.error)")
+
         // t-1 delivered: its stop goes, which closes it; then its outcome.
         try fleet.succeed(["delivery-vehicles", "update", "van-1", "--location", "52.521,13.401",
                            "--stop", "52.51,13.42:t-2:enroute", "--stop", "52.50,13.45:t-3"])
