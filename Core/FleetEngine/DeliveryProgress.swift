@@ -192,7 +192,9 @@ extension Engine {
         let vehicle = record.vehicle
         let stop = vehicle.remainingVehicleJourneySegments.first?.stop?.plannedLocation?.point.map(GeoPoint.init)
         if vehicle.hasDriverRoute, let bytes = vehicle.currentRouteSegment?.bytes {
-            let identity = "driver \(record.tracking.routeVersion?.rfc3339String ?? "") to \(stop.map { "\($0.latitude),\($0.longitude)" } ?? "end")"
+            // The route's own bytes (hashed: a few microseconds for a long route) tell one route from
+            // another, whoever wrote it and however soon after the last.
+            let identity = "driver \(bytes.count) \(bytes.hashValue) to \(stop.map { "\($0.latitude),\($0.longitude)" } ?? "end")"
             let entry = deliveryRoutes.entry(for: record.key, identity: identity) {
                 guard let points = try? Polyline.decode(String(decoding: bytes, as: UTF8.self)),
                       let route = Route(points: points) else { return nil }
@@ -204,7 +206,7 @@ extension Engine {
         guard record.tracking.legsOnRoads == true, let stop, let encoded = record.tracking.legPaths.first, !encoded.isEmpty else {
             return nil
         }
-        let identity = "leg \(record.tracking.measuredAt?.rfc3339String ?? "")"
+        let identity = "leg \(encoded.utf8.count) \(encoded.hashValue)"
         return deliveryRoutes.entry(for: record.key, identity: identity) {
             guard let points = try? Polyline.decode(encoded), let route = Route(points: points) else { return nil }
             return (route, RouteWaypoints(route: route, positions: [stop]))

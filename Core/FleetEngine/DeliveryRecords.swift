@@ -19,8 +19,6 @@ struct DeliveryVehicleTracking: Sendable, Hashable {
     /// Each segment's `path` as an encoded polyline, in segment order ("" for none): kept here rather
     /// than in the segments, where a road path costs eight times the bytes in every write of the vehicle.
     var legPaths: [String] = []
-    /// When `currentRouteSegment` (the driver's route) last changed.
-    var routeVersion: Timestamp?
     /// How far along the route to the next stop the last location snapped: where the next snap resumes.
     var travelledMeters: Double?
     /// Whether the last location could be snapped onto the route to the next stop.
@@ -36,7 +34,6 @@ struct DeliveryVehicleTracking: Sendable, Hashable {
         writer.write("measuredAt", measuredAt)
         writer.write("legsOnRoads", legsOnRoads)
         writer.write("legPaths", legPaths)
-        writer.write("routeVersion", routeVersion)
         writer.write("travelledMeters", travelledMeters)
         writer.write("snappable", snappable)
     }
@@ -50,7 +47,6 @@ struct DeliveryVehicleTracking: Sendable, Hashable {
         measuredAt = members.time("measuredAt")
         legsOnRoads = members.bool("legsOnRoads")
         legPaths = members.strings("legPaths")
-        routeVersion = members.time("routeVersion")
         travelledMeters = members.number("travelledMeters")
         snappable = members.bool("snappable")
     }
@@ -71,12 +67,9 @@ struct DeliveryVehicleRecord: Sendable {
     }
 
     init(_ record: StoreRecord) throws {
-        let json = try JSON.parse(record.payload)
-        guard case .object(let o) = json, let body = o["deliveryVehicle"] else {
-            throw FleetError(.storeFailure, detail: "record \(record.key) is not a delivery vehicle record")
-        }
-        vehicle = try DeliveryVehicle(json: body, path: "deliveryVehicle", options: DecodingOptions(ignoreUnknownFields: true))
-        tracking = DeliveryVehicleTracking(json: o["tracking"])
+        let stored = try StoredPayload(record, resource: "deliveryVehicle", as: DeliveryVehicle.self)
+        vehicle = stored.resource
+        tracking = DeliveryVehicleTracking(json: stored.members.object["tracking"])
         version = record.version
         key = record.key
     }
@@ -125,14 +118,10 @@ struct TaskRecord: Sendable {
     }
 
     init(_ record: StoreRecord) throws {
-        let json = try JSON.parse(record.payload)
-        guard case .object(let o) = json, let body = o["task"] else {
-            throw FleetError(.storeFailure, detail: "record \(record.key) is not a task record")
-        }
-        task = try DeliveryTask(json: body, path: "task", options: DecodingOptions(ignoreUnknownFields: true))
-        let members = StoredMembers(o)
-        updatedAt = members.time("updatedAt")
-        closedAt = members.time("closedAt")
+        let stored = try StoredPayload(record, resource: "task", as: DeliveryTask.self)
+        task = stored.resource
+        updatedAt = stored.members.time("updatedAt")
+        closedAt = stored.members.time("closedAt")
         version = record.version
         key = record.key
     }

@@ -221,7 +221,6 @@ extension Engine {
                 let route = update.hasDriverRoute ? update.currentRouteSegment : nil
                 if route != record.vehicle.currentRouteSegment {
                     record.vehicle.currentRouteSegment = route
-                    record.tracking.routeVersion = now
                     record.tracking.travelledMeters = nil
                     record.vehicle.currentRouteSegmentEndPoint = nil
                 }

@@ -56,6 +56,23 @@ struct VehicleTracking: Sendable, Hashable {
     }
 }
 
+/// A stored record's payload as the engine writes it: a JSON object holding the resource under its
+/// name, beside the engine's own members.
+struct StoredPayload<Resource: ProtoMessage> {
+    let resource: Resource
+    let members: StoredMembers
+
+    /// Decodes the payload of `record` (fields this build does not know are ignored).
+    /// - Throws: INTERNAL (`.storeFailure`) when the payload holds no such resource.
+    init(_ record: StoreRecord, resource name: String, as _: Resource.Type) throws {
+        guard case .object(let o) = try JSON.parse(record.payload), let body = o[name] else {
+            throw FleetError(.storeFailure, detail: "record \(record.key) holds no \(name)")
+        }
+        resource = try Resource(json: body, path: name, options: DecodingOptions(ignoreUnknownFields: true))
+        members = StoredMembers(o)
+    }
+}
+
 /// The members of a JSON object the engine stored (a record's tracking state), read leniently: a
 /// member missing or of another type reads as nil.
 struct StoredMembers {
@@ -134,12 +151,9 @@ struct VehicleRecord: Sendable {
     }
 
     init(_ record: StoreRecord) throws {
-        let json = try JSON.parse(record.payload)
-        guard case .object(let o) = json, let body = o["vehicle"] else {
-            throw FleetError(.storeFailure, detail: "record \(record.key) is not a vehicle record")
-        }
-        vehicle = try Vehicle(json: body, path: "vehicle", options: DecodingOptions(ignoreUnknownFields: true))
-        tracking = VehicleTracking(json: o["tracking"])
+        let stored = try StoredPayload(record, resource: "vehicle", as: Vehicle.self)
+        vehicle = stored.resource
+        tracking = VehicleTracking(json: stored.members.object["tracking"])
         version = record.version
         key = record.key
     }
@@ -193,12 +207,9 @@ struct TripRecord: Sendable {
     }
 
     init(_ record: StoreRecord) throws {
-        let json = try JSON.parse(record.payload)
-        guard case .object(let o) = json, let body = o["trip"] else {
-            throw FleetError(.storeFailure, detail: "record \(record.key) is not a trip record")
-        }
-        trip = try Trip(json: body, path: "trip", options: DecodingOptions(ignoreUnknownFields: true))
-        if case .string(let s)? = o["updatedAt"] { updatedAt = try? Timestamp(rfc3339: s) }
+        let stored = try StoredPayload(record, resource: "trip", as: Trip.self)
+        trip = stored.resource
+        updatedAt = stored.members.time("updatedAt")
         version = record.version
         key = record.key
     }

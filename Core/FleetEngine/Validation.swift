@@ -120,22 +120,20 @@ struct AttributeValue: Hashable {
     }
 }
 
-extension VehicleAttribute {
-    /// The attribute as responses carry it: a string value is in both `value` and `stringValue`.
-    var forResponse: VehicleAttribute {
-        var a = self
-        if let s = a.stringValue ?? a.value {
-            a.stringValue = s
-            a.value = s
-        }
-        return a
-    }
+/// An attribute with the string value in two spellings, `value` and `stringValue` (a vehicle's and a
+/// delivery vehicle's).
+protocol TwiceSpelledAttribute {
+    var value: String? { get set }
+    var stringValue: String? { get set }
 }
 
-extension DeliveryVehicleAttribute {
+extension VehicleAttribute: TwiceSpelledAttribute {}
+extension DeliveryVehicleAttribute: TwiceSpelledAttribute {}
+
+extension TwiceSpelledAttribute {
     /// The attribute as responses carry it: a string value is in both `value` and `stringValue`
     /// ("Both fields are populated in responses").
-    var forResponse: DeliveryVehicleAttribute {
+    var forResponse: Self {
         var a = self
         if let s = a.stringValue ?? a.value {
             a.stringValue = s
