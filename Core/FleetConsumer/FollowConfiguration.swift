@@ -18,16 +18,20 @@ public struct FollowConfiguration: Sendable, Hashable {
     public var refreshSeconds: Double
     /// How retries after server and network errors are spaced.
     public var backoff: Backoff
+    /// Stop after this many seconds of real time when following has not ended by itself
+    /// (`FollowOutcome.deadlinePassed`); nil: no deadline.
+    public var deadlineSeconds: Double?
 
-    /// A configuration; the defaults report every event, stop when the trip ends, and retry client
-    /// errors every 5 s.
+    /// A configuration; the defaults report every event, stop when the trip ends, retry client errors
+    /// every 5 s, and set no deadline.
     public init(events: Set<TripEventKind> = Set(TripEventKind.allCases), until: TripStatus? = nil,
                 failFast: Bool = false, refreshSeconds: Double = FollowConfiguration.defaultRefreshSeconds,
-                backoff: Backoff = Backoff()) {
+                backoff: Backoff = Backoff(), deadlineSeconds: Double? = nil) {
         self.events = events
         self.until = until
         self.failFast = failFast
         self.refreshSeconds = refreshSeconds
         self.backoff = backoff
+        self.deadlineSeconds = deadlineSeconds
     }
 }

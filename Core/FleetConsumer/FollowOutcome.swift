@@ -7,16 +7,19 @@ public enum FollowOutcome: Sendable, Hashable {
     case tripEnded(TripStatus)
     /// The trip reached or passed the `until` status; carries the status seen.
     case untilReached(TripStatus)
+    /// `FollowConfiguration.deadlineSeconds` passed before following ended by itself.
+    case deadlinePassed
     /// Stopped from outside (`StopSignal.stop()`: Ctrl-C).
     case stopped
     /// A client error with `failFast`.
     case failed(FleetError)
 
-    /// The exit status: 0 when the trip ended or reached `until`, `ExitCode.interrupted` (130) when
-    /// stopped, 10 + the gRPC number for a failure.
+    /// The exit status: 0 when the trip ended or reached `until`, `ExitCode.deadlinePassed` (5) at the
+    /// deadline, `ExitCode.interrupted` (130) when stopped, 10 + the gRPC number for a failure.
     public var exitCode: ExitCode {
         switch self {
         case .tripEnded, .untilReached: .success
+        case .deadlinePassed: .deadlinePassed
         case .stopped: .interrupted
         case .failed(let error): ExitCode(error)
         }
@@ -24,6 +27,8 @@ public enum FollowOutcome: Sendable, Hashable {
 }
 
 extension ExitCode {
+    /// 5: `--deadline` passed before the trip (or shipment) finished; following stopped.
+    public static let deadlinePassed = ExitCode(rawValue: 5)
     /// 130 (128 + SIGINT): following was stopped by Ctrl-C, as a shell reports a program it interrupted.
     public static let interrupted = ExitCode(rawValue: 130)
     /// 143 (128 + SIGTERM): following was stopped by SIGTERM.

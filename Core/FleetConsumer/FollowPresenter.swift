@@ -19,6 +19,8 @@ extension FollowOutcome {
             return "Trip \(tripName) is \(status.name)."
         case .untilReached(let status):
             return "Trip \(tripName) reached \(status.name); stopped following."
+        case .deadlinePassed:
+            return "The deadline passed before trip \(tripName) ended" + (lastStatus.map { " (last status \($0)); stopped following." } ?? "; stopped following.")
         case .stopped:
             return "Stopped following \(tripName)" + (lastStatus.map { " (last status \($0))." } ?? ".")
         case .failed(let error):

@@ -11,14 +11,16 @@ public enum PlainEventText {
     /// A value in words; ETAs count down from `observedAt`.
     public static func text(_ value: TripEventValue, observedAt: Timestamp) -> String {
         switch value {
-        case .changes(let kinds):
-            return "changed " + kinds.map(\.rawValue).joined(separator: ", ")
+        case .changes(let parts, _):
+            return "changed " + parts.map { "\($0.kind.rawValue): \(text($0.value, observedAt: observedAt))" }.joined(separator: " | ")
         case .status(let status):
             return status?.name ?? "unknown"
         case .distance(let meters):
             return meters.map { "\($0) m" } ?? "unknown"
         case .route(let points):
             return points.isEmpty ? "none" : "\(points.count) points"
+        case .vehicle(let fix):
+            return fix.map(ReadableText.fix) ?? "unknown"
         case .location(let point):
             return point.map(ReadableText.coordinate) ?? "unknown"
         case .eta(let eta):

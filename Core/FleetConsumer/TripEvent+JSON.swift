@@ -21,8 +21,8 @@ extension TripEventValue {
     /// The value's JSON; ETAs count their `secondsLeft` from `observedAt`.
     public func json(observedAt: Timestamp) -> JSON {
         switch self {
-        case .changes(let kinds):
-            return ["changed": .array(kinds.map { .string($0.rawValue) })]
+        case .changes(let parts, let trip):
+            return ["changed": .array(parts.map { .string($0.kind.rawValue) }), "trip": trip.toJSON()]
         case .status(let status):
             return status.map { .string($0.name) } ?? .null
         case .distance(let meters):
@@ -30,6 +30,8 @@ extension TripEventValue {
         case .route(let points):
             let encoded = Polyline.encode(points.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) })
             return ["points": .number(Double(points.count)), "encodedPolyline": .string(encoded)]
+        case .vehicle(let fix):
+            return fix?.json ?? .null
         case .location(let point):
             return point?.toJSON() ?? .null
         case .eta(let eta):
@@ -66,6 +68,20 @@ extension FollowFailure {
         object["recovering"] = .bool(isRecovering)
         object["retryInSeconds"] = retryInSeconds.map { .number(($0 * 1000).rounded() / 1000) } ?? .null
         object["attempt"] = .number(Double(attempt))
+        return .object(object)
+    }
+}
+
+extension VehicleFix {
+    /// `{"latitude", "longitude", "heading", "speed", "accuracy"}`: degrees, metres a second, metres;
+    /// each of the last three null when not reported.
+    public var json: JSON {
+        var object = JSONObject()
+        object["latitude"] = .number(location.latitude)
+        object["longitude"] = .number(location.longitude)
+        object["heading"] = heading.map { .number(Double($0)) } ?? .null
+        object["speed"] = speed.map(JSON.number) ?? .null
+        object["accuracy"] = accuracy.map(JSON.number) ?? .null
         return .object(object)
     }
 }

@@ -11,7 +11,8 @@ import FleetModel
 ///   reported as `error` events with `recovering: true` and retried with `Backoff`; client errors are
 ///   reported with the catalogue's cause and remedy and retried every `refreshSeconds` — or, with
 ///   `failFast`, end following.
-/// - Stopping: when the trip is COMPLETE or CANCELED, when it reaches `until`, or when `stop` is given.
+/// - Stopping: when the trip is COMPLETE or CANCELED, when it reaches `until`, when the deadline
+///   (`deadlineSeconds`, real time) passes, or when `stop` is given.
 ///
 /// `follow` blocks the calling thread; the subscriber is called on it.
 public struct TripFollower: Sendable {
@@ -37,9 +38,10 @@ public struct TripFollower: Sendable {
         self.random = random
     }
 
-    /// Follows until the trip ends, reaches `until`, fails with `failFast`, or `stop` is given;
-    /// returns why it ended. The follower gives `stop` itself when it ends on its own.
+    /// Follows until the trip ends, reaches `until`, fails with `failFast`, the deadline passes, or
+    /// `stop` is given; returns why it ended. The follower gives `stop` itself when it ends on its own.
     public func follow(stop: StopSignal = StopSignal(), onUpdate: (TripUpdate) -> Void) -> FollowOutcome {
+        let deadline = configuration.deadlineSeconds.map { FollowDeadline(seconds: $0, stop: stop) }
         var model = TripModel(tripName: tripName)
         var sent = TripVersions()
         var failures = 0
@@ -74,7 +76,7 @@ public struct TripFollower: Sendable {
                     return sent.request(for: tripName)
                 }, clock: clock, stop: stop, deliver: receive)
                 guard !stop.isStopped else { break }
-                failure = FleetError(.streamCancelled, detail: "the trip's snapshot stream ended")
+                failure = FleetError(.streamAborted, detail: "the server ended the trip's snapshot stream")
             } catch let error as FleetError {
                 failure = error
             } catch {
@@ -99,6 +101,7 @@ public struct TripFollower: Sendable {
             }
             clock.sleep(seconds: wait, stop: stop)
         }
+        if outcome == nil, deadline?.hasPassed == true { return .deadlinePassed }
         return outcome ?? .stopped
     }
 }

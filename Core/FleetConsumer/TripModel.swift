@@ -17,8 +17,10 @@ public struct TripModel: Sendable, Hashable {
     public var status: TripStatus?
     /// The vehicle serving the trip, when assigned.
     public var vehicleID: String?
-    /// The vehicle's last reported position, while the trip is active on it.
-    public var vehicleLocation: LatLng?
+    /// The vehicle's last reported position, heading, speed and accuracy, while the trip is active on it.
+    public var vehicle: VehicleFix?
+    /// Where the vehicle is (`vehicle`'s location).
+    public var vehicleLocation: LatLng? { vehicle?.location }
     /// When the server received that position (`lastLocation.serverTime`, else its `updateTime`):
     /// how old the car's position is, which a snapshot alone does not say (a dead phone leaves it
     /// frozen while every snapshot still looks fine).
@@ -45,6 +47,10 @@ public struct TripModel: Sendable, Hashable {
     public var remainingWaypoints: [TripWaypoint] = []
     /// The versions of the route, traffic and waypoint paths held, sent with the next `GetTrip`.
     public var versions = TripVersions()
+    /// The trip as the follower knows it: the last snapshot, with the parts the server left out
+    /// because they had not changed (route, traffic, waypoint paths) filled in from the one before.
+    /// Nil before the first snapshot.
+    public var trip: Trip?
 
     /// The largest remaining distance seen since the next waypoint last changed: the length of the
     /// current leg, for showing progress along it.

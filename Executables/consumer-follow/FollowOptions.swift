@@ -16,6 +16,8 @@ enum FollowOptions {
     /// `--interval D`.
     static let interval = Option.value("interval", valueName: "duration", help: "How often to poll, and to retry after a client error (at least 1s).",
                                        default: "5s")
+    /// `--deadline D`.
+    static let deadline = Option.value("deadline", valueName: "duration", help: "Stop with exit 5 when the trip has not ended (or reached --until) within this time, e.g. 30m.")
     /// `--stale-after SECONDS`.
     static let staleAfter = Option.value("stale-after", valueName: "seconds", help: "Flag the vehicle's position as stale (panel, vehicleStale event) once older than this.",
                                          default: "30", environment: "FLEET_STALE_AFTER")

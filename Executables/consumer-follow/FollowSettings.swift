@@ -45,7 +45,8 @@ struct FollowSettings {
             events: try Self.events(arguments),
             until: arguments.string(FollowOptions.until).map(TripStatus.init(name:)),
             failFast: arguments.flag(FollowOptions.failFast),
-            refreshSeconds: seconds)
+            refreshSeconds: seconds,
+            deadlineSeconds: try Self.deadlineSeconds(arguments))
         poll = arguments.flag(FollowOptions.poll)
         let output = try arguments.group(OutputGroup.self)
         json = output.isJSON
@@ -98,6 +99,16 @@ struct FollowSettings {
             throw arguments.usageError("'\(given)' is a trip ID: give --provider (or FLEET_PROVIDER), or the full name providers/P/trips/\(given)")
         }
         return given
+    }
+
+    /// `--deadline` in seconds; nil without one. A deadline must be above zero.
+    private static func deadlineSeconds(_ arguments: ParsedArguments) throws -> Double? {
+        guard let deadline = try arguments.duration(FollowOptions.deadline) else { return nil }
+        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
+        guard seconds > 0 else {
+            throw arguments.usageError("--deadline must be above 0, got '\(arguments.string(FollowOptions.deadline) ?? "")'")
+        }
+        return seconds
     }
 
     /// The union of every `--events` list; all events when none is given.

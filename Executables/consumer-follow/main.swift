@@ -13,7 +13,7 @@ let consumerFollow = Command(
     discussion: """
         Give the trip's full name (providers/P/trips/T), or its ID with --provider P. Following stops by \
         itself when the trip is COMPLETE or CANCELED (exit 0), when it reaches --until STATUS (exit 0), \
-        or on Ctrl-C (exit 130; SIGTERM 143).
+        when --deadline passes first (exit 5), or on Ctrl-C (exit 130; SIGTERM 143).
 
         Events, one per change, are named after the Consumer SDK's subscriber callbacks: \
         \(TripEventKind.allCases.map(\.rawValue).joined(separator: ", ")). With --json each is one JSON \
@@ -37,7 +37,7 @@ let consumerFollow = Command(
         """,
     version: ProductVersion.of("consumer-follow"),
     options: [FollowOptions.provider] + ConnectionGroup.options + OutputGroup.options + [
-        FollowOptions.events, FollowOptions.until, FollowOptions.interval, FollowOptions.staleAfter,
+        FollowOptions.events, FollowOptions.until, FollowOptions.deadline, FollowOptions.interval, FollowOptions.staleAfter,
         FollowOptions.timeScale, FollowOptions.poll, FollowOptions.failFast,
     ] + TokenGroup.options,
     arguments: [FollowOptions.trip],
@@ -49,6 +49,8 @@ let consumerFollow = Command(
                 "Print status changes and stop once the driver is at the pickup."),
         Example("consumer-follow -p my-project trip-42 --store sqlite:/var/lib/fleet/fleet.db --poll --interval 2s",
                 "Poll the shared store every two seconds."),
+        Example("consumer-follow -p my-project trip-42 --json --deadline 45m || echo \"not over after 45 minutes (exit $?)\"",
+                "Give up after 45 minutes (exit 5)."),
     ]
 ) { arguments, context in
     let settings = try FollowSettings(arguments, context: context)
@@ -85,7 +87,7 @@ let consumerFollow = Command(
         throw error
     case .stopped:
         return signals.exitCode.rawValue
-    case .tripEnded, .untilReached:
+    case .tripEnded, .untilReached, .deadlinePassed:
         return outcome.exitCode.rawValue
     }
 }

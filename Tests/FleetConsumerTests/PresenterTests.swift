@@ -12,7 +12,9 @@ import Testing
         let model = TripPanelTests.halfWay()
         let time = model.observedAt!
         return TripUpdate(model: model, events: [
-            TripEvent(kind: .trip, tripName: model.tripName, time: time, value: .changes([.tripStatus])),
+            TripEvent(kind: .trip, tripName: model.tripName, time: time,
+                      value: .changes([ChangedPart(kind: .tripStatus, value: .status(.enrouteToPickup))],
+                                      trip: Trip(name: model.tripName, tripStatus: .enrouteToPickup))),
             TripEvent(kind: .tripStatus, tripName: model.tripName, time: time, value: .status(.enrouteToPickup)),
         ])
     }()
@@ -26,7 +28,7 @@ import Testing
         presenter.finish(.tripEnded(.complete))
         let lines = output.text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3 && lines[2].isEmpty)
-        #expect(lines[0] == #"{"event":"trip","trip":"providers/p/trips/t","time":"2026-01-01T00:01:00Z","value":{"changed":["tripStatus"]}}"#)
+        #expect(lines[0] == #"{"event":"trip","trip":"providers/p/trips/t","time":"2026-01-01T00:01:00Z","value":{"changed":["tripStatus"],"trip":{"name":"providers/p/trips/t","tripStatus":"ENROUTE_TO_PICKUP"}}}"#)
         #expect(lines[1] == #"{"event":"tripStatus","trip":"providers/p/trips/t","time":"2026-01-01T00:01:00Z","value":"ENROUTE_TO_PICKUP"}"#)
     }
 
@@ -38,7 +40,7 @@ import Testing
         presenter.present(Self.update)
         presenter.finish(.stopped)
         #expect(output.text == """
-            2026-01-01T00:01:00Z trip changed tripStatus
+            2026-01-01T00:01:00Z trip changed tripStatus: ENROUTE_TO_PICKUP
             2026-01-01T00:01:00Z tripStatus ENROUTE_TO_PICKUP
 
             """)

@@ -15,6 +15,7 @@ _consumer_follow() {
         '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
         '*--events[Report only these events \(comma-separated; may be repeated\).]:names:(trip tripStatus activeRouteRemainingDistance activeRoute vehicleLocation pickupLocation dropoffLocation pickupETA dropoffETA remainingWaypoints intermediateDestinations activeRouteTraffic vehicleStale error)'
         '--until[Stop once the trip has reached \(or passed\) this status.]:status:(NEW ENROUTE_TO_PICKUP ARRIVED_AT_PICKUP ENROUTE_TO_INTERMEDIATE_DESTINATION ARRIVED_AT_INTERMEDIATE_DESTINATION ENROUTE_TO_DROPOFF COMPLETE CANCELED)'
+        '--deadline[Stop with exit 5 when the trip has not ended \(or reached --until\) within this time, e.g.]:duration: '
         '--interval[How often to poll, and to retry after a client error \(at least 1s\).]:duration: '
         '--stale-after[Flag the vehicle'\''s position as stale \(panel, vehicleStale event\) once older than this.]:seconds: '
         '--time-scale[The trip runs N times faster than real time \(a drive simulated with driver-report --speedup N, as make demo does\)\: the live panel counts down in the trip'\''s own time.]:n: '

@@ -124,9 +124,10 @@ public final class MapSite: Sendable {
         return JSON.object(JSONObject(object)).serialized()
     }
 
-    /// The causes a page may meet, with their words: the token's, a missing trip or vehicle, a lost server.
+    /// The causes a page may meet, with their words: the token's, a missing trip or vehicle, a rate
+    /// limit, a lost server.
     static let pageCauses: [ErrorCause] = ErrorCatalogue.causes.filter { cause in
-        [.unauthenticated, .permissionDenied, .notFound, .unavailable].contains(cause.code)
+        [.unauthenticated, .permissionDenied, .notFound, .resourceExhausted, .unavailable].contains(cause.code)
     }
 
     // MARK: Files

@@ -21,9 +21,20 @@ window.FleetMap = (function () {
     return String(text == null ? '' : text).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
   }
 
-  // An error the page can show: gRPC code name, catalogue reason, message.
+  // An error the page can show: gRPC code name, catalogue reason, message, and the seconds the
+  // server asked to wait before trying again (its Retry-After: a rate limit's), or null.
   class PageError extends Error {
-    constructor(code, reason, message) { super(message); this.code = code; this.reason = reason; }
+    constructor(code, reason, message) { super(message); this.code = code; this.reason = reason; this.retryAfter = null; }
+  }
+
+  // The error of a refused answer, with its Retry-After in seconds when it has one.
+  async function refusal(response) {
+    let body = null;
+    try { body = await response.json(); } catch (e) { /* not JSON */ }
+    const error = errorFromBody(response.status, body);
+    const wait = Number(response.headers.get('Retry-After'));
+    if (wait > 0 && isFinite(wait)) error.retryAfter = wait;
+    return error;
   }
 
   function errorFromBody(status, body) {
@@ -49,9 +60,9 @@ window.FleetMap = (function () {
     } catch (e) {
       throw new PageError('UNAVAILABLE', 'SERVER_UNREACHABLE', String(e.message || e));
     }
+    if (!response.ok) throw await refusal(response);
     let body = null;
     try { body = await response.json(); } catch (e) { /* not JSON */ }
-    if (!response.ok) throw errorFromBody(response.status, body);
     return body;
   }
 
@@ -96,11 +107,7 @@ window.FleetMap = (function () {
     } catch (e) {
       throw new PageError('UNAVAILABLE', 'SERVER_UNREACHABLE', String(e.message || e));
     }
-    if (!response.ok) {
-      let body = null;
-      try { body = await response.json(); } catch (e) { /* not JSON */ }
-      throw errorFromBody(response.status, body);
-    }
+    if (!response.ok) throw await refusal(response);
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = '', event = 'message', data = [];
@@ -147,12 +154,15 @@ window.FleetMap = (function () {
 
   // Keeps a page live: the event stream while it works; when it breaks, polling (every `pollSeconds`)
   // while reconnecting with backoff (1 s doubling to 30 s, with jitter), as consumer-follow does.
-  // A final error (bad token, deleted resource) stops everything and is shown. When the server ends
+  // A final error (bad token, deleted resource) stops everything and is shown. A rate limit is shown
+  // and waited out: nothing is sent again before its Retry-After has passed. When the server ends
   // the stream because the token expired (UNAUTHENTICATED), a page with a token URL fetches a new
   // token and reconnects at once; the stream's first event is the state as it is then, so no change
   // is lost. A new token refused before any event stops the page, as a final error does.
   function live(options) {
     let attempt = 0, pollTimer = null, stopped = false, controller = null, renewedWithoutEvent = false;
+    let quietUntil = 0;  // no call before this time (Date.now()): the server's Retry-After
+    const holdFor = error => { if (error.retryAfter) quietUntil = Math.max(quietUntil, Date.now() + error.retryAfter * 1000); };
     const status = text => { setText('connection', text); document.body.dataset.connection = text.split(' ')[0].toLowerCase(); };
     function stop(error) {
       stopped = true;
@@ -162,7 +172,8 @@ window.FleetMap = (function () {
     }
     function startPolling() {
       if (pollTimer || !options.poll) return;
-      const poll = () => options.poll().then(() => { renewedWithoutEvent = false; clearError(); }).catch(e => {
+      const poll = () => Date.now() < quietUntil ? null : options.poll().then(() => { renewedWithoutEvent = false; clearError(); }).catch(e => {
+        holdFor(e);
         // An expired token while polling: a new one for the next poll, as for the stream.
         if (e.code === 'UNAUTHENTICATED' && config.tokenUrl && !renewedWithoutEvent) {
           renewedWithoutEvent = true;
@@ -205,10 +216,11 @@ window.FleetMap = (function () {
         if (stopped || own !== controller) return;
         if (renewAndReconnect(error)) return;
         if (isFinal(error)) { stop(error); return; }
-        const delay = Math.min(30, Math.pow(2, attempt)) * (0.8 + Math.random() * 0.4);
+        holdFor(error);
+        const delay = Math.max(Math.min(30, Math.pow(2, attempt)) * (0.8 + Math.random() * 0.4), (quietUntil - Date.now()) / 1000);
         attempt += 1;
         status('Reconnecting in ' + Math.max(1, Math.round(delay)) + ' s (updates every ' + (options.pollSeconds || 5) + ' s meanwhile)…');
-        if (attempt > 1) showError(error);
+        if (attempt > 1 || error.retryAfter) showError(error);
         startPolling();
         setTimeout(connect, delay * 1000);
       });

@@ -1,6 +1,7 @@
 // The rider's page: one trip, live from its :watch stream (GetTrip polling while the stream is
-// down). The vehicle glides along the route between updates; status, ETAs, distance and the age
-// of the car's location are real text in the panel.
+// down). The vehicle glides along the route between updates and the camera follows it and its next
+// stop until the rider pans or zooms; status, ETAs, distance and the age of the car's location are
+// real text in the panel.
 'use strict';
 (function () {
   const F = FleetMap, C = F.config;
@@ -24,6 +25,64 @@
   let lastFix = null;         // the last reported location (VehicleLocation)
   const layers = { route: L.layerGroup(), stops: L.layerGroup() };
   m.whenViewed(() => { layers.route.addTo(map); layers.stops.addTo(map); });
+
+  // MARK: the camera
+
+  // As journey sharing does: the camera keeps the car and its next stop in view (it moves only when
+  // one of them nears the edge or the zoom that fits both changes), until the rider pans or zooms.
+  // Then it stays where the rider put it, and the "Follow the car" button brings the following back.
+  // The page's own moves are made without animation, so Leaflet reports them at once, while
+  // `ownMove` is set: any other movestart or zoomstart is the rider's (a resize is neither).
+  let following = true, ownMove = false;
+  const FollowControl = L.Control.extend({
+    options: { position: 'topright' },
+    onAdd() {
+      const button = L.DomUtil.create('button', 'follow-control');
+      button.type = 'button';
+      button.textContent = 'Follow the car';
+      button.dataset.field = 'follow';
+      button.hidden = true;
+      L.DomEvent.disableClickPropagation(button);
+      L.DomEvent.on(button, 'click', () => setFollowing(true));
+      return button;
+    },
+  });
+  const followControl = new FollowControl();
+  followControl.addTo(map);
+  document.body.dataset.following = 'true';
+
+  function setFollowing(on) {
+    if (following === on) return;
+    following = on;
+    document.body.dataset.following = String(on);
+    followControl.getContainer().hidden = on;
+    if (on) follow();
+  }
+  m.whenViewed(() => map.on('movestart zoomstart', () => { if (!ownMove) setFollowing(false); }));
+
+  // The stop the car drives to next: the first remaining waypoint (another rider's too, on a shared
+  // ride), else this trip's pickup or drop-off by its status.
+  function nextStop(t) {
+    const next = (t.remainingWaypoints || []).map(w => F.latLng(w.location && w.location.point)).find(Boolean);
+    if (next) return next;
+    const status = t.tripStatus || 'NEW';
+    if (status === 'COMPLETE' || status === 'CANCELED') return null;
+    return F.latLng(((BEFORE_PICKUP.includes(status) ? t.pickupPoint : t.dropoffPoint) || {}).point);
+  }
+
+  // Keeps the car and its next stop in view, while following.
+  function follow() {
+    if (!following || !m.hasView || !trip || !vehicle) return;
+    const points = [vehicle.target];
+    const next = nextStop(trip);
+    if (next) points.push(next);
+    const bounds = L.latLngBounds(points).pad(0.3);
+    const zoom = Math.min(17, map.getBoundsZoom(bounds));
+    const inner = map.getBounds().pad(-0.1);
+    if (zoom === map.getZoom() && points.every(p => inner.contains(p))) return;
+    ownMove = true;
+    try { map.fitBounds(bounds, { maxZoom: 17, animate: false }); } finally { ownMove = false; }
+  }
 
   function stopIcon(kind, label) {
     return L.divIcon({ className: 'stop-icon ' + kind, html: F.textNode('span', label), iconSize: [22, 22], iconAnchor: [11, 11] });
@@ -200,6 +259,7 @@
     }
     drawStops(t);
     drawRoute(t);
+    follow();
     panel();
   }
 
