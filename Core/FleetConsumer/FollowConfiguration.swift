@@ -7,8 +7,12 @@ public struct FollowConfiguration: Sendable, Hashable {
     public static let defaultRefreshSeconds: Double = 5
     /// The shortest refresh interval accepted: 1 s.
     public static let minimumRefreshSeconds: Double = 1
+    /// The age past which the vehicle's position is flagged stale, by default: the Consumer pages'
+    /// three missed reports at the Driver SDK's usual 5–10 s interval.
+    public static let defaultStaleAfterSeconds = 30.0
 
-    /// The events reported; the others are computed but not delivered. Default: all.
+    /// The trip events reported; the others are computed but not delivered. Default: all. (A
+    /// shipment follower takes its own, `ShipmentFollower.events`.)
     public var events: Set<TripEventKind>
     /// Stop once the trip has reached (or passed) this status; nil: only when it ends.
     public var until: TripStatus?

@@ -4,7 +4,7 @@ extension TripModel {
     /// The parts of the trip that differ from `previous`, in emission order (`TripEventKind` order;
     /// never `trip` or `error`).
     public func changes(since previous: TripModel) -> [TripEventKind] {
-        TripEventKind.tripParts.filter { value(of: $0) != previous.value(of: $0) }
+        TripEventKind.parts.filter { value(of: $0) != previous.value(of: $0) }
     }
 
     /// The value of one part of the trip as its event carries it; nil for `trip` and `error`.
@@ -29,10 +29,9 @@ extension TripModel {
     /// else `trip` (the changed parts with their values, and the trip) followed by one event per
     /// changed part, in order.
     public func events(since previous: TripModel, at time: Timestamp) -> [TripEvent] {
-        let changed = changes(since: previous).compactMap { kind in value(of: kind).map { ChangedPart(kind: kind, value: $0) } }
-        guard !changed.isEmpty, let trip else { return [] }
-        return [TripEvent(kind: .trip, tripName: tripName, time: time, value: .changes(changed, trip: trip))]
-            + changed.map { TripEvent(kind: $0.kind, tripName: tripName, time: time, value: $0.value) }
+        guard let trip else { return [] }
+        return FollowEvent.updateEvents(name: tripName, at: time, snapshot: .trip(trip),
+                                        changed: changes(since: previous).compactMap { kind in value(of: kind).map { (kind, $0) } })
     }
 }
 

@@ -17,7 +17,7 @@ extension TripModel {
         next.status = trip.tripStatus
         next.vehicleID = trip.vehicleId.flatMap { $0.isEmpty ? nil : $0 }
         next.vehicle = VehicleFix(trip.lastLocation)
-        next.vehicleLocationTime = trip.lastLocation.flatMap { $0.serverTime ?? $0.updateTime }
+        next.vehicleLocationTime = next.vehicle == nil ? nil : trip.lastLocation.flatMap { $0.serverTime ?? $0.updateTime }
         next.pickupLocation = trip.pickupPoint
         next.dropoffLocation = trip.dropoffPoint
         next.intermediateDestinations = trip.intermediateDestinations

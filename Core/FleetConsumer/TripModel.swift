@@ -7,7 +7,7 @@ import FleetModel
 /// the SDK reports to subscribers is a property, and `changes(since:)` names the parts that differ
 /// between two models. Parts the server left out because their version had not changed keep their
 /// previous value.
-public struct TripModel: Sendable, Hashable {
+public struct TripModel: FollowedModel {
     /// The trip's resource name as it is followed (`providers/p/trips/t`).
     public var tripName: String
     /// The trip ID: the last segment of the name (waypoints name their trip by it).
@@ -65,20 +65,40 @@ public struct TripModel: Sendable, Hashable {
         self.tripName = tripName
     }
 
+    /// An empty model for the trip `name`.
+    public init(name: String) {
+        self.init(tripName: name)
+    }
+
+    /// `trip`.
+    public static let noun = "trip"
+    /// The trip's name (`tripName`).
+    public var name: String { tripName }
+    /// The status's name.
+    public var statusName: String? { status?.name }
+    /// While the trip is under way (an ended trip's car is not expected to report).
+    public var expectsVehicleReports: Bool { status.map { !TripLifecycle.isTerminal($0) } ?? false }
+
     /// The next waypoint: the first remaining one.
     public var nextWaypoint: TripWaypoint? { remainingWaypoints.first }
 
-    /// Seconds since the vehicle's position was received, at `now`; nil without a position time.
-    public func vehicleLocationAge(at now: Timestamp) -> Double? {
-        guard vehicleLocation != nil, let time = vehicleLocationTime else { return nil }
-        return max(0, now.timeIntervalSince1970 - time.timeIntervalSince1970)
+    /// GetTrip with the versions held (`TripVersions.request(for:)`).
+    public func request() -> GetTripRequest {
+        versions.request(for: tripName)
     }
 
-    /// Whether the vehicle's position is older than `staleAfterSeconds` at `now`, while the trip is
-    /// under way (an ended trip's car is not expected to report).
-    public func isVehicleStale(at now: Timestamp, staleAfterSeconds: Double) -> Bool {
-        guard let age = vehicleLocationAge(at: now), let status, !TripLifecycle.isTerminal(status) else { return false }
-        return age > staleAfterSeconds
+    /// `merging(_:sent:observedAt:)` with the versions `request` carried.
+    public func merging(_ trip: Trip, answering request: GetTripRequest, observedAt: Timestamp) -> TripModel {
+        merging(trip, sent: TripVersions(route: request.currentRouteSegmentVersion, traffic: request.currentRouteSegmentTrafficVersion,
+                                         waypointsRoute: request.remainingWaypointsRouteVersion), observedAt: observedAt)
+    }
+
+    /// `tripEnded` once COMPLETE or CANCELED, `untilReached` once at or past `configuration.until`.
+    public func ending(_ configuration: FollowConfiguration) -> FollowOutcome? {
+        guard let status else { return nil }
+        if TripLifecycle.isTerminal(status) { return .tripEnded(status) }
+        if let until = configuration.until, TripProgress.hasReached(status, until) { return .untilReached(status) }
+        return nil
     }
 
     /// Whether the rider has been picked up (the status is past the pickup).

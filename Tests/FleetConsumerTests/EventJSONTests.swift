@@ -17,9 +17,9 @@ import Testing
         head.replacingOccurrences(of: "%@", with: kind) + value + "}"
     }
 
-    static let changes = TripEventValue.changes([ChangedPart(kind: .tripStatus, value: .status(.enrouteToPickup)),
-                                                 ChangedPart(kind: .pickupETA, value: .eta(time.adding(seconds: 61)))],
-                                                trip: Trip(name: "providers/p/trips/t", tripStatus: .enrouteToPickup))
+    static let changes = TripEventValue.changes([ChangedPart(kind: TripEventKind.tripStatus, value: .status(.enrouteToPickup)),
+                                                 ChangedPart(kind: TripEventKind.pickupETA, value: .eta(time.adding(seconds: 61)))],
+                                                snapshot: .trip(Trip(name: "providers/p/trips/t", tripStatus: .enrouteToPickup)))
 
     @Test func tripListsTheChangedPartsAndCarriesTheTrip() {
         #expect(Self.line(.trip, Self.changes) == Self.expected("trip",
@@ -120,7 +120,7 @@ import Testing
         #expect(PlainEventText.line(event) == "2026-01-01T00:01:00Z pickupETA 2026-01-01T00:03:05Z (in 2m 05s)")
         let failure = FollowFailure(error: FleetError(.tripNotFound, detail: "providers/p/trips/t"), retryInSeconds: 5, attempt: 3)
         let line = PlainEventText.line(TripEvent(kind: .error, tripName: "t", time: Self.time, value: .failure(failure)))
-        #expect(line == "2026-01-01T00:01:00Z error NOT_FOUND (5): \(failure.error.message); cause: TRIP_NOT_FOUND: \(ErrorCause.tripNotFound.summary); remedy: \(ErrorCause.tripNotFound.remedy); waiting for the trip to be created, checking again in 5s (attempt 3)")
+        #expect(line == "2026-01-01T00:01:00Z error NOT_FOUND (5): \(failure.error.message); cause: TRIP_NOT_FOUND: \(ErrorCause.tripNotFound.summary); remedy: \(ErrorCause.tripNotFound.remedy); waiting for it to be created, checking again in 5s (attempt 3)")
         #expect(!line.contains("\n"))
     }
 }

@@ -13,15 +13,15 @@ import Testing
         let time = model.observedAt!
         return TripUpdate(model: model, events: [
             TripEvent(kind: .trip, tripName: model.tripName, time: time,
-                      value: .changes([ChangedPart(kind: .tripStatus, value: .status(.enrouteToPickup))],
-                                      trip: Trip(name: model.tripName, tripStatus: .enrouteToPickup))),
+                      value: .changes([ChangedPart(kind: TripEventKind.tripStatus, value: .status(.enrouteToPickup))],
+                                      snapshot: .trip(Trip(name: model.tripName, tripStatus: .enrouteToPickup)))),
             TripEvent(kind: .tripStatus, tripName: model.tripName, time: time, value: .status(.enrouteToPickup)),
         ])
     }()
 
     @Test func jsonLinesOnePerEventAndNothingElse() {
         let output = CapturedOutput()
-        let presenter = JSONLinesPresenter(output: output)
+        let presenter = JSONLinesPresenter<TripModel>(output: output)
         presenter.start()
         presenter.present(Self.update)
         presenter.present(TripUpdate(model: Self.update.model, events: []))
@@ -35,7 +35,7 @@ import Testing
     @Test func plainLinesAndAClosingLineOnTheSummaryOutput() {
         let output = CapturedOutput()
         let summary = CapturedOutput()
-        let presenter = PlainLinesPresenter(tripName: "providers/p/trips/t", output: output, summaryOutput: summary)
+        let presenter = PlainLinesPresenter<TripModel>(name: "providers/p/trips/t", output: output, summaryOutput: summary)
         presenter.start()
         presenter.present(Self.update)
         presenter.finish(.stopped)
@@ -51,7 +51,7 @@ import Testing
         let output = CapturedOutput(isTerminal: true)
         let panel = TripPanel(timeZone: TripPanelTests.utc)
         let now = TripPanelTests.start.adding(seconds: 60)
-        let presenter = LivePanelPresenter(tripName: "providers/p/trips/t", output: output, panel: panel,
+        let presenter = LivePanelPresenter(name: "providers/p/trips/t", output: output, panel: panel,
                                            width: { 60 }, now: { now })
         let escape = "\u{1B}["
         presenter.start()
@@ -81,7 +81,7 @@ import Testing
         (.failed(FleetError(.tripNotFound, detail: "t")), "Gave up following t: NOT_FOUND: \(ErrorCause.tripNotFound.summary): t"),
     ])
     func summariesSayWhyFollowingEnded(outcome: FollowOutcome, summary: String) {
-        #expect(outcome.summary(tripName: "t", lastStatus: "NEW") == summary)
+        #expect(outcome.summary(name: "t", lastStatus: "NEW") == summary)
     }
 
     @Test func exitCodes() {

@@ -69,8 +69,8 @@ import Testing
                 Issue.record("an update does not start with `trip`: \(update.events.map(\.kind))")
                 continue
             }
-            #expect(changed.map(\.kind) == Array(update.events.dropFirst().map(\.kind)))
-            #expect(trip == update.model.trip)
+            #expect(changed.map(\.name) == Array(update.events.dropFirst().map(\.kind.rawValue)))
+            #expect(trip == update.model.trip.map(FollowedSnapshot.trip))
         }
 
         // ETAs count down to the arrival.
