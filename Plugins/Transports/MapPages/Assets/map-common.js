@@ -1,4 +1,4 @@
-// Shared by the rider's and the operator's pages: configuration, the REST calls with the page's
+// Shared by the rider's, the customer's and the operator's pages: configuration, the REST calls with the page's
 // token, live event streams with fallback to polling, error words, time and distance text, the map
 // and its base layer, and route geometry. Plain JavaScript for Leaflet 1.7 (Debian libjs-leaflet).
 'use strict';
@@ -195,6 +195,11 @@ window.FleetMap = (function () {
     }
     function connect() {
       if (stopped) return;
+      if (!options.stream) {  // a resource without a stream (GetTaskTrackingInfo): polling alone
+        status('Updated every ' + (options.pollSeconds || 5) + ' s.');
+        startPolling();
+        return;
+      }
       const own = controller = new AbortController();
       let opened = false;
       readStream(options.stream, (event, data) => {
@@ -310,6 +315,54 @@ window.FleetMap = (function () {
     };
   }
 
+  // The camera of the rider's and the customer's pages, as journey sharing's: it keeps the vehicle
+  // and its next stop in view (moving only when one of them nears the edge or the zoom that fits
+  // both changes), until the person pans or zooms. Then it stays where they put it, and the button
+  // (`label`, `data-field="follow"`) brings the following back. The page's own moves are made
+  // without animation, so Leaflet reports them at once, while `ownMove` is set: any other movestart
+  // or zoomstart is the person's (a resize is neither). `<body data-following>` says which.
+  function camera(m, label) {
+    const map = m.map;
+    let following = true, ownMove = false, points = [];
+    const Control = L.Control.extend({
+      options: { position: 'topright' },
+      onAdd() {
+        const button = L.DomUtil.create('button', 'follow-control');
+        button.type = 'button';
+        button.textContent = label;
+        button.dataset.field = 'follow';
+        button.hidden = true;
+        L.DomEvent.disableClickPropagation(button);
+        L.DomEvent.on(button, 'click', () => setFollowing(true));
+        return button;
+      },
+    });
+    const control = new Control();
+    control.addTo(map);
+    document.body.dataset.following = 'true';
+    function setFollowing(on) {
+      if (following === on) return;
+      following = on;
+      document.body.dataset.following = String(on);
+      control.getContainer().hidden = on;
+      if (on) fit();
+    }
+    function fit() {
+      if (!following || !m.hasView || !points.length) return;
+      const bounds = L.latLngBounds(points).pad(0.3);
+      const zoom = Math.min(17, map.getBoundsZoom(bounds));
+      const inner = map.getBounds().pad(-0.1);
+      if (zoom === map.getZoom() && points.every(p => inner.contains(p))) return;
+      ownMove = true;
+      try { map.fitBounds(bounds, { maxZoom: 17, animate: false }); } finally { ownMove = false; }
+    }
+    m.whenViewed(() => map.on('movestart zoomstart', () => { if (!ownMove) setFollowing(false); }));
+    return {
+      // Keeps `targets` (the vehicle first, then its next stop; missing ones left out) in view, while following.
+      follow(targets) { points = targets.filter(Boolean); if (points.length) fit(); },
+    };
+  }
+
   // Google's encoded polyline format, as Vehicle.currentRouteSegment carries it.
   function decodePolyline(text) {
     const points = []; let index = 0, lat = 0, lng = 0;
@@ -379,7 +432,7 @@ window.FleetMap = (function () {
 
   return {
     config, token, now, field, setText, enc, textNode, escapeHTML, api, live, words, showError, clearError, isFinal, PageError,
-    parseTime, clock, etaText, distanceText, ageText, locationAge, latLng, createMap, decodePolyline,
+    parseTime, clock, etaText, distanceText, ageText, locationAge, latLng, createMap, camera, decodePolyline,
     measure, project, pointAt, slice, bearing,
   };
 })();

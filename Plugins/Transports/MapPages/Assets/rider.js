@@ -26,39 +26,8 @@
   const layers = { route: L.layerGroup(), stops: L.layerGroup() };
   m.whenViewed(() => { layers.route.addTo(map); layers.stops.addTo(map); });
 
-  // MARK: the camera
-
-  // As journey sharing does: the camera keeps the car and its next stop in view (it moves only when
-  // one of them nears the edge or the zoom that fits both changes), until the rider pans or zooms.
-  // Then it stays where the rider put it, and the "Follow the car" button brings the following back.
-  // The page's own moves are made without animation, so Leaflet reports them at once, while
-  // `ownMove` is set: any other movestart or zoomstart is the rider's (a resize is neither).
-  let following = true, ownMove = false;
-  const FollowControl = L.Control.extend({
-    options: { position: 'topright' },
-    onAdd() {
-      const button = L.DomUtil.create('button', 'follow-control');
-      button.type = 'button';
-      button.textContent = 'Follow the car';
-      button.dataset.field = 'follow';
-      button.hidden = true;
-      L.DomEvent.disableClickPropagation(button);
-      L.DomEvent.on(button, 'click', () => setFollowing(true));
-      return button;
-    },
-  });
-  const followControl = new FollowControl();
-  followControl.addTo(map);
-  document.body.dataset.following = 'true';
-
-  function setFollowing(on) {
-    if (following === on) return;
-    following = on;
-    document.body.dataset.following = String(on);
-    followControl.getContainer().hidden = on;
-    if (on) follow();
-  }
-  m.whenViewed(() => map.on('movestart zoomstart', () => { if (!ownMove) setFollowing(false); }));
+  // The camera follows the car and its next stop until the rider moves the map.
+  const camera = F.camera(m, 'Follow the car');
 
   // The stop the car drives to next: the first remaining waypoint (another rider's too, on a shared
   // ride), else this trip's pickup or drop-off by its status.
@@ -68,20 +37,6 @@
     const status = t.tripStatus || 'NEW';
     if (status === 'COMPLETE' || status === 'CANCELED') return null;
     return F.latLng(((BEFORE_PICKUP.includes(status) ? t.pickupPoint : t.dropoffPoint) || {}).point);
-  }
-
-  // Keeps the car and its next stop in view, while following.
-  function follow() {
-    if (!following || !m.hasView || !trip || !vehicle) return;
-    const points = [vehicle.target];
-    const next = nextStop(trip);
-    if (next) points.push(next);
-    const bounds = L.latLngBounds(points).pad(0.3);
-    const zoom = Math.min(17, map.getBoundsZoom(bounds));
-    const inner = map.getBounds().pad(-0.1);
-    if (zoom === map.getZoom() && points.every(p => inner.contains(p))) return;
-    ownMove = true;
-    try { map.fitBounds(bounds, { maxZoom: 17, animate: false }); } finally { ownMove = false; }
   }
 
   function stopIcon(kind, label) {
@@ -259,7 +214,7 @@
     }
     drawStops(t);
     drawRoute(t);
-    follow();
+    camera.follow(vehicle ? [vehicle.target, nextStop(t)] : []);
     panel();
   }
 
