@@ -17,7 +17,9 @@ extension ErrorCause {
         case ErrorCause.vehicleNotFound.id: "This vehicle does not exist any more."
         case ErrorCause.providerNotServed.id: "This link points to the wrong server: ask the app for a new link."
         default:
-            if code == .resourceExhausted {
+            if code == .notFound {
+                "What this link shows does not exist (any more): it may be over, or the link may be wrong."
+            } else if code == .resourceExhausted {
                 "Too many requests right now: wait a moment, the page tries again by itself."
             } else if code == .unauthenticated || code == .permissionDenied {
                 "This link is not valid: ask the app for a new link."

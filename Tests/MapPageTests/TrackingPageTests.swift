@@ -96,6 +96,8 @@ import Testing
         try browser.open("\(fleet.server.url)/map/tracking/NOPE")
         try browser.wait("the error box", "const e = document.querySelector('[data-field=\"error\"]'); return !e.hidden && e.dataset.code === 'NOT_FOUND';")
         #expect(try browser.run("return document.body.dataset.connection;") as? String == "stopped.")
+        let words = try #require(try browser.text("error"))
+        #expect(words.contains("What this link shows does not exist (any more)"), "\(words)")
         try Screenshots.take(browser, "tracking-5-unknown")
     }
 
