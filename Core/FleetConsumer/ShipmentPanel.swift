@@ -6,24 +6,17 @@ import Foundation
 /// state and outcome, the stops before the shipment's, the distance left, the ETA, the vehicle's
 /// position (while the view config shows it), and the state of the connection.
 ///
-/// `render` is a pure function of the model: the presenter redraws its lines in place.
+/// `render` is a pure function of the model: the presenter redraws its lines in place. Made from a
+/// trip panel's settings: `TripPanel(style:timeZone:).shipmentPanel`.
 public struct ShipmentPanel: FollowPanel {
     /// How many lines `render` returns, always.
     public static let lineCount = 8
 
-    /// Colours and bold, or plain text.
-    public var style: Style
-    /// The time zone of clock times.
-    public var timeZone: TimeZone
-    /// A vehicle position older than this is flagged stale on the vehicle line.
-    public var staleAfterSeconds = FollowConfiguration.defaultStaleAfterSeconds
-    /// How many times faster than real time the delivery runs (a drive simulated with `--speedup`).
-    public var timeScale = 1.0
+    /// Its style, time zone, stale threshold and time scale: a trip panel's (`TripPanel.shipmentPanel`).
+    let common: PanelPieces
 
-    /// A panel with a style (default plain) and a time zone (default the system's).
-    public init(style: Style = .plain, timeZone: TimeZone = .current) {
-        self.style = style
-        self.timeZone = timeZone
+    init(_ common: PanelPieces) {
+        self.common = common
     }
 
     /// The panel's lines for `model`, none wider than `width` characters (escapes aside); the ETA
@@ -31,7 +24,7 @@ public struct ShipmentPanel: FollowPanel {
     public func render(_ model: ShipmentModel, width: Int, now: Timestamp? = nil) -> [String] {
         let width = max(TripPanel.minimumWidth, width)
         let now = now ?? model.observedAt ?? Timestamp.unixEpoch
-        let common = PanelPieces(style: style, timeZone: timeZone, staleAfterSeconds: staleAfterSeconds, timeScale: timeScale)
+        let style = common.style
         let open = model.state == .open
         let distance: [(String, (String) -> String)]
         if open, let meters = model.remainingDrivingDistanceMeters {
@@ -55,6 +48,7 @@ public struct ShipmentPanel: FollowPanel {
     }
 
     private func statusLine(_ model: ShipmentModel, common: PanelPieces) -> PanelLine {
+        let style = common.style
         guard let state = model.state else { return PanelLine("Status", [("waiting for the first update...", style.dim)]) }
         guard state == .closed else { return PanelLine("Status", [(state == .open ? "on its way (OPEN)" : state.name, style.bold)]) }
         let when = model.outcomeTime.map { " at \(common.clock($0))" } ?? ""
@@ -66,6 +60,7 @@ public struct ShipmentPanel: FollowPanel {
     }
 
     private func stopParts(_ model: ShipmentModel) -> [(String, (String) -> String)] {
+        let style = common.style
         guard model.state == .open else { return [("—", style.dim)] }
         guard let before = model.stopsBefore else { return [("not shown yet", style.dim)] }
         if before == 0 { return [("yours is next", style.bold)] }

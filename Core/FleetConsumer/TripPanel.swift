@@ -110,6 +110,9 @@ public struct TripPanel: FollowPanel {
         PanelPieces(style: style, timeZone: timeZone, staleAfterSeconds: staleAfterSeconds, timeScale: timeScale)
     }
 
+    /// A shipment's panel with the same style, time zone, stale threshold and time scale.
+    public var shipmentPanel: ShipmentPanel { ShipmentPanel(common) }
+
     private func legName(_ model: TripModel) -> String {
         guard let next = model.nextWaypoint else { return "left" }
         guard next.tripId == model.tripID else { return "to another rider's stop" }

@@ -121,12 +121,7 @@ struct FollowSettings {
     }
 
     /// The shipment's live panel as the options say.
-    var shipmentPanel: ShipmentPanel {
-        var panel = ShipmentPanel(style: Style(enabled: color))
-        panel.staleAfterSeconds = staleAfterSeconds
-        panel.timeScale = timeScale
-        return panel
-    }
+    var shipmentPanel: ShipmentPanel { tripPanel.shipmentPanel }
 
     /// `providers/P/trips/T` as given, or `<trip>` with `--provider`. A name that is not well formed is
     /// sent as it is, so that the server's INVALID_ARGUMENT is reported like any client error.

@@ -16,7 +16,7 @@ import Testing
         #expect(outcome == .deadlinePassed)
         #expect(outcome.exitCode == .deadlinePassed && outcome.exitCode.rawValue == 5)
         #expect(took >= 0.3 && took < 5, "\(took) s")
-        #expect(recorder.kinds.first == .trip, "the trip was followed until then")
+        #expect(!recorder.kinds.contains(.error), "the deadline is no error")
         #expect(outcome.summary(name: "providers/p/trips/t", lastStatus: "NEW")
                 == "The deadline passed before trip providers/p/trips/t ended (last status NEW); stopped following.")
     }

@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func thePanelSaysWhatTheCustomerWaitsFor() {
-        let panel = ShipmentPanel(timeZone: TimeZone(identifier: "UTC")!)
+        let panel = TripPanel(timeZone: TimeZone(identifier: "UTC")!).shipmentPanel
         let models = Self.merged([Self.info(stops: 3), Self.info(stops: 1), Self.info(stops: nil, state: .closed, outcome: .failed, van: nil)])
         let open = panel.render(models[1], width: 80, now: Self.time.adding(seconds: 60)).joined(separator: "\n")
         #expect(open.contains("2 stops before yours") && open.contains("1.5 km") && open.contains("ETA 00:06:00  in 5m 00s"), "\(open)")
