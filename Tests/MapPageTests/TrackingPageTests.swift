@@ -108,8 +108,14 @@ import Testing
         let page = "\(fleet.server.url)/map/tracking/PARCEL-7"
         let refused = try Curl.call("GET", page)
         #expect([401, 403].contains(refused.status), "\(refused.status)")
+        // A consumer token without a tracking ID is one signed without the ID its role needs (401, as
+        // for a trip); one for another shipment is refused (403).
         let trip = try tokens.mint(role: "consumer", ["--trip", "ride-1"])
-        #expect(try Curl.call("GET", page + "?token=" + trip).status == 403, "a token for a trip is not one for a shipment")
+        #expect(try Curl.call("GET", page + "?token=" + trip).status == 401, "a token for a trip is not one for a shipment")
+        let otherShipment = try tokens.mint(role: "consumer", ["--tracking", "PARCEL-8"])
+        #expect(try Curl.call("GET", page + "?token=" + otherShipment).status == 403, "a token for another shipment")
+        let mine = try tokens.mint(role: "consumer", ["--tracking", "PARCEL-7"])
+        #expect(try Curl.call("GET", page + "?token=" + mine).status == 200, "the customer's own token")
 
         let server = try tokens.mint(role: "server")
         let browser = try Browser()
