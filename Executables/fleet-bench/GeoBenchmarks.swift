@@ -22,6 +22,7 @@ enum GeoBenchmarks {
             rows.append(BenchmarkRow(name: "update + learned ETAs, 10k points, \(what)", value: format(nanoseconds: learned),
                                      comparison: "\(format(ratio: learned / live)) the update without; aim <= 2x"))
         }
+        rows.append(pacePrecomputation(pointCount: 10_000))
         rows.append(polylineCodec(pointCount: 10_000))
         return rows
     }
@@ -69,8 +70,8 @@ enum GeoBenchmarks {
 
     /// One server-side update: match, feed the observed speed, and ETAs to three waypoints with traffic; with
     /// `learnedMetersPerSecond`, the waypoints on the route are then timed with learned travel times, as the engine
-    /// does (`LearnedRoute`, a plan kept between updates), every piece of the route learned at that speed at every hour
-    /// of the week.
+    /// does (`LearnedRoute`, a plan kept between updates, the pieces' paces precomputed once), every piece of the route
+    /// learned at that speed at every hour of the week.
     /// Nanoseconds per update.
     private static func etaPath(pointCount: Int, learnedMetersPerSecond: Double?) -> Double {
         let route = BenchmarkRoute(pointCount: pointCount)
@@ -86,13 +87,8 @@ enum GeoBenchmarks {
         let learnedRoute = LearnedRoute(route: route.route)
         var times = RoadTimes()
         if let speed = learnedMetersPerSecond {
-            for hour in stride(from: 0.0, to: 168, by: 1) {
-                let start = 1_769_385_600 + hour * 3600
-                let drive = stride(from: 0.0, through: total / speed, by: 10).map {
-                    Fix(time: start + $0, position: route.route.point(atMeters: $0 * speed))
-                }
-                DriveLearner().learn(drive, into: &times)
-            }
+            times = learnedEveryHour(along: route.route, metersPerSecond: speed)
+            times.precomputePaces()
         }
         let targets = waypoints.waypoints.compactMap(\.alongRouteMeters)
         var timing: LearnedTiming? = nil
@@ -120,6 +116,36 @@ enum GeoBenchmarks {
         }
         blackHole(checksum)
         return perUpdate
+    }
+
+    /// Tables learned from one drive along `route` at `metersPerSecond` starting at every hour of the week: each
+    /// piece of the route with a pass in 168 slots.
+    private static func learnedEveryHour(along route: Route, metersPerSecond speed: Double) -> RoadTimes {
+        var times = RoadTimes()
+        for hour in stride(from: 0.0, to: 168, by: 1) {
+            let start = 1_769_385_600 + hour * 3600
+            let drive = stride(from: 0.0, through: route.totalMeters / speed, by: 10).map {
+                Fix(time: start + $0, position: route.point(atMeters: $0 * speed))
+            }
+            DriveLearner().learn(drive, into: &times)
+        }
+        return times
+    }
+
+    /// What a node does once per read of the tables (`RoadTimes.precomputePaces`), per piece, on the tables of the
+    /// learned update rows.
+    private static func pacePrecomputation(pointCount: Int) -> BenchmarkRow {
+        let learned = learnedEveryHour(along: BenchmarkRoute(pointCount: pointCount).route, metersPerSecond: 9)
+        let extent = learned.extent
+        var checksum = 0
+        let perRound = nanosecondsPerCall(count: 5) {
+            var times = learned
+            times.precomputePaces()
+            checksum += times.pieces.count
+        }
+        blackHole(checksum)
+        return BenchmarkRow(name: "learned paces precomputed, per piece", value: format(nanoseconds: perRound / Double(extent.pieces)),
+                            comparison: "\(extent.pieces) pieces, \(extent.rows / extent.pieces) slots each; once per read of the tables")
     }
 
     /// Encoding and decoding a 10k-point polyline, per point.
