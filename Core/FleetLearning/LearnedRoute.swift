@@ -201,17 +201,19 @@ extension LearnedRoute {
             var seconds = planned(plan, index: stretchIndex(atMeters: along), atMeters: along, fallback: fallbackSecondsPerMeter) - start
             if let live = liveSecondsPerMeter, model.liveWeight > 0 {
                 let reach = fromMeters + model.liveMeters
-                var index = stretchIndex(atMeters: blendEnd)
-                while blendEnd < min(along, reach), index < stretches.count {
-                    let end = min(stretches[index].endMeters, reach)
-                    if end > blendEnd {
-                        let weight = model.liveWeight * (1 - ((blendEnd + end) / 2 - fromMeters) / model.liveMeters)
-                        let extra = (end - blendEnd) * weight * (live - paceOf(plan, index: index, fallback: fallbackSecondsPerMeter))
-                        partial = (blendEnd, end, extra)
-                        blendExtra += extra
-                        blendEnd = end
+                if blendEnd < min(along, reach) {
+                    var index = stretchIndex(atMeters: blendEnd)
+                    while blendEnd < min(along, reach), index < stretches.count {
+                        let end = min(stretches[index].endMeters, reach)
+                        if end > blendEnd {
+                            let weight = model.liveWeight * (1 - ((blendEnd + end) / 2 - fromMeters) / model.liveMeters)
+                            let extra = (end - blendEnd) * weight * (live - paceOf(plan, index: index, fallback: fallbackSecondsPerMeter))
+                            partial = (blendEnd, end, extra)
+                            blendExtra += extra
+                            blendEnd = end
+                        }
+                        index += 1
                     }
-                    index += 1
                 }
                 seconds += blendExtra
                 // A target inside the last stretch walked takes only its share of that stretch's extra.
