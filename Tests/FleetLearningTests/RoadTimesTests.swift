@@ -186,12 +186,16 @@ struct PaceTableTests {
             DriveLearner().learn(driveEast(from: monday + start.day * 86_400 + start.hour * 3600, speed: start.speed,
                                            meters: 1_500, standAt: index == 3 ? 700 : nil, standSeconds: 60), into: &times)
         }
-        // A piece westwards passed at every hour of the day, each on another weekday, at paces varying by hour: every
-        // time of day has passes near it.
+        // A piece westwards passed at every hour of the day, each on another weekday, at paces varying by hour, and at
+        // every quarter hour of Monday's rush: every time of day has passes near it, some many on one weekday.
         let busy = RoadPiece(at: start, bearing: 270)
         for hour in 0..<24 {
             times.add(PieceTally(seconds: Double(5 + hour % 7), meters: 50, passes: Double(1 + hour % 3)), on: busy,
                       in: WeekSlot(index: (hour % 7) * WeekSlot.perDay + hour * 4 + hour % 4))
+        }
+        for quarter in 28..<38 {
+            times.add(PieceTally(seconds: 3 + Double(quarter % 5) * 1.7, meters: 47.3, passes: Double(1 + quarter % 4)), on: busy,
+                      in: WeekSlot(index: quarter))
         }
         return times
     }
