@@ -27,6 +27,11 @@ struct AttributeFilter {
         try setFilter(filter)
     }
 
+    /// ListDeliveryVehicles' form: only an AIP-160 `filter` over `attributes.<key>`.
+    init(filter: String?) throws {
+        try setFilter(filter)
+    }
+
     /// SearchVehicles' form: attribute messages.
     init(searchRequired: [VehicleAttribute], oneOf: [VehicleAttributeList], oneOfSets: [VehicleAttributeList], filter: String?) throws {
         func pairs(_ list: [VehicleAttribute]) -> [Pair] { list.map { ($0.key ?? "", AttributeValue($0).text) } }
@@ -50,7 +55,7 @@ struct AttributeFilter {
     /// Whether the filter asks for nothing.
     var isEmpty: Bool { required.isEmpty && oneOf.isEmpty && oneOfSets.isEmpty && expression == nil }
 
-    func matches(_ attributes: [VehicleAttribute]) -> Bool {
+    func matches(_ attributes: [some KeyedAttribute]) -> Bool {
         if isEmpty { return true }
         var values: [String: String] = [:]
         for a in attributes { if let key = a.key { values[key] = AttributeValue(a).text } }

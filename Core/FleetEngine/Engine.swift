@@ -31,11 +31,15 @@ public struct EngineConfiguration: Sendable {
     /// Times the route ahead with what the fleet learned from its drives (`LearnedTimesStorage`); nil uses the
     /// vehicle's live speed only (`fleet-admin serve --learned-etas off`).
     public var learnedETAs: LearnedETASettings? = LearnedETASettings()
+    /// When GetTaskTrackingInfo shows each element to the person waiting for a task whose
+    /// `taskTrackingViewConfig` says nothing about it: the "project level default" of Fleet Engine's
+    /// documentation. An option left unset here shows the element whenever it is known.
+    public var taskTrackingDefaults = TaskTrackingViewConfig()
 
     public init() {}
 }
 
-/// The Fleet Engine v1 on-demand rides service, over a `Store`.
+/// The Fleet Engine v1 services, on-demand rides and deliveries (the Last Mile API), over a `Store`.
 ///
 /// Safe to call from any number of threads and processes sharing a store: every change is a
 /// read-modify-write committed with the versions it read, retried when another writer won.
@@ -46,6 +50,7 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
     let clock: any EngineClock
     let configuration: EngineConfiguration
     let routeCache = RouteCache()
+    let deliveryRoutes = DeliveryRouteCache()
     let changes = ChangeNotifier()
     let feeds = TripFeeds(pollSeconds: Engine.watchPollSeconds)
     let vehicleFeeds = VehicleFeeds(pollSeconds: Engine.watchPollSeconds)
@@ -100,6 +105,47 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
 
     func tripNotFound(_ key: RecordKey) -> FleetError {
         FleetError(.tripNotFound, detail: "providers/\(key.provider)/trips/\(key.id)")
+    }
+
+    func deliveryVehicleKey(_ name: DeliveryVehicleName) -> RecordKey {
+        RecordKey(.deliveryVehicle, provider: name.provider, id: name.deliveryVehicleID)
+    }
+
+    func taskKey(_ name: TaskName) -> RecordKey {
+        RecordKey(.task, provider: name.provider, id: name.taskID)
+    }
+
+    func loadDeliveryVehicle(_ key: RecordKey) throws -> DeliveryVehicleRecord? {
+        try store.get(key).map(records.deliveryVehicle)
+    }
+
+    func requireDeliveryVehicle(_ key: RecordKey) throws -> DeliveryVehicleRecord {
+        guard let record = try loadDeliveryVehicle(key) else { throw deliveryVehicleNotFound(key) }
+        return record
+    }
+
+    /// For a read-modify-write: on the first attempt this process's latest copy of the delivery
+    /// vehicle, if it has one (no store read: the hot path of location updates), else the store's.
+    func requireDeliveryVehicle(_ key: RecordKey, firstAttempt: Bool) throws -> DeliveryVehicleRecord {
+        if firstAttempt, let latest = records.latestDeliveryVehicle(key) { return latest }
+        return try requireDeliveryVehicle(key)
+    }
+
+    func deliveryVehicleNotFound(_ key: RecordKey, field: String? = nil) -> FleetError {
+        FleetError(.deliveryVehicleNotFound, detail: "providers/\(key.provider)/deliveryVehicles/\(key.id)", field: field)
+    }
+
+    func loadTask(_ key: RecordKey) throws -> TaskRecord? {
+        try store.get(key).map(TaskRecord.init)
+    }
+
+    func requireTask(_ key: RecordKey) throws -> TaskRecord {
+        guard let record = try loadTask(key) else { throw taskNotFound(key) }
+        return record
+    }
+
+    func taskNotFound(_ key: RecordKey, field: String? = nil) -> FleetError {
+        FleetError(.taskNotFound, detail: "providers/\(key.provider)/tasks/\(key.id)", field: field)
     }
 
     // MARK: Writing
@@ -175,6 +221,11 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
             case .trip(var record):
                 record.version = version
                 records.remember(record)
+            case .deliveryVehicle(var record):
+                record.version = version
+                records.remember(record)
+            case .task, .shipment:
+                break
             case .delete(let key, _):
                 records.forget(key)
             }
@@ -193,6 +244,9 @@ enum EngineWrite: Sendable {
     /// A vehicle, with the JSON text of `record.vehicle` when it has been written already.
     case vehicle(VehicleRecord, vehicleJSON: [UInt8]? = nil)
     case trip(TripRecord)
+    case deliveryVehicle(DeliveryVehicleRecord)
+    case task(TaskRecord)
+    case shipment(ShipmentRecord)
     case delete(RecordKey, expectedVersion: UInt64)
 
     /// Writes a vehicle back at the version it was read.
@@ -201,11 +255,26 @@ enum EngineWrite: Sendable {
     /// Writes a trip back at the version it was read.
     static func save(_ record: TripRecord) -> EngineWrite { .trip(record) }
 
+    /// Writes a delivery vehicle back at the version it was read.
+    static func save(_ record: DeliveryVehicleRecord) -> EngineWrite { .deliveryVehicle(record) }
+
+    /// Writes a task back at the version it was read.
+    static func save(_ record: TaskRecord) -> EngineWrite { .task(record) }
+
+    /// Writes a tracking ID's tasks back at the version they were read, or deletes the record when
+    /// no task is left.
+    static func save(_ record: ShipmentRecord) -> EngineWrite {
+        record.taskIDs.isEmpty ? .delete(record.key, expectedVersion: record.version) : .shipment(record)
+    }
+
     /// The record written (without encoding it, as `storeWrite` does).
     var key: RecordKey {
         switch self {
         case .vehicle(let record, _): record.key
         case .trip(let record): record.key
+        case .deliveryVehicle(let record): record.key
+        case .task(let record): record.key
+        case .shipment(let record): record.key
         case .delete(let key, _): key
         }
     }
@@ -214,6 +283,9 @@ enum EngineWrite: Sendable {
         switch self {
         case .vehicle(let record, let json): .put(record.storeRecord(vehicleJSON: json), expectedVersion: record.version)
         case .trip(let record): .put(record.storeRecord(), expectedVersion: record.version)
+        case .deliveryVehicle(let record): .put(record.storeRecord(), expectedVersion: record.version)
+        case .task(let record): .put(record.storeRecord(), expectedVersion: record.version)
+        case .shipment(let record): .put(record.storeRecord(), expectedVersion: record.version)
         case .delete(let key, let version): .delete(key, expectedVersion: version)
         }
     }

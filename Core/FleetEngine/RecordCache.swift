@@ -2,14 +2,16 @@ import FleetModel
 import FleetStore
 import Foundation
 
-/// Decoded vehicles by store key and version, so a record read again at the same version (a search
-/// over a busy area, the next update of a vehicle) skips decoding its JSON. A version mismatch is a
-/// miss, so writes by other processes are always seen. Sharded locks keep writer threads apart.
+/// Decoded vehicles (and trips and delivery vehicles) by store key and version, so a record read again
+/// at the same version (a search over a busy area, the next update of a vehicle) skips decoding its
+/// JSON. A version mismatch is a miss, so writes by other processes are always seen. Sharded locks
+/// keep writer threads apart.
 final class RecordCache: @unchecked Sendable {
     private final class Shard {
         let lock = NSLock()
         var vehicles: [RecordKey: DecodedVehicle] = [:]
         var trips: [RecordKey: TripRecord] = [:]
+        var deliveryVehicles: [RecordKey: DeliveryVehicleRecord] = [:]
     }
 
     private let shards: [Shard]
@@ -62,25 +64,53 @@ final class RecordCache: @unchecked Sendable {
         shard.lock.withLock {
             shard.vehicles[key] = nil
             shard.trips[key] = nil
+            shard.deliveryVehicles[key] = nil
+        }
+    }
+
+    /// The delivery vehicle in `stored`, decoded once per version.
+    func deliveryVehicle(_ stored: StoreRecord) throws -> DeliveryVehicleRecord {
+        try decoded(stored, in: \.deliveryVehicles, version: \.version, decode: DeliveryVehicleRecord.init)
+    }
+
+    /// The newest copy of a delivery vehicle this process has read or written, as `latestVehicle`.
+    func latestDeliveryVehicle(_ key: RecordKey) -> DeliveryVehicleRecord? {
+        let shard = shards[shard(key)]
+        return shard.lock.withLock { shard.deliveryVehicles[key] }
+    }
+
+    /// Remembers a decoded delivery vehicle.
+    func remember(_ record: DeliveryVehicleRecord) {
+        remember(record, key: record.key, in: \.deliveryVehicles)
+    }
+
+    /// The record of `stored` from a shard's `table` when remembered at its version, else decoded and remembered.
+    private func decoded<Record>(_ stored: StoreRecord, in table: ReferenceWritableKeyPath<Shard, [RecordKey: Record]>,
+                                 version: KeyPath<Record, UInt64>, decode: (StoreRecord) throws -> Record) throws -> Record {
+        let shard = shards[shard(stored.key)]
+        if let hit = shard.lock.withLock({ shard[keyPath: table][stored.key] }), hit[keyPath: version] == stored.version { return hit }
+        let record = try decode(stored)
+        remember(record, key: stored.key, in: table)
+        return record
+    }
+
+    /// Remembers a record in a shard's `table` (evicting the whole table when it is full: simple and bounded).
+    private func remember<Record>(_ record: Record, key: RecordKey, in table: ReferenceWritableKeyPath<Shard, [RecordKey: Record]>) {
+        let shard = shards[shard(key)]
+        shard.lock.withLock {
+            if shard[keyPath: table].count >= capacityPerShard { shard[keyPath: table].removeAll(keepingCapacity: true) }
+            shard[keyPath: table][key] = record
         }
     }
 
     /// The trip in `stored`, decoded once per version.
     func trip(_ stored: StoreRecord) throws -> TripRecord {
-        let shard = shards[shard(stored.key)]
-        if let hit = shard.lock.withLock({ shard.trips[stored.key] }), hit.version == stored.version { return hit }
-        let record = try TripRecord(stored)
-        remember(record)
-        return record
+        try decoded(stored, in: \.trips, version: \.version, decode: TripRecord.init)
     }
 
     /// Remembers a decoded trip.
     func remember(_ record: TripRecord) {
-        let shard = shards[shard(record.key)]
-        shard.lock.withLock {
-            if shard.trips.count >= capacityPerShard { shard.trips.removeAll(keepingCapacity: true) }
-            shard.trips[record.key] = record
-        }
+        remember(record, key: record.key, in: \.trips)
     }
 
     /// Remembers a decoded vehicle (evicting a whole shard when it is full: simple and bounded).

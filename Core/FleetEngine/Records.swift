@@ -35,13 +35,7 @@ struct VehicleTracking: Sendable, Hashable {
         writer.write("waypointsRouteVersion", waypointsRouteVersion)
         writer.write("travelledMeters", travelledMeters)
         writer.write("snappable", snappable)
-        writer.write("speedWeightedSum", speed.weightedSum)
-        writer.write("speedTotalWeight", speed.totalWeight)
-        writer.write("speedObservedSeconds", speed.observedSeconds)
-        writer.write("speedLastSampleTime", speed.lastSampleTime)
-        writer.write("lastFixLatitude", speed.lastPosition?.latitude)
-        writer.write("lastFixLongitude", speed.lastPosition?.longitude)
-        writer.write("lastFixTime", speed.lastPositionTime)
+        speed.writeMembers(to: &writer)
         writer.write("routePlanned", routePlanned)
         writer.write("plannedAt", plannedAt)
         writer.write("plannedWaypoints", plannedWaypoints)
@@ -49,30 +43,93 @@ struct VehicleTracking: Sendable, Hashable {
 
     init(json: JSON?) {
         guard case .object(let o)? = json else { return }
-        func time(_ key: String) -> Timestamp? {
-            if case .string(let s)? = o[key] { return try? Timestamp(rfc3339: s) }
-            return nil
+        let members = StoredMembers(o)
+        updatedAt = members.time("updatedAt")
+        trafficVersion = members.time("trafficVersion")
+        waypointsRouteVersion = members.time("waypointsRouteVersion")
+        travelledMeters = members.number("travelledMeters")
+        snappable = members.bool("snappable")
+        routePlanned = members.bool("routePlanned")
+        plannedAt = members.time("plannedAt")
+        plannedWaypoints = members.string("plannedWaypoints")
+        speed = ObservedSpeed.Snapshot(members)
+    }
+}
+
+/// A stored record's payload as the engine writes it: a JSON object holding the resource under its
+/// name, beside the engine's own members.
+struct StoredPayload<Resource: ProtoMessage> {
+    let resource: Resource
+    let members: StoredMembers
+
+    /// Decodes the payload of `record` (fields this build does not know are ignored).
+    /// - Throws: INTERNAL (`.storeFailure`) when the payload holds no such resource.
+    init(_ record: StoreRecord, resource name: String, as _: Resource.Type) throws {
+        guard case .object(let o) = try JSON.parse(record.payload), let body = o[name] else {
+            throw FleetError(.storeFailure, detail: "record \(record.key) holds no \(name)")
         }
-        func number(_ key: String) -> Double? {
-            if case .number(let n)? = o[key] { return n }
-            return nil
-        }
-        updatedAt = time("updatedAt")
-        trafficVersion = time("trafficVersion")
-        waypointsRouteVersion = time("waypointsRouteVersion")
-        travelledMeters = number("travelledMeters")
-        if case .bool(let b)? = o["snappable"] { snappable = b }
-        if case .bool(let b)? = o["routePlanned"] { routePlanned = b }
-        plannedAt = time("plannedAt")
-        if case .string(let s)? = o["plannedWaypoints"] { plannedWaypoints = s }
+        resource = try Resource(json: body, path: name, options: DecodingOptions(ignoreUnknownFields: true))
+        members = StoredMembers(o)
+    }
+}
+
+/// The members of a JSON object the engine stored (a record's tracking state), read leniently: a
+/// member missing or of another type reads as nil.
+struct StoredMembers {
+    let object: JSONObject
+
+    init(_ object: JSONObject) {
+        self.object = object
+    }
+
+    func time(_ key: String) -> Timestamp? {
+        if case .string(let s)? = object[key] { return try? Timestamp(rfc3339: s) }
+        return nil
+    }
+
+    func number(_ key: String) -> Double? {
+        if case .number(let n)? = object[key] { return n }
+        return nil
+    }
+
+    func bool(_ key: String) -> Bool? {
+        if case .bool(let b)? = object[key] { return b }
+        return nil
+    }
+
+    func string(_ key: String) -> String? {
+        if case .string(let s)? = object[key] { return s }
+        return nil
+    }
+
+    func strings(_ key: String) -> [String] {
+        guard case .array(let items)? = object[key] else { return [] }
+        return items.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+    }
+}
+
+extension ObservedSpeed.Snapshot {
+    /// Writes the snapshot as members of the object being written (what `init(_:)` reads).
+    func writeMembers(to writer: inout ProtoJSONTextWriter) {
+        writer.write("speedWeightedSum", weightedSum)
+        writer.write("speedTotalWeight", totalWeight)
+        writer.write("speedObservedSeconds", observedSeconds)
+        writer.write("speedLastSampleTime", lastSampleTime)
+        writer.write("lastFixLatitude", lastPosition?.latitude)
+        writer.write("lastFixLongitude", lastPosition?.longitude)
+        writer.write("lastFixTime", lastPositionTime)
+    }
+
+    /// The snapshot kept in a stored object's members.
+    init(_ members: StoredMembers) {
         var position: GeoPoint?
-        if let lat = number("lastFixLatitude"), let lng = number("lastFixLongitude") {
+        if let lat = members.number("lastFixLatitude"), let lng = members.number("lastFixLongitude") {
             position = GeoPoint(latitude: lat, longitude: lng)
         }
-        speed = ObservedSpeed.Snapshot(
-            weightedSum: number("speedWeightedSum") ?? 0, totalWeight: number("speedTotalWeight") ?? 0,
-            observedSeconds: number("speedObservedSeconds") ?? 0, lastSampleTime: number("speedLastSampleTime"),
-            lastPosition: position, lastPositionTime: number("lastFixTime"))
+        self.init(weightedSum: members.number("speedWeightedSum") ?? 0, totalWeight: members.number("speedTotalWeight") ?? 0,
+                  observedSeconds: members.number("speedObservedSeconds") ?? 0,
+                  lastSampleTime: members.number("speedLastSampleTime"),
+                  lastPosition: position, lastPositionTime: members.number("lastFixTime"))
     }
 }
 
@@ -94,12 +151,9 @@ struct VehicleRecord: Sendable {
     }
 
     init(_ record: StoreRecord) throws {
-        let json = try JSON.parse(record.payload)
-        guard case .object(let o) = json, let body = o["vehicle"] else {
-            throw FleetError(.storeFailure, detail: "record \(record.key) is not a vehicle record")
-        }
-        vehicle = try Vehicle(json: body, path: "vehicle", options: DecodingOptions(ignoreUnknownFields: true))
-        tracking = VehicleTracking(json: o["tracking"])
+        let stored = try StoredPayload(record, resource: "vehicle", as: Vehicle.self)
+        vehicle = stored.resource
+        tracking = VehicleTracking(json: stored.members.object["tracking"])
         version = record.version
         key = record.key
     }
@@ -153,12 +207,9 @@ struct TripRecord: Sendable {
     }
 
     init(_ record: StoreRecord) throws {
-        let json = try JSON.parse(record.payload)
-        guard case .object(let o) = json, let body = o["trip"] else {
-            throw FleetError(.storeFailure, detail: "record \(record.key) is not a trip record")
-        }
-        trip = try Trip(json: body, path: "trip", options: DecodingOptions(ignoreUnknownFields: true))
-        if case .string(let s)? = o["updatedAt"] { updatedAt = try? Timestamp(rfc3339: s) }
+        let stored = try StoredPayload(record, resource: "trip", as: Trip.self)
+        trip = stored.resource
+        updatedAt = stored.members.time("updatedAt")
         version = record.version
         key = record.key
     }

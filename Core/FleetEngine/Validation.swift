@@ -30,9 +30,9 @@ enum Validate {
         try latLng(location.point, field: "\(field).point")
     }
 
-    /// A vehicle's attributes: at most 100, unique keys without ':', "key:value" at most 256 characters,
-    /// `value` and `stringValue` identical when both are set.
-    static func attributes(_ attributes: [VehicleAttribute], field: String, limit: Int = 100) throws {
+    /// A vehicle's, delivery vehicle's or task's attributes: at most 100, unique keys without ':',
+    /// "key:value" at most 256 characters, `value` and `stringValue` identical when both are set.
+    static func attributes(_ attributes: [some KeyedAttribute], field: String, limit: Int = 100) throws {
         guard attributes.count <= limit else {
             throw FleetError.invalidArgument("\(field) has \(attributes.count) attributes; at most \(limit) are allowed", field: field)
         }
@@ -86,11 +86,28 @@ enum Validate {
     }
 }
 
+/// An attribute as Fleet Engine's three kinds share it (a vehicle's, a delivery vehicle's, a task's):
+/// a key and one value, a string, a bool or a number.
+protocol KeyedAttribute {
+    var key: String? { get }
+    /// The older spelling of `stringValue` (vehicles and delivery vehicles; nil for tasks).
+    var value: String? { get }
+    var stringValue: String? { get }
+    var boolValue: Bool? { get }
+    var numberValue: Double? { get }
+}
+
+extension VehicleAttribute: KeyedAttribute {}
+extension DeliveryVehicleAttribute: KeyedAttribute {}
+extension TaskAttribute: KeyedAttribute {
+    var value: String? { nil }
+}
+
 /// An attribute's value as Fleet Engine compares it: everything as a string.
 struct AttributeValue: Hashable {
     let text: String
 
-    init(_ attribute: VehicleAttribute) {
+    init(_ attribute: some KeyedAttribute) {
         if let s = attribute.stringValue ?? attribute.value {
             text = s
         } else if let b = attribute.boolValue {
@@ -103,9 +120,20 @@ struct AttributeValue: Hashable {
     }
 }
 
-extension VehicleAttribute {
-    /// The attribute as responses carry it: a string value is in both `value` and `stringValue`.
-    var forResponse: VehicleAttribute {
+/// An attribute with the string value in two spellings, `value` and `stringValue` (a vehicle's and a
+/// delivery vehicle's).
+protocol TwiceSpelledAttribute {
+    var value: String? { get set }
+    var stringValue: String? { get set }
+}
+
+extension VehicleAttribute: TwiceSpelledAttribute {}
+extension DeliveryVehicleAttribute: TwiceSpelledAttribute {}
+
+extension TwiceSpelledAttribute {
+    /// The attribute as responses carry it: a string value is in both `value` and `stringValue`
+    /// ("Both fields are populated in responses").
+    var forResponse: Self {
         var a = self
         if let s = a.stringValue ?? a.value {
             a.stringValue = s

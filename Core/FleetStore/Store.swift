@@ -7,6 +7,23 @@ public enum RecordKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// The fleet's learned travel times and waits, one record per provider and square of ground
     /// (FleetEngine's `LearnedTimesStorage`): no vehicle or trip in them.
     case roadTimes
+    /// A Deliveries vehicle (`providers/{p}/deliveryVehicles/{id}`), indexed by its last location.
+    case deliveryVehicle
+    /// A Deliveries task (`providers/{p}/tasks/{id}`); its `owner` is the delivery vehicle it is assigned to.
+    case task
+    /// The tasks sharing one tracking ID (the record's ID), written in the same commit as those tasks,
+    /// so that GetTaskTrackingInfo finds them without reading every task.
+    case shipment
+
+    /// The kind of the record a record of this kind names as its `owner`: a trip's vehicle, a task's
+    /// delivery vehicle; nil for kinds that have no owner.
+    public var ownerKind: RecordKind? {
+        switch self {
+        case .trip: .vehicle
+        case .task: .deliveryVehicle
+        case .vehicle, .roadTimes, .deliveryVehicle, .shipment: nil
+        }
+    }
 }
 
 /// Identifies one record: its kind, its provider and its ID within the provider.
@@ -46,9 +63,11 @@ public struct StoreRecord: Sendable, Hashable {
     public var version: UInt64
     /// The resource as the engine encoded it; the store never looks inside.
     public var payload: [UInt8]
-    /// For vehicles: the last location, indexed for `nearby`.
+    /// For vehicles: the last location, indexed for `nearby`. (Delivery vehicles keep theirs here too,
+    /// for a later search; `nearby` returns rides vehicles only.)
     public var point: IndexPoint?
-    /// For trips: the ID of the vehicle it is assigned to, indexed for `owned(by:)`.
+    /// For trips: the ID of the vehicle it is assigned to, indexed for `owned(by:)`. For tasks: the
+    /// delivery vehicle's ID (`RecordKind.ownerKind`); `owned(by:)` returns trips only.
     public var owner: String?
     /// For a `put` of a vehicle: a point to append to the position history in the same commit as
     /// the record (a crash keeps both or neither). Not part of the record: reads return nil.

@@ -81,7 +81,7 @@ struct CrashWorkload {
         case .trip:
             let vehicles = vehicleIDs
             if !vehicles.isEmpty && random.next() % 4 != 0 { owner = vehicles[Int(random.next() % UInt64(vehicles.count))] }
-        case .roadTimes:
+        case .roadTimes, .deliveryVehicle, .task, .shipment:
             break
         }
         // Mostly small records, now and then a large one: its append takes long enough to be cut by a kill.

@@ -30,6 +30,18 @@ import Testing
             func createTrip(_ request: CreateTripRequest, completion: @escaping @Sendable (Result<Trip, any Error>) -> Void) {}
             func updateTrip(_ request: UpdateTripRequest, completion: @escaping @Sendable (Result<Trip, any Error>) -> Void) {}
             func deleteTrip(_ request: DeleteTripRequest, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {}
+            func getDeliveryVehicle(_ request: GetDeliveryVehicleRequest) throws -> DeliveryVehicle { throw Unavailable() }
+            func listDeliveryVehicles(_ request: ListDeliveryVehiclesRequest) throws -> ListDeliveryVehiclesResponse { throw Unavailable() }
+            func getTask(_ request: GetTaskRequest) throws -> DeliveryTask { throw Unavailable() }
+            func listTasks(_ request: ListTasksRequest) throws -> ListTasksResponse { throw Unavailable() }
+            func getTaskTrackingInfo(_ request: GetTaskTrackingInfoRequest) throws -> TaskTrackingInfo { throw Unavailable() }
+            func createDeliveryVehicle(_ request: CreateDeliveryVehicleRequest, completion: @escaping @Sendable (Result<DeliveryVehicle, any Error>) -> Void) {}
+            func deleteDeliveryVehicle(_ request: DeleteDeliveryVehicleRequest, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {}
+            func updateDeliveryVehicle(_ request: UpdateDeliveryVehicleRequest, completion: @escaping @Sendable (Result<DeliveryVehicle, any Error>) -> Void) {}
+            func batchCreateTasks(_ request: BatchCreateTasksRequest, completion: @escaping @Sendable (Result<BatchCreateTasksResponse, any Error>) -> Void) {}
+            func createTask(_ request: CreateTaskRequest, completion: @escaping @Sendable (Result<DeliveryTask, any Error>) -> Void) {}
+            func deleteTask(_ request: DeleteTaskRequest, completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {}
+            func updateTask(_ request: UpdateTaskRequest, completion: @escaping @Sendable (Result<DeliveryTask, any Error>) -> Void) {}
             \(reportBillable)
         }
         """

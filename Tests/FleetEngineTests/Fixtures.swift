@@ -1,6 +1,7 @@
 import FleetEngine
 import FleetErrors
 import FleetModel
+import FleetRouting
 import FleetStore
 import MemoryStore
 import Testing
@@ -18,6 +19,13 @@ struct Fixture {
     /// An engine over a fresh memory store with `configuration` (a router, say).
     init(configuration: EngineConfiguration) {
         engine = Engine(store: MemoryStore(), clock: clock, configuration: configuration)
+    }
+
+    /// An engine over a fresh memory store that plans routes on roads with `router`.
+    init(router: any Router) {
+        var configuration = EngineConfiguration()
+        configuration.router = router
+        self.init(configuration: configuration)
     }
 
     /// An engine over `store` (a file another engine may share).

@@ -40,9 +40,7 @@ final class LRouter: Router {
     let dropoff = (52.51, 13.46)
 
     func fixture(_ router: LRouter) -> Fixture {
-        var configuration = EngineConfiguration()
-        configuration.router = router
-        return Fixture(configuration: configuration)
+        Fixture(router: router)
     }
 
     @Test func aVehicleWithATripGetsARoadRouteAndRoadDistances() throws {

@@ -349,6 +349,82 @@ struct StoreContract {
         }
     }
 
+    // MARK: Deliveries
+
+    @Test(arguments: StoreFactories.all)
+    func everyKindIsATableOfItsOwn(_ factory: StoreFactory) throws {
+        try StoreFixture.with(factory) { fixture in
+            let store = fixture.store
+            for kind in RecordKind.allCases {
+                try Sample.create(StoreRecord(key: RecordKey(kind, provider: "p", id: "same"), version: 0,
+                                              payload: Array(kind.rawValue.utf8)), in: store)
+            }
+            for kind in RecordKind.allCases {
+                #expect(Sample.text(try store.get(RecordKey(kind, provider: "p", id: "same"))) == kind.rawValue)
+                #expect(try store.list(kind, provider: "p", afterID: nil, limit: 10).map(\.key.id) == ["same"])
+            }
+        }
+    }
+
+    @Test(arguments: StoreFactories.all)
+    func deliveryRecordsKeepTheirPointAndOwnerOutsideTheRidesIndexes(_ factory: StoreFactory) throws {
+        try StoreFixture.with(factory) { fixture in
+            let store = fixture.store
+            let depot = IndexPoint(latitude: 48.137, longitude: 11.575)
+            try Sample.create(StoreRecord(key: RecordKey(.deliveryVehicle, provider: "p", id: "dv1"), version: 0,
+                                          payload: Array("van".utf8), point: depot), in: store)
+            try Sample.create(StoreRecord(key: RecordKey(.task, provider: "p", id: "t1"), version: 0,
+                                          payload: Array("parcel".utf8), owner: "dv1"), in: store)
+            #expect(try store.get(RecordKey(.deliveryVehicle, provider: "p", id: "dv1"))?.point == depot)
+            #expect(try store.get(RecordKey(.task, provider: "p", id: "t1"))?.owner == "dv1")
+            // `nearby` finds rides vehicles and `owned` trips: a delivery vehicle or a task never joins them.
+            #expect(try store.nearby(provider: "p", center: depot, radiusMeters: 100).isEmpty)
+            #expect(try store.owned(by: "dv1", provider: "p").isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreFactories.all)
+    func aTaskAndItsShipmentCommitTogetherOrNotAtAll(_ factory: StoreFactory) throws {
+        try StoreFixture.with(factory) { fixture in
+            let store = fixture.store
+            let shipment = RecordKey(.shipment, provider: "p", id: "PARCEL-1")
+            func task(_ id: String) -> StoreRecord {
+                StoreRecord(key: RecordKey(.task, provider: "p", id: id), version: 0, payload: Array(id.utf8))
+            }
+            try store.commit([.put(task("pickup"), expectedVersion: 0),
+                              .put(StoreRecord(key: shipment, version: 0, payload: Array("pickup".utf8)), expectedVersion: 0)])
+            // A second writer that read no shipment conflicts on it, and its task is not written either.
+            let error = #expect(throws: StoreConflict.self) {
+                try store.commit([.put(task("dropoff"), expectedVersion: 0),
+                                  .put(StoreRecord(key: shipment, version: 0, payload: Array("dropoff".utf8)), expectedVersion: 0)])
+            }
+            #expect(error?.key == shipment)
+            #expect(try store.get(RecordKey(.task, provider: "p", id: "dropoff")) == nil)
+            try store.commit([.put(task("dropoff"), expectedVersion: 0),
+                              .put(StoreRecord(key: shipment, version: 0, payload: Array("pickup,dropoff".utf8)), expectedVersion: 1)])
+            #expect(Sample.text(try store.get(shipment)) == "pickup,dropoff")
+            #expect(try store.list(.task, provider: "p", afterID: nil, limit: 10).map(\.key.id) == ["dropoff", "pickup"])
+        }
+    }
+
+    @Test(arguments: StoreFactories.persistent)
+    func deliveryRecordsSurviveReopening(_ factory: StoreFactory) throws {
+        try StoreFixture.with(factory) { fixture in
+            var store = fixture.store
+            let depot = IndexPoint(latitude: 48.137, longitude: 11.575)
+            try Sample.create(StoreRecord(key: RecordKey(.deliveryVehicle, provider: "p", id: "dv1"), version: 0,
+                                          payload: Array("van".utf8), point: depot), in: store)
+            try Sample.create(StoreRecord(key: RecordKey(.task, provider: "p", id: "t1"), version: 0,
+                                          payload: Array("parcel".utf8), owner: "dv1"), in: store)
+            try Sample.create(StoreRecord(key: RecordKey(.shipment, provider: "p", id: "PARCEL-1"), version: 0,
+                                          payload: Array("t1".utf8)), in: store)
+            store = try fixture.reopen()
+            #expect(try store.get(RecordKey(.deliveryVehicle, provider: "p", id: "dv1"))?.point == depot)
+            #expect(try store.get(RecordKey(.task, provider: "p", id: "t1"))?.owner == "dv1")
+            #expect(Sample.text(try store.get(RecordKey(.shipment, provider: "p", id: "PARCEL-1"))) == "t1")
+        }
+    }
+
     // MARK: Persistence
 
     @Test(arguments: StoreFactories.persistent)

@@ -131,6 +131,9 @@ enum RecordCoding {
         case .vehicle: 1
         case .trip: 2
         case .roadTimes: 3
+        case .deliveryVehicle: 4
+        case .task: 5
+        case .shipment: 6
         }
     }
 
@@ -139,6 +142,9 @@ enum RecordCoding {
         case 1: .vehicle
         case 2: .trip
         case 3: .roadTimes
+        case 4: .deliveryVehicle
+        case 5: .task
+        case 6: .shipment
         default: nil
         }
     }

@@ -142,7 +142,7 @@ struct RecordTable {
             if let point = record.point { grid.insert(provider: record.key.provider, id: record.key.id, point: point) }
         case .trip:
             if let owner = record.owner { owners.insert(provider: record.key.provider, owner: owner, id: record.key.id) }
-        case .roadTimes:
+        case .roadTimes, .deliveryVehicle, .task, .shipment:
             break
         }
     }
@@ -153,7 +153,7 @@ struct RecordTable {
             if let point = record.point { grid.remove(provider: record.key.provider, id: record.key.id, point: point) }
         case .trip:
             if let owner = record.owner { owners.remove(provider: record.key.provider, owner: owner, id: record.key.id) }
-        case .roadTimes:
+        case .roadTimes, .deliveryVehicle, .task, .shipment:
             break
         }
     }

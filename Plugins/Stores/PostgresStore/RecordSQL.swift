@@ -77,8 +77,9 @@ enum RecordSQL {
         RETURNING version
         """
 
-    /// A record and, when it names an owner, the owner's vehicle record, in one statement (one
-    /// snapshot): $4 is the vehicle kind. The rows come in no particular order.
+    /// A record and, when it names an owner, the owner's record, in one statement (one snapshot):
+    /// $4 is the owner's kind (`RecordKind.ownerKind`: a trip's vehicle, a task's delivery vehicle).
+    /// The rows come in no particular order.
     static let getWithOwner = """
         WITH asked AS (SELECT \(columns) FROM records WHERE kind = $1 AND provider = $2 AND id = $3)
         SELECT \(columns) FROM asked
@@ -87,10 +88,11 @@ enum RecordSQL {
         FROM asked a JOIN records r ON r.kind = $4 AND r.provider = a.provider AND r.id = a.owner
         """
 
-    /// Reads `key` and its owner's vehicle with `getWithOwner`: every record the statement found,
+    /// Reads `key` and its owner's record with `getWithOwner`: every record the statement found,
     /// and nil for the key and the owner it did not.
     static func withOwner(_ key: RecordKey, on connection: PGConnection, url: String) throws -> [RecordKey: StoreRecord?] {
-        let rows = try connection.execute(getWithOwner, Self.key(key) + [.text(RecordKind.vehicle.rawValue)], prepared: true,
+        let ownerKind = key.kind.ownerKind ?? .vehicle
+        let rows = try connection.execute(getWithOwner, Self.key(key) + [.text(ownerKind.rawValue)], prepared: true,
                                           doing: "reading \(key)")
         var found: [RecordKey: StoreRecord?] = [key: nil]
         for row in 0..<rows.count {
@@ -98,8 +100,8 @@ enum RecordSQL {
             found[record.key] = .some(record)
         }
         if let owner = found[key]??.owner {
-            let vehicle = RecordKey(.vehicle, provider: key.provider, id: owner)
-            if found[vehicle] == nil { found[vehicle] = .some(nil) }
+            let ownerKey = RecordKey(ownerKind, provider: key.provider, id: owner)
+            if found[ownerKey] == nil { found[ownerKey] = .some(nil) }
         }
         return found
     }

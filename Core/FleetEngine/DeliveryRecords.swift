@@ -1,0 +1,181 @@
+import FleetErrors
+import FleetGeo
+import FleetModel
+import FleetStore
+
+/// What the engine keeps about a delivery vehicle besides the Fleet Engine `DeliveryVehicle` itself.
+struct DeliveryVehicleTracking: Sendable, Hashable {
+    /// Last time anything on the vehicle changed.
+    var updatedAt: Timestamp?
+    /// The vehicle's smoothed observed speed, as FleetGeo's `ObservedSpeed` keeps it.
+    var speed = ObservedSpeed.Snapshot()
+    /// The stops (their places, in order, and whether the vehicle had a location) the segments' legs
+    /// were last measured for (``Engine/measuredStopsKey(_:)``): a change measures them again.
+    var measuredStops: String?
+    /// When the legs were last measured (or a measurement on roads was last tried).
+    var measuredAt: Timestamp?
+    /// Whether the legs follow roads (the configured router's), rather than great-circle estimates.
+    var legsOnRoads: Bool?
+    /// Each segment's `path` as an encoded polyline, in segment order ("" for none): kept here rather
+    /// than in the segments, where a road path costs eight times the bytes in every write of the vehicle.
+    var legPaths: [String] = []
+    /// How far along the route to the next stop the last location snapped: where the next snap resumes.
+    var travelledMeters: Double?
+    /// Whether the last location could be snapped onto the route to the next stop.
+    var snappable: Bool?
+
+    init() {}
+
+    /// Writes the members of the tracking object (what `init(json:)` reads).
+    func writeMembers(to writer: inout ProtoJSONTextWriter) {
+        writer.write("updatedAt", updatedAt)
+        speed.writeMembers(to: &writer)
+        writer.write("measuredStops", measuredStops)
+        writer.write("measuredAt", measuredAt)
+        writer.write("legsOnRoads", legsOnRoads)
+        writer.write("legPaths", legPaths)
+        writer.write("travelledMeters", travelledMeters)
+        writer.write("snappable", snappable)
+    }
+
+    init(json: JSON?) {
+        guard case .object(let o)? = json else { return }
+        let members = StoredMembers(o)
+        updatedAt = members.time("updatedAt")
+        speed = ObservedSpeed.Snapshot(members)
+        measuredStops = members.string("measuredStops")
+        measuredAt = members.time("measuredAt")
+        legsOnRoads = members.bool("legsOnRoads")
+        legPaths = members.strings("legPaths")
+        travelledMeters = members.number("travelledMeters")
+        snappable = members.bool("snappable")
+    }
+}
+
+/// A delivery vehicle as stored: the resource, the engine's tracking state, and the store version it was read at.
+struct DeliveryVehicleRecord: Sendable {
+    var vehicle: DeliveryVehicle
+    var tracking: DeliveryVehicleTracking
+    var version: UInt64
+    var key: RecordKey
+
+    init(vehicle: DeliveryVehicle, tracking: DeliveryVehicleTracking = DeliveryVehicleTracking(), version: UInt64, key: RecordKey) {
+        self.vehicle = vehicle
+        self.tracking = tracking
+        self.version = version
+        self.key = key
+    }
+
+    init(_ record: StoreRecord) throws {
+        let stored = try StoredPayload(record, resource: "deliveryVehicle", as: DeliveryVehicle.self)
+        vehicle = stored.resource
+        tracking = DeliveryVehicleTracking(json: stored.members.object["tracking"])
+        version = record.version
+        key = record.key
+    }
+
+    /// The store record, indexed by the vehicle's last location.
+    func storeRecord() -> StoreRecord {
+        var payload = ProtoJSONTextWriter()
+        payload.writeObject { record in
+            record.write("deliveryVehicle", vehicle)
+            record.writeObject("tracking", tracking.writeMembers)
+        }
+        let point = vehicle.lastLocation?.location.map { IndexPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        return StoreRecord(key: key, version: version, payload: payload.bytes, point: point)
+    }
+
+    /// The IDs of the tasks at each remaining stop, in order.
+    var stopTaskIDs: [[String]] {
+        vehicle.remainingVehicleJourneySegments.map { ($0.stop?.tasks ?? []).compactMap(\.taskId) }
+    }
+
+    /// The index of the remaining stop where the task is done, if the task is on the vehicle.
+    func stopIndex(ofTask id: String) -> Int? {
+        vehicle.remainingVehicleJourneySegments.firstIndex { segment in
+            segment.stop?.tasks.contains { $0.taskId == id } ?? false
+        }
+    }
+}
+
+/// A task as stored: the resource as last written (without `journeySharingInfo`, which is derived
+/// from its vehicle when read).
+struct TaskRecord: Sendable {
+    var task: DeliveryTask
+    /// Last time the task itself was written.
+    var updatedAt: Timestamp?
+    /// When the task was closed: of a tracking ID's closed tasks, GetTaskTrackingInfo shows the one
+    /// closed last.
+    var closedAt: Timestamp?
+    var version: UInt64
+    var key: RecordKey
+
+    init(task: DeliveryTask, updatedAt: Timestamp?, version: UInt64, key: RecordKey) {
+        self.task = task
+        self.updatedAt = updatedAt
+        self.version = version
+        self.key = key
+    }
+
+    init(_ record: StoreRecord) throws {
+        let stored = try StoredPayload(record, resource: "task", as: DeliveryTask.self)
+        task = stored.resource
+        updatedAt = stored.members.time("updatedAt")
+        closedAt = stored.members.time("closedAt")
+        version = record.version
+        key = record.key
+    }
+
+    var isOpen: Bool { task.state == .open }
+
+    /// The delivery vehicle the task is assigned to (it keeps it once closed).
+    var vehicleID: String? {
+        guard let id = task.deliveryVehicleId, !id.isEmpty else { return nil }
+        return id
+    }
+
+    var trackingID: String? {
+        guard let id = task.trackingId, !id.isEmpty else { return nil }
+        return id
+    }
+
+    func storeRecord() -> StoreRecord {
+        var payload = ProtoJSONTextWriter()
+        payload.writeObject { record in
+            record.write("task", task)
+            record.write("updatedAt", updatedAt)
+            record.write("closedAt", closedAt)
+        }
+        return StoreRecord(key: key, version: version, payload: payload.bytes, owner: vehicleID)
+    }
+}
+
+/// The tasks that share one tracking ID (the record's ID), so that GetTaskTrackingInfo reads them
+/// without a scan of every task. Written in the same commit as each task created or deleted.
+struct ShipmentRecord: Sendable {
+    /// The tasks' IDs, sorted.
+    var taskIDs: [String]
+    var version: UInt64
+    var key: RecordKey
+
+    init(taskIDs: [String], version: UInt64, key: RecordKey) {
+        self.taskIDs = taskIDs
+        self.version = version
+        self.key = key
+    }
+
+    init(_ record: StoreRecord) throws {
+        guard case .object(let o) = try JSON.parse(record.payload) else {
+            throw FleetError(.storeFailure, detail: "record \(record.key) is not a shipment record")
+        }
+        taskIDs = StoredMembers(o).strings("taskIds")
+        version = record.version
+        key = record.key
+    }
+
+    func storeRecord() -> StoreRecord {
+        var payload = ProtoJSONTextWriter()
+        payload.writeObject { $0.write("taskIds", taskIDs) }
+        return StoreRecord(key: key, version: version, payload: payload.bytes)
+    }
+}

@@ -1,0 +1,189 @@
+import FleetEngine
+import FleetGeo
+import FleetModel
+import FleetRouting
+import Testing
+
+/// The distance and time of each leg of a delivery vehicle's stops, and from the vehicle to its next stop:
+/// great-circle estimates without a router, along roads with one, planned once per change of the stops.
+@Suite struct DeliveryProgressTests {
+    let a = (48.11, 11.52)
+    let b = (48.12, 11.54)
+
+    static func estimate(_ from: (Double, Double), _ to: (Double, Double)) -> Double {
+        Geodesy.distance(GeoPoint(latitude: from.0, longitude: from.1), GeoPoint(latitude: to.0, longitude: to.1))
+            * SpeedModel.standard.detourFactor
+    }
+
+    @Test func withoutARouterLegsAreGreatCircleEstimatesAtTheDefaultSpeed() throws {
+        let f = Fixture()
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        try f.createTask("t1")
+        try f.createTask("t2")
+        let vehicle = try f.setStops("dv1", [Fixture.stop(a, ["t1"]), Fixture.stop(b, ["t2"])])
+        let speed = SpeedModel.standard.defaultMetersPerSecond(for: .auto)
+        let first = Self.estimate(Fixture.depot, a), second = Self.estimate(a, b)
+        let segments = vehicle.remainingVehicleJourneySegments
+        #expect(abs(Double(try #require(segments[0].drivingDistanceMeters)) - first) <= 1)
+        #expect(abs(Double(try #require(segments[1].drivingDistanceMeters)) - second) <= 1)
+        #expect(abs(try #require(segments[1].drivingDuration).timeInterval - second / speed) < 1)
+        #expect(segments[1].path == [Fixture.point(a.0, a.1), Fixture.point(b.0, b.1)], "from the stop before")
+        #expect(segments[0].path.first == Fixture.point(Fixture.depot.0, Fixture.depot.1), "the first from the vehicle")
+        #expect(abs(Double(try #require(vehicle.remainingDistanceMeters)) - first) <= 1)
+        #expect(abs(try #require(vehicle.remainingDuration).timeInterval - first / speed) < 1)
+    }
+
+    @Test func aMoveShortensTheWayToTheNextStopAndLeavesTheMeasuredLegs() throws {
+        let f = Fixture()
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        try f.createTask("t1")
+        let before = try f.setStops("dv1", [Fixture.stop(a, ["t1"])])
+        f.clock.advance(seconds: 30)
+        let halfway = (48.105, 11.51)
+        let after = try f.moveDeliveryVehicle("dv1", to: halfway.0, halfway.1)
+        #expect(abs(Double(try #require(after.remainingDistanceMeters)) - Self.estimate(halfway, a)) <= 1)
+        #expect(after.remainingVehicleJourneySegments[0].drivingDistanceMeters == before.remainingVehicleJourneySegments[0].drivingDistanceMeters,
+                "the first leg is measured from where the vehicle was when the stop was added")
+    }
+
+    @Test func aVehicleAtItsStopHasNothingLeftToDrive() throws {
+        let f = Fixture()
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        try f.createTask("t1")
+        let arrived = try f.setStops("dv1", [Fixture.stop(a, ["t1"], .arrived)])
+        #expect(arrived.remainingDistanceMeters == 0)
+        #expect(arrived.remainingDuration == .zero)
+    }
+
+    @Test func theObservedSpeedTimesTheWay() throws {
+        let f = Fixture()
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        try f.createTask("t1")
+        try f.setStops("dv1", [Fixture.stop((48.30, 11.50), ["t1"])])
+        var vehicle = DeliveryVehicle()
+        for step in 1...60 {  // ten minutes at a reported 3 m/s, slower than any car's default
+            f.clock.advance(seconds: 10)
+            vehicle = try f.moveDeliveryVehicle("dv1", to: 48.10 + Double(step) * 0.00027, 11.50, speed: 3)
+        }
+        let meters = Double(try #require(vehicle.remainingDistanceMeters))
+        let seconds = try #require(vehicle.remainingDuration).timeInterval
+        #expect(meters / seconds < 4, "about the observed 3 m/s: \(meters / seconds)")
+    }
+
+    @Test func withARouterTheLegsFollowTheRoadsPlannedOnce() throws {
+        let router = LRouter()
+        let f = Fixture(router: router)
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        try f.createTask("t1")
+        try f.createTask("t2")
+        let vehicle = try f.setStops("dv1", [Fixture.stop(a, ["t1"]), Fixture.stop(b, ["t2"])])
+        #expect(router.count == 1, "one plan through the vehicle and every stop")
+        let segments = vehicle.remainingVehicleJourneySegments
+        // An L: north, then east.
+        #expect(segments[1].path == [Fixture.point(a.0, a.1), Fixture.point(b.0, a.1), Fixture.point(b.0, b.1)])
+        let north = Geodesy.distance(GeoPoint(latitude: a.0, longitude: a.1), GeoPoint(latitude: b.0, longitude: a.1))
+        let east = Geodesy.distance(GeoPoint(latitude: b.0, longitude: a.1), GeoPoint(latitude: b.0, longitude: b.1))
+        #expect(abs(Double(try #require(segments[1].drivingDistanceMeters)) - (north + east)) <= 1)
+        #expect(abs(try #require(segments[1].drivingDuration).timeInterval - (north + east) / 10) < 0.5, "the router's time")
+        #expect(vehicle.remainingDistanceMeters == segments[0].drivingDistanceMeters)
+        #expect(try f.task("t1").journeySharingInfo?.lastLocationSnappable == true)
+
+        // Along the first leg (north from the depot), updates only snap to it.
+        var previous = try #require(vehicle.remainingDistanceMeters)
+        for step in 1...5 {
+            f.clock.advance(seconds: 10)
+            let moved = try f.moveDeliveryVehicle("dv1", to: Fixture.depot.0 + Double(step) * 0.001, Fixture.depot.1)
+            let remaining = try #require(moved.remainingDistanceMeters)
+            #expect(remaining < previous)
+            previous = remaining
+        }
+        #expect(router.count == 1, "no plan on any update along the leg")
+        #expect(try f.task("t2").journeySharingInfo?.remainingVehicleJourneySegments[0].path.first?.latitude ?? 0 > 48.104,
+                "the path to the next stop starts where the vehicle is")
+    }
+
+    @Test func aChangeOfStopsPlansAtOnceAndStrayingAtMostOncePerInterval() throws {
+        let router = LRouter()
+        let f = Fixture(router: router)
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        try f.createTask("t1")
+        try f.createTask("t2")
+        try f.setStops("dv1", [Fixture.stop(a, ["t1"]), Fixture.stop(b, ["t2"])])
+        try f.setStops("dv1", [Fixture.stop(a, ["t1"], .enroute), Fixture.stop(b, ["t2"])])
+        #expect(router.count == 1, "a state change keeps the places: no plan")
+        try f.setStops("dv1", [Fixture.stop(b, ["t2"])])
+        #expect(router.count == 2, "the first stop served: a new plan from where the vehicle is")
+        // Far off the planned leg (found by the update that lands there): a new plan on the next update,
+        // but never within minimumReplanSeconds (10 s) of the last plan.
+        f.clock.advance(seconds: 1)
+        try f.moveDeliveryVehicle("dv1", to: 48.05, 11.40)
+        f.clock.advance(seconds: 1)
+        try f.moveDeliveryVehicle("dv1", to: 48.051, 11.40)
+        #expect(router.count == 2, "2 s after the last plan")
+        f.clock.advance(seconds: 10)
+        try f.moveDeliveryVehicle("dv1", to: 48.052, 11.40)
+        #expect(router.count == 3, "the new plan starts where the vehicle is")
+        f.clock.advance(seconds: 2)
+        try f.moveDeliveryVehicle("dv1", to: 48.03, 11.30)
+        f.clock.advance(seconds: 2)
+        try f.moveDeliveryVehicle("dv1", to: 48.031, 11.30)
+        #expect(router.count == 3, "within minimumReplanSeconds of the last plan")
+        f.clock.advance(seconds: 20)
+        try f.moveDeliveryVehicle("dv1", to: 48.02, 11.20)
+        #expect(router.count == 4)
+    }
+
+    @Test func stopsChangedTwiceInOneInstantAreFollowedByTheLatestPlan() throws {
+        let router = LRouter()
+        let f = Fixture(router: router)
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        try f.createTask("t1")
+        try f.createTask("t2")
+        try f.setStops("dv1", [Fixture.stop(a, ["t1"])])
+        let changed = try f.setStops("dv1", [Fixture.stop(b, ["t2"])])
+        #expect(router.count == 2)
+        #expect(changed.remainingDistanceMeters == changed.remainingVehicleJourneySegments[0].drivingDistanceMeters,
+                "along the new first leg, to b")
+        #expect(changed.remainingVehicleJourneySegments[0].path.last == Fixture.point(b.0, b.1))
+    }
+
+    @Test func aFailedPlanFallsBackToEstimatesAndIsTriedAgainLater() throws {
+        let router = LRouter()
+        router.failing.withLock { $0 = true }
+        let f = Fixture(router: router)
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        try f.createTask("t1")
+        let vehicle = try f.setStops("dv1", [Fixture.stop(a, ["t1"])])
+        #expect(abs(Double(try #require(vehicle.remainingDistanceMeters)) - Self.estimate(Fixture.depot, a)) <= 1)
+        router.failing.withLock { $0 = false }
+        f.clock.advance(seconds: 1)
+        try f.moveDeliveryVehicle("dv1", to: Fixture.depot.0, Fixture.depot.1)
+        #expect(router.count == 1, "not before minimumReplanSeconds")
+        f.clock.advance(seconds: 15)
+        let planned = try f.moveDeliveryVehicle("dv1", to: Fixture.depot.0, Fixture.depot.1)
+        #expect(router.count == 2)
+        #expect(planned.remainingVehicleJourneySegments[0].path.count == 3, "the L")
+    }
+
+    @Test func theDriversRouteToTheNextStopIsFollowedAndOneToElsewhereIsNot() throws {
+        let f = Fixture()
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        try f.createTask("t1")
+        try f.setStops("dv1", [Fixture.stop(a, ["t1"])])
+        let corner = GeoPoint(latitude: a.0, longitude: Fixture.depot.1)
+        let depot = GeoPoint(latitude: Fixture.depot.0, longitude: Fixture.depot.1)
+        let stop = GeoPoint(latitude: a.0, longitude: a.1)
+        func send(_ points: [GeoPoint]) throws -> DeliveryVehicle {
+            try f.engine.updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+                deliveryVehicle: DeliveryVehicle(name: f.deliveryVehicleName("dv1"), currentRouteSegment: ProtoBytes(Array(Polyline.encode(points).utf8))),
+                updateMask: FieldMask(["currentRouteSegment"])))
+        }
+        let followed = try send([depot, corner, stop])
+        let along = Geodesy.distance(depot, corner) + Geodesy.distance(corner, stop)
+        #expect(abs(Double(try #require(followed.remainingDistanceMeters)) - along) <= 2)
+        #expect(try f.task("t1").journeySharingInfo?.lastLocationSnappable == true)
+        let elsewhere = try send([depot, corner])
+        #expect(abs(Double(try #require(elsewhere.remainingDistanceMeters)) - Self.estimate(Fixture.depot, a)) <= 1,
+                "a route that ends away from the next stop is not used")
+    }
+}
