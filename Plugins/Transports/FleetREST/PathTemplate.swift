@@ -11,8 +11,10 @@ struct PathTemplate: Sendable {
         case wildcard
     }
 
-    /// The request field the variable binds (JSON name: `name`, `parent`).
+    /// The request field the variable binds (JSON names: `name`, `parent`, or a nested `deliveryVehicle.name`).
     let field: String
+    /// `field` as a path of object members (`["deliveryVehicle", "name"]`).
+    var fieldPath: [String] { field.split(separator: ".").map(String.init) }
     let segments: [Segment]
     /// Which segments the variable covers.
     let variable: Range<Int>
