@@ -70,7 +70,7 @@ struct DeliveryVehicleTests {
         try fleet.setStops("van-1", stops)
 
         let daemon = try DaemonProcess(fleet.transportArguments + [
-            "--delivery-vehicle", "van-1", "--source", "simulate:plan", "--speedup", "40", "--dwell", "20s",
+            "--delivery-vehicle", "van-1", "--source", "simulate:plan", "--speedup", "20", "--dwell", "60s",
         ], folder: fleet.folder)
 
         // Watch the server's list as the provider would see it, until it is empty.
@@ -105,7 +105,7 @@ struct DeliveryVehicleTests {
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "in order: \(seen)")
         #expect(seen.last == "0 - -")
         for index in 1...2 {
-            #expect(seen.contains("\(4 - index) task-\(index) ARRIVED"), "a 20 s dwell is long enough to see: \(seen)")
+            #expect(seen.contains("\(4 - index) task-\(index) ARRIVED"), "a 60 s dwell (3 s of real time) is long enough to see: \(seen)")
         }
 
         let vehicle = try fleet.deliveryVehicle("van-1")
