@@ -128,6 +128,49 @@ struct DeliveryVehicleTests {
         #expect(!daemon.log.contains("vehicleState"), "a delivery vehicle has no state")
     }
 
+    @Test("--dwell manual: the vehicle waits at its ARRIVED stop until SIGUSR2 serves it")
+    func manualDwellAndSignal() async throws {
+        let fleet = try SharedFleet(overHTTP: true)
+        try fleet.createDeliveryVehicle("van-2", at: Self.depot)
+        try fleet.setStops("van-2", [try fleet.createTask("parcel-1", at: Self.places[0], seconds: 30),
+                                     try fleet.createTask("parcel-2", at: Self.places[1], seconds: 30)])
+        let daemon = try DaemonProcess(fleet.transportArguments + [
+            "--delivery-vehicle", "van-2", "--source", "simulate:plan", "--speedup", "20", "--dwell", "manual",
+        ], folder: fleet.folder)
+        try await daemon.waitForStatus("the first stop ARRIVED") { $0["stops"]?["nextState"] == "ARRIVED" }
+        daemon.signal(SIGUSR2)
+        try await daemon.waitForStatus("the first stop served") { $0["stops"]?["completed"] == 1 }
+        #expect(try fleet.task("parcel-1").state == .closed)
+        #expect(try fleet.deliveryVehicle("van-2").remainingVehicleJourneySegments.first?.stop?.tasks.first?.taskId == "parcel-2")
+        try await daemon.waitForStatus("the second stop ARRIVED") { $0["stops"]?["nextState"] == "ARRIVED" }
+        try await Task.sleep(for: .seconds(1))  // 20 s of simulated time: no dwell ends by itself
+        #expect(try fleet.task("parcel-2").state == .open)
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
+        #expect(daemon.log.contains("notice stop-completion-requested"), "\(daemon.log)")
+    }
+
+    @Test("--stop-updates server: the vehicle drives to its stop and reports its route, and leaves the stop's state to the provider")
+    func stopsLeftToTheServer() async throws {
+        let fleet = try SharedFleet(overHTTP: true)
+        try fleet.createDeliveryVehicle("van-3", at: Self.depot)
+        try fleet.setStops("van-3", [try fleet.createTask("parcel-3", at: Self.places[0], seconds: 30)])
+        let daemon = try DaemonProcess(fleet.transportArguments + [
+            "--delivery-vehicle", "van-3", "--source", "simulate:plan", "--speedup", "20", "--stop-updates", "server",
+        ], folder: fleet.folder)
+        try await daemon.waitForStatus("the vehicle at its stop") { status in
+            guard let latitude = status["lastLocation"]?["latitude"]?.doubleValue,
+                  let longitude = status["lastLocation"]?["longitude"]?.doubleValue else { return false }
+            return Geodesy.distance(GeoPoint(latitude: latitude, longitude: longitude), Self.places[0]) < 1
+        }
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
+        #expect(try fleet.deliveryVehicle("van-3").remainingVehicleJourneySegments.first?.stop?.state == .new)
+        #expect(!daemon.log.contains(" stop-"), "no stop changes: \(daemon.log)")
+        #expect(daemon.log.contains("stop_updates=server"))
+        #expect(daemon.log.contains("fields=lastLocation,currentRouteSegment,currentRouteSegmentEndPoint"), "\(daemon.log)")
+    }
+
     @Test("Delivery options are checked: one kind of vehicle, no --state, stop options only for delivery vehicles", arguments: [
         (["--vehicle", "v", "--delivery-vehicle", "van-1", "--source", "nmea:-"], "give one of them, not both"),
         (["--delivery-vehicle", "van-1", "--state", "offline"], "a delivery vehicle has no state"),
