@@ -16,7 +16,7 @@ public struct FuzzTarget: Sendable {
     }
 
     /// Every target, in the order `make fuzz` runs them.
-    public static let all: [FuzzTarget] = [json, messages, protobuf, rest, engine, jwt, polyline, nmea, gpx, csv, jsonl]
+    public static let all: [FuzzTarget] = [json, messages, protobuf, rest, engine, filter, jwt, polyline, nmea, gpx, csv, jsonl]
 
     /// The target named `name`, or nil.
     public static func named(_ name: String) -> FuzzTarget? {

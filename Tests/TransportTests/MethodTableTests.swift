@@ -125,7 +125,7 @@ import Testing
 
     @Test func theMatrixHasARowPerMethod() {
         #expect(Authorizer.matrix.count == FleetMethod.allCases.count * Role.allCases.count)
-        #expect(Authorizer.matrixMarkdown().split(separator: "\n").count == 2 + FleetMethod.allCases.count)
+        #expect(Authorizer.matrixMarkdown().split(separator: "\n").filter { $0.hasPrefix("|") }.count == 2 + FleetMethod.allCases.count)
     }
 
     @Test func aRetiredMethodIsUnimplementedOverBothTransports() throws {
