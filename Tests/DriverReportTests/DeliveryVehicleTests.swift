@@ -1,6 +1,7 @@
 import FleetEngine
 import FleetGeo
 import FleetModel
+import FleetTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -169,6 +170,41 @@ struct DeliveryVehicleTests {
         #expect(!daemon.log.contains(" stop-"), "no stop changes: \(daemon.log)")
         #expect(daemon.log.contains("stop_updates=server"))
         #expect(daemon.log.contains("fields=lastLocation,currentRouteSegment,currentRouteSegmentEndPoint"), "\(daemon.log)")
+    }
+
+    @Test("Over a server checking tokens: an untrusted driver's token reports the location but may not change stops (stop reporting ends, tracking goes on); a trusted driver's may")
+    func driverRoles() async throws {
+        let secrets = FileManager.default.temporaryDirectory.appendingPathComponent("driver-report-jwt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: secrets, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: secrets) }
+        let tokens = try MintedTokens(folder: secrets, provider: "demo")
+        let fleet = try SharedFleet(overHTTP: true, serverArguments: tokens.serverArguments)
+        for (index, role) in ["driver", "trusted-driver"].enumerated() {
+            let van = "van-\(role)"
+            try fleet.createDeliveryVehicle(van, at: Self.depot)
+            try fleet.setStops(van, [try fleet.createTask("parcel-\(index)", at: Self.places[0], seconds: 30)])
+            let token = try tokens.mint(role: role, ["--delivery-vehicle", van])
+            let daemon = try DaemonProcess(fleet.transportArguments + [
+                "--delivery-vehicle", van, "--source", "simulate:plan", "--speedup", "20", "--token", token,
+            ], folder: fleet.folder, name: role)
+            try await daemon.waitForStatus("the vehicle near its stop") { status in
+                guard let latitude = status["lastLocation"]?["latitude"]?.doubleValue,
+                      let longitude = status["lastLocation"]?["longitude"]?.doubleValue else { return false }
+                return Geodesy.distance(GeoPoint(latitude: latitude, longitude: longitude), Self.places[0]) < 10
+            }
+            if role == "driver" {
+                #expect(daemon.log.contains("error stop-updates-disabled"), "\(daemon.log)")
+                #expect(daemon.log.contains("PERMISSION_DENIED"))
+                #expect(try fleet.deliveryVehicle(van).remainingVehicleJourneySegments.first?.stop?.state == .new)
+            } else {
+                try await daemon.waitForStatus("the stop ARRIVED") { $0["stops"]?["nextState"] == "ARRIVED" }
+                #expect(try fleet.deliveryVehicle(van).remainingVehicleJourneySegments.first?.stop?.state == .arrived)
+                #expect(!daemon.log.contains("stop-update"), "\(daemon.log)")
+            }
+            daemon.signal(SIGTERM)
+            #expect(try daemon.waitForExit() == 0, "\(daemon.log)")
+            #expect(daemon.status?["updatesFailed"] == 0, "the location updates all went through: \(daemon.log)")
+        }
     }
 
     @Test("Delivery options are checked: one kind of vehicle, no --state, stop options only for delivery vehicles", arguments: [
