@@ -1,6 +1,7 @@
 import FleetErrors
 
-/// How the final update (OFFLINE on stop, or a one-shot `--state` change) ended.
+/// How the final update (OFFLINE on stop, a delivery vehicle's last location, or a one-shot `--state`
+/// change) ended.
 public enum FinalUpdateOutcome: Sendable, Hashable {
     /// The server acknowledged it, after this many attempts.
     case acknowledged(attempts: Int)

@@ -4,15 +4,16 @@ import FleetModel
 import FleetRouting
 
 /// The driver's navigation, as the Driver SDK's navigator feeds the reporter: the route still to drive
-/// to the next waypoint, how far and how long it is, and which waypoint it ends at.
+/// to the next destination (a rides vehicle's next trip waypoint, a delivery vehicle's next stop), how
+/// far and how long it is, and where it ends.
 ///
 /// The route comes from `--route` (a file); without one, from a router (`--router`: the road route from
-/// where the vehicle is to its next waypoint, as the Navigation SDK plans it), else it is the straight
-/// line there (also when the router finds no route). Either way it ends at the waypoint
-/// the engine has for the trip: the given route is cut where it passes closest to that waypoint, and
-/// the waypoint itself is appended when the route does not reach it. With a route but no waypoints,
+/// where the vehicle is to its next destination, as the Navigation SDK plans it), else it is the
+/// straight line there (also when the router finds no route). Either way it ends at the destination
+/// the engine has for the vehicle: the given route is cut where it passes closest to it, and the
+/// destination itself is appended when the route does not reach it. With a route but no destinations,
 /// the vehicle navigates to the route's end — so `VehicleReporter` asks for fields only once it has
-/// installed the engine's waypoints (`setWaypoints`).
+/// installed the engine's destinations (`setDestinations`).
 ///
 /// Each location is matched onto the leg (FleetGeo's `RouteProgress`); the reported segment starts at
 /// the route point just behind the vehicle, so it changes only when the vehicle passes a route point.
@@ -20,10 +21,10 @@ import FleetRouting
 public struct Navigator: Sendable {
     /// The whole route given with `--route`, if any.
     public let route: [GeoPoint]?
-    /// The engine's waypoints for the vehicle, in order (as `setWaypoints` last gave them).
-    public private(set) var waypoints: [TripWaypoint] = []
-    /// How far a waypoint may lie from the route before it is appended to it, metres.
-    public var waypointToleranceMeters = 50.0
+    /// The engine's destinations for the vehicle, in order (as `setDestinations` last gave them).
+    public private(set) var destinations: [Destination] = []
+    /// How far a destination may lie from the route before it is appended to it, metres.
+    public var destinationToleranceMeters = 50.0
     /// Plans legs on roads when there is no `route`.
     public let router: (any Router)?
 
@@ -33,10 +34,10 @@ public struct Navigator: Sendable {
 
     private struct Leg: Sendable {
         var progress: RouteProgress
-        var endPoint: TripWaypoint
+        var endPoint: Destination
     }
 
-    /// A navigator following `route` (nil: `router`'s road routes to the waypoints, or straight lines
+    /// A navigator following `route` (nil: `router`'s road routes to the destinations, or straight lines
     /// without a router) for a vehicle of `category`.
     public init(route: [GeoPoint]?, category: VehicleCategory = .unknown, router: (any Router)? = nil) {
         self.route = route.flatMap { $0.count >= 2 ? $0 : nil }
@@ -45,15 +46,14 @@ public struct Navigator: Sendable {
         self.estimator = ETAEstimator(category: category)
     }
 
-    /// Installs the engine's waypoints; a different first waypoint plans a new leg.
-    public mutating func setWaypoints(_ newWaypoints: [TripWaypoint]) {
-        let essentials = newWaypoints.map { TripWaypoint(location: $0.location, tripId: $0.tripId, waypointType: $0.waypointType) }
-        if essentials.first != waypoints.first { leg = nil }
-        waypoints = essentials
+    /// Installs the engine's destinations; a different first destination plans a new leg.
+    public mutating func setDestinations(_ newDestinations: [Destination]) {
+        if newDestinations.first != destinations.first { leg = nil }
+        destinations = newDestinations
     }
 
-    /// Whether there is anything to navigate to: waypoints, or a route.
-    public var isNavigating: Bool { !waypoints.isEmpty || route != nil }
+    /// Whether there is anything to navigate to: destinations, or a route.
+    public var isNavigating: Bool { !destinations.isEmpty || route != nil }
 
     /// The points of the current leg, once planned (for tests and logs).
     public var legPoints: [GeoPoint]? { leg?.progress.route.points }
@@ -86,21 +86,12 @@ public struct Navigator: Sendable {
                                 remainingTimeSeconds: Int32(roundingClamped: seconds))
     }
 
-    /// Plans the leg from `here` to the next waypoint (or the route's end).
+    /// Plans the leg from `here` to the next destination (or the route's end).
     private func planLeg(from here: GeoPoint) -> Leg? {
-        let target: GeoPoint
-        let endPoint: TripWaypoint
-        if let first = waypoints.first, let point = first.location?.point {
-            target = GeoPoint(latitude: point.latitude, longitude: point.longitude)
-            endPoint = first
-        } else if let route {
-            target = route[route.count - 1]
-            endPoint = TripWaypoint(location: TerminalLocation(point: LatLng(latitude: target.latitude, longitude: target.longitude)))
-        } else {
-            return nil
-        }
+        guard let endPoint = destinations.first ?? route.map({ Destination(point: $0[$0.count - 1]) }) else { return nil }
+        let target = endPoint.point
         let points = roadPoints(from: here, to: target)
-            ?? Self.legPoints(route: route, from: here, to: target, toleranceMeters: waypointToleranceMeters)
+            ?? Self.legPoints(route: route, from: here, to: target, toleranceMeters: destinationToleranceMeters)
         guard let legRoute = Route(points: points) else { return nil }
         return Leg(progress: RouteProgress(route: legRoute), endPoint: endPoint)
     }

@@ -6,7 +6,7 @@ import Synchronization
 /// of real time (systemd's watchdog, the status line) however quiet things are.
 ///
 /// `run` returns when `requestStop` is called or the duration ends; then call the reporter's `stop` for
-/// the final OFFLINE update.
+/// the final update (OFFLINE for a rides vehicle).
 public final class ReporterLoop: Sendable {
     /// Why the loop ended.
     public enum EndReason: Sendable, Hashable {

@@ -11,8 +11,8 @@ public struct ReporterPolicy: Sendable, Hashable {
     public var finalBackoff: Backoff
     /// Locations implying a speed above this are dropped as jumps, metres per second.
     public var maximumMetersPerSecond: Double
-    /// How often the vehicle's waypoints are read again from the engine while navigating, seconds (0: only
-    /// the first read, which comes before any route is sent).
+    /// How often the vehicle's waypoints (a delivery vehicle's stops) are read again from the engine while
+    /// navigating, seconds (0: only the first read, which comes before any route is sent).
     public var waypointRefreshSeconds: Double
     /// The seed of the backoff jitter (nil: random).
     public var jitterSeed: UInt64?

@@ -10,4 +10,8 @@ public enum ReporterState: String, Sendable, Hashable, CaseIterable {
     case offline = "OFFLINE"
     /// Stopped, but the final OFFLINE update was not acknowledged before the deadline.
     case offlineNotAcknowledged = "OFFLINE_NOT_ACKNOWLEDGED"
+    /// A delivery vehicle (which has no OFFLINE) stopped, its last location acknowledged.
+    case stopped = "STOPPED"
+    /// A delivery vehicle stopped, but its last location was not acknowledged before the deadline.
+    case stoppedNotAcknowledged = "STOPPED_NOT_ACKNOWLEDGED"
 }

@@ -36,12 +36,29 @@ public struct ReporterStatistics: Sendable, Hashable {
     public var lastReportedLocation: LatLng?
     /// The vehicle's state as last acknowledged.
     public var vehicleState: VehicleState?
+    /// A delivery vehicle's stops still to serve, as last read or written; nil before the first read
+    /// (and for a rides vehicle).
+    public var remainingStops: Int?
+    /// The next stop's state (`NEW`, `ENROUTE`, `ARRIVED`).
+    public var nextStopState: String?
+    /// The task IDs of the next stop.
+    public var nextStopTasks: [String] = []
+    /// Stops marked ENROUTE, acknowledged.
+    public var stopsEnroute = 0
+    /// Stops marked ARRIVED, acknowledged.
+    public var stopsArrived = 0
+    /// Stops served and removed, acknowledged.
+    public var stopsCompleted = 0
+    /// Reads and writes of the stops that failed (apart from `updatesFailed`, which counts the location
+    /// updates).
+    public var stopUpdatesFailed = 0
 
     /// Counters at zero.
     public init() {}
 
-    /// The counters as a JSON object (the status file's content), with the vehicle's name and the time written.
-    public func json(vehicle: VehicleName, writtenAt: Timestamp) -> JSON {
+    /// The counters as a JSON object (the status file's content), with the vehicle's name and the time
+    /// written; for a delivery vehicle also `stops`.
+    public func json(vehicle: ReportedVehicle, writtenAt: Timestamp) -> JSON {
         var object = JSONObject()
         object["vehicle"] = .string(vehicle.description)
         object["state"] = .string(state.rawValue)
@@ -63,6 +80,17 @@ public struct ReporterStatistics: Sendable, Hashable {
         object["lastErrorCode"] = lastErrorCode.map { .string($0) } ?? .null
         object["lastSuccessTime"] = lastSuccessTime.map { .string($0.rfc3339String) } ?? .null
         object["lastLocation"] = lastReportedLocation?.toJSON() ?? .null
+        if case .deliveryVehicle = vehicle {
+            var stops = JSONObject()
+            stops["remaining"] = remainingStops.map { .number(Double($0)) } ?? .null
+            stops["nextState"] = nextStopState.map { .string($0) } ?? .null
+            stops["nextTasks"] = .array(nextStopTasks.map { .string($0) })
+            stops["enroute"] = .number(Double(stopsEnroute))
+            stops["arrived"] = .number(Double(stopsArrived))
+            stops["completed"] = .number(Double(stopsCompleted))
+            stops["failed"] = .number(Double(stopUpdatesFailed))
+            object["stops"] = .object(stops)
+        }
         object["writtenAt"] = .string(writtenAt.rfc3339String)
         return .object(object)
     }
@@ -74,5 +102,6 @@ public struct ReporterStatistics: Sendable, Hashable {
             + (failures.isEmpty ? "" : " failures=\(failures)")
             + " empty_mask=\(emptyMaskFailures) received=\(locationsReceived) coalesced=\(locationsCoalesced)"
             + " dropped_jumps=\(droppedJumps) bad_sentences=\(source.bad)"
+            + (remainingStops.map { " stops=\($0) next_stop=\(nextStopState ?? "none") stops_completed=\(stopsCompleted)" } ?? "")
     }
 }

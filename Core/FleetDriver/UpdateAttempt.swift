@@ -1,6 +1,6 @@
 import FleetModel
 
-/// One UpdateVehicle call as the listener hears of it.
+/// One update call (UpdateVehicle, or UpdateDeliveryVehicle with the location) as the listener hears of it.
 public struct UpdateAttempt: Sendable, Hashable {
     /// The fields sent (the update mask).
     public var mask: FieldMask
@@ -8,7 +8,7 @@ public struct UpdateAttempt: Sendable, Hashable {
     public var state: VehicleState?
     /// The location sent, if the mask names it.
     public var location: VehicleLocation?
-    /// Whether this is the final update that sets the vehicle OFFLINE (or a one-shot `--state` update).
+    /// Whether this is the final update (OFFLINE, a delivery vehicle's last location, or a one-shot `--state`).
     public var isFinal: Bool
     /// Failures in a row before this attempt.
     public var previousFailures: Int

@@ -12,7 +12,7 @@ extension ErrorCause {
     public static let unknownLocationSource = ErrorCause(
         id: "UNKNOWN_LOCATION_SOURCE", code: .invalidArgument,
         summary: "The location source is not one driver-report knows",
-        remedy: "Use gpsd://HOST:PORT, nmea:PATH, nmea:-, gpx:PATH, csv:PATH, jsonl:PATH, jsonl:- or simulate:ROUTE.",
+        remedy: "Use gpsd://HOST:PORT, nmea:PATH, nmea:-, gpx:PATH, csv:PATH, jsonl:PATH, jsonl:-, simulate:ROUTE or simulate:plan.",
         matchPhrases: ["location source"])
     /// A source that worked and stopped: gpsd cannot be reached, a read failed.
     public static let locationSourceFailed = ErrorCause(

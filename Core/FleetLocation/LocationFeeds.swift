@@ -6,24 +6,27 @@ import Glibc
 /// Builds the feed a `--source` names: gpsd; standard input, pipes and devices read live; regular files
 /// decoded up front and replayed at their recorded pace; simulated drives.
 public enum LocationFeeds {
-    /// How a simulated drive goes (the `simulate:` source).
+    /// How a simulated drive goes (the `simulate:` sources).
     public struct Simulation: Sendable, Hashable {
         /// The driving style (cruise speed, acceleration).
         public var style: DrivingStyle
-        /// The stops along the route.
+        /// The stops along the route (`simulate:ROUTE`).
         public var stops: [SimulatedStop]
+        /// Where the vehicle stands before its first leg (`simulate:plan`).
+        public var start: GeoPoint?
 
         /// Settings for a simulated drive.
-        public init(style: DrivingStyle, stops: [SimulatedStop] = []) {
+        public init(style: DrivingStyle, stops: [SimulatedStop] = [], start: GeoPoint? = nil) {
             self.style = style
             self.stops = stops
+            self.start = start
         }
     }
 
     /// The feed for `spec`.
     /// - Throws: NOT_FOUND (`locationFileMissing`) for a file that does not exist; INVALID_ARGUMENT
     ///   (`unknownLocationSource`, `malformedLocationFile`) when a file cannot
-    ///   be opened or read, or holds no usable location.
+    ///   be opened or read, or holds no usable location, or `simulate:plan` has no start.
     public static func feed(for spec: LocationSourceSpec, simulation: Simulation) throws -> any LocationFeed {
         switch spec {
         case .gpsd(let host, let port):
@@ -35,6 +38,11 @@ public enum LocationFeeds {
             }
             return SimulatedFeed(description: "simulated drive along \(reference) (\(Int(route.totalMeters)) m)",
                                  simulator: DriveSimulator(route: route, style: simulation.style, stops: simulation.stops))
+        case .simulatePlan:
+            guard let start = simulation.start else {
+                throw FleetError(.unknownLocationSource, detail: "simulate:plan needs a place to start from", field: "source")
+            }
+            return PlannedDriveFeed(start: start, style: simulation.style)
         case .file(let format, let path):
             if path == "-" {
                 if format == .gpx {

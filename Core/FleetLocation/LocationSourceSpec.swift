@@ -1,7 +1,7 @@
 import FleetErrors
 
 /// What `--source` names: gpsd, a file (or standard input) in one of the location formats, or a
-/// simulated drive along a route.
+/// simulated drive along a route or along the navigation's plan.
 ///
 /// | written | meaning |
 /// |---|---|
@@ -11,6 +11,7 @@ import FleetErrors
 /// | `csv:PATH`, `csv:-` | CSV with a header naming the columns |
 /// | `jsonl:PATH`, `jsonl:-` | JSON Lines, one location a line |
 /// | `simulate:PATH`, `simulate:polyline:ENCODED` | drive a route file or an inline encoded polyline |
+/// | `simulate:plan` | drive each leg the navigation plans, to the next waypoint or stop (`./plan` is a file) |
 public enum LocationSourceSpec: Sendable, Hashable, CustomStringConvertible {
     /// gpsd at a host and port.
     case gpsd(host: String, port: Int)
@@ -18,12 +19,14 @@ public enum LocationSourceSpec: Sendable, Hashable, CustomStringConvertible {
     case file(LocationFileFormat, path: String)
     /// A simulated drive along a route.
     case simulate(RouteReference)
+    /// A simulated drive along the legs the navigation plans (`PlannedDriveFeed`).
+    case simulatePlan
 
     /// gpsd's port when the URL gives none.
     public static let defaultGPSDPort = 2947
 
     /// The forms `--source` accepts, for messages.
-    public static let usage = "gpsd://HOST:PORT, nmea:PATH, nmea:-, gpx:PATH, csv:PATH, jsonl:PATH, jsonl:- or simulate:ROUTE"
+    public static let usage = "gpsd://HOST:PORT, nmea:PATH, nmea:-, gpx:PATH, csv:PATH, jsonl:PATH, jsonl:-, simulate:ROUTE or simulate:plan"
 
     /// Parses a `--source` value.
     /// - Throws: INVALID_ARGUMENT (`unknownLocationSource`) saying what is wrong and what is accepted.
@@ -40,7 +43,7 @@ public enum LocationSourceSpec: Sendable, Hashable, CustomStringConvertible {
         let kind = String(text[..<colon]).lowercased()
         let rest = String(text[text.index(after: colon)...])
         if kind == "simulate" {
-            self = .simulate(try RouteReference(parsing: rest, original: text))
+            self = rest == "plan" ? .simulatePlan : .simulate(try RouteReference(parsing: rest, original: text))
             return
         }
         guard let format = LocationFileFormat(rawValue: kind) else {
@@ -79,10 +82,13 @@ public enum LocationSourceSpec: Sendable, Hashable, CustomStringConvertible {
         return (host.isEmpty ? "localhost" : host, port)
     }
 
-    /// Whether the source ends by itself (a file, standard input, a simulated drive); gpsd never does.
+    /// Whether the source ends by itself (a file, standard input, a simulated drive along a route); gpsd
+    /// and a drive along the navigation's plan never do.
     public var isFinite: Bool {
-        if case .gpsd = self { return false }
-        return true
+        switch self {
+        case .gpsd, .simulatePlan: false
+        case .file, .simulate: true
+        }
     }
 
     /// The source as written on the command line.
@@ -91,6 +97,7 @@ public enum LocationSourceSpec: Sendable, Hashable, CustomStringConvertible {
         case .gpsd(let host, let port): "gpsd://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         case .file(let format, let path): "\(format.rawValue):\(path)"
         case .simulate(let route): "simulate:\(route)"
+        case .simulatePlan: "simulate:plan"
         }
     }
 }

@@ -1,6 +1,7 @@
 import FleetCLI
 import FleetDriver
 import FleetErrors
+import FleetGeo
 import FleetLocation
 import FleetModel
 import Synchronization
@@ -10,22 +11,37 @@ import Synchronization
 final class DaemonListener: VehicleReporterListener, LocationSink {
     let log: EventLog
     private let statusFile: StatusFile?
-    private let vehicle: VehicleName
+    private let vehicle: ReportedVehicle
     private let notifier: SystemdNotifier
     private let reporter = Mutex<VehicleReporter?>(nil)
+    private let plannedDrive = Mutex<PlannedDriveFeed?>(nil)
     private let writeLock = Mutex(0)
     private let badInputs = Mutex(0)
 
-    init(log: EventLog, statusFile: StatusFile?, vehicle: VehicleName, notifier: SystemdNotifier) {
+    init(log: EventLog, statusFile: StatusFile?, vehicle: ReportedVehicle, notifier: SystemdNotifier) {
         self.log = log
         self.statusFile = statusFile
         self.vehicle = vehicle
         self.notifier = notifier
     }
 
-    /// The reporter whose counters are shown and to which the feed's samples go.
-    func attach(_ reporter: VehicleReporter) {
+    /// The reporter whose counters are shown and to which the feed's samples go; `plannedDrive`, a
+    /// `simulate:plan` source, drives each leg the reporter's navigator plans.
+    func attach(_ reporter: VehicleReporter, plannedDrive: PlannedDriveFeed? = nil) {
         self.reporter.withLock { $0 = reporter }
+        self.plannedDrive.withLock { $0 = plannedDrive }
+    }
+
+    /// The driver's "stop completed" (SIGUSR2), logged either way.
+    func completeStop() {
+        guard let reporter = reporter.withLock({ $0 }) else { return }
+        if reporter.completeStop() {
+            log.log(.notice, "stop-completion-requested", "SIGUSR2: the ARRIVED stop is served now", [("vehicle", .string(vehicle.description))])
+        } else {
+            let next = reporter.nextStop.map { "the next stop is \($0.state?.name ?? "NEW")" } ?? "there is no stop to serve"
+            log.log(.warning, "stop-completion-ignored", "SIGUSR2 ignored: only an ARRIVED stop can be served, and \(next)",
+                    [("vehicle", .string(vehicle.description))])
+        }
     }
 
     private func statistics() -> ReporterStatistics {
@@ -61,9 +77,49 @@ final class DaemonListener: VehicleReporterListener, LocationSink {
                 [("lat", .number(sample.point.latitude)), ("lng", .number(sample.point.longitude))])
     }
 
-    func reporterDidRefreshWaypoints(_ waypoints: [TripWaypoint], error: FleetError?) {
+    func reporterDidReadItinerary(_ destinations: [Destination], error: FleetError?) {
         if let error {
-            log.log(.warning, "waypoints-unavailable", "could not read the vehicle's waypoints: \(ErrorText.explained(error))")
+            let what = vehicle.hasState ? "waypoints" : "stops"
+            log.log(.warning, "\(what)-unavailable", "could not read the vehicle's \(what): \(ErrorText.explained(error))")
+        }
+    }
+
+    func reporterDidPlanLeg(_ points: [GeoPoint]) {
+        plannedDrive.withLock { $0 }?.follow(points)
+        guard let end = points.last else { return }
+        log.log(.debug, "leg-planned", "\(points.count) points to \(end.latitude),\(end.longitude)")
+    }
+
+    func reporterDidReportStop(_ event: StopEvent) {
+        func fields(_ change: StopChange) -> [(String, JSON)] {
+            var fields: [(String, JSON)] = [("vehicle", .string(vehicle.description)), ("tasks", .string(change.taskIDs.joined(separator: ",")))]
+            if let point = change.stop.plannedLocation?.point {
+                fields.append(("lat", .number(point.latitude)))
+                fields.append(("lng", .number(point.longitude)))
+            }
+            return fields
+        }
+        switch event {
+        case .changed(let change, let remaining):
+            let message = switch change.transition {
+            case .enroute: "set off towards the next stop: ENROUTE"
+            case .arrived: "arrived at the stop: ARRIVED"
+            case .completed: "the stop is served: removed from the vehicle's stops"
+            }
+            log.log(.notice, "stop-\(change.transition.rawValue)", message, fields(change) + [("remaining_stops", .number(Double(remaining.count)))])
+        case .failed(let change, let error, let retry):
+            var extra: [(String, JSON)] = [("code", .string(error.code.name)), ("transition", .string(change.transition.rawValue))]
+            if let retry {
+                extra.append(("retry_in_s", .number((retry * 10).rounded() / 10)))
+                log.log(.warning, "stop-update-failed", ErrorText.explained(error), fields(change) + extra)
+            } else {
+                log.log(.error, "stop-updates-disabled",
+                        "the token may not change stops (it needs a trusted driver's or the server's role; --stop-updates server leaves them to the provider): reporting the location only. \(ErrorText.explained(error))",
+                        fields(change) + extra)
+            }
+        case .superseded(let change, let current):
+            log.log(.info, "stops-changed", "the vehicle's stops changed on the server: nothing written, following its list",
+                    fields(change) + [("transition", .string(change.transition.rawValue)), ("remaining_stops", .number(Double(current.count)))])
         }
     }
 

@@ -17,7 +17,10 @@ struct DriverReportSettings: Sendable {
         case oneShot(VehicleState)
     }
 
-    let vehicle: VehicleName
+    /// `--vehicle` or `--delivery-vehicle`.
+    let vehicle: ReportedVehicle
+    /// How a delivery vehicle's stops are reported; nil for a rides vehicle, or with `--stop-updates server`.
+    let stopPolicy: StopPolicy?
     /// `--transport` and `--store`.
     let connection: ConnectionGroup
     let mode: Mode
@@ -46,11 +49,7 @@ struct DriverReportSettings: Sendable {
             return value
         }
 
-        do {
-            vehicle = try VehicleName(provider: try arguments.require(DriverReportOptions.provider), vehicleID: try arguments.require(DriverReportOptions.vehicle))
-        } catch let error as FleetError {
-            throw usage("--provider/--vehicle: \(error.message)")
-        }
+        vehicle = try Self.vehicle(arguments, usage: usage)
         connection = try arguments.group(ConnectionGroup.self)
         try connection.check(arguments, environment: context.environment)
 
@@ -105,6 +104,65 @@ struct DriverReportSettings: Sendable {
         if case .track(let spec) = mode, !(spec.isSimulation), cruiseKilometersPerHour != nil || !stops.isEmpty {
             throw usage("--speed and --stops shape a simulated drive: use them with --source simulate:ROUTE")
         }
+        if case .track(.simulatePlan) = mode, !stops.isEmpty {
+            throw usage("--stops puts stops along a route (simulate:ROUTE); simulate:plan stops where the engine's waypoints and stops are")
+        }
+
+        let stopOptions = [DriverReportOptions.arrivalRadius, DriverReportOptions.dwell, DriverReportOptions.stopUpdates]
+        switch vehicle {
+        case .vehicle:
+            for option in stopOptions where arguments.isGiven(option) {
+                throw usage("--\(option.name) is about a delivery vehicle's stops: use it with --delivery-vehicle")
+            }
+            stopPolicy = nil
+        case .deliveryVehicle:
+            if case .oneShot = mode {
+                throw usage("--state sets a rides vehicle ONLINE or OFFLINE: a delivery vehicle has no state (track it with --source)")
+            }
+            let radius = try positive(DriverReportOptions.arrivalRadius) ?? StopPolicy.defaultArrivalRadiusMeters
+            let dwell = try Self.dwell(arguments.string(DriverReportOptions.dwell), usage: usage)
+            let updates = arguments.value(DriverReportOptions.stopUpdates, as: DriverReportOptions.StopUpdates.self) ?? .driver
+            stopPolicy = updates == .driver ? StopPolicy(arrivalRadiusMeters: radius, dwell: dwell) : nil
+        }
+    }
+}
+
+extension DriverReportSettings {
+    /// The vehicle `--vehicle` (rides) or `--delivery-vehicle` names, with `--provider`. When both are set,
+    /// one typed on the command line wins over one from the environment (the systemd unit sets
+    /// FLEET_VEHICLE); two on the same footing are a usage error.
+    static func vehicle(_ arguments: ParsedArguments, usage: (String) -> UsageError) throws -> ReportedVehicle {
+        var rides = arguments.string(DriverReportOptions.vehicle)
+        var delivery = arguments.string(DriverReportOptions.deliveryVehicle)
+        if rides != nil, delivery != nil {
+            let ridesTyped = arguments.source(DriverReportOptions.vehicle) == .commandLine
+            let deliveryTyped = arguments.source(DriverReportOptions.deliveryVehicle) == .commandLine
+            guard ridesTyped != deliveryTyped else {
+                throw usage("--vehicle names a rides vehicle and --delivery-vehicle a delivery vehicle: give one of them, not both")
+            }
+            if ridesTyped { delivery = nil } else { rides = nil }
+        }
+        let provider = try arguments.require(DriverReportOptions.provider)
+        do {
+            if let rides { return .vehicle(try VehicleName(provider: provider, vehicleID: rides)) }
+            if let delivery { return .deliveryVehicle(try DeliveryVehicleName(provider: provider, deliveryVehicleID: delivery)) }
+        } catch let error as FleetError {
+            throw usage("--provider/--\(rides != nil ? "vehicle" : "delivery-vehicle"): \(error.message)")
+        }
+        throw usage("give --vehicle ID (a rides vehicle) or --delivery-vehicle ID (a delivery vehicle)")
+    }
+
+    /// `--dwell`: `tasks`, `manual` or a duration.
+    static func dwell(_ text: String?, usage: (String) -> UsageError) throws -> DwellRule {
+        switch text?.lowercased() {
+        case nil, "tasks": return .standard
+        case "manual": return .manual
+        case let text?:
+            guard let duration = DurationText.parse(text) else {
+                throw usage("--dwell '\(text)' is not tasks, manual or a duration (write it like 30s, 2m or 1m30s)")
+            }
+            return .fixed(seconds: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        }
     }
 }
 
@@ -122,7 +180,9 @@ extension DriverReportSettings {
 extension LocationSourceSpec {
     /// Whether this is a `simulate:` source.
     var isSimulation: Bool {
-        if case .simulate = self { return true }
-        return false
+        switch self {
+        case .simulate, .simulatePlan: true
+        case .gpsd, .file: false
+        }
     }
 }

@@ -16,6 +16,7 @@ import FleetConcurrency
 
 /// One run of driver-report: checks what start-up needs (token, engine, vehicle, source), then either
 /// changes the state once or tracks until stopped, and returns the exit status.
+
 struct ReportingDaemon {
     let settings: DriverReportSettings
     let context: Context
@@ -29,7 +30,7 @@ struct ReportingDaemon {
         if let warning = settings.interval.warning { log.log(.warning, "interval-clamped", warning) }
 
         // Start-up checks: each failure is fatal, with its own exit code.
-        let tokens = try settings.token.provider(placeholder: "vehicle", cacheKey: settings.vehicle.vehicleID,
+        let tokens = try settings.token.provider(placeholder: "vehicle", cacheKey: settings.vehicle.id,
                                                  provider: settings.vehicle.provider)
         _ = try tokens?.token()
         let connection: Connection
@@ -41,8 +42,7 @@ struct ReportingDaemon {
             throw context.usageError("--\(error.field ?? "transport"): \(error.message)")
         }
         defer { try? connection.close() }
-        let vehicle = try connection.api.getVehicle(GetVehicleRequest(name: settings.vehicle.description))
-        let category = VehicleCategory(rawValue: vehicle.vehicleType?.category?.name ?? "") ?? .unknown
+        let atStart = try Self.read(settings.vehicle, api: connection.api)
 
         let notifier = SystemdNotifier(socketPath: environment["NOTIFY_SOCKET"])
         let listener = DaemonListener(log: log, statusFile: settings.statusFile.map(StatusFile.init(path:)),
@@ -68,33 +68,55 @@ struct ReportingDaemon {
                 return ExitCode.offlineNotAcknowledged.rawValue
             }
         case .track(let spec):
-            return try await track(spec, api: connection.api, category: category, policy: policy, time: time, log: log,
+            return try await track(spec, api: connection.api, atStart: atStart, policy: policy, time: time, log: log,
                                    listener: listener, tokens: tokens, notifier: notifier, stopDeadline: stopDeadline)
         }
     }
 
-    private func track(_ spec: LocationSourceSpec, api: any FleetAPI, category: VehicleCategory, policy: ReporterPolicy,
+    /// Reads the vehicle (a fatal NOT_FOUND when it does not exist): its category and last location.
+    private static func read(_ vehicle: ReportedVehicle, api: any FleetAPI) throws -> VehicleAtStart {
+        switch vehicle {
+        case .vehicle(let name):
+            let vehicle = try api.getVehicle(GetVehicleRequest(name: name.description))
+            return VehicleAtStart(category: VehicleCategory(rawValue: vehicle.vehicleType?.category?.name ?? "") ?? .unknown,
+                                  lastLocation: vehicle.lastLocation?.location)
+        case .deliveryVehicle(let name):
+            let vehicle = try api.getDeliveryVehicle(GetDeliveryVehicleRequest(name: name.description))
+            // Google: "If unset, this will default to AUTO"; the other types have the same names.
+            return VehicleAtStart(category: vehicle.type.flatMap { VehicleCategory(rawValue: $0.name) } ?? .auto,
+                                  lastLocation: vehicle.lastLocation?.location)
+        }
+    }
+
+    private func track(_ spec: LocationSourceSpec, api: any FleetAPI, atStart: VehicleAtStart, policy: ReporterPolicy,
                        time: SystemTimeSource, log: EventLog, listener: DaemonListener, tokens: (any TokenProvider)?, notifier: SystemdNotifier,
                        stopDeadline: @escaping @Sendable () -> Double) async throws -> Int32 {
+        let category = atStart.category
         var style = DrivingStyle.standard(for: category)
         if let speed = settings.cruiseKilometersPerHour { style = style.cruising(atKilometersPerHour: speed) }
         let feed: any LocationFeed
         let routePoints: [GeoPoint]?
         do {
-            feed = try LocationFeeds.feed(for: spec, simulation: LocationFeeds.Simulation(style: style, stops: settings.stops))
-        } catch let error as FleetError {
-            throw context.usageError("--source: \(error.message)")
-        }
-        do {
             routePoints = try settings.route?.points()
         } catch let error as FleetError {
             throw context.usageError("--route: \(error.message)")
         }
+        // simulate:plan starts where the vehicle was last reported, else at the start of --route.
+        let start = atStart.lastLocation.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) } ?? routePoints?.first
+        if spec == .simulatePlan, start == nil {
+            throw context.usageError("--source simulate:plan starts where the vehicle was last reported, and \(settings.vehicle.id) has no last location: give --route (the drive starts at its first point)")
+        }
+        do {
+            feed = try LocationFeeds.feed(for: spec, simulation: LocationFeeds.Simulation(style: style, stops: settings.stops, start: start))
+        } catch let error as FleetError {
+            throw context.usageError("--source: \(error.message)")
+        }
 
         let reporter = VehicleReporter(api: api, vehicle: settings.vehicle, policy: policy, time: time,
-                                       navigator: Navigator(route: routePoints, category: category, router: settings.router), listener: listener,
+                                       navigator: Navigator(route: routePoints, category: category, router: settings.router),
+                                       stopPolicy: settings.stopPolicy, listener: listener,
                                        onUnauthenticated: { tokens?.invalidate() })
-        listener.attach(reporter)
+        listener.attach(reporter, plannedDrive: feed as? PlannedDriveFeed)
         let loop = ReporterLoop(reporter: reporter, time: time)
 
         var fields: [(String, JSON)] = [
@@ -106,7 +128,13 @@ struct ReportingDaemon {
             fields.append(("real_interval_s", .number(policy.interval.seconds / settings.speedup)))
         }
         if let routePoints { fields.append(("route_points", .number(Double(routePoints.count)))) }
-        log.log(.notice, "started", "reporting \(settings.vehicle.vehicleID) every \(Int(policy.interval.seconds))s"
+        if let stopPolicy = settings.stopPolicy {
+            fields.append(("arrival_radius_m", .number(stopPolicy.arrivalRadiusMeters)))
+            fields.append(("dwell", .string(Self.text(stopPolicy.dwell))))
+        } else if case .deliveryVehicle = settings.vehicle {
+            fields.append(("stop_updates", .string("server")))
+        }
+        log.log(.notice, "started", "reporting \(settings.vehicle.id) every \(Int(policy.interval.seconds))s"
                 + (settings.speedup != 1 ? " of simulated time (\(ReportingDaemon.number(settings.speedup))x faster than real time)" : ""), fields)
         if let replay = feed as? ReplayFeed, replay.statistics.bad > 0 {
             log.log(.warning, "bad-input", "\(replay.statistics.bad) bad lines in \(feed.description) were skipped; the last: \(replay.statistics.lastProblem ?? "")",
@@ -114,11 +142,14 @@ struct ReportingDaemon {
         }
         listener.writeStatus()
 
-        // Signals: the first SIGTERM/SIGINT stops tracking, a second one gives up on the final update.
+        // Signals: the first SIGTERM/SIGINT stops tracking, a second one gives up on the final update;
+        // SIGUSR2 is the driver's "stop completed".
         let abandon = Cancellation()
-        let signals = SignalWatcher(signals: [SIGTERM, SIGINT, SIGUSR1], queue: DispatchQueue(label: "driver-report.signals")) { number in
+        let signals = SignalWatcher(signals: [SIGTERM, SIGINT, SIGUSR1, SIGUSR2], queue: DispatchQueue(label: "driver-report.signals")) { number in
             if number == SIGUSR1 {
                 listener.logStatus()
+            } else if number == SIGUSR2 {
+                listener.completeStop()
             } else if loop.isStopRequested {
                 log.log(.warning, "stop-forced", "\(SignalWatcher.name(number)) again: giving up on the final OFFLINE update")
                 abandon.cancel()
@@ -165,23 +196,35 @@ struct ReportingDaemon {
         case .durationElapsed: reason = "--duration elapsed"
         }
         notifier.stopping()
-        log.log(.notice, "stopping", "stopping (\(reason)): setting the vehicle OFFLINE", [("reason", .string(reason))])
+        let finalUpdate = settings.vehicle.hasState ? "setting the vehicle OFFLINE" : "sending the last location"
+        log.log(.notice, "stopping", "stopping (\(reason)): \(finalUpdate)", [("reason", .string(reason))])
         feedCancellation.cancel()
         let outcome = await onThread { reporter.stop(deadline: stopDeadline(), abandon: abandon) }
         withExtendedLifetime(signals) {}
         listener.writeStatus()
+        let hasState = settings.vehicle.hasState
         switch outcome {
         case .acknowledged(let attempts):
-            log.log(.notice, "offline", "the vehicle is OFFLINE", [("attempts", .number(Double(attempts)))])
+            log.log(.notice, hasState ? "offline" : "stopped", hasState ? "the vehicle is OFFLINE" : "stopped: the server has the last location",
+                    [("attempts", .number(Double(attempts)))])
         case .notAcknowledged(let attempts, let error):
             let why = error.map(ErrorText.explained) ?? "no attempt could be made"
-            log.log(.error, "offline-not-acknowledged",
-                    "the final OFFLINE update was not acknowledged before --stop-timeout: \(why)",
+            log.log(.error, hasState ? "offline-not-acknowledged" : "final-update-not-acknowledged",
+                    "the final \(hasState ? "OFFLINE" : "location") update was not acknowledged before --stop-timeout: \(why)",
                     [("attempts", .number(Double(attempts)))])
             return ExitCode.offlineNotAcknowledged.rawValue
         }
         if case .failed? = feedEnd.withLock({ $0 }) { return ExitCode.locationSourceFailed.rawValue }
         return ExitCode.success.rawValue
+    }
+
+    /// `--dwell` as written: `tasks`, `manual` or seconds.
+    static func text(_ dwell: DwellRule) -> String {
+        switch dwell {
+        case .taskDurations: "tasks"
+        case .fixed(let seconds): "\(number(seconds))s"
+        case .manual: "manual"
+        }
     }
 
     /// A number without a useless `.0`.
@@ -195,4 +238,12 @@ struct ReportingDaemon {
             Thread { continuation.resume(returning: work()) }.start()
         }
     }
+}
+
+/// What the vehicle is, as read at start.
+private struct VehicleAtStart {
+    /// Its category, for the driving style and the time estimates.
+    var category: VehicleCategory
+    /// Where it was last reported, if anywhere: where `simulate:plan` starts.
+    var lastLocation: LatLng?
 }

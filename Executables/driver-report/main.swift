@@ -9,36 +9,46 @@ import FleetCatalogue
 
 let driverReport = Command(
     "driver-report",
-    abstract: "Report a vehicle's location to Fleet Engine, as the Driver SDK does, from gpsd, NMEA, GPX, CSV, JSON Lines or a simulated drive.",
+    abstract: "Report a vehicle's location to Fleet Engine, as the Driver SDK does, from gpsd, NMEA, GPX, CSV, JSON Lines or a simulated drive; a delivery vehicle's stops too.",
     discussion: """
-        Tracking (--source): the vehicle goes ONLINE and an update with its last location (and, while \
-        navigating, its route segment, end point, remaining distance and time, and waypoints) is sent \
-        every --interval: 10s by default, clamped to 5s-60s. Only what changed is sent. A failed update \
-        never stops tracking: retryable errors back off, the newest location goes next. SIGTERM, SIGINT, \
-        --duration or the end of a finite source stop tracking: a final update sets the vehicle OFFLINE, \
-        retried until acknowledged or --stop-timeout passes.
+        Tracking (--source): a rides vehicle (--vehicle) goes ONLINE and an UpdateVehicle with its last \
+        location (and, while navigating, its route segment, end point, remaining distance and time) is \
+        sent every --interval: 10s by default, clamped to 5s-60s. Only what changed is sent; the trips' \
+        waypoints are read, never sent. A failed update never stops tracking: retryable errors back off, \
+        the newest location goes next. SIGTERM, SIGINT, --duration or the end of a finite source stop \
+        tracking: a final update sets the vehicle OFFLINE, retried until acknowledged or --stop-timeout passes.
 
-        One-shot (--state online|offline): set the vehicle's state and exit.
+        Delivery vehicles (--delivery-vehicle): the same reporting with UpdateDeliveryVehicle (last \
+        location, route segment, end point, remaining distance and duration; no state). The vehicle's \
+        stops (remainingVehicleJourneySegments) are read, navigated in order, and the next one is \
+        marked ENROUTE when the vehicle sets off towards it, ARRIVED within --arrival-radius (50 m), and \
+        served after --dwell (or on SIGUSR2): removed from the list, which closes its tasks. Each change \
+        is written on a fresh read of the list; stops are never reordered. --stop-updates server leaves \
+        the stops to the provider.
+
+        One-shot (--state online|offline): set a rides vehicle's state and exit.
 
         Sources: gpsd://HOST:PORT, nmea:PATH, nmea:-, gpx:PATH, csv:PATH, jsonl:PATH, jsonl:-, \
-        simulate:ROUTE (a route file or polyline:ENCODED). Files replay at their recorded pace; \
-        --speedup N runs the reporter's clock N times faster, so --interval, --duration and the \
-        simulated drive are in simulated seconds (--stop-timeout stays in real seconds).
+        simulate:ROUTE (a route file or polyline:ENCODED), simulate:plan (drive each leg the navigation \
+        plans, from the vehicle's last location). Files replay at their recorded pace; --speedup N runs \
+        the reporter's clock N times faster, so --interval, --duration, --dwell and the simulated drive \
+        are in simulated seconds (--stop-timeout stays in real seconds).
 
         Logs: one line per event on standard error (--log-format json for machines); SIGUSR1 logs the \
         counters and rewrites --status-file. Under systemd (Type=notify) it sends READY, WATCHDOG, \
         STATUS and STOPPING.
 
-        Exit status: 0 stopped and the vehicle set OFFLINE (or --state done); 2 usage error; 3 the final \
-        OFFLINE was not acknowledged before --stop-timeout; 4 the location source failed (vehicle set \
-        OFFLINE); 10 + gRPC number for a fatal start-up error (15 the vehicle does not exist, 26 no token \
-        could be obtained).
+        Exit status: 0 stopped and the final update acknowledged (a rides vehicle OFFLINE; or --state \
+        done); 2 usage error; 3 the final update was not acknowledged before --stop-timeout; 4 the \
+        location source failed (final update sent); 10 + gRPC number for a fatal start-up error (15 the \
+        vehicle does not exist, 26 no token could be obtained).
         """,
     version: ProductVersion.of("driver-report"),
-    options: [DriverReportOptions.provider, DriverReportOptions.vehicle] + ConnectionGroup.options + [
+    options: [DriverReportOptions.provider, DriverReportOptions.vehicle, DriverReportOptions.deliveryVehicle] + ConnectionGroup.options + [
         DriverReportOptions.source, DriverReportOptions.interval, DriverReportOptions.statusFile, DriverReportOptions.duration,
         DriverReportOptions.state, DriverReportOptions.route, DriverReportOptions.router, DriverReportOptions.speedup,
         DriverReportOptions.speed, DriverReportOptions.stops, DriverReportOptions.maxSpeed,
+        DriverReportOptions.arrivalRadius, DriverReportOptions.dwell, DriverReportOptions.stopUpdates,
     ] + TokenGroup.options + [DriverReportOptions.stopTimeout, DriverReportOptions.logFormat],
     examples: [
         Example("driver-report --provider acme --vehicle cab-7 --source gpsd://localhost:2947",
@@ -48,6 +58,8 @@ let driverReport = Command(
         Example("gpspipe -r | driver-report --provider acme --vehicle cab-7 --source nmea:-",
                 "Report NMEA sentences from standard input."),
         Example("driver-report --provider acme --vehicle cab-7 --state offline", "Set cab-7 OFFLINE and exit."),
+        Example("driver-report --provider acme --delivery-vehicle van-3 --source simulate:plan --router routino:.build/map --speedup 20",
+                "Drive van-3 from stop to stop on roads, marking each ENROUTE, ARRIVED and served."),
     ]
 ) { arguments, context in
     let settings = try DriverReportSettings(arguments, context: context)

@@ -55,7 +55,7 @@ struct NavigationTests {
         let engineWaypoints = try server.vehicle(vehicle).waypoints
         try #require(engineWaypoints.count == 2)
 
-        let reporter = VehicleReporter(api: server, vehicle: vehicle, policy: ReporterPolicy(jitterSeed: 1), time: time,
+        let reporter = VehicleReporter(api: server, vehicle: .vehicle(vehicle), policy: ReporterPolicy(jitterSeed: 1), time: time,
                                        navigator: Navigator(route: Self.route, category: .auto))
         reporter.submit(Places.sample(Places.east(100), at: time.now()))
         #expect(reporter.tick() == .succeeded)
@@ -88,7 +88,7 @@ struct NavigationTests {
         let server = FaultyEngine()
         let vehicle = try Self.vehicleWithTrip(on: server)
         let time = ManualTimeSource(start: 1_800_000_000, step: 0.001)
-        let reporter = VehicleReporter(api: server, vehicle: vehicle, policy: ReporterPolicy(jitterSeed: 1), time: time,
+        let reporter = VehicleReporter(api: server, vehicle: .vehicle(vehicle), policy: ReporterPolicy(jitterSeed: 1), time: time,
                                        navigator: Navigator(route: Self.route, category: .auto))
         for step in 0..<5 {
             reporter.submit(Places.sample(Places.east(100 + Double(step) * 20), at: time.now()))
@@ -112,7 +112,7 @@ struct NavigationTests {
         let vehicle = try Self.vehicleWithTrip(on: server)
         for _ in 0..<failedReads { server.failNextGetVehicle(FleetError(.serverUnavailable)) }
         let time = ManualTimeSource(start: 1_800_000_000)
-        let reporter = VehicleReporter(api: server, vehicle: vehicle, policy: ReporterPolicy(waypointRefreshSeconds: refreshSeconds, jitterSeed: 1),
+        let reporter = VehicleReporter(api: server, vehicle: .vehicle(vehicle), policy: ReporterPolicy(waypointRefreshSeconds: refreshSeconds, jitterSeed: 1),
                                        time: time, navigator: Navigator(route: Self.route, category: .auto))
         reporter.submit(Places.sample(Places.east(100), at: time.now()))
         #expect(reporter.tick() == .succeeded)
@@ -153,7 +153,7 @@ struct NavigationTests {
         let vehicle = try Self.vehicleWithTrip(on: server)
         let time = ManualTimeSource(start: 1_800_000_000)
         let router = CornerRouter()
-        let reporter = VehicleReporter(api: server, vehicle: vehicle, policy: ReporterPolicy(jitterSeed: 1), time: time,
+        let reporter = VehicleReporter(api: server, vehicle: .vehicle(vehicle), policy: ReporterPolicy(jitterSeed: 1), time: time,
                                        navigator: Navigator(route: nil, category: .auto, router: router))
         reporter.submit(Places.sample(Places.east(100), at: time.now()))
         #expect(reporter.tick() == .succeeded)

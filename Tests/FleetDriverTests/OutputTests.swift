@@ -28,9 +28,9 @@ struct OutputTests {
         statistics.lastReportedLocation = LatLng(latitude: 52, longitude: 5)
         let vehicle = try VehicleName(provider: "demo", vehicleID: "cab-1")
         let file = StatusFile(path: folder.appendingPathComponent("status.json").path)
-        try file.write(statistics.json(vehicle: vehicle, writtenAt: Timestamp(seconds: 0)))
+        try file.write(statistics.json(vehicle: .vehicle(vehicle), writtenAt: Timestamp(seconds: 0)))
         statistics.updatesSent = 4
-        try file.write(statistics.json(vehicle: vehicle, writtenAt: Timestamp(seconds: 1)))
+        try file.write(statistics.json(vehicle: .vehicle(vehicle), writtenAt: Timestamp(seconds: 1)))
         let json = try JSON.parse(try String(contentsOfFile: file.path, encoding: .utf8))
         #expect(json["vehicle"] == "providers/demo/vehicles/cab-1")
         #expect(json["state"] == "REPORTING")

@@ -1,5 +1,6 @@
 import FleetDriver
 import FleetErrors
+import FleetGeo
 import FleetModel
 import Testing
 import FleetRandom
@@ -59,7 +60,7 @@ struct PolicyTests {
     @Test("Only the changed navigation fields are named; the end point goes with the segment")
     func navigationMasks() throws {
         let endPoint = TripWaypoint(location: TerminalLocation(point: LatLng(latitude: 52.1, longitude: 5.1)), tripId: "t", waypointType: .pickupWaypointType)
-        let navigation = NavigationFields(routeSegment: "abc", endPoint: endPoint, remainingDistanceMeters: 100, remainingTimeSeconds: 20)
+        let navigation = NavigationFields(routeSegment: "abc", endPoint: Destination(waypoint: endPoint), remainingDistanceMeters: 100, remainingTimeSeconds: 20)
         let acknowledged = VehicleReport(state: .online, location: Self.location, navigation: navigation)
         var moved = navigation
         moved.remainingDistanceMeters = 90
@@ -72,6 +73,29 @@ struct PolicyTests {
         let cleared = try #require(UpdatePlanner.request(for: Self.vehicle, desired: VehicleReport(state: .online), acknowledged: acknowledged))
         #expect(cleared.updateMask?.paths == ["currentRouteSegment"])
         #expect(cleared.vehicle?.currentRouteSegment == "")
+    }
+
+    static let deliveryVehicle = try! DeliveryVehicleName(provider: "demo", deliveryVehicleID: "van-1")
+
+    @Test("A delivery vehicle's update: no state, the location as a DeliveryVehicleLocation, the segment as bytes, remainingDuration, the stop's place as end point")
+    func deliveryVehicleMasks() throws {
+        let stop = Destination(point: GeoPoint(latitude: 52.1, longitude: 5.1))
+        let navigation = NavigationFields(routeSegment: "abc", endPoint: stop, remainingDistanceMeters: 100, remainingTimeSeconds: 20)
+        let desired = VehicleReport(state: .online, location: Self.location, navigation: navigation)
+        let request = try #require(UpdatePlanner.request(for: Self.deliveryVehicle, desired: desired, acknowledged: VehicleReport()))
+        #expect(request.updateMask?.paths == ["lastLocation", "currentRouteSegment", "currentRouteSegmentEndPoint",
+                                              "remainingDistanceMeters", "remainingDuration"])
+        let body = try #require(request.deliveryVehicle)
+        #expect(body.name == "providers/demo/deliveryVehicles/van-1")
+        #expect(body.lastLocation?.location == Self.location.location)
+        #expect(body.lastLocation?.updateTime == Self.location.updateTime)
+        #expect(body.currentRouteSegment == ProtoBytes(Array("abc".utf8)))
+        #expect(body.currentRouteSegmentEndPoint == LatLng(latitude: 52.1, longitude: 5.1))
+        #expect(body.remainingDuration == ProtoDuration(seconds: 20))
+        #expect(body.remainingVehicleJourneySegments.isEmpty, "the stops never go with the location")
+        // Nothing new: no request, even with a state (a delivery vehicle has none).
+        #expect(UpdatePlanner.request(for: Self.deliveryVehicle, desired: desired, acknowledged: desired.acknowledged(over: VehicleReport())) == nil)
+        #expect(UpdatePlanner.request(for: Self.deliveryVehicle, desired: VehicleReport(state: .offline), acknowledged: VehicleReport()) == nil)
     }
 
     @Test("The final update names vehicleState even when the server already has it")

@@ -20,7 +20,7 @@ struct VehicleReporterTests {
         init(policy: ReporterPolicy = ReporterPolicy(jitterSeed: 7), navigator: Navigator? = nil) throws {
             vehicle = try server.createVehicle()
             let refreshes = self.refreshes
-            reporter = VehicleReporter(api: server, vehicle: vehicle, policy: policy, time: time, navigator: navigator,
+            reporter = VehicleReporter(api: server, vehicle: .vehicle(vehicle), policy: policy, time: time, navigator: navigator,
                                        listener: listener, onUnauthenticated: { refreshes.increment() })
         }
 

@@ -9,12 +9,13 @@ _driver_report() {
     for (( i = 1; i < COMP_CWORD; i++ )); do
         word="${COMP_WORDS[i]}"
         case "$command $word" in
-            "driver_report --provider"|"driver_report --vehicle"|"driver_report --transport"|"driver_report --store"|"driver_report --source"|"driver_report --interval"|"driver_report --status-file"|"driver_report --duration"|"driver_report --state"|"driver_report --route"|"driver_report --router"|"driver_report --speedup"|"driver_report --speed"|"driver_report --stops"|"driver_report --max-speed"|"driver_report --token"|"driver_report --token-file"|"driver_report --token-url"|"driver_report --token-key"|"driver_report --token-expiry-key"|"driver_report --stop-timeout"|"driver_report --log-format") (( i++ )) ;;
+            "driver_report --provider"|"driver_report --vehicle"|"driver_report --delivery-vehicle"|"driver_report --transport"|"driver_report --store"|"driver_report --source"|"driver_report --interval"|"driver_report --status-file"|"driver_report --duration"|"driver_report --state"|"driver_report --route"|"driver_report --router"|"driver_report --speedup"|"driver_report --speed"|"driver_report --stops"|"driver_report --max-speed"|"driver_report --arrival-radius"|"driver_report --dwell"|"driver_report --stop-updates"|"driver_report --token"|"driver_report --token-file"|"driver_report --token-url"|"driver_report --token-key"|"driver_report --token-expiry-key"|"driver_report --stop-timeout"|"driver_report --log-format") (( i++ )) ;;
         esac
     done
     case "$command $prev" in
         "driver_report --provider") COMPREPLY=(); return 0 ;;
         "driver_report --vehicle") COMPREPLY=(); return 0 ;;
+        "driver_report --delivery-vehicle") COMPREPLY=(); return 0 ;;
         "driver_report --transport") COMPREPLY=(); return 0 ;;
         "driver_report --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "driver_report --source") COMPREPLY=(); return 0 ;;
@@ -28,6 +29,9 @@ _driver_report() {
         "driver_report --speed") COMPREPLY=(); return 0 ;;
         "driver_report --stops") COMPREPLY=(); return 0 ;;
         "driver_report --max-speed") COMPREPLY=(); return 0 ;;
+        "driver_report --arrival-radius") COMPREPLY=(); return 0 ;;
+        "driver_report --dwell") COMPREPLY=( $(compgen -W "tasks manual" -- "$cur") ); return 0 ;;
+        "driver_report --stop-updates") COMPREPLY=( $(compgen -W "driver server" -- "$cur") ); return 0 ;;
         "driver_report --token") COMPREPLY=(); return 0 ;;
         "driver_report --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "driver_report --token-url") COMPREPLY=(); return 0 ;;
@@ -39,7 +43,7 @@ _driver_report() {
     case "$command" in
         "driver_report")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--provider --vehicle --transport --store --source --interval --status-file --duration --state --route --router --speedup --speed --stops --max-speed --token --token-file --token-url --token-key --token-expiry-key --stop-timeout --log-format -h --help --version" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--provider --vehicle --delivery-vehicle --transport --store --source --interval --status-file --duration --state --route --router --speedup --speed --stops --max-speed --arrival-radius --dwell --stop-updates --token --token-file --token-url --token-key --token-expiry-key --stop-timeout --log-format -h --help --version" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
