@@ -171,15 +171,18 @@ enum GRPCBenchmarks {
     /// calls in flight in all: for gRPC 4 connections of 16 streams (one request) or one connection of
     /// `64 / requests.count` streams per request; for REST as many HTTP/1.1 connections. With 64
     /// requests each has one call in flight and a connection of its own on both transports. The
-    /// server's CPU (process `server`) and the h2loads' are read around the runs.
-    static func load(_ h2load: String, _ base: String, _ requests: [Request], folder: String, seconds: Int, grpc: Bool, server: Int32) -> Load? {
+    /// server's CPU (process `server`) and the h2loads' are read around the runs. With `calls`, the
+    /// runs send that many calls in all (shared evenly among the requests) instead of running for `seconds`.
+    static func load(_ h2load: String, _ base: String, _ requests: [Request], folder: String, seconds: Int, calls: Int? = nil,
+                     grpc: Bool, server: Int32) -> Load? {
         let perRequest = max(1, callsInFlight / requests.count)
         let clientBefore = ProcessCPU.endedChildrenSeconds()
         let serverBefore = ProcessCPU.seconds(server)
         let machineBefore = CPUTimes.now()
         let runs = requests.map { request -> (Process, Pipe, String) in
             let log = "\(folder)/h2load-\(UUID().uuidString).log"
-            var arguments = ["-D", String(seconds), "--log-file", log, "-H", ":method: \(request.verb)"]
+            var arguments = calls.map { ["-n", String($0 / requests.count)] } ?? ["-D", String(seconds)]
+            arguments += ["--log-file", log, "-H", ":method: \(request.verb)"]
             if grpc {
                 let connections = requests.count == 1 ? 4 : 1
                 arguments += ["-c", String(connections), "-m", String(perRequest / connections), "-H", "te: trailers"]

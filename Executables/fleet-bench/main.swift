@@ -28,7 +28,7 @@ let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("f
 try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: temporary) }
 
-// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, history, search, http, grpc, postgres, failover, nodes, watch, map, soak;
+// `fleet-bench [GROUP [STORE]]`: one group (geo, route, eta-rows, store, engine, history, search, http, grpc, deliveries, postgres, failover, nodes, watch, map, soak;
 // http-pairs and http-router run only when named); for engine, the update rows of the stores whose name contains STORE
 // ("sqlite, durable"); `fleet-bench postgres short` runs its wrk loads for a second each.
 let only = CommandLine.arguments.dropFirst().first
@@ -73,6 +73,12 @@ if wanted("http") { section("HTTP (wrk)", { HTTPBenchmarks.run() }) }
 if only == "http-router" { section("UpdateVehicle with a router (wrk)", { HTTPBenchmarks.ownRoutes() }) }
 if only == "http-pairs" { section("GetTrip and UpdateVehicle against nginx, in rounds", { HTTPBenchmarks.pairs() }) }
 if wanted("grpc") { section("gRPC beside REST (h2load)", { GRPCBenchmarks.run() }) }
+// `fleet-bench deliveries [short]`: Deliveries calls against the rides calls beside them, server CPU per call.
+if wanted("deliveries") {
+    section("Deliveries against rides, server CPU per call (h2load, memory store)", {
+        DeliveryBenchmarks.run(plan: CommandLine.arguments.dropFirst(2).first == "short" ? .short : .full)
+    })
+}
 // The PostgreSQL store, one and two nodes, and the restated SQLite aim (which compares with PostgreSQL).
 if wanted("postgres") {
     section("PostgreSQL (a throwaway cluster, fsync and synchronous commit on)", {
