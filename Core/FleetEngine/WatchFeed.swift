@@ -98,6 +98,9 @@ final class WatchFeed<Request: WatchedRequest>: ChangeObserver {
         }
     }
 
+    /// Whether a read is under way or due (a commit this feed follows has not yet been read).
+    var isRefreshing: Bool { state.withLock { $0.isRefreshing } }
+
     func recordChanged() {
         let start = state.withLock { state -> Bool in
             if state.isRefreshing {
@@ -164,6 +167,7 @@ final class WatchFeed<Request: WatchedRequest>: ChangeObserver {
 
 /// A feed as the engine's registry of them holds it, whatever it watches.
 protocol OpenWatchFeed: ChangeObserver {
+    var isRefreshing: Bool { get }
     func close()
 }
 
@@ -243,6 +247,10 @@ final class WatchFeeds: Sendable {
 
     /// Number of open feeds (for tests and metrics).
     var count: Int { state.withLock { $0.feeds.count } }
+
+    /// Whether no feed is reading: a write's feeds are reading from its commit (before the write returns)
+    /// until they have delivered the change or found that it changes nothing they show (for tests).
+    var isIdle: Bool { state.withLock { $0.feeds.values.allSatisfy { !$0.isRefreshing } } }
 
     /// Whether the feeds are being re-read on a timer (only over a store other processes share).
     var isPolling: Bool { state.withLock { $0.poller != nil } }
