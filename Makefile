@@ -34,7 +34,7 @@ EXECUTABLES  := error-explain fleet-admin consumer-follow driver-report
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all setup build release test unit-test conformance errors methods methods-check demo bench traces install uninstall clean help map fuzz-build fuzz fuzz-corpus
+.PHONY: all setup build release test unit-test conformance errors venv methods methods-check demo bench traces install uninstall clean help map fuzz-build fuzz fuzz-corpus
 
 all: build
 
@@ -150,30 +150,37 @@ errors: build
 ## methods: the one table of API methods (FleetMethod, FleetCall, FleetAPI, the roles' access, the REST query
 ## fields) generated from Google's service descriptors and the declarations in Core/FleetInterface/Generator/generate.py.
 ## methods-check: fails when regenerating would change a committed file (part of `make test`).
-FLEETENGINE_PY := google-maps-fleetengine==0.6.1
-$(VENV)/.methods-ready:
+# Google's Python packages for Mobility and for Deliveries: the method generator reads both, and the
+# conformance checks run both clients.
+FLEETENGINE_PY := google-maps-fleetengine==0.6.1 google-maps-fleetengine-delivery==0.6.1
+# Checked on every use (an import, well under a second), not through a stamp file: a venv made
+# before a package joined the list gets it.
+venv:
 	@test -x "$(VENV)/bin/python" || python3 -m venv "$(VENV)"
-	@"$(VENV)/bin/python" -c 'import google.maps.fleetengine_v1' 2>/dev/null || "$(VENV)/bin/pip" install --quiet "$(FLEETENGINE_PY)"
-	@touch $@
-methods: $(VENV)/.methods-ready
+	@"$(VENV)/bin/python" -c 'import google.maps.fleetengine_v1, google.maps.fleetengine_delivery_v1' 2>/dev/null || "$(VENV)/bin/pip" install --quiet $(FLEETENGINE_PY)
+methods: venv
 	@"$(VENV)/bin/python" Core/FleetInterface/Generator/generate.py
-methods-check: $(VENV)/.methods-ready
+methods-check: venv
 	@"$(VENV)/bin/python" Core/FleetInterface/Generator/generate.py --check
 
-## conformance: our JSON, our binary protobuf and our REST server against Google's own types (PyPI google-maps-fleetengine),
-## and our gRPC server against Google's own client from the same package.
-conformance:
+## conformance: our JSON, our binary protobuf and our REST server against Google's own types (PyPI google-maps-fleetengine
+## and google-maps-fleetengine-delivery), and our REST and gRPC servers against Google's own clients from the same packages.
+conformance: venv
 	@bash Tests/conformance/run.sh "$(VENV)"
 	@"$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin"
 	@"$(VENV)/bin/python" Tests/conformance/check_grpc.py --binary "$(BIN_DIR)/fleet-admin"
+	@"$(VENV)/bin/python" Tests/conformance/check_delivery.py --binary "$(BIN_DIR)/fleet-admin"
 	@# Again on a node over PostgreSQL: pg_virtualenv (postgresql-common) makes a throwaway cluster
-	@# around the command and sets PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE. The gRPC check
-	@# wants an empty store of its own: a second database in the same cluster.
+	@# around the command and sets PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE. The gRPC and
+	@# Deliveries checks each want an empty store of their own: more databases in the same cluster.
 	@pg_virtualenv -v 15 sh -c 'set -e; "$(VENV)/bin/python" Tests/conformance/check_server.py --binary "$(BIN_DIR)/fleet-admin" \
 	  --store "postgres://$$PGUSER@$$PGHOST:$$PGPORT/$$PGDATABASE"; \
 	  createdb fleet_grpc_conformance; \
 	  "$(VENV)/bin/python" Tests/conformance/check_grpc.py --binary "$(BIN_DIR)/fleet-admin" \
-	  --store "postgres://$$PGUSER@$$PGHOST:$$PGPORT/fleet_grpc_conformance"'
+	  --store "postgres://$$PGUSER@$$PGHOST:$$PGPORT/fleet_grpc_conformance"; \
+	  createdb fleet_delivery_conformance; \
+	  "$(VENV)/bin/python" Tests/conformance/check_delivery.py --binary "$(BIN_DIR)/fleet-admin" \
+	  --store "postgres://$$PGUSER@$$PGHOST:$$PGPORT/fleet_delivery_conformance"'
 
 demo: build map
 	@bash Executables/demo/demo.sh "$(BIN_DIR)"

@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "FleetEngine", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetGeo", "FleetLearning", "FleetStore", "FleetRouting", "FleetConcurrency"],
                 path: "Core/FleetEngine", swiftSettings: strict),
         .target(name: "FleetRouting", dependencies: ["FleetErrors", "FleetGeo", "FleetSchemes"], path: "Core/FleetRouting", swiftSettings: strict),
-        .target(name: "FleetOperator", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetCLI", "FleetGeo"],
+        .target(name: "FleetOperator", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetCLI", "FleetGeo", "FleetLocation"],
                 path: "Core/FleetOperator", swiftSettings: strict),
         .target(name: "FleetLearning", dependencies: ["FleetGeo"], path: "Core/FleetLearning", swiftSettings: strict),
         .target(name: "FleetEvaluation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetLearning", "FleetDriver", "FleetRandom"],

@@ -1,11 +1,14 @@
+import FleetInterface
 import FleetModel
 
-/// The `authorization` claim of a Fleet Engine JWT: which vehicle, trip, task or delivery vehicle the
-/// token is for. `*` (``wildcard``) stands for every one; a missing member means the token names none.
+/// The `authorization` claim of a Fleet Engine JWT: which vehicle, trip, delivery vehicle, task or
+/// shipment the token is for. `*` (``wildcard``) stands for every one; a missing member means the
+/// token names none.
 ///
-/// Keys as Fleet Engine and Google's java-fleetengine-auth write them: `vehicleid`, `tripid`, `taskid`,
-/// `deliveryvehicleid`.
-public struct AuthorizationScope: Sendable, Hashable {
+/// Keys as Fleet Engine and Google's java-fleetengine-auth write them: `vehicleid`, `tripid` (on-demand
+/// rides), `deliveryvehicleid`, `taskid`, `trackingid` (Deliveries). `scope[kind]` (`ResourceIDs`) is
+/// the claim for a kind of resource.
+public struct AuthorizationScope: ResourceIDs, Sendable, Hashable {
     /// The wildcard that matches every ID (server and fleet-reader tokens).
     public static let wildcard = "*"
 
@@ -13,35 +16,53 @@ public struct AuthorizationScope: Sendable, Hashable {
     public var vehicleID: String?
     /// `tripid`: the trip a consumer token is for.
     public var tripID: String?
-    /// `taskid` (Last Mile Fleet Solution tokens; kept, not used by on-demand rides).
-    public var taskID: String?
-    /// `deliveryvehicleid` (Last Mile Fleet Solution tokens; kept, not used by on-demand rides).
+    /// `deliveryvehicleid`: the delivery vehicle a (trusted or untrusted) delivery driver token is for.
     public var deliveryVehicleID: String?
+    /// `taskid`: the task a trusted delivery driver token may update.
+    public var taskID: String?
+    /// `trackingid`: the shipment a delivery consumer token may follow (GetTaskTrackingInfo).
+    public var trackingID: String?
     /// Other members of the claim, in order.
     public var additional: JSONObject
 
     /// A scope naming the given IDs.
-    public init(vehicleID: String? = nil, tripID: String? = nil, taskID: String? = nil, deliveryVehicleID: String? = nil,
-                additional: JSONObject = JSONObject()) {
+    public init(vehicleID: String? = nil, tripID: String? = nil, deliveryVehicleID: String? = nil, taskID: String? = nil,
+                trackingID: String? = nil, additional: JSONObject = JSONObject()) {
         self.vehicleID = vehicleID
         self.tripID = tripID
-        self.taskID = taskID
         self.deliveryVehicleID = deliveryVehicleID
+        self.taskID = taskID
+        self.trackingID = trackingID
         self.additional = additional
     }
 
-    /// Every ID a wildcard (what server and fleet-reader tokens carry).
-    public static let everything = AuthorizationScope(vehicleID: wildcard, tripID: wildcard, taskID: wildcard, deliveryVehicleID: wildcard)
+    /// Every ID a wildcard (what server and fleet-reader tokens carry, as java-fleetengine-auth's
+    /// server and fleet-reader claims do).
+    public static let everything = AuthorizationScope(vehicleID: wildcard, tripID: wildcard, deliveryVehicleID: wildcard,
+                                                      taskID: wildcard, trackingID: wildcard)
 
-    /// Whether the vehicle ID claim names `vehicleID` or is the wildcard; false when the claim is absent.
-    public func names(vehicleID: String) -> Bool { Self.matches(self.vehicleID, vehicleID) }
+    /// The claim member naming resources of `kind` (`deliveryvehicleid` for `.deliveryVehicle`,
+    /// `trackingid` for `.taskTrackingInfo`).
+    public static func claimName(of kind: FleetMethod.Resource) -> String {
+        switch kind {
+        case .vehicle: "vehicleid"
+        case .trip: "tripid"
+        case .deliveryVehicle: "deliveryvehicleid"
+        case .task: "taskid"
+        case .taskTrackingInfo: "trackingid"
+        }
+    }
 
-    /// Whether the trip ID claim names `tripID` or is the wildcard; false when the claim is absent.
-    public func names(tripID: String) -> Bool { Self.matches(self.tripID, tripID) }
+    /// Whether the claim for `kind` names `id` or is the wildcard; false when the claim is absent.
+    public func names(_ id: String, of kind: FleetMethod.Resource) -> Bool {
+        guard let claimed = self[kind] else { return false }
+        return claimed == Self.wildcard || claimed == id
+    }
 
-    private static func matches(_ claimed: String?, _ requested: String) -> Bool {
-        guard let claimed else { return false }
-        return claimed == wildcard || claimed == requested
+    /// The known members that are set, in claim order (`vehicleid`, `tripid`, `deliveryvehicleid`,
+    /// `taskid`, `trackingid`): what a token is scoped to.
+    public var members: [(claim: String, id: String)] {
+        FleetMethod.Resource.allCases.compactMap { kind in self[kind].map { (Self.claimName(of: kind), $0) } }
     }
 
     /// Reads the claim's object; each known member must be a string.
@@ -49,24 +70,18 @@ public struct AuthorizationScope: Sendable, Hashable {
     init(json object: JSONObject) throws {
         self.init()
         for member in object {
-            let name = "authorization.\(member.key)"
-            switch member.key {
-            case "vehicleid": vehicleID = try JWTMemberReader.string(member.value, name: name)
-            case "tripid": tripID = try JWTMemberReader.string(member.value, name: name)
-            case "taskid": taskID = try JWTMemberReader.string(member.value, name: name)
-            case "deliveryvehicleid": deliveryVehicleID = try JWTMemberReader.string(member.value, name: name)
-            default: additional[member.key] = member.value
+            if let kind = FleetMethod.Resource.allCases.first(where: { Self.claimName(of: $0) == member.key }) {
+                self[kind] = try JWTMemberReader.string(member.value, name: "authorization.\(member.key)")
+            } else {
+                additional[member.key] = member.value
             }
         }
     }
 
-    /// The claim as a JSON object (only the members that are set).
+    /// The claim as a JSON object (only the members that are set, known ones first).
     var json: JSONObject {
         var object = JSONObject()
-        if let vehicleID { object["vehicleid"] = .string(vehicleID) }
-        if let tripID { object["tripid"] = .string(tripID) }
-        if let taskID { object["taskid"] = .string(taskID) }
-        if let deliveryVehicleID { object["deliveryvehicleid"] = .string(deliveryVehicleID) }
+        for member in members { object[member.claim] = .string(member.id) }
         for member in additional where !object.contains(member.key) { object[member.key] = member.value }
         return object
     }

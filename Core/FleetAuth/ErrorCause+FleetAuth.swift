@@ -47,7 +47,7 @@ extension ErrorCause {
     public static let jwtMissingClaim = ErrorCause(
         id: "JWT_MISSING_CLAIM", code: .unauthenticated,
         summary: "The JWT lacks a required claim",
-        remedy: "Mint tokens with iss, sub, aud, iat and exp (at most one hour after iat), and authorization.vehicleid or tripid.",
+        remedy: "Mint tokens with iss, sub, aud, iat and exp (at most one hour after iat), and the authorization claim its role needs (vehicleid, tripid, deliveryvehicleid, taskid or trackingid).",
         matchPhrases: ["missing claim", "required claim", "no exp", "lacks"])
     /// A token whose lifetime (`exp` − `iat`) is longer than the server allows.
     public static let jwtLifetimeTooLong = ErrorCause(
@@ -65,13 +65,13 @@ extension ErrorCause {
     public static let jwtWithoutRole = ErrorCause(
         id: "JWT_WITHOUT_ROLE", code: .permissionDenied,
         summary: "The JWT carries no role the server accepts",
-        remedy: "Map the token's issuer (the service account's email) to a role in the server's configuration, or mint the token with a fleetrole claim (server, driver, consumer, fleet-reader).",
+        remedy: "Map the token's issuer (the service account's email) to a role in the server's configuration, or mint the token with a fleetrole claim (server, driver, trusted-driver, consumer, fleet-reader).",
         matchPhrases: ["no role", "fleetrole", "without role", "not mapped to a role"])
     /// A token claiming more than its issuer's configured role allows.
     public static let jwtRoleExceedsIssuer = ErrorCause(
         id: "JWT_ROLE_EXCEEDS_ISSUER", code: .permissionDenied,
         summary: "The JWT's fleetrole claim asks for more than its issuer's role allows",
-        remedy: "Mint the token with a role the issuer's configured role covers (a server issuer may mint any role, a fleet reader a consumer), or change the issuer's role in the server's configuration.",
+        remedy: "Mint the token with a role the issuer's configured role covers (a server issuer may mint any role, a trusted driver a driver, a fleet reader a consumer), or change the issuer's role in the server's configuration.",
         matchPhrases: ["exceeds", "issuer's role", "more than its issuer"])
     /// A signing or verification key that cannot be used.
     public static let authKeyInvalid = ErrorCause(

@@ -6,9 +6,9 @@ import FleetModel
 ///
 /// Precedence, when a verified token's role is decided:
 /// 1. **The issuer is mapped**: its configured role is the ceiling. A `fleetrole` claim may narrow it
-///    to a role the ceiling covers (`Role.mayAct(as:)`: a server issuer may mint driver, consumer and
-///    fleet-reader tokens; a fleet-reader or driver issuer consumer tokens); a claim asking for more
-///    is PERMISSION_DENIED `.jwtRoleExceedsIssuer`. Without a claim the configured role applies.
+///    to a role the ceiling covers (`Role.mayAct(as:)`: a server issuer may mint tokens of every role;
+///    a trusted-driver issuer driver tokens; a fleet-reader issuer consumer tokens); a claim asking
+///    for more is PERMISSION_DENIED `.jwtRoleExceedsIssuer`. Without a claim the configured role applies.
 /// 2. **The issuer is not mapped**: with `.trustRoleClaim` (the default) the `fleetrole` claim is the
 ///    role — every configured key is the server's own, so what it signed is trusted; with `.reject`
 ///    the token is refused. No claim → PERMISSION_DENIED `.jwtWithoutRole`.

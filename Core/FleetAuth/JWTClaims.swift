@@ -5,7 +5,7 @@ import FleetModel
 ///
 /// Fleet Engine's claims: `iss` and `sub` (the service account's email), `aud`
 /// (`https://fleetengine.googleapis.com/`), `iat`, `exp` (at most one hour after `iat`) and
-/// `authorization` (`vehicleid`, `tripid`, …). This server adds ``roleClaimName`` (`fleetrole`), the
+/// `authorization` (`vehicleid`, `tripid`, `deliveryvehicleid`, `taskid`, `trackingid`). This server adds ``roleClaimName`` (`fleetrole`), the
 /// role a self-hosted server reads from tokens it minted itself (see `IssuerRoleMap` for precedence).
 public struct JWTClaims: Sendable, Hashable {
     /// The name of our role claim: `"fleetrole": "driver"`. Its values are `Role.rawValue`s.
@@ -23,7 +23,7 @@ public struct JWTClaims: Sendable, Hashable {
     public var expiresAt: Double?
     /// `nbf`: when it starts to be valid, seconds since 1970.
     public var notBefore: Double?
-    /// `authorization`: the vehicle/trip the token is for.
+    /// `authorization`: the vehicle, trip, delivery vehicle, task or shipment the token is for.
     public var authorization: AuthorizationScope?
     /// `fleetrole` as written (checked against `Role` only when a token is verified, so that
     /// `token inspect` can show any value).

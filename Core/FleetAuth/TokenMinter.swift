@@ -1,12 +1,17 @@
 import FleetErrors
+import FleetInterface
 import FleetModel
 
 /// Mints Fleet Engine JWTs for a role: the claims Fleet Engine expects plus our `fleetrole`.
 ///
 /// Claims made: `iss` = `sub` = the issuer, `aud`, `iat` = now (whole seconds), `exp` = `iat` + ttl,
-/// `authorization` (server: `vehicleid`/`tripid` `*` unless given; fleet reader: every ID `*`;
-/// driver: `vehicleid` required, `tripid` optional; consumer: `tripid` required, `vehicleid` optional)
-/// and `fleetrole`.
+/// `authorization` and `fleetrole`. The `authorization` claim, as java-fleetengine-auth makes it:
+/// - server, fleet reader: every ID `*` (`vehicleid`, `tripid`, `deliveryvehicleid`, `taskid`,
+///   `trackingid`); a server token may name specific IDs instead;
+/// - driver, trusted driver: a `vehicleid` (rides) or a `deliveryvehicleid` (Deliveries) is required;
+///   a `tripid` or a `taskid` (the tasks a trusted driver may update; `*` for all) may be added;
+/// - consumer: a `tripid` (rides) or a `trackingid` (a Deliveries shipment) is required.
+/// An ID not given is left out, except on server and fleet-reader tokens.
 ///
 /// Lifetime: Fleet Engine accepts at most one hour. A longer ttl is refused (INVALID_ARGUMENT) rather
 /// than silently shortened, unless `allowsLifetimeOverOneHour` is set for a self-hosted server whose
@@ -42,37 +47,38 @@ public struct TokenMinter: Sendable {
         self.clock = clock
     }
 
-    /// The claims of a token for `role`.
+    /// The claims of a token for `role`, naming the IDs given (see the type for what each role needs).
     ///
-    /// - Throws: INVALID_ARGUMENT: `.missingField` when a driver token has no vehicle ID or a consumer
-    ///   token no trip ID; `.invalidField` for a ttl not above zero or over one hour (see the type);
-    ///   `.badID` for an ID Fleet Engine would refuse (other than `*`).
-    public func claims(role: Role, vehicleID: String? = nil, tripID: String? = nil, ttl: Double = TokenMinter.defaultTTL) throws -> JWTClaims {
+    /// - Throws: INVALID_ARGUMENT: `.missingField` when a driver token names no vehicle or delivery
+    ///   vehicle, or a consumer token no trip or tracking ID; `.invalidField` for a ttl not above zero or
+    ///   over one hour (see the type); `.badID` for an ID Fleet Engine would refuse (other than `*`).
+    public func claims(role: Role, vehicleID: String? = nil, tripID: String? = nil, deliveryVehicleID: String? = nil,
+                       taskID: String? = nil, trackingID: String? = nil, ttl: Double = TokenMinter.defaultTTL) throws -> JWTClaims {
         guard ttl.isFinite, ttl >= 1 else {
             throw FleetError(.invalidField, detail: "the token lifetime must be at least 1 s, got \(ttl) s", field: "ttl")
         }
         if ttl > TokenVerifier.fleetEngineMaximumLifetime, !allowsLifetimeOverOneHour {
             throw FleetError(.invalidField, detail: "the token lifetime is \(Int64(ttl)) s; Fleet Engine accepts at most 3600 s (one hour). Allow longer lifetimes explicitly for a self-hosted server", field: "ttl")
         }
-        for (id, field) in [(vehicleID, "vehicleid"), (tripID, "tripid")] {
-            if let id, id != AuthorizationScope.wildcard { try ResourceID.validate(id, field: field) }
+        let given = AuthorizationScope(vehicleID: vehicleID, tripID: tripID, deliveryVehicleID: deliveryVehicleID,
+                                       taskID: taskID, trackingID: trackingID)
+        for member in given.members where member.id != AuthorizationScope.wildcard {
+            try ResourceID.validate(member.id, field: member.claim)
         }
-        let scope: AuthorizationScope
+        var scope = given
         switch role {
         case .server:
-            scope = AuthorizationScope(vehicleID: vehicleID ?? AuthorizationScope.wildcard, tripID: tripID ?? AuthorizationScope.wildcard)
+            for kind in FleetMethod.Resource.allCases where scope[kind] == nil { scope[kind] = AuthorizationScope.wildcard }
         case .fleetReader:
             scope = .everything
         case .driver, .trustedDriver:
-            guard let vehicleID else {
-                throw FleetError(.missingField, detail: "a driver token needs a vehicle ID (authorization.vehicleid)", field: "vehicleid")
+            guard vehicleID != nil || deliveryVehicleID != nil else {
+                throw FleetError(.missingField, detail: "a \(role) token needs a vehicle ID (authorization.vehicleid, rides) or a delivery vehicle ID (authorization.deliveryvehicleid, Deliveries)", field: "vehicleid")
             }
-            scope = AuthorizationScope(vehicleID: vehicleID, tripID: tripID)
         case .consumer:
-            guard let tripID else {
-                throw FleetError(.missingField, detail: "a consumer token needs a trip ID (authorization.tripid)", field: "tripid")
+            guard tripID != nil || trackingID != nil else {
+                throw FleetError(.missingField, detail: "a consumer token needs a trip ID (authorization.tripid, rides) or a tracking ID (authorization.trackingid, Deliveries)", field: "tripid")
             }
-            scope = AuthorizationScope(vehicleID: vehicleID, tripID: tripID)
         }
         let issuedAt = clock().rounded(.down)
         return JWTClaims(issuer: issuer, subject: issuer, audience: .single(audience), issuedAt: issuedAt,
@@ -80,8 +86,10 @@ public struct TokenMinter: Sendable {
                          role: includesRoleClaim ? role.rawValue : nil)
     }
 
-    /// A signed token for `role` (see `claims(role:vehicleID:tripID:ttl:)`).
-    public func mint(role: Role, vehicleID: String? = nil, tripID: String? = nil, ttl: Double = TokenMinter.defaultTTL) throws -> String {
-        try key.sign(claims: claims(role: role, vehicleID: vehicleID, tripID: tripID, ttl: ttl))
+    /// A signed token for `role` (see `claims(role:vehicleID:tripID:deliveryVehicleID:taskID:trackingID:ttl:)`).
+    public func mint(role: Role, vehicleID: String? = nil, tripID: String? = nil, deliveryVehicleID: String? = nil,
+                     taskID: String? = nil, trackingID: String? = nil, ttl: Double = TokenMinter.defaultTTL) throws -> String {
+        try key.sign(claims: claims(role: role, vehicleID: vehicleID, tripID: tripID, deliveryVehicleID: deliveryVehicleID,
+                                    taskID: taskID, trackingID: trackingID, ttl: ttl))
     }
 }

@@ -6,7 +6,8 @@ public struct VerifiedToken: Sendable, Hashable {
     public let claims: JWTClaims
     /// The role the token acts as (see `IssuerRoleMap` for how it is decided).
     public let role: Role
-    /// The vehicle/trip the token is for (`authorization`; empty when the token has no such claim).
+    /// What the token is for (`authorization`: vehicle, trip, delivery vehicle, task, shipment; empty
+    /// when the token has no such claim).
     public let scope: AuthorizationScope
     /// The only provider whose resources the token may touch: that of the key that verified it
     /// (`VerificationKey.provider`) or of its issuer (`IssuerRoleMap`); nil for any provider.

@@ -132,12 +132,12 @@ extension ErrorCause {
         summary: "The caller's role may not make this call (for example a consumer calling UpdateTrip)",
         remedy: "Make the call with a token of a role allowed to: servers may do everything, drivers update only their vehicle, consumers only read their trip.",
         matchPhrases: ["role", "insufficient", "not allowed", "does not have permission", "permission denied", "not permitted"])
-    /// A JWT signed for a different trip or vehicle than the one called.
+    /// A JWT signed for a different trip, vehicle, task or shipment (or provider) than the one called.
     public static let jwtForOtherResource = ErrorCause(
         id: "JWT_FOR_OTHER_RESOURCE", code: .permissionDenied,
-        summary: "The JWT was signed for another trip or vehicle",
-        remedy: "Mint a token whose authorization claim names this trip (tripid) or vehicle (vehicleid), and drop cached tokens when the trip or vehicle changes.",
-        matchPhrases: ["another trip", "another vehicle", "different trip", "different vehicle", "other trip", "other vehicle", "does not match"])
+        summary: "The JWT was signed for another trip or vehicle (or delivery vehicle, task, tracking ID or provider)",
+        remedy: "Mint a token whose authorization claim names this trip (tripid), vehicle (vehicleid), delivery vehicle (deliveryvehicleid), task (taskid) or shipment (trackingid), and drop cached tokens when it changes; a token naming one resource may not list or search that kind.",
+        matchPhrases: ["another trip", "another vehicle", "another delivery vehicle", "another task", "another tracking id", "different trip", "different vehicle", "other trip", "other vehicle", "does not match"])
     /// A call with no token. PERMISSION_DENIED, as the Consumer SDK guide lists "JWT missing": no
     /// token provider was asked for one, so there is nothing to refresh.
     public static let jwtMissing = ErrorCause(
@@ -274,14 +274,15 @@ extension ErrorCause {
         summary: "The JWT has expired",
         remedy: "Fetch a fresh token before exp (tokens live at most one hour); check the device clock.",
         matchPhrases: ["expired", "exp claim", "token is expired"])
-    /// A token with no trip (or vehicle) ID in its authorization claim, for a method its role may call
-    /// only on its own trip (or vehicle). UNAUTHENTICATED, as the Consumer SDK guide says: the token
-    /// does not name what the caller needs, and a token minted for the trip does.
+    /// A token with no trip ID (or vehicle, delivery vehicle, task or tracking ID) in its authorization
+    /// claim, for a method its role may call only on its own trip (or vehicle, task, shipment).
+    /// UNAUTHENTICATED, as the Consumer SDK guide says: the token does not name what the caller needs,
+    /// and a token minted for the resource does.
     public static let jwtWithoutTripID = ErrorCause(
         id: "JWT_WITHOUT_TRIP_ID", code: .unauthenticated,
-        summary: "The JWT was signed without a trip ID (or vehicle ID) in its authorization claim",
-        remedy: "Mint the consumer token with authorization.tripid set to the trip (driver tokens: authorization.vehicleid).",
-        matchPhrases: ["trip id", "tripid", "vehicle id", "vehicleid", "authorization claim"])
+        summary: "The JWT was signed without a trip ID (or the vehicle, delivery vehicle, task or tracking ID its role needs) in its authorization claim",
+        remedy: "Mint the consumer token with authorization.tripid set to the trip (driver tokens: authorization.vehicleid; Deliveries: deliveryvehicleid for drivers, taskid for a trusted driver updating a task, trackingid for a consumer).",
+        matchPhrases: ["trip id", "tripid", "vehicle id", "vehicleid", "deliveryvehicleid", "task id", "taskid", "tracking id", "trackingid", "authorization claim"])
 
     // MARK: Command-line input
 

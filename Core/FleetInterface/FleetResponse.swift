@@ -6,10 +6,10 @@ public enum FleetResponse: Sendable {
     case message(any ProtoMessage)
     case empty
 
-    /// The proto3 JSON text (REST's body): `{}` for nothing.
-    public func jsonBytes() -> [UInt8] {
+    /// The proto3 JSON text (REST's body): `{}` for nothing; `options` say how enums are written.
+    public func jsonBytes(options: EncodingOptions = EncodingOptions()) -> [UInt8] {
         switch self {
-        case .message(let message): message.jsonBytes()
+        case .message(let message): message.jsonBytes(options: options)
         case .empty: Array("{}".utf8)
         }
     }

@@ -128,8 +128,9 @@ public struct CSVLocationDecoder: LocationLineDecoder {
                           altitude: byRole["altitude"], accuracy: byRole["accuracy"])
     }
 
-    /// Splits a CSV line; nil when a quoted field is not closed.
-    static func split(_ line: String, separator: Character) -> [String]? {
+    /// Splits a CSV line into its fields (quoted fields unquoted, `""` read as `"`); nil when a quoted field
+    /// is not closed. Other CSV readers (fleet-admin's task files) use it too.
+    public static func split(_ line: String, separator: Character) -> [String]? {
         var fields: [String] = []
         var field = ""
         var inQuotes = false

@@ -33,10 +33,12 @@ extension FuzzTarget {
         invariant(decoded.claims == claims, "claims changed through signing: \(token)")
         guard let verified = try? fuzzVerifier.verify(token) else { return }
         for method in FleetMethod.allCases {
-            _ = try? Authorizer.authorize(token: verified, method: method, provider: "p", vehicleID: "v1", tripID: "t1")
-            _ = try? Authorizer.authorize(token: verified, method: method, provider: "p", vehicleID: nil, tripID: nil)
+            _ = try? Authorizer.authorize(token: verified, method: method, resources: CallResources(
+                provider: "p", vehicleID: "v1", tripID: "t1", deliveryVehicleID: "d1", taskID: "k1", trackingID: "s1"))
+            _ = try? Authorizer.authorize(token: verified, method: method, resources: CallResources(provider: "p"))
         }
         _ = try? Authorizer.authorizeVehicleUpdate(token: verified, paths: ["lastLocation", "attributes"])
+        _ = try? Authorizer.authorizeDeliveryVehicleUpdate(token: verified, paths: ["lastLocation", "remainingVehicleJourneySegments"])
     }
 
     /// The encoded-polyline decoder (routes, `currentRouteSegment`): what decodes re-encodes to a

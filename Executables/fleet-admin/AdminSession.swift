@@ -67,22 +67,45 @@ struct AdminSession: Sendable {
 
     /// A vehicle named by its ID (with `--provider`) or its full name `providers/P/vehicles/V`.
     func vehicleName(_ text: String) throws -> VehicleName {
-        if text.hasPrefix("providers/") {
-            let name = try VehicleName(parsing: text, field: "vehicle")
-            try checkProvider(of: text, is: name.provider)
-            return name
-        }
-        return try VehicleName(provider: try provider(), vehicleID: text, field: "vehicleId")
+        try resourceName(text, provider: \.provider, parsing: { try VehicleName(parsing: $0, field: "vehicle") },
+                         making: { try VehicleName(provider: $0, vehicleID: text, field: "vehicleId") })
     }
 
     /// A trip named by its ID (with `--provider`) or its full name `providers/P/trips/T`.
     func tripName(_ text: String) throws -> TripName {
+        try resourceName(text, provider: \.provider, parsing: { try TripName(parsing: $0, field: "trip") },
+                         making: { try TripName(provider: $0, tripID: text, field: "tripId") })
+    }
+
+    /// A delivery vehicle named by its ID (with `--provider`) or its full name `providers/P/deliveryVehicles/V`.
+    func deliveryVehicleName(_ text: String) throws -> DeliveryVehicleName {
+        try resourceName(text, provider: \.provider, parsing: { try DeliveryVehicleName(parsing: $0, field: "deliveryVehicle") },
+                         making: { try DeliveryVehicleName(provider: $0, deliveryVehicleID: text, field: "deliveryVehicleId") })
+    }
+
+    /// A task named by its ID (with `--provider`) or its full name `providers/P/tasks/T`.
+    func taskName(_ text: String) throws -> TaskName {
+        try resourceName(text, provider: \.provider, parsing: { try TaskName(parsing: $0, field: "task") },
+                         making: { try TaskName(provider: $0, taskID: text, field: "taskId") })
+    }
+
+    /// A task's tracking information named by its tracking ID (with `--provider`) or its full name
+    /// `providers/P/taskTrackingInfo/T`.
+    func trackingInfoName(_ text: String) throws -> TaskTrackingInfoName {
+        try resourceName(text, provider: \.provider, parsing: { try TaskTrackingInfoName(parsing: $0, field: "name") },
+                         making: { try TaskTrackingInfoName(provider: $0, trackingID: text, field: "trackingId") })
+    }
+
+    /// A name given as a full name (`providers/…`, parsed, its provider checked against `--provider`) or as an
+    /// ID, which `making` joins to `--provider`.
+    private func resourceName<Name>(_ text: String, provider: (Name) -> String, parsing: (String) throws -> Name,
+                                    making: (String) throws -> Name) throws -> Name {
         if text.hasPrefix("providers/") {
-            let name = try TripName(parsing: text, field: "trip")
-            try checkProvider(of: text, is: name.provider)
+            let name = try parsing(text)
+            try checkProvider(of: text, is: provider(name))
             return name
         }
-        return try TripName(provider: try provider(), tripID: text, field: "tripId")
+        return try making(try self.provider())
     }
 
     /// A full name and `--provider` must agree.

@@ -55,23 +55,9 @@ enum CellText {
         items.isEmpty ? none : items.joined(separator: ",")
     }
 
-    /// Vehicle attributes as `k=v,k2=v2`, or `-`.
-    static func attributes(_ attributes: [VehicleAttribute]) -> String {
-        list(attributes.map { "\($0.key ?? "")=\(attributeValue($0.vehicleAttributeValue, legacy: $0.value))" })
-    }
-
-    /// Trip attributes as `k=v,k2=v2`, or `-`.
-    static func attributes(_ attributes: [TripAttribute]) -> String {
-        list(attributes.map { attribute in
-            let value: String
-            switch attribute.tripAttributeValue {
-            case .stringValue(let text)?: value = text
-            case .boolValue(let flag)?: value = String(flag)
-            case .numberValue(let number)?: value = number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-            case nil: value = ""
-            }
-            return "\(attribute.key ?? "")=\(value)"
-        })
+    /// Attributes (of a vehicle, trip, delivery vehicle or task) as `k=v,k2=v2`, or `-`.
+    static func attributes<Attribute: KeyedAttribute>(_ attributes: [Attribute]) -> String {
+        list(attributes.map { "\($0.key ?? "")=\(attributeValue($0))" })
     }
 
     /// The last segment of a resource name (`providers/p/vehicles/v-1` → `v-1`), or the text itself.
@@ -80,13 +66,13 @@ enum CellText {
         return name.split(separator: "/").last.map(String.init) ?? name
     }
 
-    private static func attributeValue(_ value: VehicleAttribute.VehicleAttributeValue?, legacy: String?) -> String {
-        switch value {
-        case .stringValue(let text)?: text
-        case .boolValue(let flag)?: String(flag)
-        case .numberValue(let number)?: number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-        case nil: legacy ?? ""
+    private static func attributeValue<Attribute: KeyedAttribute>(_ attribute: Attribute) -> String {
+        if let text = attribute.stringValue { return text }
+        if let flag = attribute.boolValue { return String(flag) }
+        if let number = attribute.numberValue {
+            return number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
         }
+        return attribute.legacyValue ?? ""
     }
 
     private static func decimal(_ value: Double) -> String {

@@ -38,14 +38,9 @@ enum FlagValue {
         return pairs
     }
 
-    /// Vehicle attributes from `k=v,…`, each as a `stringValue`.
-    static func vehicleAttributes(_ text: String) throws(FlagValueProblem) -> [VehicleAttribute] {
-        try keyValuePairs(text).map { VehicleAttribute(key: $0.key, vehicleAttributeValue: .stringValue($0.value)) }
-    }
-
-    /// Trip attributes from `k=v,…`, each as a `stringValue`.
-    static func tripAttributes(_ text: String) throws(FlagValueProblem) -> [TripAttribute] {
-        try keyValuePairs(text).map { TripAttribute(key: $0.key, tripAttributeValue: .stringValue($0.value)) }
+    /// Attributes from `k=v,…`, each with a string value.
+    static func attributes<Attribute: KeyedAttribute>(_ text: String) throws(FlagValueProblem) -> [Attribute] {
+        try keyValuePairs(text).map { Attribute.string(key: $0.key, value: $0.value) }
     }
 
     /// The comma-separated words of a list value, trimmed, empty ones dropped.

@@ -11,7 +11,7 @@ enum FleetAdminTool {
 
     /// The commands under the root, in the order help lists them.
     static var subcommands: [Command] {
-        [VehicleCommands.command, TripCommands.command, TokenCommands.command,
+        [VehicleCommands.command, TripCommands.command, DeliveryVehicleCommands.command, TaskCommands.command, TokenCommands.command,
          ExportCommand.command, ImportCommand.command, StatsCommand.command, HistoryCommand.command, RouteCommand.command, MapCommands.command,
          SpeedsCommands.command]
             + ReplayCommand.commands + serverCommands
@@ -20,7 +20,7 @@ enum FleetAdminTool {
     /// The root command.
     static func command(subcommands: [Command] = FleetAdminTool.subcommands) -> Command {
         Command(
-            "fleet-admin", abstract: "Operate a self-hosted Fleet Engine: vehicles, trips, tokens, export, import, stats, routes and maps.",
+            "fleet-admin", abstract: "Operate a self-hosted Fleet Engine: vehicles, trips, delivery vehicles and tasks, tokens, export, import, stats, routes and maps.",
             discussion: "Every command talks to the engine through --transport: memory runs the engine in this process over --store (the embedded SQLite store by default, so separate invocations see the same fleet); file:PATH shares a journal file with the other processes of this host; http://HOST:PORT talks to a fleet-admin serve. Output is a table for people, --json for Fleet Engine's JSON, --jsonl for pipes. Failures print the error catalogue's explanation and exit with 10 + the gRPC code (2 for usage errors).",
             version: version,
             options: GlobalOptions.all,

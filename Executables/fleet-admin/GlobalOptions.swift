@@ -7,7 +7,7 @@ enum GlobalOptions {
     /// `--provider ID` (`FLEET_PROVIDER`).
     static let provider = Option.value(
         "provider", valueName: "id",
-        help: "The provider (Cloud project) ID. Needed by every command that names vehicles or trips; a full name like providers/P/vehicles/V also gives it.",
+        help: "The provider (Cloud project) ID. Needed by every command that names vehicles, trips or tasks; a full name like providers/P/vehicles/V also gives it.",
         environment: "FLEET_PROVIDER")
 
     /// `--transport`, `--store`, `--provider`, `--token`, `--token-file`, `--json`, `--jsonl`, `--no-color`.

@@ -7,17 +7,39 @@ import FleetModel
 extension ParsedArguments {
     /// `--name LAT,LNG`, or nil when not given.
     func latLng(_ option: Option) throws(UsageError) -> LatLng? {
-        guard let text = string(option) else { return nil }
-        return try converted(option.name, text) { text throws(FlagValueProblem) in try FlagValue.latLng(text) }
+        try parsed(option, FlagValue.latLng)
     }
 
     /// Every `--name LAT,LNG` of a repeatable option, in order.
     func latLngs(_ option: Option) throws(UsageError) -> [LatLng] {
-        var points: [LatLng] = []
-        for text in strings(option) {
-            points.append(try converted(option.name, text) { text throws(FlagValueProblem) in try FlagValue.latLng(text) })
-        }
-        return points
+        try parsedAll(option, FlagValue.latLng)
+    }
+
+    /// Every `--name KEY=VALUE` of a repeatable option as attributes, or nil when not given; a
+    /// `--name ''` alone is no attributes.
+    func attributeList<Attribute: KeyedAttribute>(_ option: Option) throws(UsageError) -> [Attribute]? {
+        let attributes = try parsedAll(option) { text throws(FlagValueProblem) -> Attribute? in try FlagValue.attribute(text) }
+        return strings(option).isEmpty ? nil : attributes.compactMap { $0 }
+    }
+
+    /// Every `--name LAT,LNG:TASK[,TASK…][:STATE]` of a repeatable option, in order.
+    func vehicleStops(_ option: Option) throws(UsageError) -> [VehicleJourneySegment] {
+        try parsedAll(option, FlagValue.vehicleStop)
+    }
+
+    /// `--name LOW_LAT,LOW_LNG,HIGH_LAT,HIGH_LNG`, or nil when not given.
+    func viewport(_ option: Option) throws(UsageError) -> Viewport? {
+        try parsed(option, FlagValue.viewport)
+    }
+
+    /// `--name TIME` (RFC 3339), or nil when not given.
+    func timestamp(_ option: Option) throws(UsageError) -> Timestamp? {
+        try parsed(option, FlagValue.timestamp)
+    }
+
+    /// `--name FROM,TO` (RFC 3339), or nil when not given.
+    func timeWindow(_ option: Option) throws(UsageError) -> TimeWindow? {
+        try parsed(option, FlagValue.timeWindow)
     }
 
     /// The value of an enum option, as its type, or nil when not given.
@@ -49,16 +71,9 @@ extension ParsedArguments {
         return values
     }
 
-    /// `--name k=v,…` as vehicle attributes, or nil when not given.
-    func vehicleAttributes(_ option: Option) throws(UsageError) -> [VehicleAttribute]? {
-        guard let text = string(option) else { return nil }
-        return try converted(option.name, text) { text throws(FlagValueProblem) in try FlagValue.vehicleAttributes(text) }
-    }
-
-    /// `--name k=v,…` as trip attributes, or nil when not given.
-    func tripAttributes(_ option: Option) throws(UsageError) -> [TripAttribute]? {
-        guard let text = string(option) else { return nil }
-        return try converted(option.name, text) { text throws(FlagValueProblem) in try FlagValue.tripAttributes(text) }
+    /// `--name k=v,…` as attributes, or nil when not given.
+    func attributes<Attribute: KeyedAttribute>(_ option: Option) throws(UsageError) -> [Attribute]? {
+        try parsed(option, FlagValue.attributes)
     }
 
     /// `--name N` as an Int32 within `range`, or nil when not given.
@@ -73,6 +88,19 @@ extension ParsedArguments {
     /// `--name 5m` as a proto duration, or nil when not given.
     func protoDuration(_ option: Option) throws(UsageError) -> ProtoDuration? {
         try duration(option).map { ProtoDuration($0) }
+    }
+
+    /// The value of `option` read by `parse`, or nil when not given.
+    private func parsed<Value>(_ option: Option, _ parse: (String) throws(FlagValueProblem) -> Value) throws(UsageError) -> Value? {
+        guard let text = string(option) else { return nil }
+        return try converted(option.name, text, parse)
+    }
+
+    /// Every value of a repeatable `option` read by `parse`, in order.
+    private func parsedAll<Value>(_ option: Option, _ parse: (String) throws(FlagValueProblem) -> Value) throws(UsageError) -> [Value] {
+        var values: [Value] = []
+        for text in strings(option) { values.append(try converted(option.name, text, parse)) }
+        return values
     }
 
     private func converted<Value>(_ name: String, _ text: String, isArgument: Bool = false,

@@ -32,9 +32,21 @@ enum TokenCommands {
         /// `--role ROLE`, one of `Role`'s claim values.
         static let role = Option.choice("role", of: Role.self, help: "Who the token speaks for.", required: true)
         /// `--vehicle ID`.
-        static let vehicle = Option.value("vehicle", valueName: "id", help: "authorization.vehicleid (required for driver tokens).")
+        static let vehicle = Option.value(
+            "vehicle", valueName: "id", help: "authorization.vehicleid: the rides vehicle (a driver token needs it or --delivery-vehicle).")
         /// `--trip ID`.
-        static let trip = Option.value("trip", valueName: "id", help: "authorization.tripid (required for consumer tokens).")
+        static let trip = Option.value(
+            "trip", valueName: "id", help: "authorization.tripid: the rides trip (a consumer token needs it or --tracking).")
+        /// `--delivery-vehicle ID`.
+        static let deliveryVehicle = Option.value(
+            "delivery-vehicle", valueName: "id",
+            help: "authorization.deliveryvehicleid: the Deliveries vehicle (a driver or trusted-driver token needs it or --vehicle).")
+        /// `--task ID`.
+        static let task = Option.value(
+            "task", valueName: "id", help: "authorization.taskid: the task a trusted-driver token may update (* for every task).")
+        /// `--tracking ID`.
+        static let tracking = Option.value(
+            "tracking", valueName: "id", help: "authorization.trackingid: the shipment a consumer token may follow (GetTaskTrackingInfo).")
         /// `--ttl D`.
         static let ttl = Option.value("ttl", valueName: "duration", help: "How long the token lives.", default: "1h")
         /// `--issuer ISS`.
@@ -45,7 +57,7 @@ enum TokenCommands {
         /// `--allow-long-ttl`.
         static let allowLongTTL = Option.flag("allow-long-ttl", help: "Accept a --ttl over one hour (self-hosted servers configured for it only).")
         /// In the order help shows them.
-        static let all = [role, vehicle, trip, ttl, issuer, audience, allowLongTTL]
+        static let all = [role, vehicle, trip, deliveryVehicle, task, tracking, ttl, issuer, audience, allowLongTTL]
     }
 
     /// `token inspect --public-key PEM`.
@@ -62,7 +74,7 @@ enum TokenCommands {
     /// `token mint`.
     static let mint = AdminCommand.make(
         "mint", abstract: "Sign a token for a role and print it alone on standard output.",
-        discussion: "Claims: iss and sub (the service account, or --issuer), aud (Fleet Engine's, or --audience), iat, exp = iat + --ttl (at most 1h unless --allow-long-ttl), authorization {vehicleid, tripid} (server tokens: * unless given; fleet-reader: every ID *), and fleetrole, which a self-hosted server reads.",
+        discussion: "Claims: iss and sub (the service account, or --issuer), aud (Fleet Engine's, or --audience), iat, exp = iat + --ttl (at most 1h unless --allow-long-ttl), authorization {vehicleid, tripid, deliveryvehicleid, taskid, trackingid} (server tokens: * unless given; fleet-reader: every ID *; driver and trusted-driver: --vehicle or --delivery-vehicle required; consumer: --trip or --tracking required), and fleetrole, which a self-hosted server reads. For Deliveries, driver is Fleet Engine's Delivery Untrusted Driver and trusted-driver its Delivery Trusted Driver.",
         options: MintOptions.all + keyOptions,
         examples: [
             Example("fleet-admin token mint --role server --key sa.json", "A one-hour server token, as Fleet Engine expects it."),
@@ -70,6 +82,12 @@ enum TokenCommands {
                     "An HS256 driver token for car-1, for a serve started with --jwt-secret-file."),
             Example("export FLEET_TOKEN=$(fleet-admin token mint --role consumer --trip trip-1 --secret-file jwt.secret)",
                     "Use the token for the next commands."),
+            Example("fleet-admin token mint --role driver --delivery-vehicle van-7 --secret-file jwt.secret",
+                    "A delivery driver's token: reads van-7 and updates its location."),
+            Example("fleet-admin token mint --role trusted-driver --delivery-vehicle van-7 --task '*' --secret-file jwt.secret",
+                    "A trusted courier app: creates van-7, changes its stops, creates and updates tasks."),
+            Example("fleet-admin token mint --role consumer --tracking parcel-42 --secret-file jwt.secret",
+                    "A customer following shipment parcel-42 (GetTaskTrackingInfo)."),
         ]) { session in
         let arguments = session.arguments
         guard let role = arguments.value(MintOptions.role, as: Role.self) else { throw arguments.usageError("missing --role") }
@@ -81,7 +99,9 @@ enum TokenCommands {
                                  audience: arguments.string(MintOptions.audience) ?? TokenVerifier.fleetEngineAudience,
                                  allowsLifetimeOverOneHour: arguments.flag(MintOptions.allowLongTTL))
         let seconds = Double(ttl.components.seconds) + Double(ttl.components.attoseconds) / 1e18
-        let token = try minter.mint(role: role, vehicleID: arguments.string(MintOptions.vehicle), tripID: arguments.string(MintOptions.trip), ttl: seconds)
+        let token = try minter.mint(role: role, vehicleID: arguments.string(MintOptions.vehicle), tripID: arguments.string(MintOptions.trip),
+                                    deliveryVehicleID: arguments.string(MintOptions.deliveryVehicle), taskID: arguments.string(MintOptions.task),
+                                    trackingID: arguments.string(MintOptions.tracking), ttl: seconds)
         session.context.print(token)
         return 0
     }

@@ -85,11 +85,7 @@ struct TokenReport: Sendable {
     /// `vehicleid=car-1, tripid=*`, or `-`.
     static func scope(_ scope: AuthorizationScope?) -> String {
         guard let scope else { return CellText.none }
-        var parts: [String] = []
-        if let id = scope.vehicleID { parts.append("vehicleid=\(id)") }
-        if let id = scope.tripID { parts.append("tripid=\(id)") }
-        if let id = scope.taskID { parts.append("taskid=\(id)") }
-        if let id = scope.deliveryVehicleID { parts.append("deliveryvehicleid=\(id)") }
+        var parts = scope.members.map { "\($0.claim)=\($0.id)" }
         for member in scope.additional { parts.append("\(member.key)=\(member.value.serialized())") }
         return parts.isEmpty ? CellText.none : parts.joined(separator: ", ")
     }

@@ -67,7 +67,7 @@ struct TripFlags: Sendable {
         self.stops = stops.isEmpty ? nil : stops
         type = try arguments.value(Self.typeOption)
         vehicle = arguments.string(Self.vehicleOption)
-        attributes = try arguments.tripAttributes(Self.attributesOption)
+        attributes = try arguments.attributes(Self.attributesOption)
         if options.contains(Self.passengersOption) { passengers = try arguments.int32(Self.passengersOption, in: 0...Int32.max) }
         if options.contains(Self.statusOption.option) { status = try arguments.value(Self.statusOption) }
         if options.contains(Self.indexOption) { index = try arguments.int32(Self.indexOption, in: 0...Int32.max) }

@@ -57,7 +57,7 @@ struct VehicleFlags: Sendable {
         capacity = try arguments.int32(Self.capacityOption)
         category = try arguments.value(Self.categoryOption)
         location = try arguments.latLng(Self.locationOption)
-        attributes = try arguments.vehicleAttributes(Self.attributesOption)
+        attributes = try arguments.attributes(Self.attributesOption)
         switch (arguments.flag(Self.backToBackOption), arguments.flag(Self.noBackToBackOption)) {
         case (true, true): throw arguments.usageError("--back-to-back and --no-back-to-back cannot be used together")
         case (true, false): backToBack = true

@@ -17,4 +17,13 @@ enum Vocabulary {
         SearchVehiclesRequest.VehicleMatchOrder.allKnown.filter { $0 != .unknownVehicleMatchOrder }
     /// `vehicles search --current-trips`: none, any.
     static let currentTripsPresent: [SearchVehiclesRequest.CurrentTripsPresent] = [.noTrips, .any]
+    /// `delivery-vehicles --type`: auto, two-wheeler, bicycle, pedestrian.
+    static let deliveryVehicleTypes: [DeliveryVehicle.DeliveryVehicleType] =
+        DeliveryVehicle.DeliveryVehicleType.allKnown.filter { $0 != .deliveryVehicleTypeUnspecified }
+    /// `tasks create --type`: pickup, delivery, scheduled-stop, unavailable.
+    static let taskTypes: [DeliveryTask.TaskType] = DeliveryTask.TaskType.allKnown.filter { $0 != .typeUnspecified }
+    /// `tasks close --outcome`: succeeded, failed.
+    static let taskOutcomes: [DeliveryTask.TaskOutcome] = [.succeeded, .failed]
+    /// The state at the end of `delivery-vehicles update --stop`: new, enroute, arrived.
+    static let stopStates: [VehicleStop.State] = VehicleStop.State.allKnown.filter { $0 != .stateUnspecified }
 }

@@ -25,7 +25,10 @@ import Testing
         for wanted in ["vehicles create", "vehicles get", "vehicles list", "vehicles update", "vehicles search", "vehicles delete",
                        "vehicles online", "vehicles offline", "trips create", "trips get", "trips list", "trips update",
                        "trips search", "trips delete", "trips assign", "trips status", "trips complete", "trips cancel",
-                       "token mint", "token inspect", "export", "import", "replay", "stats", "serve"] {
+                       "token mint", "token inspect", "export", "import", "replay", "stats", "serve",
+                       "delivery-vehicles create", "delivery-vehicles get", "delivery-vehicles list", "delivery-vehicles update",
+                       "delivery-vehicles delete", "tasks create", "tasks get", "tasks list", "tasks update", "tasks close",
+                       "tasks delete", "tasks batch-create", "tasks tracking-info"] {
             #expect(names.contains(wanted), "missing \(wanted)")
         }
     }
@@ -61,7 +64,8 @@ import Testing
         let result = try BinaryRunner(product: "fleet-admin").run(["--generate-completion-script", "bash"])
         #expect(result.status == 0)
         for word in ["vehicles", "trips", "token", "export", "import", "stats", "replay", "--pickup", "--json-body",
-                     "enroute-to-pickup", "two-wheeler", "fleet-reader", "complete -F _fleet_admin fleet-admin"] {
+                     "enroute-to-pickup", "two-wheeler", "fleet-reader", "scheduled-stop", "--no-stops", "tracking-info",
+                     "complete -F _fleet_admin fleet-admin"] {
             #expect(result.output.contains(word), "bash script lacks \(word)")
         }
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-admin-\(UUID().uuidString).bash")

@@ -25,9 +25,9 @@ import Testing
     }
 
     @Test func attributesAreStringValues() throws {
-        let vehicle = try FlagValue.vehicleAttributes("wheelchair=yes")
+        let vehicle: [VehicleAttribute] = try FlagValue.attributes("wheelchair=yes")
         #expect(vehicle == [VehicleAttribute(key: "wheelchair", vehicleAttributeValue: .stringValue("yes"))])
-        let trip = try FlagValue.tripAttributes("vip=true")
+        let trip: [TripAttribute] = try FlagValue.attributes("vip=true")
         #expect(trip == [TripAttribute(key: "vip", tripAttributeValue: .stringValue("true"))])
     }
 

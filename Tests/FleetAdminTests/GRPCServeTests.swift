@@ -7,68 +7,22 @@ import Testing
 /// h2load (Debian nghttp2-client) with hand-framed gRPC messages. Google's own Python client is run
 /// against it by Tests/conformance/check_grpc.py (`make conformance`).
 @Suite(.serialized) struct GRPCServeTests {
-    /// A gRPC answer as nghttp saw it: the trailers' status and message, and everything it printed.
-    struct Answer {
-        var status: Int?
-        var message: String
-        var output: String
-    }
-
-    /// `HOST:PORT` of the server's gRPC listener, from the line it printed once ready.
-    static func grpcTarget(_ server: ServerProcess) throws -> String {
-        let start = try #require(server.banner.range(of: "grpc://"), "no grpc:// in \(server.banner)")
-        return String(server.banner[start.upperBound...].prefix { $0 != " " })
-    }
-
-    /// One message in gRPC's framing: the compressed flag, 4-byte big-endian length, the bytes.
-    static func frame(_ message: [UInt8], compressed: Bool = false) -> [UInt8] {
-        let n = UInt32(message.count)
-        return [compressed ? 1 : 0, UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] + message
-    }
-
-    /// Calls `method` with `message` through nghttp; headers as gRPC clients send them.
-    static func call(_ target: String, _ method: String, _ message: [UInt8], metadata: [String] = [], scheme: String = "http",
-                     compressed: Bool = false) throws -> Answer {
-        let body = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-body-\(UUID().uuidString)")
-        try Data(frame(message, compressed: compressed)).write(to: body)
-        defer { try? FileManager.default.removeItem(at: body) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/nghttp")
-        process.arguments = ["-v", "-t", "10", "-H", "content-type: application/grpc", "-H", "te: trailers", "-d", body.path]
-            + metadata.flatMap { ["-H", $0] } + ["\(scheme)://\(target)\(method)"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        func trailer(_ name: String) -> String? {
-            text.split(separator: "\n").lazy.compactMap { line -> String? in
-                guard let range = line.range(of: "] \(name): ") ?? line.range(of: ") \(name): ") else { return nil }
-                return String(line[range.upperBound...])
-            }.first
-        }
-        let message = (trailer("grpc-message") ?? "").removingPercentEncoding ?? ""
-        return Answer(status: trailer("grpc-status").flatMap { Int($0) }, message: message, output: text)
-    }
-
     static let provider = "providers/grpc-tests"
 
-    static func createVehicle(_ target: String, _ id: String, scheme: String = "http") throws -> Answer {
+    static func createVehicle(_ target: String, _ id: String, scheme: String = "http") throws -> GRPCCall.Answer {
         let vehicle = Vehicle(vehicleState: .online, supportedTripTypes: [.exclusive], maximumCapacity: 4, vehicleType: VehicleType(category: .auto))
-        return try call(target, "/maps.fleetengine.v1.VehicleService/CreateVehicle",
+        return try GRPCCall.call(target, "/maps.fleetengine.v1.VehicleService/CreateVehicle",
                         CreateVehicleRequest(parent: provider, vehicleId: id, vehicle: vehicle).protobufBytes(), scheme: scheme)
     }
 
     @Test func servesFleetEngineOverGRPCBesideREST() throws {
         let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
         defer { server.stop() }
-        let target = try Self.grpcTarget(server)
+        let target = try GRPCCall.target(server)
 
         let created = try Self.createVehicle(target, "car-1")
         #expect(created.status == 0, "\(created.output)")
-        let got = try Self.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
+        let got = try GRPCCall.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
                                 GetVehicleRequest(name: "\(Self.provider)/vehicles/car-1").protobufBytes(),
                                 metadata: ["x-goog-request-params: name=\(Self.provider)/vehicles/car-1"])
         #expect(got.status == 0, "\(got.output)")
@@ -76,16 +30,16 @@ import Testing
 
         let duplicate = try Self.createVehicle(target, "car-1")
         #expect(duplicate.status == 6, "ALREADY_EXISTS: \(duplicate.output)")
-        let missing = try Self.call(target, "/maps.fleetengine.v1.TripService/GetTrip",
+        let missing = try GRPCCall.call(target, "/maps.fleetengine.v1.TripService/GetTrip",
                                     GetTripRequest(name: "\(Self.provider)/trips/none").protobufBytes())
         #expect(missing.status == 5, "NOT_FOUND: \(missing.output)")
         #expect(missing.message.contains("none"), "\(missing.message)")
 
         // A length-delimited field 1 (header) whose length runs past the end of the message.
-        let malformed = try Self.call(target, "/maps.fleetengine.v1.TripService/GetTrip", [0x0a, 0xff, 0xff, 0x03, 0x41])
+        let malformed = try GRPCCall.call(target, "/maps.fleetengine.v1.TripService/GetTrip", [0x0a, 0xff, 0xff, 0x03, 0x41])
         #expect(malformed.status == 3, "INVALID_ARGUMENT: \(malformed.output)")
         #expect(malformed.message.contains("header"), "names the field: \(malformed.message)")
-        let unknown = try Self.call(target, "/maps.fleetengine.v1.VehicleService/UpdateVehicleLocation", [])
+        let unknown = try GRPCCall.call(target, "/maps.fleetengine.v1.VehicleService/UpdateVehicleLocation", [])
         #expect(unknown.status == 12, "UNIMPLEMENTED: \(unknown.output)")
 
         // The REST server on the same engine sees the vehicle, and its metrics count the gRPC calls.
@@ -103,15 +57,15 @@ import Testing
     @Test func refusesAMessageOverMaxBody() throws {
         let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0", "--max-body", "1000"])
         defer { server.stop() }
-        let target = try Self.grpcTarget(server)
+        let target = try GRPCCall.target(server)
         let long = GetTripRequest(name: "\(Self.provider)/trips/" + String(repeating: "t", count: 1000)).protobufBytes()
-        let large = try Self.call(target, "/maps.fleetengine.v1.TripService/GetTrip", long)
+        let large = try GRPCCall.call(target, "/maps.fleetengine.v1.TripService/GetTrip", long)
         #expect(large.status == 8, "RESOURCE_EXHAUSTED: \(large.output)")
-        let elsewhere = try Self.call(target, "/maps.fleetengine.v1.TripService/NoSuchMethod", long)
+        let elsewhere = try GRPCCall.call(target, "/maps.fleetengine.v1.TripService/NoSuchMethod", long)
         #expect(elsewhere.status == 8, "RESOURCE_EXHAUSTED: \(elsewhere.output)")
-        let fits = try Self.call(target, "/maps.fleetengine.v1.TripService/GetTrip", GetTripRequest(name: "\(Self.provider)/trips/t1").protobufBytes())
+        let fits = try GRPCCall.call(target, "/maps.fleetengine.v1.TripService/GetTrip", GetTripRequest(name: "\(Self.provider)/trips/t1").protobufBytes())
         #expect(fits.status == 5, "NOT_FOUND: \(fits.output)")
-        let unknown = try Self.call(target, "/maps.fleetengine.v1.TripService/NoSuchMethod", [])
+        let unknown = try GRPCCall.call(target, "/maps.fleetengine.v1.TripService/NoSuchMethod", [])
         #expect(unknown.status == 12, "UNIMPLEMENTED: \(unknown.output)")
         #expect(server.stop() == 0)
     }
@@ -121,18 +75,18 @@ import Testing
     @Test func refusesAFilterNestedTooDeep() throws {
         let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
         defer { server.stop() }
-        let target = try Self.grpcTarget(server)
+        let target = try GRPCCall.target(server)
         let deep = String(repeating: "(", count: 2_000) + "attributes.a=b" + String(repeating: ")", count: 2_000)
         var list = ListVehiclesRequest(parent: Self.provider, vehicleTypeCategories: [.auto])
         list.filter = deep
-        let listed = try Self.call(target, "/maps.fleetengine.v1.VehicleService/ListVehicles", list.protobufBytes())
+        let listed = try GRPCCall.call(target, "/maps.fleetengine.v1.VehicleService/ListVehicles", list.protobufBytes())
         #expect(listed.status == 3, "INVALID_ARGUMENT: \(listed.output)")
         #expect(listed.message.contains("at character 33"), "\(listed.message)")
         var search = SearchVehiclesRequest(parent: Self.provider, pickupPoint: TerminalLocation(point: LatLng(latitude: 52.53, longitude: 13.41)),
                                            pickupRadiusMeters: 2000, count: 5, minimumCapacity: 1, tripTypes: [.exclusive],
                                            vehicleTypes: [VehicleType(category: .auto)], orderBy: .pickupPointEta)
         search.filter = deep
-        let searched = try Self.call(target, "/maps.fleetengine.v1.VehicleService/SearchVehicles", search.protobufBytes())
+        let searched = try GRPCCall.call(target, "/maps.fleetengine.v1.VehicleService/SearchVehicles", search.protobufBytes())
         #expect(searched.status == 3, "INVALID_ARGUMENT: \(searched.output)")
         #expect(searched.message.contains("at character 33"), "\(searched.message)")
         #expect(try Self.createVehicle(target, "car-1").status == 0, "the server still serves")
@@ -171,17 +125,17 @@ import Testing
     @Test func refusesACompressedMessageWithoutInflatingIt() throws {
         let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
         defer { server.stop() }
-        let target = try Self.grpcTarget(server)
+        let target = try GRPCCall.target(server)
         #expect(try Self.createVehicle(target, "car-1").status == 0)
         let bomb = try Self.gzipBomb(mebibytes: 300)
         let before = try Self.peakResidentBytes(server)
         for method in ["/maps.fleetengine.v1.TripService/GetTrip", "/maps.fleetengine.v1.TripService/NoSuchMethod"] {
-            let answer = try Self.call(target, method, bomb, metadata: ["grpc-encoding: gzip"], compressed: true)
+            let answer = try GRPCCall.call(target, method, bomb, metadata: ["grpc-encoding: gzip"], compressed: true)
             #expect(answer.status == 12, "UNIMPLEMENTED: \(answer.output.suffix(2000))")
         }
         let grown = try Self.peakResidentBytes(server) - before
         #expect(grown < 50 << 20, "the peak resident memory grew by \(grown >> 20) MiB")
-        let got = try Self.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
+        let got = try GRPCCall.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
                                 GetVehicleRequest(name: "\(Self.provider)/vehicles/car-1").protobufBytes())
         #expect(got.status == 0, "the server still serves: \(got.output.suffix(2000))")
         #expect(server.stop() == 0)
@@ -194,10 +148,10 @@ import Testing
         let cluster = try PostgresCluster.makePrivate()
         let server = try ServerProcess(store: try cluster.database(named: "grpc_down"), arguments: ["--grpc-listen", "127.0.0.1:0"])
         defer { server.stop() }
-        let target = try Self.grpcTarget(server)
+        let target = try GRPCCall.target(server)
         #expect(try Self.createVehicle(target, "car-1").status == 0)
         try cluster.stopImmediately()
-        let down = try Self.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
+        let down = try GRPCCall.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
                                  GetVehicleRequest(name: "\(Self.provider)/vehicles/car-1").protobufBytes())
         #expect(down.status == 14, "UNAVAILABLE: \(down.output.suffix(2000))")
         #expect(down.message.contains("The database is unavailable"), "\(down.message)")
@@ -243,7 +197,7 @@ import Testing
     @Test func boundsTheStreamsOfOneConnection() throws {
         let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
         defer { server.stop() }
-        let target = try Self.grpcTarget(server)
+        let target = try GRPCCall.target(server)
         let socket = try RawHTTP.connect("http://\(target)", timeout: 3)
         defer { close(socket) }
         func write(_ bytes: [UInt8]) {
@@ -283,7 +237,7 @@ import Testing
     @Test func stopsGracefullyWithCallsInFlight() throws {
         let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0"])
         defer { server.stop() }
-        let target = try Self.grpcTarget(server)
+        let target = try GRPCCall.target(server)
         #expect(try Self.createVehicle(target, "car-1").status == 0)
 
         // h2load keeps 64 UpdateVehicle calls in flight while the server gets SIGTERM.
@@ -291,7 +245,7 @@ import Testing
                                           vehicle: Vehicle(lastLocation: VehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4))))
         update.updateMask = FieldMask(["last_location"])
         let body = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-load-\(UUID().uuidString)")
-        try Data(Self.frame(update.protobufBytes())).write(to: body)
+        try Data(GRPCCall.frame(update.protobufBytes())).write(to: body)
         defer { try? FileManager.default.removeItem(at: body) }
         let load = Process()
         load.executableURL = URL(fileURLWithPath: "/usr/bin/h2load")
@@ -331,7 +285,7 @@ import Testing
 
         let server = try ServerProcess(arguments: ["--grpc-listen", "127.0.0.1:0", "--grpc-tls-cert", certificate, "--grpc-tls-key", key])
         defer { server.stop() }
-        let target = try Self.grpcTarget(server)
+        let target = try GRPCCall.target(server)
         let created = try Self.createVehicle(target, "car-1", scheme: "https")
         #expect(created.status == 0, "\(created.output)")
         #expect(created.output.contains("negotiated protocol: h2"), "\(created.output)")

@@ -46,9 +46,8 @@ import Testing
         return try RawHTTP.exchange(server.url, RawHTTP.request(method, path, headers: headers, body: Array(body.utf8)))
     }
 
-    static func grpc(_ server: ServerProcess, _ method: String, _ message: [UInt8], token: String?) throws -> GRPCServeTests.Answer {
-        try GRPCServeTests.call(try GRPCServeTests.grpcTarget(server), method, message,
-                                metadata: token.map { ["authorization: Bearer \($0)"] } ?? [])
+    static func grpc(_ server: ServerProcess, _ method: String, _ message: [UInt8], token: String?) throws -> GRPCCall.Answer {
+        try GRPCCall.call(server, method, message, token: token)
     }
 
     static let vehicleJSON = #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"}}"#

@@ -68,13 +68,41 @@ import OpenSSLJWT
         #expect(decoded.header.keyID == "0123456789abcdef")
         #expect(decoded.claims.issuer == "fleet-admin-tests@demo.iam.gserviceaccount.com")
         #expect(decoded.claims.subject == decoded.claims.issuer)
-        #expect(decoded.claims.authorization == AuthorizationScope(vehicleID: "*", tripID: "*"))
+        #expect(decoded.claims.authorization == .everything)
         #expect(try #require(decoded.claims.expiresAt) - (try #require(decoded.claims.issuedAt)) == 3600)
 
         let inspected = try fleet.runBare(["token", "inspect", token, "--key", keyFile])
         #expect(inspected.status == 0, "\(inspected)")
         #expect(inspected.output.contains("Signature:      verified (RS256); acts as server\n"))
         #expect(inspected.output.contains("Key ID:         0123456789abcdef\n"))
+    }
+
+    /// Deliveries' tokens: a delivery driver, a trusted driver with its tasks, a consumer following a
+    /// shipment; `inspect` shows the claims and verifies the trusted-driver role.
+    @Test func deliveriesTokensCarryTheirClaims() throws {
+        func mint(_ arguments: [String]) throws -> JWT {
+            let minted = try fleet.runBare(["token", "mint"] + arguments + ["--secret-file", secretFile])
+            #expect(minted.status == 0, "\(arguments): \(minted)")
+            return try JWT.decode(minted.output.trimmingCharacters(in: .newlines))
+        }
+        #expect(try mint(["--role", "driver", "--delivery-vehicle", "van-7"]).claims.authorization == AuthorizationScope(deliveryVehicleID: "van-7"))
+        let trusted = try mint(["--role", "trusted-driver", "--delivery-vehicle", "van-7", "--task", "*"])
+        #expect(trusted.claims.authorization == AuthorizationScope(deliveryVehicleID: "van-7", taskID: "*"))
+        #expect(trusted.claims.role == "trusted-driver")
+        #expect(try mint(["--role", "consumer", "--tracking", "parcel-42"]).claims.authorization == AuthorizationScope(trackingID: "parcel-42"))
+
+        let token = try fleet.runBare(["token", "mint", "--role", "trusted-driver", "--delivery-vehicle", "van-7", "--task", "k1",
+                                       "--secret-file", secretFile]).output
+        let inspected = try fleet.runBare(["token", "inspect", "-", "--secret-file", secretFile], input: .text(token))
+        #expect(inspected.status == 0, "\(inspected)")
+        #expect(inspected.output.contains("Authorization:  deliveryvehicleid=van-7, taskid=k1\n"), "\(inspected.output)")
+        #expect(inspected.output.contains("Signature:      verified (HS256); acts as trusted-driver\n"), "\(inspected.output)")
+
+        let noVehicle = try fleet.runBare(["token", "mint", "--role", "trusted-driver", "--task", "k1", "--secret-file", secretFile])
+        #expect(noVehicle.status == 13, "\(noVehicle)")
+        #expect(noVehicle.error.unwrapped.contains("a trusted-driver token needs a vehicle ID (authorization.vehicleid, rides) or a delivery vehicle ID"))
+        let badTracking = try fleet.runBare(["token", "mint", "--role", "consumer", "--tracking", "a/b", "--secret-file", secretFile])
+        #expect(badTracking.status == 13, "\(badTracking)")
     }
 
     @Test func inspectWithoutAKeyDecodesOnly() throws {

@@ -29,11 +29,11 @@ import Testing
 
     @Test func claimsRoundTripThroughJSON() throws {
         let claims = JWTClaims(issuer: "i", subject: "s", audience: .single("a"), issuedAt: 10, expiresAt: 20, notBefore: 5,
-                               authorization: AuthorizationScope(vehicleID: "v", taskID: "task", deliveryVehicleID: "dv"),
+                               authorization: AuthorizationScope(vehicleID: "v", deliveryVehicleID: "dv", taskID: "task", trackingID: "parcel"),
                                role: "driver", additional: ["custom": [1, 2]])
         #expect(try JWTClaims(json: claims.json) == claims)
         #expect(JSON.object(claims.json).serialized()
-            == #"{"iss":"i","sub":"s","aud":"a","iat":10,"exp":20,"nbf":5,"authorization":{"vehicleid":"v","taskid":"task","deliveryvehicleid":"dv"},"fleetrole":"driver","custom":[1,2]}"#)
+            == #"{"iss":"i","sub":"s","aud":"a","iat":10,"exp":20,"nbf":5,"authorization":{"vehicleid":"v","deliveryvehicleid":"dv","taskid":"task","trackingid":"parcel"},"fleetrole":"driver","custom":[1,2]}"#)
     }
 
     @Test(arguments: [

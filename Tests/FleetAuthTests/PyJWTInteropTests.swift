@@ -1,4 +1,5 @@
 import FleetAuth
+import FleetInterface
 import Testing
 import OpenSSLJWT
 
@@ -32,9 +33,9 @@ import OpenSSLJWT
         #expect(verified.scope == AuthorizationScope(tripID: "trip-42"))
         #expect(verified.header.keyID == Fixture.serviceAccountKeyID)
         #expect(verified.expiresAt == Fixture.epoch + 3600)
-        try Authorizer.authorize(token: verified, method: .getTrip, provider: "example-project", vehicleID: nil, tripID: "trip-42")
+        try Authorizer.authorize(token: verified, method: .getTrip, resources: CallResources(provider: "example-project", tripID: "trip-42"))
         expectFleetError(.jwtForOtherResource, containing: "JWT signed for another trip") {
-            try Authorizer.authorize(token: verified, method: .getTrip, provider: "example-project", vehicleID: nil, tripID: "trip-43")
+            try Authorizer.authorize(token: verified, method: .getTrip, resources: CallResources(provider: "example-project", tripID: "trip-43"))
         }
     }
 

@@ -11,7 +11,8 @@ import Testing
     }
 
     @Test(arguments: [("server", Role.server), ("driver", .driver), ("consumer", .consumer), ("fleet-reader", .fleetReader),
-                      ("fleet_reader", .fleetReader), ("fleetReader", .fleetReader), ("DRIVER", .driver)])
+                      ("fleet_reader", .fleetReader), ("fleetReader", .fleetReader), ("DRIVER", .driver),
+                      ("trusted-driver", .trustedDriver), ("trusted_driver", .trustedDriver), ("trustedDriver", .trustedDriver)])
     func roleNamesAreRead(name: String, role: Role) {
         #expect(Role(name: name) == role)
     }
@@ -53,6 +54,13 @@ import Testing
         }
         expectFleetError(.jwtRoleExceedsIssuer) { _ = try verify(fleetClaims(role: .driver), roles: roles) }
 
+        roles.bind(issuer: "minter@example.com", role: .trustedDriver)
+        #expect(try verify(fleetClaims(role: .driver), roles: roles).role == .driver)
+        #expect(try verify(fleetClaims(role: nil), roles: roles).role == .trustedDriver)
+        expectFleetError(.jwtRoleExceedsIssuer, containing: "the token claims consumer but its issuer \"minter@example.com\" is configured as trusted-driver") {
+            _ = try verify(fleetClaims(role: .consumer), roles: roles)
+        }
+
         roles.bind(issuer: "minter@example.com", role: .consumer)
         expectFleetError(.jwtRoleExceedsIssuer) { _ = try verify(fleetClaims(role: .driver), roles: roles) }
         expectFleetError(.jwtRoleExceedsIssuer) { _ = try verify(fleetClaims(role: .fleetReader), roles: roles) }
@@ -68,15 +76,17 @@ import Testing
     @Test func anUnknownRoleClaimIsMalformed() throws {
         var claims = fleetClaims()
         claims.role = "admin"
-        expectFleetError(.jwtMalformed, containing: "claim fleetrole is \"admin\"; expected one of server, driver, consumer, fleet-reader") {
+        expectFleetError(.jwtMalformed, containing: "claim fleetrole is \"admin\"; expected one of server, driver, trusted-driver, consumer, fleet-reader") {
             _ = try verify(claims, roles: IssuerRoleMap())
         }
     }
 
     /// Which role may act as which, written out by hand (rows: the acting role; columns: as whom).
+    /// A driver no longer covers a consumer: a delivery consumer reads a shipment, which no driver may.
     @Test(arguments: [
-        (Role.server, [Role.server, .driver, .consumer, .fleetReader]),
-        (.driver, [.driver, .consumer]),
+        (Role.server, [Role.server, .driver, .trustedDriver, .consumer, .fleetReader]),
+        (.driver, [.driver]),
+        (.trustedDriver, [.trustedDriver, .driver]),
         (.consumer, [.consumer]),
         (.fleetReader, [.fleetReader, .consumer]),
     ])

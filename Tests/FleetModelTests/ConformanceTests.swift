@@ -4,7 +4,8 @@ import Testing
 
 /// The Swift half of the conformance check against Google's own message types (Tests/conformance/run.sh).
 ///
-/// - `FLEET_CONFORMANCE_DIR`: write every sample (every message, every variant) as `<Message>.<variant>.json`.
+/// - `FLEET_CONFORMANCE_DIR`: write every sample (every message, every variant) as `<Message>.<variant>.json`,
+///   and again with enums as numbers (`enum-encoding=int`) as `<Message>.<variant>-ints.json`.
 /// - `FLEET_CONFORMANCE_GOOGLE_DIR`: decode every `<Message>.<label>.json` that Google's Python types wrote,
 ///   with unknown fields rejected; with `FLEET_CONFORMANCE_REENCODED_DIR` also set, write our re-encoding of
 ///   each there under the same name, for the Python side to compare with Google's original.
@@ -36,10 +37,12 @@ struct ConformanceTests {
             for variant in 0..<SampleCase.variantCount {
                 let file = directory.appendingPathComponent("\(sample.protoName).\(variant).json")
                 try Data(sample.sampleJSON(variant).prettyPrinted().utf8).write(to: file)
-                written += 1
+                // The same sample as a REST answer to `$alt=json;enum-encoding=int`: enums as numbers.
+                try Data(sample.textWithEnumNumbers(variant)).write(to: directory.appendingPathComponent("\(sample.protoName).\(variant)-ints.json"))
+                written += 2
             }
         }
-        #expect(written == SampleCase.all.count * SampleCase.variantCount)
+        #expect(written == 2 * SampleCase.all.count * SampleCase.variantCount)
     }
 
     @Test(.enabled(if: environment["FLEET_CONFORMANCE_GOOGLE_DIR"] != nil))

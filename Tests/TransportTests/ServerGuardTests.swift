@@ -198,8 +198,22 @@ import Testing
         #expect(try status(second, vehicle: "cab-2").0 == 404)
         let (limited, body) = try status(first, vehicle: "cab-1")
         #expect(limited == 429)
-        #expect(body.contains("vehicle cab-1"), "\(body)")
+        #expect(body.contains("as driver vehicleid cab-1"), "\(body)")
         #expect(!body.contains("127.0.0.1"), "the quota was the address's, not the token's: \(body)")
+
+        // Delivery drivers of one issuer are told apart by their deliveryvehicleid.
+        let vanOne = try tokens.mint(role: "driver", ["--delivery-vehicle", "van-1"])
+        let vanTwo = try tokens.mint(role: "driver", ["--delivery-vehicle", "van-2"])
+        func van(_ token: String, _ id: String) throws -> (Int?, String) {
+            let answer = try RawHTTP.exchange(server.url, RawHTTP.request("GET", "/v1/providers/p/deliveryVehicles/\(id)",
+                                                                          headers: [("Authorization", "Bearer \(token)")]))
+            return (answer.status, answer.body)
+        }
+        #expect(try van(vanOne, "van-1").0 != 429)
+        #expect(try van(vanTwo, "van-2").0 != 429)
+        let (vanLimited, vanBody) = try van(vanOne, "van-1")
+        #expect(vanLimited == 429)
+        #expect(vanBody.contains("as driver deliveryvehicleid van-1"), "\(vanBody)")
     }
 
     @Test func theRESTClientWaitsAtLeastRetryAfterAndThenSucceeds() throws {

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks FleetModel's binary protobuf against Google's own Fleet Engine types (PyPI `google-maps-fleetengine`).
+"""Checks FleetModel's binary protobuf against Google's own Fleet Engine types (PyPI `google-maps-fleetengine`
+and `google-maps-fleetengine-delivery`; messages named as in check_models.py).
 
 Three steps, driven by run.sh after the JSON steps of check_models.py:
 

@@ -374,12 +374,17 @@ def main():
     finally:
         stop(server)
     token_server(arguments.binary, "memory")
+    return report("gRPC conformance", "Google's own client, unmodified, against fleet-admin serve --grpc-listen")
+
+
+def report(label, success):
+    """Prints the failures (to standard error) or the success line; the exit status."""
     if failures:
-        print(f"\n{len(failures)} gRPC conformance failure(s):", file=sys.stderr)
+        print(f"\n{len(failures)} {label} failure(s):", file=sys.stderr)
         for failure in failures:
             print(" - " + failure, file=sys.stderr)
         return 1
-    print("\ngRPC conformance: Google's own client, unmodified, against fleet-admin serve --grpc-listen")
+    print(f"\n{label}: {success}")
     return 0
 
 

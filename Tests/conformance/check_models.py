@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""Checks FleetModel's JSON against Google's own Fleet Engine types (PyPI `google-maps-fleetengine`).
+"""Checks FleetModel's JSON against Google's own Fleet Engine types (PyPI `google-maps-fleetengine` for
+Mobility's `maps.fleetengine.v1`, `google-maps-fleetengine-delivery` for `maps.fleetengine.delivery.v1`).
+
+Messages are named relative to `maps.fleetengine`, with Mobility's `v1.` left out: `Vehicle.VehicleType`,
+`delivery.v1.Task`; and `google.geo.type.Viewport`.
 
 Three steps, driven by run.sh:
 
@@ -7,7 +11,8 @@ Three steps, driven by run.sh:
       Every <Message>.<variant>.json the Swift tests wrote must parse with Google's
       `Type.from_json(text, ignore_unknown_fields=False)`, and Google's re-serialization of it must say the
       same (after dropping proto3 default values, which Google leaves out). Together the files must set
-      every field of every message and use every value of every enum.
+      every field of every message and use every value of every enum. The <Message>.<variant>-ints.json
+      files (the same samples written for `$alt=json;enum-encoding=int`) must hold every enum as a number.
 
   write-google --out DIR
       Writes Google-built messages (extreme values, every oneof member, every enum value, an unknown enum
@@ -32,10 +37,12 @@ import struct
 import sys
 
 from google.geo.type.types import viewport as viewport_types
+from google.maps import fleetengine_delivery_v1 as delivery
 from google.maps import fleetengine_v1 as fe
 from google.protobuf import descriptor as pbd
 
-PACKAGE = "maps.fleetengine.v1"
+# Each Python package with the prefix of its messages' relative names and its proto package.
+PACKAGES = [(fe, "", "maps.fleetengine.v1"), (delivery, "delivery.v1.", "maps.fleetengine.delivery.v1")]
 FD = pbd.FieldDescriptor
 # Well-known types whose JSON is a scalar, compared as written.
 SCALAR_MESSAGES = {
@@ -49,35 +56,38 @@ VARIANTS = 9
 
 
 def proto_type(name: str):
-    """The proto-plus class for a name relative to the package (`Vehicle.VehicleType`)."""
+    """The proto-plus class for a relative name (`Vehicle.VehicleType`, `delivery.v1.Task`)."""
     if name == "google.geo.type.Viewport":
         return viewport_types.Viewport
-    found = fe
-    for part in name.split("."):
+    module, prefix, _ = next(p for p in reversed(PACKAGES) if name.startswith(p[1]))
+    found = module
+    for part in name[len(prefix):].split("."):
         found = getattr(found, part)
     return found
 
 
 def all_message_names() -> list[str]:
-    """Every Fleet Engine message (nested included) plus Viewport, as relative names."""
-    files = {}
-    for attribute in dir(fe):
-        value = getattr(fe, attribute)
-        if isinstance(value, type) and hasattr(value, "pb") and hasattr(value, "meta"):
-            try:
-                files[value.pb().DESCRIPTOR.file.name] = value.pb().DESCRIPTOR.file
-            except Exception:  # noqa: BLE001 - enums and helpers have no descriptor
-                pass
+    """Every Fleet Engine message of both packages (nested included) plus Viewport, as relative names."""
     names = []
+    for module, prefix, package in PACKAGES:
+        files = {}
+        for attribute in dir(module):
+            value = getattr(module, attribute)
+            if isinstance(value, type) and hasattr(value, "pb") and hasattr(value, "meta"):
+                try:
+                    files[value.pb().DESCRIPTOR.file.name] = value.pb().DESCRIPTOR.file
+                except Exception:  # noqa: BLE001 - enums and helpers have no descriptor
+                    pass
 
-    def visit(d: pbd.Descriptor) -> None:
-        names.append(d.full_name[len(PACKAGE) + 1:])
-        for nested in d.nested_types:
-            visit(nested)
+        def visit(d: pbd.Descriptor) -> None:
+            names.append(prefix + d.full_name[len(package) + 1:])
+            for nested in d.nested_types:
+                visit(nested)
 
-    for file in files.values():
-        for d in file.message_types_by_name.values():
-            visit(d)
+        for file in files.values():
+            if file.package == package:
+                for d in file.message_types_by_name.values():
+                    visit(d)
     return sorted(names) + ["google.geo.type.Viewport"]
 
 
@@ -116,8 +126,8 @@ def enum_name(fd: pbd.FieldDescriptor, value):
 def is_default(fd: pbd.FieldDescriptor, value) -> bool:
     if fd.type == FD.TYPE_ENUM:
         return enum_name(fd, value) == fd.enum_type.values[0].name
-    if fd.type == FD.TYPE_STRING:
-        return value == ""
+    if fd.type in (FD.TYPE_STRING, FD.TYPE_BYTES):
+        return value == "" or value == b""
     if fd.type == FD.TYPE_BOOL:
         return value is False
     if fd.type in (FD.TYPE_INT64, FD.TYPE_UINT64):
@@ -223,6 +233,20 @@ class Coverage:
 # MARK: - Steps
 
 
+def enum_names_left(value: dict, desc: pbd.Descriptor, path: str = "") -> list[str]:
+    """The paths of enum values written as names (strings) in a message's JSON."""
+    by_json = {f.json_name: f for f in desc.fields}
+    found = []
+    for key, item in value.items():
+        fd = by_json.get(key) or desc.fields_by_name[key]
+        for element in (item if fd.is_repeated else [item]):
+            if fd.type == FD.TYPE_ENUM and isinstance(element, str):
+                found.append(f"{path}{key}={element}")
+            elif fd.type == FD.TYPE_MESSAGE and fd.message_type.full_name not in SCALAR_MESSAGES:
+                found += enum_names_left(element, fd.message_type, f"{path}{key}.")
+    return found
+
+
 def split_name(file_name: str) -> tuple[str, str]:
     stem = file_name[: -len(".json")]
     message, _, label = stem.rpartition(".")
@@ -253,6 +277,10 @@ def check_swift(directory: str) -> list[str]:
         if not same(ours, googles):
             problems.append(f"{file_name}: Google reads it differently: {difference(ours, googles)}")
         coverage.walk(json.loads(text), desc)
+        if file_name.endswith("-ints.json"):
+            named = enum_names_left(json.loads(text), desc)
+            if named:
+                problems.append(f"{file_name}: enums written by name although numbers were asked for: {', '.join(named[:5])}")
     missing_types = set(all_message_names()) - names
     if missing_types:
         problems.append(f"message types without Swift samples: {', '.join(sorted(missing_types))}")
@@ -272,6 +300,7 @@ FLOATS = [0.1, 0.0, 3.0e38, 1.401298464324817e-45, -2.5, math.inf, math.nan]
 TIMESTAMPS = [(1714566600, 120000000), (-62135596800, 0), (253402300799, 999999999), (0, 1), (-1, 123456000), (1, 100)]
 DURATIONS = [(12, 500000000), (0, 0), (315576000000, 0), (-315576000000, -999999999), (0, -1), (-3, 0), (1, 1000)]
 LATLNGS = [(37.4219983, -122.084), (-90.0, 180.0), (90.0, -180.0), (0.0, 0.0)]
+BYTES = [b"\x00\x01\xfe\xff", b"", b"plain text", bytes(range(256)), b"\xfb\xff\xbf", b"a", b"ab"]
 UNKNOWN_ENUM_NUMBER = 99
 
 
@@ -314,6 +343,8 @@ def scalar(fd: pbd.FieldDescriptor, variant: int, index: int):
     kind = fd.type
     if kind == FD.TYPE_STRING:
         return STRINGS[(variant + index) % len(STRINGS)]
+    if kind == FD.TYPE_BYTES:
+        return BYTES[(variant + index) % len(BYTES)]
     if kind == FD.TYPE_BOOL:
         return (variant + index) % 2 == 0
     if kind == FD.TYPE_INT32:

@@ -57,6 +57,16 @@ def expect(name, status, text, message_type):
         return None
 
 
+def expect_numbers(name, text, expected):
+    """The answer's top-level enums are written as `expected` says (numbers or names)."""
+    body = json.loads(text)
+    got = {key: body.get(key) for key in expected}
+    if got == expected:
+        print(f"ok   {name}: {got}")
+    else:
+        failures.append(f"{name}: expected {expected}, got {got}")
+
+
 def expect_error(name, status, text, http_status, grpc_status):
     try:
         error = json.loads(text)["error"]
@@ -123,6 +133,22 @@ def run(url):
     expect("UpdateVehicle", status, text, fe.Vehicle)
     status, text = http(url, "PUT", f"/v1/{PARENT}/vehicles/v1", to_json(update))
     expect_error("UpdateVehicle empty mask", status, text, 400, "INVALID_ARGUMENT")
+
+    # `$alt=json;enum-encoding=int`, which Google's REST clients add to every call: enums as numbers, in
+    # bodies sent and in answers (reads, and UpdateVehicle, whose answer is otherwise the stored JSON).
+    numeric = {"$alt": "json;enum-encoding=int"}
+    status, text = http(url, "GET", f"/v1/{PARENT}/vehicles/v1", query=numeric)
+    if expect("GetVehicle $alt=json;enum-encoding=int", status, text, fe.Vehicle) is not None:
+        expect_numbers("GetVehicle $alt=json;enum-encoding=int", text, {"vehicleState": 2, "navigationStatus": 2})
+    status, text = http(url, "PUT", f"/v1/{PARENT}/vehicles/v1", {"vehicleState": 2},
+                        {"updateMask": "vehicleState", **numeric})
+    if expect("UpdateVehicle $alt=json;enum-encoding=int, enum sent as a number", status, text, fe.Vehicle) is not None:
+        expect_numbers("UpdateVehicle $alt=json;enum-encoding=int", text, {"vehicleState": 2, "navigationStatus": 2})
+    status, text = http(url, "GET", f"/v1/{PARENT}/vehicles/v1", query={"$alt": "json"})
+    if expect("GetVehicle $alt=json", status, text, fe.Vehicle) is not None:
+        expect_numbers("GetVehicle $alt=json (names)", text, {"vehicleState": "ONLINE", "navigationStatus": "ENROUTE_TO_DESTINATION"})
+    status, text = http(url, "GET", f"/v1/{PARENT}/vehicles/v1", query={"$alt": "proto"})
+    expect_error("GetVehicle $alt=proto", status, text, 400, "INVALID_ARGUMENT")
 
     attributes = fe.UpdateVehicleAttributesRequest(name=f"{PARENT}/vehicles/v1", attributes=[fe.VehicleAttribute(key="seats", number_value=4)])
     status, text = http(url, "POST", f"/v1/{PARENT}/vehicles/v1:updateAttributes", to_json(attributes, drop=("name",)))

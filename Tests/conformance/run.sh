@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Conformance: FleetModel's JSON against Google's own Fleet Engine types (PyPI google-maps-fleetengine).
+# Conformance: FleetModel's JSON and binary protobuf against Google's own Fleet Engine types (PyPI
+# google-maps-fleetengine for Mobility, google-maps-fleetengine-delivery for Deliveries).
 #
 #   Tests/conformance/run.sh [VENV] [--package-path PATH] [--work-dir DIR]
 #
@@ -9,6 +10,7 @@
 #   --work-dir      where the JSON files go (default: a fresh temporary folder, removed unless KEEP=1).
 #   FLEETENGINE_PY_VERSION  the google-maps-fleetengine version to check against (default 0.6.1, the one
 #                   the models were generated from; set another to look for drift).
+#   FLEETENGINE_DELIVERY_PY_VERSION  the same for google-maps-fleetengine-delivery (default 0.6.1).
 #
 # Steps: (1) the Swift tests write fully populated samples, in JSON and in binary protobuf; (2) Google's types
 # must parse each JSON sample strictly and read it the same way, and the samples must cover every field and
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
         --package-path=*) package="${1#*=}"; shift ;;
         --work-dir) work="$2"; shift 2 ;;
         --work-dir=*) work="${1#*=}"; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
         *) venv="$1"; shift ;;
     esac
@@ -39,12 +41,14 @@ if [ ! -x "$venv/bin/python" ]; then
     echo "== creating venv $venv"
     python3 -m venv "$venv"
 fi
-wanted="${FLEETENGINE_PY_VERSION:-0.6.1}"
-installed="$("$venv/bin/python" -c 'from importlib import metadata; print(metadata.version("google-maps-fleetengine"))' 2>/dev/null || true)"
-if [ "$installed" != "$wanted" ]; then
-    echo "== installing google-maps-fleetengine==$wanted into $venv"
-    "$venv/bin/pip" install --quiet "google-maps-fleetengine==$wanted"
-fi
+for wanted in "google-maps-fleetengine==${FLEETENGINE_PY_VERSION:-0.6.1}" \
+              "google-maps-fleetengine-delivery==${FLEETENGINE_DELIVERY_PY_VERSION:-0.6.1}"; do
+    installed="$("$venv/bin/python" -c "from importlib import metadata; print(metadata.version('${wanted%%==*}'))" 2>/dev/null || true)"
+    if [ "$installed" != "${wanted#*==}" ]; then
+        echo "== installing $wanted into $venv"
+        "$venv/bin/pip" install --quiet "$wanted"
+    fi
+done
 python="$venv/bin/python"
 
 if [ -z "$work" ]; then

@@ -11,6 +11,8 @@ _fleet_admin() {
         case "$command $word" in
             "fleet_admin vehicles") command="fleet_admin_vehicles" ;;
             "fleet_admin trips") command="fleet_admin_trips" ;;
+            "fleet_admin delivery-vehicles") command="fleet_admin_delivery_vehicles" ;;
+            "fleet_admin tasks") command="fleet_admin_tasks" ;;
             "fleet_admin token") command="fleet_admin_token" ;;
             "fleet_admin export") command="fleet_admin_export" ;;
             "fleet_admin import") command="fleet_admin_import" ;;
@@ -62,10 +64,38 @@ _fleet_admin() {
             "fleet_admin_trips_cancel --transport"|"fleet_admin_trips_cancel --store"|"fleet_admin_trips_cancel --provider"|"fleet_admin_trips_cancel --token"|"fleet_admin_trips_cancel --token-file") (( i++ )) ;;
             "fleet_admin_trips_delete --transport"|"fleet_admin_trips_delete --store"|"fleet_admin_trips_delete --provider"|"fleet_admin_trips_delete --token"|"fleet_admin_trips_delete --token-file") (( i++ )) ;;
             "fleet_admin_trips_report --transport"|"fleet_admin_trips_report --store"|"fleet_admin_trips_report --provider"|"fleet_admin_trips_report --token"|"fleet_admin_trips_report --token-file") (( i++ )) ;;
+            "fleet_admin_delivery_vehicles create") command="fleet_admin_delivery_vehicles_create" ;;
+            "fleet_admin_delivery_vehicles get") command="fleet_admin_delivery_vehicles_get" ;;
+            "fleet_admin_delivery_vehicles list") command="fleet_admin_delivery_vehicles_list" ;;
+            "fleet_admin_delivery_vehicles update") command="fleet_admin_delivery_vehicles_update" ;;
+            "fleet_admin_delivery_vehicles delete") command="fleet_admin_delivery_vehicles_delete" ;;
+            "fleet_admin_delivery_vehicles --transport"|"fleet_admin_delivery_vehicles --store"|"fleet_admin_delivery_vehicles --provider"|"fleet_admin_delivery_vehicles --token"|"fleet_admin_delivery_vehicles --token-file") (( i++ )) ;;
+            "fleet_admin_delivery_vehicles_create --transport"|"fleet_admin_delivery_vehicles_create --store"|"fleet_admin_delivery_vehicles_create --provider"|"fleet_admin_delivery_vehicles_create --token"|"fleet_admin_delivery_vehicles_create --token-file"|"fleet_admin_delivery_vehicles_create --location"|"fleet_admin_delivery_vehicles_create --type"|"fleet_admin_delivery_vehicles_create --attribute"|"fleet_admin_delivery_vehicles_create --json-body") (( i++ )) ;;
+            "fleet_admin_delivery_vehicles_get --transport"|"fleet_admin_delivery_vehicles_get --store"|"fleet_admin_delivery_vehicles_get --provider"|"fleet_admin_delivery_vehicles_get --token"|"fleet_admin_delivery_vehicles_get --token-file") (( i++ )) ;;
+            "fleet_admin_delivery_vehicles_list --transport"|"fleet_admin_delivery_vehicles_list --store"|"fleet_admin_delivery_vehicles_list --provider"|"fleet_admin_delivery_vehicles_list --token"|"fleet_admin_delivery_vehicles_list --token-file"|"fleet_admin_delivery_vehicles_list --filter"|"fleet_admin_delivery_vehicles_list --viewport"|"fleet_admin_delivery_vehicles_list --page-size"|"fleet_admin_delivery_vehicles_list --limit") (( i++ )) ;;
+            "fleet_admin_delivery_vehicles_update --transport"|"fleet_admin_delivery_vehicles_update --store"|"fleet_admin_delivery_vehicles_update --provider"|"fleet_admin_delivery_vehicles_update --token"|"fleet_admin_delivery_vehicles_update --token-file"|"fleet_admin_delivery_vehicles_update --location"|"fleet_admin_delivery_vehicles_update --type"|"fleet_admin_delivery_vehicles_update --attribute"|"fleet_admin_delivery_vehicles_update --stop"|"fleet_admin_delivery_vehicles_update --json-body"|"fleet_admin_delivery_vehicles_update --mask") (( i++ )) ;;
+            "fleet_admin_delivery_vehicles_delete --transport"|"fleet_admin_delivery_vehicles_delete --store"|"fleet_admin_delivery_vehicles_delete --provider"|"fleet_admin_delivery_vehicles_delete --token"|"fleet_admin_delivery_vehicles_delete --token-file") (( i++ )) ;;
+            "fleet_admin_tasks create") command="fleet_admin_tasks_create" ;;
+            "fleet_admin_tasks get") command="fleet_admin_tasks_get" ;;
+            "fleet_admin_tasks list") command="fleet_admin_tasks_list" ;;
+            "fleet_admin_tasks update") command="fleet_admin_tasks_update" ;;
+            "fleet_admin_tasks close") command="fleet_admin_tasks_close" ;;
+            "fleet_admin_tasks delete") command="fleet_admin_tasks_delete" ;;
+            "fleet_admin_tasks batch-create") command="fleet_admin_tasks_batch_create" ;;
+            "fleet_admin_tasks tracking-info") command="fleet_admin_tasks_tracking_info" ;;
+            "fleet_admin_tasks --transport"|"fleet_admin_tasks --store"|"fleet_admin_tasks --provider"|"fleet_admin_tasks --token"|"fleet_admin_tasks --token-file") (( i++ )) ;;
+            "fleet_admin_tasks_create --transport"|"fleet_admin_tasks_create --store"|"fleet_admin_tasks_create --provider"|"fleet_admin_tasks_create --token"|"fleet_admin_tasks_create --token-file"|"fleet_admin_tasks_create --type"|"fleet_admin_tasks_create --tracking-id"|"fleet_admin_tasks_create --location"|"fleet_admin_tasks_create --duration"|"fleet_admin_tasks_create --window"|"fleet_admin_tasks_create --attribute"|"fleet_admin_tasks_create --json-body") (( i++ )) ;;
+            "fleet_admin_tasks_get --transport"|"fleet_admin_tasks_get --store"|"fleet_admin_tasks_get --provider"|"fleet_admin_tasks_get --token"|"fleet_admin_tasks_get --token-file") (( i++ )) ;;
+            "fleet_admin_tasks_list --transport"|"fleet_admin_tasks_list --store"|"fleet_admin_tasks_list --provider"|"fleet_admin_tasks_list --token"|"fleet_admin_tasks_list --token-file"|"fleet_admin_tasks_list --filter"|"fleet_admin_tasks_list --page-size"|"fleet_admin_tasks_list --limit") (( i++ )) ;;
+            "fleet_admin_tasks_update --transport"|"fleet_admin_tasks_update --store"|"fleet_admin_tasks_update --provider"|"fleet_admin_tasks_update --token"|"fleet_admin_tasks_update --token-file"|"fleet_admin_tasks_update --window"|"fleet_admin_tasks_update --attribute"|"fleet_admin_tasks_update --json-body"|"fleet_admin_tasks_update --mask") (( i++ )) ;;
+            "fleet_admin_tasks_close --transport"|"fleet_admin_tasks_close --store"|"fleet_admin_tasks_close --provider"|"fleet_admin_tasks_close --token"|"fleet_admin_tasks_close --token-file"|"fleet_admin_tasks_close --outcome"|"fleet_admin_tasks_close --at"|"fleet_admin_tasks_close --location") (( i++ )) ;;
+            "fleet_admin_tasks_delete --transport"|"fleet_admin_tasks_delete --store"|"fleet_admin_tasks_delete --provider"|"fleet_admin_tasks_delete --token"|"fleet_admin_tasks_delete --token-file") (( i++ )) ;;
+            "fleet_admin_tasks_batch_create --transport"|"fleet_admin_tasks_batch_create --store"|"fleet_admin_tasks_batch_create --provider"|"fleet_admin_tasks_batch_create --token"|"fleet_admin_tasks_batch_create --token-file") (( i++ )) ;;
+            "fleet_admin_tasks_tracking_info --transport"|"fleet_admin_tasks_tracking_info --store"|"fleet_admin_tasks_tracking_info --provider"|"fleet_admin_tasks_tracking_info --token"|"fleet_admin_tasks_tracking_info --token-file") (( i++ )) ;;
             "fleet_admin_token mint") command="fleet_admin_token_mint" ;;
             "fleet_admin_token inspect") command="fleet_admin_token_inspect" ;;
             "fleet_admin_token --transport"|"fleet_admin_token --store"|"fleet_admin_token --provider"|"fleet_admin_token --token"|"fleet_admin_token --token-file") (( i++ )) ;;
-            "fleet_admin_token_mint --transport"|"fleet_admin_token_mint --store"|"fleet_admin_token_mint --provider"|"fleet_admin_token_mint --token"|"fleet_admin_token_mint --token-file"|"fleet_admin_token_mint --role"|"fleet_admin_token_mint --vehicle"|"fleet_admin_token_mint --trip"|"fleet_admin_token_mint --ttl"|"fleet_admin_token_mint --issuer"|"fleet_admin_token_mint --audience"|"fleet_admin_token_mint --key"|"fleet_admin_token_mint --secret-file") (( i++ )) ;;
+            "fleet_admin_token_mint --transport"|"fleet_admin_token_mint --store"|"fleet_admin_token_mint --provider"|"fleet_admin_token_mint --token"|"fleet_admin_token_mint --token-file"|"fleet_admin_token_mint --role"|"fleet_admin_token_mint --vehicle"|"fleet_admin_token_mint --trip"|"fleet_admin_token_mint --delivery-vehicle"|"fleet_admin_token_mint --task"|"fleet_admin_token_mint --tracking"|"fleet_admin_token_mint --ttl"|"fleet_admin_token_mint --issuer"|"fleet_admin_token_mint --audience"|"fleet_admin_token_mint --key"|"fleet_admin_token_mint --secret-file") (( i++ )) ;;
             "fleet_admin_token_inspect --transport"|"fleet_admin_token_inspect --store"|"fleet_admin_token_inspect --provider"|"fleet_admin_token_inspect --token"|"fleet_admin_token_inspect --token-file"|"fleet_admin_token_inspect --key"|"fleet_admin_token_inspect --secret-file"|"fleet_admin_token_inspect --public-key"|"fleet_admin_token_inspect --accept-audience") (( i++ )) ;;
             "fleet_admin_export --transport"|"fleet_admin_export --store"|"fleet_admin_export --provider"|"fleet_admin_export --token"|"fleet_admin_export --token-file"|"fleet_admin_export --output"|"fleet_admin_export -o"|"fleet_admin_export --page-size") (( i++ )) ;;
             "fleet_admin_import --transport"|"fleet_admin_import --store"|"fleet_admin_import --provider"|"fleet_admin_import --token"|"fleet_admin_import --token-file") (( i++ )) ;;
@@ -258,6 +288,112 @@ _fleet_admin() {
         "fleet_admin_trips_report --provider") COMPREPLY=(); return 0 ;;
         "fleet_admin_trips_report --token") COMPREPLY=(); return 0 ;;
         "fleet_admin_trips_report --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_create --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_create --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_create --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_create --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_create --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_create --location") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_create --type") COMPREPLY=( $(compgen -W "auto two-wheeler bicycle pedestrian" -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_create --attribute") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_create --json-body") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_get --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_get --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_get --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_get --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_get --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_list --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_list --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_list --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_list --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_list --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_list --filter") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_list --viewport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_list --page-size") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_list --limit") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_update --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_update --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_update --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_update --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_update --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_update --location") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_update --type") COMPREPLY=( $(compgen -W "auto two-wheeler bicycle pedestrian" -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_update --attribute") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_update --stop") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_update --json-body") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_update --mask") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_delete --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_delete --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_delivery_vehicles_delete --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_delete --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_delivery_vehicles_delete --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_create --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_create --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_create --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_create --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_create --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_create --type") COMPREPLY=( $(compgen -W "pickup delivery scheduled-stop unavailable" -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_create --tracking-id") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_create --location") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_create --duration") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_create --window") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_create --attribute") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_create --json-body") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_get --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_get --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_get --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_get --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_get --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_list --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_list --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_list --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_list --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_list --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_list --filter") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_list --page-size") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_list --limit") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_update --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_update --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_update --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_update --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_update --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_update --window") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_update --attribute") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_update --json-body") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_update --mask") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_close --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_close --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_close --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_close --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_close --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_close --outcome") COMPREPLY=( $(compgen -W "succeeded failed" -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_close --at") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_close --location") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_delete --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_delete --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_delete --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_delete --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_delete --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_batch_create --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_batch_create --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_batch_create --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_batch_create --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_batch_create --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_tracking_info --transport") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_tracking_info --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_tasks_tracking_info --provider") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_tracking_info --token") COMPREPLY=(); return 0 ;;
+        "fleet_admin_tasks_tracking_info --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_token --transport") COMPREPLY=(); return 0 ;;
         "fleet_admin_token --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
         "fleet_admin_token --provider") COMPREPLY=(); return 0 ;;
@@ -268,9 +404,12 @@ _fleet_admin() {
         "fleet_admin_token_mint --provider") COMPREPLY=(); return 0 ;;
         "fleet_admin_token_mint --token") COMPREPLY=(); return 0 ;;
         "fleet_admin_token_mint --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
-        "fleet_admin_token_mint --role") COMPREPLY=( $(compgen -W "server driver consumer fleet-reader" -- "$cur") ); return 0 ;;
+        "fleet_admin_token_mint --role") COMPREPLY=( $(compgen -W "server driver trusted-driver consumer fleet-reader" -- "$cur") ); return 0 ;;
         "fleet_admin_token_mint --vehicle") COMPREPLY=(); return 0 ;;
         "fleet_admin_token_mint --trip") COMPREPLY=(); return 0 ;;
+        "fleet_admin_token_mint --delivery-vehicle") COMPREPLY=(); return 0 ;;
+        "fleet_admin_token_mint --task") COMPREPLY=(); return 0 ;;
+        "fleet_admin_token_mint --tracking") COMPREPLY=(); return 0 ;;
         "fleet_admin_token_mint --ttl") COMPREPLY=(); return 0 ;;
         "fleet_admin_token_mint --issuer") COMPREPLY=(); return 0 ;;
         "fleet_admin_token_mint --audience") COMPREPLY=(); return 0 ;;
@@ -401,7 +540,7 @@ _fleet_admin() {
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help --version" -- "$cur") )
             else
-                COMPREPLY=( $(compgen -W "vehicles trips token export import stats history route map speeds replay serve" -- "$cur") )
+                COMPREPLY=( $(compgen -W "vehicles trips delivery-vehicles tasks token export import stats history route map speeds replay serve" -- "$cur") )
             fi ;;
         "fleet_admin_vehicles")
             if [[ "$cur" == -* ]]; then
@@ -529,6 +668,97 @@ _fleet_admin() {
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;
+        "fleet_admin_delivery_vehicles")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "create get list update delete" -- "$cur") )
+            fi ;;
+        "fleet_admin_delivery_vehicles_create")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --location --type --attribute --json-body -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_delivery_vehicles_get")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_delivery_vehicles_list")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --filter --viewport --page-size --limit -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_delivery_vehicles_update")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --location --type --attribute --stop --no-stops --json-body --mask -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_delivery_vehicles_delete")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_tasks")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "create get list update close delete batch-create tracking-info" -- "$cur") )
+            fi ;;
+        "fleet_admin_tasks_create")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --type --tracking-id --location --duration --window --attribute --json-body -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_tasks_get")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_tasks_list")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --filter --page-size --limit -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_tasks_update")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --window --attribute --json-body --mask -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_tasks_close")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --outcome --at --location -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_tasks_delete")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
+        "fleet_admin_tasks_batch_create")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+                COMPREPLY+=( $(compgen -f -- "$cur") )
+            fi ;;
+        "fleet_admin_tasks_tracking_info")
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
+            else
+                COMPREPLY=( $(compgen -W "" -- "$cur") )
+            fi ;;
         "fleet_admin_token")
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color -h --help" -- "$cur") )
@@ -537,7 +767,7 @@ _fleet_admin() {
             fi ;;
         "fleet_admin_token_mint")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --role --vehicle --trip --ttl --issuer --audience --allow-long-ttl --key --secret-file -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --role --vehicle --trip --delivery-vehicle --task --tracking --ttl --issuer --audience --allow-long-ttl --key --secret-file -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;

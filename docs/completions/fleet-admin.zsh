@@ -27,6 +27,8 @@ _fleet_admin() {
             subcommands=(
                 'vehicles:Create, show, list, update, search and delete vehicles.'
                 'trips:Create, show, list, update and delete trips; assign them and move them along.'
+                'delivery-vehicles:Create, show, list, update and delete delivery vehicles; give them their stops.'
+                'tasks:Create, show, list, update, close and delete delivery tasks; batch-create them; show what a customer tracks.'
                 'token:Mint and inspect Fleet Engine JWTs.'
                 'export:Write a provider'\''s vehicles and trips as JSON lines \(streaming, with a progress bar\).'
                 'import:Re-create exported vehicles and trips \(JSON lines; streaming, with a progress count\).'
@@ -43,6 +45,8 @@ _fleet_admin() {
             case "${words[1]}" in
                 vehicles) _fleet_admin_vehicles && ret=0 ;;
                 trips) _fleet_admin_trips && ret=0 ;;
+                delivery-vehicles) _fleet_admin_delivery_vehicles && ret=0 ;;
+                tasks) _fleet_admin_tasks && ret=0 ;;
                 token) _fleet_admin_token && ret=0 ;;
                 export) _fleet_admin_export && ret=0 ;;
                 import) _fleet_admin_import && ret=0 ;;
@@ -605,6 +609,384 @@ _fleet_admin_trips_report() {
     return ret
 }
 
+_fleet_admin_delivery_vehicles() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    case "$state" in
+        command)
+            local -a subcommands
+            subcommands=(
+                'create:Create a delivery vehicle.'
+                'get:Show a delivery vehicle and its remaining stops.'
+                'list:List delivery vehicles \(every page; a progress bar on a terminal\).'
+                'update:Change a delivery vehicle'\''s location, attributes or stops.'
+                'delete:Delete a delivery vehicle.'
+            )
+            _describe -t commands 'subcommand' subcommands && ret=0 ;;
+        arg)
+            case "${words[1]}" in
+                create) _fleet_admin_delivery_vehicles_create && ret=0 ;;
+                get) _fleet_admin_delivery_vehicles_get && ret=0 ;;
+                list) _fleet_admin_delivery_vehicles_list && ret=0 ;;
+                update) _fleet_admin_delivery_vehicles_update && ret=0 ;;
+                delete) _fleet_admin_delivery_vehicles_delete && ret=0 ;;
+            esac ;;
+    esac
+    return ret
+}
+
+_fleet_admin_delivery_vehicles_create() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--location[Its location, as LAT,LNG in degrees \(write --location=-33.87,151.21 for a negative latitude\).]:lat,lng: '
+        '--type[The vehicle type\: auto, two-wheeler, bicycle or pedestrian \(Fleet Engine'\''s default\: auto\).]:type:(auto two-wheeler bicycle pedestrian)'
+        '*--attribute[An attribute with a string value \(which may hold commas\); repeat for several.]:key=value: '
+        '--json-body[A DeliveryVehicle as JSON, from a file or - \(standard input\); flags override its fields.]:file:_files'
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':delivery-vehicle: '
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_delivery_vehicles_get() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':delivery-vehicle: '
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_delivery_vehicles_list() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--filter[Only vehicles whose attributes match\: attributes.KEY = "VALUE", joined with AND \(at most 50; values compare as strings\).]:expr: '
+        '--viewport[Only vehicles last seen in this rectangle\: its south-west then north-east corner, like 52.50,13.35,52.55,13.45.]:lat,lng,lat,lng: '
+        '--page-size[Delivery vehicles per request.]:n: '
+        '--limit[Stop after N delivery vehicles.]:n: '
+        '(- *)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_delivery_vehicles_update() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--location[Its location, as LAT,LNG in degrees \(write --location=-33.87,151.21 for a negative latitude\).]:lat,lng: '
+        '--type[The vehicle type\: auto, two-wheeler, bicycle or pedestrian \(Fleet Engine'\''s default\: auto\).]:type:(auto two-wheeler bicycle pedestrian)'
+        '*--attribute[An attribute with a string value \(which may hold commas\); repeat for several.]:key=value: '
+        '*--stop[A remaining stop\: where it is, the IDs of the tasks done there, and its state \(new, enroute or arrived; default new\), like 52.52,13.40\:t-1,t-2\:enroute.]:lat,lng\:tasks\[\:state\]: '
+        '--no-stops[Remove every remaining stop \(closing the tasks they had\).]'
+        '--json-body[A DeliveryVehicle as JSON, from a file or - \(standard input\); flags override its fields.]:file:_files'
+        '--mask[The fields to update from --json-body \(comma-separated JSON or proto names\); default\: the fields the body sets.]:fields: '
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':delivery-vehicle: '
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_delivery_vehicles_delete() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':delivery-vehicle: '
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_tasks() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    case "$state" in
+        command)
+            local -a subcommands
+            subcommands=(
+                'create:Create a task \(OPEN\).'
+                'get:Show a task.'
+                'list:List tasks \(every page; a progress bar on a terminal\).'
+                'update:Change a task'\''s window or attributes.'
+                'close:Close a task and record its outcome \(UpdateTask\).'
+                'delete:Delete a task that is not open on a vehicle.'
+                'batch-create:Create tasks from a CSV or JSON file \(BatchCreateTasks, 500 a call\).'
+                'tracking-info:Show what a customer tracking a shipment sees \(GetTaskTrackingInfo\).'
+            )
+            _describe -t commands 'subcommand' subcommands && ret=0 ;;
+        arg)
+            case "${words[1]}" in
+                create) _fleet_admin_tasks_create && ret=0 ;;
+                get) _fleet_admin_tasks_get && ret=0 ;;
+                list) _fleet_admin_tasks_list && ret=0 ;;
+                update) _fleet_admin_tasks_update && ret=0 ;;
+                close) _fleet_admin_tasks_close && ret=0 ;;
+                delete) _fleet_admin_tasks_delete && ret=0 ;;
+                batch-create) _fleet_admin_tasks_batch_create && ret=0 ;;
+                tracking-info) _fleet_admin_tasks_tracking_info && ret=0 ;;
+            esac ;;
+    esac
+    return ret
+}
+
+_fleet_admin_tasks_create() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--type[The task type \(required\)\: pickup, delivery, scheduled-stop or unavailable \(a break\).]:type:(pickup delivery scheduled-stop unavailable)'
+        '--tracking-id[The shipment'\''s tracking ID, what customers look it up by \(required for pickup and delivery, refused for scheduled-stop and unavailable\).]:id: '
+        '--location[Where the task is done \(plannedLocation; optional for unavailable\).]:lat,lng: '
+        '--duration[How long the task takes at its location \(taskDuration; required\), like 5m or 90s.]:duration: '
+        '--window[When the task should be done \(targetTimeWindow\)\: two RFC 3339 times, like 2026-03-01T09\:00\:00Z,2026-03-01T12\:00\:00Z.]:from,to: '
+        '*--attribute[An attribute with a string value \(which may hold commas\); repeat for several.]:key=value: '
+        '--json-body[A Task as JSON, from a file or - \(standard input\); flags override its fields.]:file:_files'
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':task: '
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_tasks_get() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':task: '
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_tasks_list() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--filter[Fleet Engine'\''s task filter \(AIP-160\), passed through\: like state = OPEN, delivery_vehicle_id = "van-1", task_outcome = FAILED, tracking_id = "parcel-17" or attributes.zone = "A", joined with AND or OR.]:expr: '
+        '--page-size[Tasks per request.]:n: '
+        '--limit[Stop after N tasks.]:n: '
+        '(- *)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_tasks_update() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--window[When the task should be done \(targetTimeWindow\)\: two RFC 3339 times, like 2026-03-01T09\:00\:00Z,2026-03-01T12\:00\:00Z.]:from,to: '
+        '*--attribute[An attribute with a string value \(which may hold commas\); repeat for several.]:key=value: '
+        '--json-body[A Task as JSON, from a file or - \(standard input\); flags override its fields.]:file:_files'
+        '--mask[The fields to update from --json-body \(comma-separated JSON or proto names\); default\: the fields the body sets.]:fields: '
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':task: '
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_tasks_close() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--outcome[How it went \(required\)\: succeeded, or failed \(not done, or cancelled\).]:outcome:(succeeded failed)'
+        '--at[When the outcome happened \(taskOutcomeTime\), RFC 3339; default\: now.]:time: '
+        '--location[Where the outcome happened \(taskOutcomeLocation\); without it Fleet Engine takes the vehicle'\''s last location.]:lat,lng: '
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':task: '
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_tasks_delete() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':task: '
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_tasks_batch_create() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':file:_files'
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
+_fleet_admin_tasks_tracking_info() {
+    local context state state_descr line ret=1
+    local -A opt_args
+    local -a args
+    args=(
+        '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
+        '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
+        '--provider[The provider \(Cloud project\) ID.]:id: '
+        '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
+        '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'
+        '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
+        '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
+        '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '(- *)'{-h,--help}'[Show help information.]'
+        ':tracking-id: '
+    )
+    _arguments -C -s "${args[@]}" && ret=0
+    return ret
+}
+
 _fleet_admin_token() {
     local context state state_descr line ret=1
     local -A opt_args
@@ -653,9 +1035,12 @@ _fleet_admin_token_mint() {
         '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
         '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
         '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
-        '--role[Who the token speaks for.]:role:(server driver consumer fleet-reader)'
-        '--vehicle[authorization.vehicleid \(required for driver tokens\).]:id: '
-        '--trip[authorization.tripid \(required for consumer tokens\).]:id: '
+        '--role[Who the token speaks for.]:role:(server driver trusted-driver consumer fleet-reader)'
+        '--vehicle[authorization.vehicleid\: the rides vehicle \(a driver token needs it or --delivery-vehicle\).]:id: '
+        '--trip[authorization.tripid\: the rides trip \(a consumer token needs it or --tracking\).]:id: '
+        '--delivery-vehicle[authorization.deliveryvehicleid\: the Deliveries vehicle \(a driver or trusted-driver token needs it or --vehicle\).]:id: '
+        '--task[authorization.taskid\: the task a trusted-driver token may update \(* for every task\).]:id: '
+        '--tracking[authorization.trackingid\: the shipment a consumer token may follow \(GetTaskTrackingInfo\).]:id: '
         '--ttl[How long the token lives.]:duration: '
         '--issuer[iss and sub \(default\: the service account'\''s email, else fleet-engine-self-hosted\).]:iss: '
         '--audience[aud.]:aud: '

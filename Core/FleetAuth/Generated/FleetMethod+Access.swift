@@ -50,7 +50,7 @@ extension FleetMethod {
         case .createTask:
             switch role { case .server: .any; case .driver: .denied; case .trustedDriver: .any; case .consumer: .denied; case .fleetReader: .denied }
         case .getTask:
-            switch role { case .server: .any; case .driver: .ownTask; case .trustedDriver: .ownTask; case .consumer: .denied; case .fleetReader: .any }
+            switch role { case .server: .any; case .driver: .denied; case .trustedDriver: .denied; case .consumer: .denied; case .fleetReader: .any }
         case .deleteTask:
             switch role { case .server: .any; case .driver: .denied; case .trustedDriver: .denied; case .consumer: .denied; case .fleetReader: .denied }
         case .updateTask:
@@ -62,7 +62,7 @@ extension FleetMethod {
         case .listDeliveryVehicles:
             switch role { case .server: .any; case .driver: .denied; case .trustedDriver: .denied; case .consumer: .denied; case .fleetReader: .any }
         case .watchTask:
-            switch role { case .server: .any; case .driver: .ownTask; case .trustedDriver: .ownTask; case .consumer: .denied; case .fleetReader: .any }
+            switch role { case .server: .any; case .driver: .denied; case .trustedDriver: .denied; case .consumer: .denied; case .fleetReader: .any }
         case .watchTaskTrackingInfo:
             switch role { case .server: .any; case .driver: .denied; case .trustedDriver: .denied; case .consumer: .ownTracking; case .fleetReader: .any }
         }

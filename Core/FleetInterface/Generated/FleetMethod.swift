@@ -77,7 +77,7 @@ public enum FleetMethod: String, Sendable, Hashable, CaseIterable, CustomStringC
     public static let services: [String] = ["maps.fleetengine.delivery.v1.DeliveryService", "maps.fleetengine.v1.TripService", "maps.fleetengine.v1.VehicleService"]
 
     /// What a method works on.
-    public enum Resource: String, Sendable, Hashable {
+    public enum Resource: String, Sendable, Hashable, CaseIterable {
         /// Vehicles (`providers/*/vehicles/*`).
         case vehicle
         /// Trips (`providers/*/trips/*`; billable trips count as trips).

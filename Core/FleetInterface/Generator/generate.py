@@ -141,8 +141,12 @@ DECLARED = [
              "trip", reads=True, journaled=False, idempotent=True, collection=False,
              access=None, extension_request="maps.fleetengine.v1.GetTripRequest", stream=True),
 
-    # Deliveries (Fleet Engine's Last Mile API). The untrusted driver (`driver`) reads and updates its own
-    # delivery vehicle; the trusted driver also creates and updates tasks; the consumer sees one shipment.
+    # Deliveries (Fleet Engine's Last Mile API), as Google's IAM roles grant them: the untrusted driver
+    # (`driver`, roles/fleetengine.deliveryUntrustedDriver: deliveryvehicles.get and .updateLocation) reads
+    # its own delivery vehicle and updates its location; the trusted driver (deliveryTrustedDriver:
+    # deliveryvehicles.create/.get/.update, tasks.create/.update) also creates its vehicle and creates and
+    # updates tasks; neither may read a task (no tasks.get); the consumer (deliveryConsumer:
+    # tasktrackinginfo.get) sees one shipment; the fleet reader (deliveryFleetReader) reads everything.
     Declared("DeliveryService", "CreateDeliveryVehicle", "Creates a delivery vehicle.",
              ("POST", "/v1/{parent=providers/*}/deliveryVehicles", "delivery_vehicle"),
              "deliveryVehicle", reads=False, journaled=True, idempotent=False, collection=False,
@@ -166,8 +170,7 @@ DECLARED = [
              "task", reads=False, journaled=True, idempotent=False, collection=False, access=access(trustedDriver="any"),
              ids={"taskID": "taskId"}),
     Declared("DeliveryService", "GetTask", "Returns a task.", ("GET", "/v1/{name=providers/*/tasks/*}", ""),
-             "task", reads=True, journaled=False, idempotent=True, collection=False,
-             access=access(driver="ownTask", fleetReader="any")),
+             "task", reads=True, journaled=False, idempotent=True, collection=False, access=READER),
     Declared("DeliveryService", "DeleteTask", "Deletes a task that is closed or not assigned.",
              ("DELETE", "/v1/{name=providers/*/tasks/*}", ""),
              "task", reads=False, journaled=True, idempotent=True, collection=False, access=access()),
@@ -378,7 +381,7 @@ public enum FleetMethod: String, Sendable, Hashable, CaseIterable, CustomStringC
     public static let services: [String] = [{", ".join(swift_string(s) for s in services)}]
 
     /// What a method works on.
-    public enum Resource: String, Sendable, Hashable {{
+    public enum Resource: String, Sendable, Hashable, CaseIterable {{
         /// Vehicles (`providers/*/vehicles/*`).
         case vehicle
         /// Trips (`providers/*/trips/*`; billable trips count as trips).

@@ -81,6 +81,15 @@ extension ProtoEnum {
         return .string(name)
     }
 
+    /// As `protoJSON`, or the number when the writer's options ask for numbers (and the value has one).
+    public func writeJSONText(to writer: inout ProtoJSONTextWriter) {
+        if writer.options.enumsAsNumbers, let number {
+            writer.writeValue(.number(Double(number)))
+        } else {
+            writer.writeValue(protoJSON)
+        }
+    }
+
     private static func invalid(_ json: JSON, path: String) -> FleetError {
         ProtoJSONError.invalidValue(
             at: path, protoType: "TYPE_ENUM \(protoEnumName)", got: json,

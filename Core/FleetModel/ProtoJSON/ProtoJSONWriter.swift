@@ -45,8 +45,12 @@ public struct ProtoJSONTextWriter: ProtoFieldWriter {
     private var text = JSONTextWriter(indent: nil)
     /// Whether the object being written has no member yet.
     private var isFirstMember = true
+    /// How values are written (enums by name or by number).
+    public let options: EncodingOptions
 
-    public init() {}
+    public init(options: EncodingOptions = EncodingOptions()) {
+        self.options = options
+    }
 
     /// The text written so far.
     public var bytes: [UInt8] { text.bytes }

@@ -83,10 +83,14 @@ extension FleetService {
         }
         guard let verifier else { return nil }
         let token = try verifier.verify(authorizationHeader: authorization)
-        try Authorizer.authorize(token: token, method: call.method, provider: target.provider ?? "",
-                                 vehicleID: target.vehicleID, tripID: target.tripID)
-        if case .updateVehicle(let r) = call {
-            try Authorizer.authorizeVehicleUpdate(token: token, paths: r.updateMask?.paths ?? [])
+        try Authorizer.authorize(token: token, method: call.method, resources: target)
+        switch call {
+        case .updateVehicle(let request):
+            try Authorizer.authorizeVehicleUpdate(token: token, paths: request.updateMask?.paths ?? [])
+        case .updateDeliveryVehicle(let request):
+            try Authorizer.authorizeDeliveryVehicleUpdate(token: token, paths: request.updateMask?.paths ?? [])
+        default:
+            break
         }
         return token
     }

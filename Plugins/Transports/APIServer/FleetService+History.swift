@@ -49,8 +49,8 @@ extension FleetService {
             return
         }
         let token = try verifier.verify(authorizationHeader: header)
-        try Authorizer.authorize(token: token, method: tripID != nil ? .getTrip : .getVehicle, provider: asked,
-                                 vehicleID: vehicleID, tripID: tripID)
+        try Authorizer.authorize(token: token, method: tripID != nil ? .getTrip : .getVehicle,
+                                 resources: CallResources(provider: asked, vehicleID: vehicleID, tripID: tripID))
         try requestGuard.limitRate(key: RequestGuard.callerKey(token: token, address: address()))
     }
 }

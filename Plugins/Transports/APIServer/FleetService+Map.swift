@@ -45,7 +45,7 @@ extension FleetService {
             try checkProvider(provider)
             guard let verifier else { return }
             let verified = try verifier.verify(authorizationHeader: token.map { "Bearer \($0)" })
-            try Authorizer.authorize(token: verified, method: .getTrip, provider: provider, vehicleID: nil, tripID: tripID)
+            try Authorizer.authorize(token: verified, method: .getTrip, resources: CallResources(provider: provider, tripID: tripID))
         case .fleet(let provider):
             try authorizeFleet(provider: provider, header: token.map { "Bearer \($0)" })
         }
@@ -58,7 +58,7 @@ extension FleetService {
         try checkProvider(provider)
         guard let verifier else { return nil }
         let verified = try verifier.verify(authorizationHeader: header)
-        try Authorizer.authorize(token: verified, method: .listVehicles, provider: provider, vehicleID: nil, tripID: nil)
+        try Authorizer.authorize(token: verified, method: .listVehicles, resources: CallResources(provider: provider))
         return verified
     }
 

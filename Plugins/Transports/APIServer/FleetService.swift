@@ -59,11 +59,12 @@ public final class FleetService: Sendable {
             try limitUnverified(address: request.remoteAddress)
             try requestGuard.checkContentType(request)
             try Self.checkQueryText(request)
-            let call = try RESTMapping.call(verb: request.method, path: request.path,
-                                            query: request.query.map { ($0.name, $0.value) }, body: request.body)
+            let query = request.query.map { ($0.name, $0.value) }
+            let call = try RESTMapping.call(verb: request.method, path: request.path, query: query, body: request.body)
             method = call.method
+            let encoding = try RESTMapping.encoding(query: query)
             let (admitted, token) = try admit(call, authorization: request.headers["authorization"], address: request.remoteAddress)
-            return try perform(admitted, start: start, token: token)
+            return try perform(admitted, start: start, token: token, encoding: encoding)
         } catch {
             let error = Self.fleetError(error)
             count(method, error.code, since: start)
@@ -156,12 +157,16 @@ public final class FleetService: Sendable {
     /// Runs the call. A call that writes is answered once its commit completes: its connection
     /// waits parked, not the server thread, so no server thread ever waits for the store's group
     /// commit. A call that only reads is answered at once.
-    /// A watch ends when `token` expires (`endAtExpiry`).
-    func perform(_ call: FleetCall, start: UInt64, token: VerifiedToken? = nil) throws -> HTTPReply {
+    /// A watch ends when `token` expires (`endAtExpiry`). The answer's JSON is written as `encoding`
+    /// says (`$alt=json;enum-encoding=int`: enums by number).
+    func perform(_ call: FleetCall, start: UInt64, token: VerifiedToken? = nil, encoding: EncodingOptions = EncodingOptions()) throws -> HTTPReply {
         let method = call.method
         func now(_ reply: HTTPReply) -> HTTPReply {
             count(method, .ok, since: start)
             return reply
+        }
+        if method.isStream && encoding.enumsAsNumbers {
+            throw FleetError.invalidArgument("Invalid value at '$alt': a :watch stream writes enums by name; \"json;enum-encoding=int\" is for unary calls", field: "$alt")
         }
         switch call {
         case .watchTrip(let request):
@@ -172,12 +177,12 @@ public final class FleetService: Sendable {
             return now(try watch(event: "taskTrackingInfo", token: token) {
                 try engine.observeTaskTrackingInfo(request, onUpdate: $0, onEnd: $1)
             })
-        case .updateVehicle(let request):
-            // The hot path: the engine hands back the vehicle's stored JSON instead of encoding it again.
+        case .updateVehicle(let request) where !encoding.enumsAsNumbers:
+            // The hot path: the engine hands back the vehicle's stored JSON (enums by name) instead of encoding it again.
             return answerLater(method: method, start: start, encode: { $0 }) { engine.updateVehicleJSON(request, completion: $0) }
         default:
-            if method.isReadOnly { return now(.response(.json(try call.respond(from: engine).jsonBytes()))) }
-            return answerLater(method: method, start: start, encode: { $0.jsonBytes() }) { call.respond(from: engine, completion: $0) }
+            if method.isReadOnly { return now(.response(.json(try call.respond(from: engine).jsonBytes(options: encoding)))) }
+            return answerLater(method: method, start: start, encode: { $0.jsonBytes(options: encoding) }) { call.respond(from: engine, completion: $0) }
         }
     }
 

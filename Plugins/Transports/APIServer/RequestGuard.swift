@@ -91,12 +91,12 @@ public struct RequestGuard: Sendable {
         throw error
     }
 
-    /// The rate-limit key of a caller: its token's subject, role and scope when it has one, else its address.
+    /// The rate-limit key of a caller: its token's subject, role and scope (every ID its authorization
+    /// claim names) when it has one, else its address.
     static func callerKey(token: VerifiedToken?, address: String) -> String {
         guard let token else { return "address \(address)" }
         var key = "token \(token.claims.subject ?? "-") as \(token.role)"
-        if let vehicle = token.scope.vehicleID { key += " vehicle \(vehicle)" }
-        if let trip = token.scope.tripID { key += " trip \(trip)" }
+        for member in token.scope.members { key += " \(member.claim) \(member.id)" }
         return key
     }
 

@@ -11,8 +11,10 @@ struct PathTemplate: Sendable {
         case wildcard
     }
 
-    /// The request field the variable binds (JSON name: `name`, `parent`).
+    /// The request field the variable binds (JSON names: `name`, `parent`, or a nested `deliveryVehicle.name`).
     let field: String
+    /// `field` as a path of object members (`["deliveryVehicle", "name"]`).
+    let fieldPath: [String]
     let segments: [Segment]
     /// Which segments the variable covers.
     let variable: Range<Int>
@@ -26,6 +28,7 @@ struct PathTemplate: Sendable {
         let open = template.firstIndex(of: "{")!, close = template.firstIndex(of: "}")!
         let inner = template[template.index(after: open)..<close].split(separator: "=", maxSplits: 1)
         field = FieldMask.camelCase(String(inner[0]))
+        fieldPath = field.split(separator: ".").map(String.init)
         head = String(template[..<open])
         tail = String(template[template.index(after: close)...])
         var rest = tail

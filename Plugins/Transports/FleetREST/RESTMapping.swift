@@ -58,18 +58,20 @@ public enum RESTMapping {
     public static func request(for call: FleetCall) -> RESTRequest {
         let rule = call.method.http
         let template = template(of: call.method)
-        let json = call.requestJSON
+        // The path's field leaves the request, as Google's transcoding does: `name`, or the nested
+        // `deliveryVehicle.name` of an update whose body is the resource.
+        var json = call.requestJSON
         var name = ""
-        if case .string(let value)? = json[template.field] { name = value }
+        if case .string(let value)? = json.removeValue(at: template.fieldPath) { name = value }
         let path = template.expand(name)
         switch rule.body {
         case "*":
-            return RESTRequest(verb: rule.verb, path: path, body: dropping([template.field], from: json))
+            return RESTRequest(verb: rule.verb, path: path, body: json)
         case "":
-            return RESTRequest(verb: rule.verb, path: path, query: queryItems(json, dropping: [template.field]))
+            return RESTRequest(verb: rule.verb, path: path, query: queryItems(json, dropping: []))
         default:
             let field = FieldMask.camelCase(rule.body)
-            return RESTRequest(verb: rule.verb, path: path, query: queryItems(json, dropping: [template.field, field]),
+            return RESTRequest(verb: rule.verb, path: path, query: queryItems(json, dropping: [field]),
                                body: json[field] ?? .object([:]))
         }
     }
@@ -114,10 +116,45 @@ public enum RESTMapping {
                 request[FieldMask.camelCase(rule.body)] = .object(try json())
             }
         } else {
+            // The whole request is the body: a query parameter other than a system one binds nothing.
+            _ = try query.bound(to: [], repeated: [])
             request = try json()
         }
-        request[template(of: method).field] = .string(name)
+        // The path's field, nested where the rule says so (`deliveryVehicle.name` inside the body's
+        // `deliveryVehicle`): the path wins over a name the body may also carry.
+        request.insert(path: template(of: method).fieldPath, .string(name), repeated: false)
         return try FleetCall(method: method, json: .object(request))
+    }
+
+    // MARK: System parameters
+
+    /// How a REST call asks for its answer to be written: the `$alt` system parameter (also spelled
+    /// `alt`), which Google's REST clients send on every call as `json;enum-encoding=int`. `json`,
+    /// the default, writes enums by name; `json;enum-encoding=int` by number. Any other value (`proto`,
+    /// `media`, `sse`: formats this server does not write), or two that differ, is INVALID_ARGUMENT
+    /// naming the parameter.
+    public static func encoding(query: [(name: String, value: String)]) throws -> EncodingOptions {
+        var chosen: (name: String, value: String)?
+        for parameter in query where parameter.name == "$alt" || parameter.name == "alt" {
+            if let chosen, chosen.value != parameter.value {
+                throw FleetError.invalidArgument("System parameter '\(parameter.name)' is given twice with different values: \"\(chosen.value)\" and \"\(parameter.value)\"", field: parameter.name)
+            }
+            chosen = parameter
+        }
+        guard let chosen else { return EncodingOptions() }
+        var options = chosen.value.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        let format = options.removeFirst()
+        var encoding = EncodingOptions()
+        guard format == "json" else {
+            throw FleetError.invalidArgument("Invalid value at '\(chosen.name)': \"\(chosen.value)\"; this server answers json only (\"json\" or \"json;enum-encoding=int\")", field: chosen.name)
+        }
+        for option in options {
+            guard option == "enum-encoding=int" else {
+                throw FleetError.invalidArgument("Invalid value at '\(chosen.name)': \"\(chosen.value)\"; the one option of json is \"enum-encoding=int\"", field: chosen.name)
+            }
+            encoding.enumsAsNumbers = true
+        }
+        return encoding
     }
 
     /// Whether a rule's verb answers a request's: its own, and PATCH where the rule says PUT (an update
@@ -127,11 +164,6 @@ public enum RESTMapping {
     }
 
     // MARK: Helpers
-
-    static func dropping(_ keys: Set<String>, from json: JSON) -> JSON {
-        guard case .object(let o) = json else { return json }
-        return .object(JSONObject(o.members.filter { !keys.contains($0.key) }.map { ($0.key, $0.value) }))
-    }
 
     /// A request's JSON as query parameters: nested objects dotted, arrays repeated, scalars as text.
     static func queryItems(_ json: JSON, dropping keys: Set<String>) -> [(name: String, value: String)] {
@@ -153,8 +185,9 @@ public enum RESTMapping {
     }
 }
 
-/// Google's system parameters, which any call may carry and which bind to no field.
-private let systemParameters: Set<String> = ["alt", "prettyPrint", "key", "$.xgafv"]
+/// Google's system parameters, which any call may carry and which bind to no field, by both their
+/// spellings (`alt` and `$alt`); `RESTMapping.encoding(query:)` reads `$alt`.
+private let systemParameters: Set<String> = ["alt", "$alt", "prettyPrint", "$prettyPrint", "key", "$key", "$.xgafv"]
 
 extension Array where Element == (name: String, value: String) {
     /// Query parameters as the JSON of a request message, accepting only the fields named (JSON or
@@ -190,6 +223,24 @@ extension Array where Element == (name: String, value: String) {
             root.insert(path: path, leaf, repeated: repeated.contains(name))
         }
         return root
+    }
+}
+
+extension JSON {
+    /// Removes the value at a path of object members (`["deliveryVehicle", "name"]`) and returns it;
+    /// nil (and no change) when there is none.
+    mutating func removeValue(at path: [String]) -> JSON? {
+        guard case .object(var object) = self, let first = path.first, var child = object[first] else { return nil }
+        let removed: JSON?
+        if path.count == 1 {
+            removed = child
+            object[first] = nil
+        } else {
+            removed = child.removeValue(at: Array(path.dropFirst()))
+            object[first] = child
+        }
+        self = .object(object)
+        return removed
     }
 }
 

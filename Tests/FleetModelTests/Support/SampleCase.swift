@@ -17,6 +17,8 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
     let reencode: @Sendable (JSON, DecodingOptions) throws -> JSON
     /// The sample's JSON text as written directly (`jsonBytes()`) and through the tree.
     let bothTexts: @Sendable (Int) -> (direct: [UInt8], viaTree: [UInt8])
+    /// The sample's JSON text with enums written as numbers (`jsonBytes(options:)`, `enum-encoding=int`).
+    let textWithEnumNumbers: @Sendable (Int) -> [UInt8]
     /// Decodes JSON as this message and gives its first unacceptable value (`firstUnacceptableValue`).
     let audit: @Sendable (JSON) throws -> UnacceptableValue?
     /// The sample of a variant in the binary protobuf form.
@@ -47,6 +49,7 @@ struct SampleCase: Sendable, CustomTestStringConvertible {
                 let message = sample(variant)
                 return (message.jsonBytes(), message.toJSON().serializedBytes())
             },
+            textWithEnumNumbers: { sample($0).jsonBytes(options: EncodingOptions(enumsAsNumbers: true)) },
             audit: { json in try Message(json: json).firstUnacceptableValue() },
             sampleProtobuf: { sample($0).protobufBytes() },
             protobufRoundTrips: { variant in
