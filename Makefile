@@ -99,9 +99,9 @@ test: build map
 	$(MAKE) --no-print-directory conformance
 	$(MAKE) --no-print-directory methods-check
 	$(MAKE) --no-print-directory fuzz-corpus
-	@echo "== the demo, in CI's fast mode (no terminal: plain lines), must reach COMPLETE"
+	@echo "== the demo, in CI's fast mode (no terminal: plain lines): the ride must reach COMPLETE, the delivery round its outcomes"
 	DEMO_SPEEDUP=60 bash Executables/demo/demo.sh "$(BIN_DIR)" > $(BUILD_DIR)/demo.log 2>&1 || { tail -40 $(BUILD_DIR)/demo.log; exit 1; }
-	@grep -q "is COMPLETE" $(BUILD_DIR)/demo.log && tail -3 $(BUILD_DIR)/demo.log
+	@grep -q "is COMPLETE" $(BUILD_DIR)/demo.log && grep -E "^== (the ride is|the delivery round is over)" $(BUILD_DIR)/demo.log
 	@passed=$$(grep -oE 'Test run with [0-9]+ tests? in [0-9]+ suites? passed' $(BUILD_DIR)/test.log | grep -oE '[0-9]+' | head -1); \
 	echo "conformance against Google's types: passed"; \
 	echo "tests: $${passed:-0} passed, 0 failed"

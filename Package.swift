@@ -104,7 +104,7 @@ let package = Package(
         // The map pages' own HTML, CSS and JS are built into the binary (embedInCode): nothing to install beside it.
         .target(name: "MapPages", dependencies: ["FleetErrors", "FleetModel", "HTTPServer", "HTTPCore"], path: "Plugins/Transports/MapPages",
                 resources: [.embedInCode("Assets/page.html"), .embedInCode("Assets/map.css"), .embedInCode("Assets/map-common.js"),
-                            .embedInCode("Assets/rider.js"), .embedInCode("Assets/operator.js")],
+                            .embedInCode("Assets/rider.js"), .embedInCode("Assets/operator.js"), .embedInCode("Assets/tracking.js")],
                 swiftSettings: strict),
 
         .target(name: "APIServer", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "FleetEngine", "FleetAuth",
@@ -201,7 +201,8 @@ let package = Package(
         .testTarget(name: "ConsumerFollowTests", dependencies: ["FleetEngine", "FleetInterface", "FleetModel", "FleetErrors", "FleetGeo", "SQLiteStore",
                                                                 "JournalTransport", "FleetTestSupport", "FleetAuth"],
                     path: "Tests/ConsumerFollowTests"),
-        .testTarget(name: "MapPageTests", dependencies: ["FleetTestSupport"], path: "Tests/MapPageTests"),
+        .testTarget(name: "MapPageTests", dependencies: ["FleetTestSupport", "FleetEngine", "FleetInterface", "FleetModel", "SQLiteStore"],
+                    path: "Tests/MapPageTests"),
         .testTarget(name: "RouterTests", dependencies: ["FleetRouting", "StraightRouter", "RoutinoRouter", "FleetKit", "FleetGeo",
                                                         "FleetErrors", "FleetTestSupport", "fleet-admin", "FleetRandom", "FleetCatalogue", "FleetSchemes"], path: "Tests/RouterTests"),
         .testTarget(name: "FuzzCorpusTests", dependencies: ["FleetFuzzTargets", "FleetTestSupport"], path: "Tests/Fuzz/CorpusTests"),

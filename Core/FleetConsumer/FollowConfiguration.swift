@@ -7,8 +7,12 @@ public struct FollowConfiguration: Sendable, Hashable {
     public static let defaultRefreshSeconds: Double = 5
     /// The shortest refresh interval accepted: 1 s.
     public static let minimumRefreshSeconds: Double = 1
+    /// The age past which the vehicle's position is flagged stale, by default: the Consumer pages'
+    /// three missed reports at the Driver SDK's usual 5–10 s interval.
+    public static let defaultStaleAfterSeconds = 30.0
 
-    /// The events reported; the others are computed but not delivered. Default: all.
+    /// The trip events reported; the others are computed but not delivered. Default: all. (A
+    /// shipment follower takes its own, `ShipmentFollower.events`.)
     public var events: Set<TripEventKind>
     /// Stop once the trip has reached (or passed) this status; nil: only when it ends.
     public var until: TripStatus?
@@ -18,16 +22,20 @@ public struct FollowConfiguration: Sendable, Hashable {
     public var refreshSeconds: Double
     /// How retries after server and network errors are spaced.
     public var backoff: Backoff
+    /// Stop after this many seconds of real time when following has not ended by itself
+    /// (`FollowOutcome.deadlinePassed`); nil: no deadline.
+    public var deadlineSeconds: Double?
 
-    /// A configuration; the defaults report every event, stop when the trip ends, and retry client
-    /// errors every 5 s.
+    /// A configuration; the defaults report every event, stop when the trip ends, retry client errors
+    /// every 5 s, and set no deadline.
     public init(events: Set<TripEventKind> = Set(TripEventKind.allCases), until: TripStatus? = nil,
                 failFast: Bool = false, refreshSeconds: Double = FollowConfiguration.defaultRefreshSeconds,
-                backoff: Backoff = Backoff()) {
+                backoff: Backoff = Backoff(), deadlineSeconds: Double? = nil) {
         self.events = events
         self.until = until
         self.failFast = failFast
         self.refreshSeconds = refreshSeconds
         self.backoff = backoff
+        self.deadlineSeconds = deadlineSeconds
     }
 }

@@ -1,7 +1,7 @@
 import FleetCLI
 
 /// One JSON object per event and line (`--json`), for `jq` and scripts; nothing else on the output.
-public struct JSONLinesPresenter: FollowPresenter {
+public struct JSONLinesPresenter<Model: FollowedModel>: FollowPresenter {
     /// Where the lines go.
     public let output: any TextOutput
 
@@ -14,7 +14,7 @@ public struct JSONLinesPresenter: FollowPresenter {
     public func start() {}
 
     /// Writes each event as one line.
-    public func present(_ update: TripUpdate) {
+    public func present(_ update: FollowUpdate<Model>) {
         guard !update.events.isEmpty else { return }
         output.write(update.events.map { $0.jsonLine + "\n" }.joined())
     }

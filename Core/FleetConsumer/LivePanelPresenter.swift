@@ -2,38 +2,47 @@ import FleetCLI
 import FleetModel
 import Synchronization
 
-/// The live view on a terminal: `TripPanel` drawn in place and redrawn on every update (and on
-/// `refresh()`, so countdowns tick), the cursor hidden meanwhile; on `finish` the last frame stays,
-/// the cursor comes back and a closing line says why following ended.
-public final class LivePanelPresenter: FollowPresenter {
+/// A live view's lines for a model: `TripPanel`, `ShipmentPanel`. A pure function of the model.
+public protocol FollowPanel: Sendable {
+    /// What it shows.
+    associatedtype Model: FollowedModel
+    /// The lines for `model`, none wider than `width` characters (escapes aside); countdowns run from `now`.
+    func render(_ model: Model, width: Int, now: Timestamp?) -> [String]
+}
+
+/// The live view on a terminal: a panel (`TripPanel`, `ShipmentPanel`) drawn in place and redrawn on
+/// every update (and on `refresh()`, so countdowns tick), the cursor hidden meanwhile; on `finish`
+/// the last frame stays, the cursor comes back and a closing line says why following ended.
+public final class LivePanelPresenter<Panel: FollowPanel>: FollowPresenter {
+    public typealias Model = Panel.Model
     /// ANSI: hide the cursor.
-    static let hideCursor = "\u{1B}[?25l"
+    static var hideCursor: String { "\u{1B}[?25l" }
     /// ANSI: show the cursor.
-    static let showCursor = "\u{1B}[?25h"
+    static var showCursor: String { "\u{1B}[?25h" }
     /// ANSI: clear the whole line.
-    static let clearLine = "\u{1B}[2K"
+    static var clearLine: String { "\u{1B}[2K" }
 
     private struct State {
-        var model: TripModel
+        var model: Model
         var drawn = false
         var finished = false
     }
 
     private let output: any TextOutput
-    private let panel: TripPanel
+    private let panel: Panel
     private let width: @Sendable () -> Int
     private let now: @Sendable () -> Timestamp
     private let state: Mutex<State>
 
-    /// A live panel for `tripName` on `output`; `width` is read before each frame (the terminal may
+    /// A live panel for `name` on `output`; `width` is read before each frame (the terminal may
     /// be resized), `now` counts ETAs down.
-    public init(tripName: String, output: any TextOutput, panel: TripPanel,
+    public init(name: String, output: any TextOutput, panel: Panel,
                 width: @escaping @Sendable () -> Int, now: @escaping @Sendable () -> Timestamp) {
         self.output = output
         self.panel = panel
         self.width = width
         self.now = now
-        self.state = Mutex(State(model: TripModel(tripName: tripName)))
+        self.state = Mutex(State(model: Model(name: name)))
     }
 
     /// Hides the cursor and draws the first frame ("waiting for the first update").
@@ -45,7 +54,7 @@ public final class LivePanelPresenter: FollowPresenter {
     }
 
     /// Redraws with the new model.
-    public func present(_ update: TripUpdate) {
+    public func present(_ update: FollowUpdate<Model>) {
         state.withLock { state in
             guard !state.finished else { return }
             state.model = update.model
@@ -67,7 +76,7 @@ public final class LivePanelPresenter: FollowPresenter {
             guard !state.finished else { return }
             draw(&state)
             state.finished = true
-            let summary = outcome.summary(tripName: state.model.tripName, lastStatus: state.model.status?.name)
+            let summary = outcome.summary(noun: Model.noun, name: state.model.name, lastStatus: state.model.statusName)
             output.write(Self.showCursor + summary + "\n")
         }
     }

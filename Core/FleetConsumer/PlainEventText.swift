@@ -4,21 +4,23 @@ import FleetModel
 /// `2026-01-01T00:00:30Z tripStatus ENROUTE_TO_PICKUP`.
 public enum PlainEventText {
     /// The line of an event (without the new line): its time, its name and its value in words.
-    public static func line(_ event: TripEvent) -> String {
+    public static func line<Kind>(_ event: FollowEvent<Kind>) -> String {
         "\(event.time.rfc3339String) \(event.kind.rawValue) \(text(event.value, observedAt: event.time))"
     }
 
     /// A value in words; ETAs count down from `observedAt`.
-    public static func text(_ value: TripEventValue, observedAt: Timestamp) -> String {
+    public static func text(_ value: FollowEventValue, observedAt: Timestamp) -> String {
         switch value {
-        case .changes(let kinds):
-            return "changed " + kinds.map(\.rawValue).joined(separator: ", ")
+        case .changes(let parts, _):
+            return "changed " + parts.map { "\($0.name): \(text($0.value, observedAt: observedAt))" }.joined(separator: " | ")
         case .status(let status):
             return status?.name ?? "unknown"
         case .distance(let meters):
             return meters.map { "\($0) m" } ?? "unknown"
         case .route(let points):
             return points.isEmpty ? "none" : "\(points.count) points"
+        case .vehicle(let fix):
+            return fix.map(ReadableText.fix) ?? "unknown"
         case .location(let point):
             return point.map(ReadableText.coordinate) ?? "unknown"
         case .eta(let eta):
@@ -34,6 +36,18 @@ public enum PlainEventText {
             return intervals.map { interval in
                 "\(interval.speed?.name ?? "SPEED_UNSPECIFIED") \(interval.startPolylinePointIndex ?? 0)-\(interval.endPolylinePointIndex ?? 0)"
             }.joined(separator: ", ")
+        case .stops(let count):
+            guard let count else { return "unknown" }
+            let before = max(0, count - 1)
+            return "\(count) (" + (before == 0 ? "yours is next" : "\(before) stop\(before == 1 ? "" : "s") before yours") + ")"
+        case .taskState(let state):
+            return state?.name ?? "unknown"
+        case .outcome(let outcome, let time):
+            guard let outcome else { return "none yet" }
+            return outcome.name + (time.map { " at \($0.rfc3339String)" } ?? "")
+        case .window(let window):
+            guard let window else { return "none" }
+            return "\(window.startTime?.rfc3339String ?? "…") to \(window.endTime?.rfc3339String ?? "…")"
         case .staleness(let stale, let age, _):
             let ago = ReadableText.duration(seconds: Int(age.rounded()))
             return stale ? "stale: no position for \(ago); the car may not be where it is shown" : "fresh again (position \(ago) old)"
@@ -57,16 +71,16 @@ public enum PlainEventText {
         let kind = failure.isRecovering ? "recovering" : "needs action"
         guard let wait = failure.retryInSeconds else { return "\(kind), giving up" }
         let attempt = failure.attempt > 1 ? " (attempt \(failure.attempt))" : ""
-        if failure.error.code == .notFound { return "waiting for the trip to be created, checking again in \(seconds(wait))\(attempt)" }
+        if failure.error.code == .notFound { return "waiting for it to be created, checking again in \(seconds(wait))\(attempt)" }
         return "\(kind), retrying in \(seconds(wait))\(attempt)"
     }
 
-    /// The one line shown while the trip does not exist (NOT_FOUND, retried): that the follower waits
-    /// for it, why, and how to stop; nil for any other failure. A trip followed before its CreateTrip
-    /// is common (the rider's app opens first), so this is a wait, not an alarm.
-    public static func waitingLine(_ failure: FollowFailure, tripName: String) -> String? {
+    /// The one line shown while the followed thing does not exist (NOT_FOUND, retried): that the
+    /// follower waits for it, why, and how to stop; nil for any other failure. A trip followed before
+    /// its CreateTrip is common (the rider's app opens first), so this is a wait, not an alarm.
+    public static func waitingLine(_ failure: FollowFailure, noun: String = TripModel.noun, name: String) -> String? {
         guard failure.error.code == .notFound, let wait = failure.retryInSeconds else { return nil }
-        return "Waiting for trip \(tripName): it does not exist (NOT_FOUND); following starts once it is created, "
+        return "Waiting for \(noun) \(name): it does not exist (NOT_FOUND); following starts once it is created, "
             + "checked every \(seconds(wait)). Ctrl-C stops; --fail-fast exits at once instead."
     }
 

@@ -21,12 +21,19 @@ public struct PollingSource: TripSnapshotSource {
     /// Calls `GetTrip`, delivers the trip, waits the interval; again until stopped or a call fails.
     public func snapshots(request: () -> GetTripRequest, clock: any FollowClock, stop: StopSignal,
                           deliver: (Trip) -> Void) throws {
+        try Self.poll(every: intervalSeconds, clock: clock, stop: stop, fetch: { try api.getTrip(request()) }, deliver: deliver)
+    }
+
+    /// Calls `fetch`, delivers its answer, waits `seconds`; again until stopped or a call fails. The
+    /// polling of every follower (GetTrip, GetTaskTrackingInfo).
+    static func poll<Snapshot>(every seconds: Double, clock: any FollowClock, stop: StopSignal,
+                               fetch: () throws -> Snapshot, deliver: (Snapshot) -> Void) throws {
         while !stop.isStopped {
-            let trip = try api.getTrip(request())
+            let snapshot = try fetch()
             guard !stop.isStopped else { return }
-            deliver(trip)
+            deliver(snapshot)
             guard !stop.isStopped else { return }
-            clock.sleep(seconds: intervalSeconds, stop: stop)
+            clock.sleep(seconds: seconds, stop: stop)
         }
     }
 }

@@ -28,12 +28,28 @@ public enum ReadableText {
         "\(fixed(point.latitude)), \(fixed(point.longitude))"
     }
 
+    /// A vehicle's position with what was reported of it: `52.52000, 13.40500, heading 40°, 8.3 m/s,
+    /// accuracy 5 m`; a part not reported is left out.
+    public static func fix(_ fix: VehicleFix) -> String {
+        var parts = [coordinate(fix.location)]
+        if let heading = fix.heading { parts.append("heading \(heading)°") }
+        if let speed = fix.speed { parts.append("\(oneDecimal(speed)) m/s") }
+        if let accuracy = fix.accuracy { parts.append("accuracy \(oneDecimal(accuracy)) m") }
+        return parts.joined(separator: ", ")
+    }
+
     /// The time of day in `timeZone`: `14:03:27`.
     public static func clockTime(_ time: Timestamp, timeZone: TimeZone) -> String {
         let offset = Int64(timeZone.secondsFromGMT(for: time.date))
         let local = time.seconds + offset
         let secondOfDay = ((local % 86_400) + 86_400) % 86_400
         return "\(twoDigits(Int(secondOfDay / 3600))):\(twoDigits(Int(secondOfDay / 60 % 60))):\(twoDigits(Int(secondOfDay % 60)))"
+    }
+
+    private static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        let sign = tenths < 0 ? "-" : ""
+        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
     }
 
     private static func twoDigits(_ value: Int) -> String {

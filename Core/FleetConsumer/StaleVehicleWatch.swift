@@ -1,32 +1,30 @@
 import FleetModel
 import Synchronization
 
-/// Tells when the followed trip's vehicle goes quiet. A dead driver's phone changes nothing on the
+/// Tells when the followed trip's (or shipment's) vehicle goes quiet. A dead driver's phone changes nothing on the
 /// server, so no snapshot ever arrives to say so: the clock must. Every update passes through
 /// `present` (which forwards it), and `tick` (every second) looks again at the last model; when the
 /// vehicle's position crosses `staleAfterSeconds` either way, a `vehicleStale` event is presented.
 ///
 /// Calls to the presenter are serialised here, so the follower's thread and the ticker's never
 /// present at once.
-public final class StaleVehicleWatch: Sendable {
-    /// The Consumer pages' default: three missed reports at the Driver SDK's usual 5–10 s interval.
-    public static let defaultStaleAfterSeconds = 30.0
+public final class StaleVehicleWatch<Model: FollowedModel>: Sendable {
 
     private let staleAfterSeconds: Double
     private let now: @Sendable () -> Timestamp
-    private let forward: @Sendable (TripUpdate) -> Void
+    private let forward: @Sendable (FollowUpdate<Model>) -> Void
     private let reportEvents: Bool
     private let state = Mutex(State())
 
     private struct State {
-        var model: TripModel?
+        var model: Model?
         var wasStale = false
     }
 
     /// A watch presenting through `forward`; `reportEvents` false keeps the events to itself (the
     /// live panel shows staleness on its own).
-    public init(staleAfterSeconds: Double = StaleVehicleWatch.defaultStaleAfterSeconds, reportEvents: Bool = true,
-                now: @escaping @Sendable () -> Timestamp, forward: @escaping @Sendable (TripUpdate) -> Void) {
+    public init(staleAfterSeconds: Double = FollowConfiguration.defaultStaleAfterSeconds, reportEvents: Bool = true,
+                now: @escaping @Sendable () -> Timestamp, forward: @escaping @Sendable (FollowUpdate<Model>) -> Void) {
         self.staleAfterSeconds = staleAfterSeconds
         self.reportEvents = reportEvents
         self.now = now
@@ -34,7 +32,7 @@ public final class StaleVehicleWatch: Sendable {
     }
 
     /// Forwards an update from the follower, then a `vehicleStale` event if the state changed.
-    public func present(_ update: TripUpdate) {
+    public func present(_ update: FollowUpdate<Model>) {
         state.withLock { state in
             forward(update)
             state.model = update.model
@@ -54,8 +52,8 @@ public final class StaleVehicleWatch: Sendable {
         guard stale != state.wasStale else { return }
         state.wasStale = stale
         guard reportEvents, let age = model.vehicleLocationAge(at: at), let since = model.vehicleLocationTime else { return }
-        let event = TripEvent(kind: .vehicleStale, tripName: model.tripName, time: at,
-                              value: .staleness(stale: stale, ageSeconds: age, since: since))
-        forward(TripUpdate(model: model, events: [event]))
+        let event = FollowEvent(kind: Model.Kind.vehicleStale, name: model.name, time: at,
+                                value: .staleness(stale: stale, ageSeconds: age, since: since))
+        forward(FollowUpdate(model: model, events: [event]))
     }
 }

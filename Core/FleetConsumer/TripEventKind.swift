@@ -1,11 +1,11 @@
-/// The events a follower emits, named after the Consumer SDK's trip model subscriber callbacks.
+/// The events a trip follower emits, named after the Consumer SDK's trip model subscriber callbacks.
 ///
 /// The declaration order is the emission order within one update: `trip` first (it lists what
 /// changed), then each changed part in the order the SDK's guide lists its callbacks, so the status
 /// always comes before the distance, the route, the locations and the ETAs. `error` is never in the
 /// same update as the others.
-public enum TripEventKind: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
-    /// The trip was updated; carries the names of the parts that changed ("trip updated").
+public enum TripEventKind: String, FollowEventKind {
+    /// The trip was updated; carries the changed parts with their values, and the trip ("trip updated").
     case trip
     /// The trip's status.
     case tripStatus
@@ -13,7 +13,7 @@ public enum TripEventKind: String, Sendable, Hashable, CaseIterable, Comparable,
     case activeRouteRemainingDistance
     /// The route to the next waypoint.
     case activeRoute
-    /// Where the vehicle is.
+    /// Where the vehicle is, its heading, speed and accuracy.
     case vehicleLocation
     /// Where the rider is picked up.
     case pickupLocation
@@ -35,35 +35,10 @@ public enum TripEventKind: String, Sendable, Hashable, CaseIterable, Comparable,
     /// A refresh failed ("update failed with error").
     case error
 
+    /// `trip`.
+    public static var update: TripEventKind { .trip }
+    /// Events name the trip under `"trip"`.
+    public static let subjectKey = "trip"
     /// The kinds that describe a part of the trip: every kind but `trip`, `vehicleStale` and `error`.
-    public static let tripParts: [TripEventKind] = allCases.filter { $0 != .trip && $0 != .error && $0 != .vehicleStale }
-
-    /// The event's name, as printed and as `--events` takes it.
-    public var description: String { rawValue }
-
-    /// Emission order (the declaration order).
-    public static func < (lhs: TripEventKind, rhs: TripEventKind) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
-
-    /// Parses a comma-separated list of event names (`tripStatus,pickupETA`); spaces around names
-    /// and empty items are ignored.
-    ///
-    /// - Returns: the kinds, or the first name that is not an event (`.failure(name)`).
-    public static func parseList(_ text: String) -> Result<Set<TripEventKind>, UnknownEventName> {
-        var kinds: Set<TripEventKind> = []
-        for item in text.split(separator: ",") {
-            let name = String(item.filter { !$0.isWhitespace })
-            guard !name.isEmpty else { continue }
-            guard let kind = TripEventKind(rawValue: name) else { return .failure(UnknownEventName(name: name)) }
-            kinds.insert(kind)
-        }
-        return .success(kinds)
-    }
-}
-
-/// A name given to `--events` that is not one of `TripEventKind`'s.
-public struct UnknownEventName: Error, Sendable, Hashable {
-    /// The name as given.
-    public let name: String
+    public static let tripParts: [TripEventKind] = parts
 }

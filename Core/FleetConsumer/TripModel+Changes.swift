@@ -4,7 +4,7 @@ extension TripModel {
     /// The parts of the trip that differ from `previous`, in emission order (`TripEventKind` order;
     /// never `trip` or `error`).
     public func changes(since previous: TripModel) -> [TripEventKind] {
-        TripEventKind.tripParts.filter { value(of: $0) != previous.value(of: $0) }
+        TripEventKind.parts.filter { value(of: $0) != previous.value(of: $0) }
     }
 
     /// The value of one part of the trip as its event carries it; nil for `trip` and `error`.
@@ -13,7 +13,7 @@ extension TripModel {
         case .tripStatus: .status(status)
         case .activeRouteRemainingDistance: .distance(remainingDistanceMeters)
         case .activeRoute: .route(activeRoute)
-        case .vehicleLocation: .location(vehicleLocation)
+        case .vehicleLocation: .vehicle(vehicle)
         case .pickupLocation: .location(pickupLocation?.point)
         case .dropoffLocation: .location(dropoffLocation?.point)
         case .pickupETA: .eta(pickupETA)
@@ -26,14 +26,12 @@ extension TripModel {
     }
 
     /// The events that take a subscriber from `previous` to this model: nothing when nothing changed,
-    /// else `trip` (listing the changed parts) followed by one event per changed part, in order.
+    /// else `trip` (the changed parts with their values, and the trip) followed by one event per
+    /// changed part, in order.
     public func events(since previous: TripModel, at time: Timestamp) -> [TripEvent] {
-        let changed = changes(since: previous)
-        guard !changed.isEmpty else { return [] }
-        return [TripEvent(kind: .trip, tripName: tripName, time: time, value: .changes(changed))]
-            + changed.compactMap { kind in
-                value(of: kind).map { TripEvent(kind: kind, tripName: tripName, time: time, value: $0) }
-            }
+        guard let trip else { return [] }
+        return FollowEvent.updateEvents(name: tripName, at: time, snapshot: .trip(trip),
+                                        changed: changes(since: previous).compactMap { kind in value(of: kind).map { (kind, $0) } })
     }
 }
 

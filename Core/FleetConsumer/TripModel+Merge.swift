@@ -6,7 +6,8 @@ extension TripModel {
     ///
     /// Every part is taken from the snapshot, except parts the server left out because they had not
     /// changed since the version sent (see `TripVersions.isOmitted`): the route, its traffic, and the
-    /// paths and traffic of each remaining waypoint then keep their previous value. ETAs come from
+    /// paths and traffic of each remaining waypoint then keep their previous value, in the parts and
+    /// in `trip`. ETAs come from
     /// this trip's pickup and dropoff waypoints (`eta`; for the first waypoint also
     /// `etaToFirstWaypoint`), else from `pickupTime` and `dropoffTime`.
     public func merging(_ trip: Trip, sent: TripVersions, observedAt: Timestamp) -> TripModel {
@@ -15,23 +16,29 @@ extension TripModel {
         next.lastFailure = nil
         next.status = trip.tripStatus
         next.vehicleID = trip.vehicleId.flatMap { $0.isEmpty ? nil : $0 }
-        next.vehicleLocation = trip.lastLocation?.location
-        next.vehicleLocationTime = trip.lastLocation.flatMap { $0.serverTime ?? $0.updateTime }
+        next.vehicle = VehicleFix(trip.lastLocation)
+        next.vehicleLocationTime = next.vehicle == nil ? nil : trip.lastLocation.flatMap { $0.serverTime ?? $0.updateTime }
         next.pickupLocation = trip.pickupPoint
         next.dropoffLocation = trip.dropoffPoint
         next.intermediateDestinations = trip.intermediateDestinations
         next.intermediateDestinationIndex = trip.intermediateDestinationIndex
         next.remainingDistanceMeters = trip.remainingDistanceMeters
 
+        var known = trip
         let route = trip.route.isEmpty ? Self.decode(trip.currentRouteSegment) : trip.route
         if !TripVersions.isOmitted(isEmpty: route.isEmpty, version: trip.currentRouteSegmentVersion, sent: sent.route) {
             next.activeRoute = route
+        } else {
+            known.route = self.trip?.route ?? []
+            known.currentRouteSegment = self.trip?.currentRouteSegment
         }
         next.versions.route = trip.currentRouteSegmentVersion
 
         if !TripVersions.isOmitted(isEmpty: trip.currentRouteSegmentTraffic == nil,
                                    version: trip.currentRouteSegmentTrafficVersion, sent: sent.traffic) {
             next.activeRouteTraffic = trip.currentRouteSegmentTraffic
+        } else {
+            known.currentRouteSegmentTraffic = self.trip?.currentRouteSegmentTraffic
         }
         next.versions.traffic = trip.currentRouteSegmentTrafficVersion
 
@@ -41,6 +48,8 @@ extension TripModel {
             ? trip.remainingWaypoints.map { keepingPaths(of: $0) }
             : trip.remainingWaypoints
         next.versions.waypointsRoute = trip.remainingWaypointsRouteVersion
+        known.remainingWaypoints = next.remainingWaypoints
+        next.trip = known
 
         next.pickupETA = next.eta(of: .pickupWaypointType, trip: trip) ?? trip.pickupTime
         next.dropoffETA = next.eta(of: .dropOffWaypointType, trip: trip) ?? trip.dropoffTime

@@ -7,7 +7,7 @@ import FleetModel
 /// the SDK reports to subscribers is a property, and `changes(since:)` names the parts that differ
 /// between two models. Parts the server left out because their version had not changed keep their
 /// previous value.
-public struct TripModel: Sendable, Hashable {
+public struct TripModel: FollowedModel {
     /// The trip's resource name as it is followed (`providers/p/trips/t`).
     public var tripName: String
     /// The trip ID: the last segment of the name (waypoints name their trip by it).
@@ -17,8 +17,10 @@ public struct TripModel: Sendable, Hashable {
     public var status: TripStatus?
     /// The vehicle serving the trip, when assigned.
     public var vehicleID: String?
-    /// The vehicle's last reported position, while the trip is active on it.
-    public var vehicleLocation: LatLng?
+    /// The vehicle's last reported position, heading, speed and accuracy, while the trip is active on it.
+    public var vehicle: VehicleFix?
+    /// Where the vehicle is (`vehicle`'s location).
+    public var vehicleLocation: LatLng? { vehicle?.location }
     /// When the server received that position (`lastLocation.serverTime`, else its `updateTime`):
     /// how old the car's position is, which a snapshot alone does not say (a dead phone leaves it
     /// frozen while every snapshot still looks fine).
@@ -45,6 +47,10 @@ public struct TripModel: Sendable, Hashable {
     public var remainingWaypoints: [TripWaypoint] = []
     /// The versions of the route, traffic and waypoint paths held, sent with the next `GetTrip`.
     public var versions = TripVersions()
+    /// The trip as the follower knows it: the last snapshot, with the parts the server left out
+    /// because they had not changed (route, traffic, waypoint paths) filled in from the one before.
+    /// Nil before the first snapshot.
+    public var trip: Trip?
 
     /// The largest remaining distance seen since the next waypoint last changed: the length of the
     /// current leg, for showing progress along it.
@@ -59,20 +65,40 @@ public struct TripModel: Sendable, Hashable {
         self.tripName = tripName
     }
 
+    /// An empty model for the trip `name`.
+    public init(name: String) {
+        self.init(tripName: name)
+    }
+
+    /// `trip`.
+    public static let noun = "trip"
+    /// The trip's name (`tripName`).
+    public var name: String { tripName }
+    /// The status's name.
+    public var statusName: String? { status?.name }
+    /// While the trip is under way (an ended trip's car is not expected to report).
+    public var expectsVehicleReports: Bool { status.map { !TripLifecycle.isTerminal($0) } ?? false }
+
     /// The next waypoint: the first remaining one.
     public var nextWaypoint: TripWaypoint? { remainingWaypoints.first }
 
-    /// Seconds since the vehicle's position was received, at `now`; nil without a position time.
-    public func vehicleLocationAge(at now: Timestamp) -> Double? {
-        guard vehicleLocation != nil, let time = vehicleLocationTime else { return nil }
-        return max(0, now.timeIntervalSince1970 - time.timeIntervalSince1970)
+    /// GetTrip with the versions held (`TripVersions.request(for:)`).
+    public func request() -> GetTripRequest {
+        versions.request(for: tripName)
     }
 
-    /// Whether the vehicle's position is older than `staleAfterSeconds` at `now`, while the trip is
-    /// under way (an ended trip's car is not expected to report).
-    public func isVehicleStale(at now: Timestamp, staleAfterSeconds: Double) -> Bool {
-        guard let age = vehicleLocationAge(at: now), let status, !TripLifecycle.isTerminal(status) else { return false }
-        return age > staleAfterSeconds
+    /// `merging(_:sent:observedAt:)` with the versions `request` carried.
+    public func merging(_ trip: Trip, answering request: GetTripRequest, observedAt: Timestamp) -> TripModel {
+        merging(trip, sent: TripVersions(route: request.currentRouteSegmentVersion, traffic: request.currentRouteSegmentTrafficVersion,
+                                         waypointsRoute: request.remainingWaypointsRouteVersion), observedAt: observedAt)
+    }
+
+    /// `tripEnded` once COMPLETE or CANCELED, `untilReached` once at or past `configuration.until`.
+    public func ending(_ configuration: FollowConfiguration) -> FollowOutcome? {
+        guard let status else { return nil }
+        if TripLifecycle.isTerminal(status) { return .tripEnded(status) }
+        if let until = configuration.until, TripProgress.hasReached(status, until) { return .untilReached(status) }
+        return nil
     }
 
     /// Whether the rider has been picked up (the status is past the pickup).

@@ -8,7 +8,7 @@ import Foundation
 /// state of the connection.
 ///
 /// `render` is a pure function of the model: the presenter redraws its lines in place.
-public struct TripPanel: Sendable {
+public struct TripPanel: FollowPanel {
     /// How many lines `render` returns, always.
     public static let lineCount = 8
     /// The narrowest width rendered as such; narrower terminals get lines cut at this width.
@@ -19,7 +19,7 @@ public struct TripPanel: Sendable {
     /// The time zone of clock times.
     public var timeZone: TimeZone
     /// A vehicle position older than this is flagged stale on the vehicle line.
-    public var staleAfterSeconds = StaleVehicleWatch.defaultStaleAfterSeconds
+    public var staleAfterSeconds = FollowConfiguration.defaultStaleAfterSeconds
     /// How many times faster than real time the trip runs (a drive simulated with
     /// `driver-report --speedup N`, as `make demo` does). ETAs are estimated in the trip's own time,
     /// so between updates the countdowns run this much faster, in that time too.
@@ -66,20 +66,7 @@ public struct TripPanel: Sendable {
     }
 
     private func vehicleLine(_ model: TripModel, now: Timestamp) -> PanelLine {
-        if let location = model.vehicleLocation {
-            var parts: [(String, (String) -> String)] = [(ReadableText.coordinate(location), { $0 })]
-            if let age = model.vehicleLocationAge(at: now) {
-                let ago = ReadableText.duration(seconds: Int(age.rounded()))
-                if model.isVehicleStale(at: now, staleAfterSeconds: staleAfterSeconds) {
-                    parts.append(("  STALE: no position for \(ago)", { style.bold(style.red($0)) }))
-                } else {
-                    parts.append(("  \(ago) ago", style.dim))
-                }
-            }
-            return PanelLine("Vehicle", parts)
-        }
-        let text = model.vehicleID == nil ? "not assigned yet" : "no position"
-        return PanelLine("Vehicle", [(text, style.dim)])
+        common.vehicleLine(model.vehicleLocation, of: model, now: now, missing: model.vehicleID == nil ? "not assigned yet" : "no position")
     }
 
     private func progressLine(_ model: TripModel, width: Int) -> PanelLine {
@@ -98,7 +85,7 @@ public struct TripPanel: Sendable {
         if model.isPickedUp {
             return PanelLine("Pickup", [(model.pickupETA.map { "picked up \(clock($0))" } ?? "picked up", { $0 })])
         }
-        return PanelLine("Pickup", etaParts(model.pickupETA, now: countdownNow(model, now)))
+        return PanelLine("Pickup", common.etaParts(model.pickupETA, now: common.countdownNow(model, now)))
     }
 
     private func dropoffLine(_ model: TripModel, now: Timestamp) -> PanelLine {
@@ -108,39 +95,23 @@ public struct TripPanel: Sendable {
         case .canceled?:
             return PanelLine("Dropoff", [("canceled", style.dim)])
         default:
-            return PanelLine("Dropoff", etaParts(model.dropoffETA, now: countdownNow(model, now)))
+            return PanelLine("Dropoff", common.etaParts(model.dropoffETA, now: common.countdownNow(model, now)))
         }
     }
 
-    private func updatedLine(_ model: TripModel) -> PanelLine {
-        var parts: [(String, (String) -> String)] = [(model.observedAt.map(clock) ?? "never", { $0 })]
-        if let failure = model.lastFailure {
-            let colour = failure.isRecovering ? style.yellow : style.red
-            parts.append(("  \(failure.error.code.name): \(PlainEventText.nextStep(failure))", colour))
-        }
-        return PanelLine("Updated", parts)
-    }
+    private func updatedLine(_ model: TripModel) -> PanelLine { common.updatedLine(model) }
 
-    private func problemLine(_ model: TripModel) -> PanelLine {
-        guard let failure = model.lastFailure else { return PanelLine("", []) }
-        let text = failure.isRecovering ? failure.cause : "\(failure.cause). \(failure.remedy)"
-        return PanelLine("", [(text, style.dim)])
-    }
+    private func problemLine(_ model: TripModel) -> PanelLine { common.problemLine(model) }
 
     // MARK: Pieces
 
-    /// `now` in the trip's own time: the real time passed since the model was observed, `timeScale`
-    /// times over.
-    private func countdownNow(_ model: TripModel, _ now: Timestamp) -> Timestamp {
-        guard timeScale != 1, let observed = model.observedAt else { return now }
-        return observed.adding(seconds: now.timeIntervalSince(observed) * timeScale)
+    /// The lines and pieces a shipment's panel draws alike.
+    private var common: PanelPieces {
+        PanelPieces(style: style, timeZone: timeZone, staleAfterSeconds: staleAfterSeconds, timeScale: timeScale)
     }
 
-    private func etaParts(_ eta: Timestamp?, now: Timestamp) -> [(String, (String) -> String)] {
-        guard let eta else { return [("no ETA yet", style.dim)] }
-        let left = ReadableText.duration(seconds: ReadableText.secondsLeft(until: eta, from: now))
-        return [("ETA \(clock(eta))", style.bold), ("  in \(left)", { $0 })]
-    }
+    /// A shipment's panel with the same style, time zone, stale threshold and time scale.
+    public var shipmentPanel: ShipmentPanel { ShipmentPanel(common) }
 
     private func legName(_ model: TripModel) -> String {
         guard let next = model.nextWaypoint else { return "left" }
@@ -153,9 +124,7 @@ public struct TripPanel: Sendable {
         }
     }
 
-    private func clock(_ time: Timestamp) -> String {
-        ReadableText.clockTime(time, timeZone: timeZone)
-    }
+    private func clock(_ time: Timestamp) -> String { common.clock(time) }
 
     /// `[=========>          ]`: `fraction` (0 … 1) of `width - 2` cells filled.
     static func bar(fraction: Double, width: Int) -> String {
@@ -164,6 +133,67 @@ public struct TripPanel: Sendable {
         if filled >= cells { return "[" + String(repeating: "=", count: cells) + "]" }
         let body = String(repeating: "=", count: filled) + ">" + String(repeating: " ", count: cells - filled - 1)
         return "[" + body + "]"
+    }
+}
+
+/// What the trip's and the shipment's panels draw alike: the vehicle's position and its age, when
+/// the model was last updated and what went wrong, ETAs, clock times.
+struct PanelPieces {
+    let style: Style
+    let timeZone: TimeZone
+    let staleAfterSeconds: Double
+    let timeScale: Double
+
+    /// `Vehicle  60.17000, 24.94000  12s ago`, flagged STALE past `staleAfterSeconds`; `missing`
+    /// (dim) without a position.
+    func vehicleLine(_ location: LatLng?, of model: some FollowedModel, now: Timestamp, missing: String) -> PanelLine {
+        guard let location else { return PanelLine("Vehicle", [(missing, style.dim)]) }
+        var parts: [(String, (String) -> String)] = [(ReadableText.coordinate(location), { $0 })]
+        if let age = model.vehicleLocationAge(at: now) {
+            let ago = ReadableText.duration(seconds: Int(age.rounded()))
+            if model.isVehicleStale(at: now, staleAfterSeconds: staleAfterSeconds) {
+                parts.append(("  STALE: no position for \(ago)", { style.bold(style.red($0)) }))
+            } else {
+                parts.append(("  \(ago) ago", style.dim))
+            }
+        }
+        return PanelLine("Vehicle", parts)
+    }
+
+    /// `Updated  14:03:27`, and the last failure with what happens next.
+    func updatedLine(_ model: some FollowedModel) -> PanelLine {
+        var parts: [(String, (String) -> String)] = [(model.observedAt.map(clock) ?? "never", { $0 })]
+        if let failure = model.lastFailure {
+            let colour = failure.isRecovering ? style.yellow : style.red
+            parts.append(("  \(failure.error.code.name): \(PlainEventText.nextStep(failure))", colour))
+        }
+        return PanelLine("Updated", parts)
+    }
+
+    /// The last failure's cause (and remedy, when it needs action); empty without one.
+    func problemLine(_ model: some FollowedModel) -> PanelLine {
+        guard let failure = model.lastFailure else { return PanelLine("", []) }
+        let text = failure.isRecovering ? failure.cause : "\(failure.cause). \(failure.remedy)"
+        return PanelLine("", [(text, style.dim)])
+    }
+
+    /// `now` in the followed thing's own time: the real time passed since the model was observed,
+    /// `timeScale` times over.
+    func countdownNow(_ model: some FollowedModel, _ now: Timestamp) -> Timestamp {
+        guard timeScale != 1, let observed = model.observedAt else { return now }
+        return observed.adding(seconds: now.timeIntervalSince(observed) * timeScale)
+    }
+
+    /// `ETA 14:05:00  in 2m 05s`, or `no ETA yet`.
+    func etaParts(_ eta: Timestamp?, now: Timestamp) -> [(String, (String) -> String)] {
+        guard let eta else { return [("no ETA yet", style.dim)] }
+        let left = ReadableText.duration(seconds: ReadableText.secondsLeft(until: eta, from: now))
+        return [("ETA \(clock(eta))", style.bold), ("  in \(left)", { $0 })]
+    }
+
+    /// The time of day in the panel's time zone.
+    func clock(_ time: Timestamp) -> String {
+        ReadableText.clockTime(time, timeZone: timeZone)
     }
 }
 

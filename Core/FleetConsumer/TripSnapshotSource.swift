@@ -7,7 +7,8 @@ import FleetModel
 ///
 /// A source runs until `stop` is given (then it returns) or a call fails (then it throws the
 /// `FleetError`); the follower decides whether and when to run it again. A source that ends by
-/// itself while not stopped (a stream the server closed) is treated as CANCELLED and restarted.
+/// itself while not stopped (a stream the server closed) is treated as ABORTED (`STREAM_ABORTED`, as
+/// the HTTP client reports a watch the server ended) and restarted.
 public protocol TripSnapshotSource: Sendable {
     /// Delivers snapshots of the trip until `stop` is given, or throws the error of a failed call.
     ///

@@ -20,13 +20,15 @@ public struct LearnedETASettings: Sendable, Hashable {
 }
 
 /// The learned tables per provider as last read from the store, read again in the background when older than the
-/// settings' refresh time, so a location update never waits for the store.
+/// settings' refresh time, so a location update never waits for the store. Each piece's smoothed paces are computed
+/// once per read (``RoadTimes/precomputePaces()``), so the vehicles' plans look them up.
 final class LearnedTimesCache: Sendable {
     private struct Entry {
         var times: RoadTimes
         var loadedAt: Double
         var loading: Bool
-        /// Changes whenever `times` is read again, so plans made from older tables are made anew.
+        /// Changes whenever `times` is read again and differs, so plans made from older tables are made anew (and
+        /// stay while the store holds what it held).
         var generation: Int
     }
 
@@ -47,14 +49,17 @@ final class LearnedTimesCache: Sendable {
             return (entry, due)
         }
         guard let cached else {
-            let loaded = (try? storage.load(provider: provider)) ?? RoadTimes()
+            var loaded = (try? storage.load(provider: provider)) ?? RoadTimes()
+            loaded.precomputePaces()
             let generation = Self.nextGeneration()
             entries.withLock { $0[provider] = Entry(times: loaded, loadedAt: now, loading: false, generation: generation) }
             return (loaded, generation)
         }
         if due {
             DispatchQueue.global(qos: .utility).async { [self] in
-                let loaded = try? storage.load(provider: provider)
+                // Tables equal to those in use are dropped: the vehicles' plans stay.
+                var loaded = (try? storage.load(provider: provider)).flatMap { $0.pieces == cached.times.pieces ? nil : $0 }
+                loaded?.precomputePaces()
                 entries.withLock { entries in
                     entries[provider]?.loading = false
                     entries[provider]?.loadedAt = now

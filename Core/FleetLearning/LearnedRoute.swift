@@ -74,16 +74,20 @@ public struct LearnedETAModel: Sendable, Hashable {
 
 /// A plan of learned times along a ``LearnedRoute``, kept between a vehicle's location updates so that an update
 /// costs a few binary searches however long the route. It has two parts:
-/// - the route's **all-week** figures, per stretch from the route's start: learned seconds and metres with nothing
-///   learned (``RoadTimes/allWeekPace(_:)``); made once per route and set of tables;
+/// - what the route reads from one set of tables, made once per route and set of tables: each stretch's smoothed
+///   paces (``RoadTimes/PaceTable``, of its piece or the nearest learned neighbour), and the **all-week** figures per
+///   stretch from the route's start: learned seconds and metres with nothing learned (``RoadTimes/allWeekPace(_:)``);
 /// - the **near** plan, from one stretch at one time of departure up to ``LearnedETAModel/planHorizonSeconds``
-///   ahead: each stretch at the quarter hour the vehicle reaches it (``RoadTimes/pace(_:slot:)``); made again when the
-///   vehicle falls ``LearnedETAModel/replanSeconds`` behind or ahead of it, or nears its end.
+///   ahead: each stretch at the quarter hour the vehicle reaches it (``RoadTimes/pace(_:slot:)``, looked up in the
+///   stretch's table); made again when the vehicle falls ``LearnedETAModel/replanSeconds`` behind or ahead of it, or
+///   nears its end.
 /// Stretches beyond the near plan are timed with the all-week figures: by then the quarter hour the vehicle gets
 /// there is itself uncertain.
 public struct LearnedTiming: Sendable {
     /// Which tables the plan was made from (the caller's generation number).
     let generation: Int
+    /// Each stretch's smoothed paces; nil where nothing is learned on its piece or the neighbours.
+    let paces: [RoadTimes.PaceTable?]
     /// All-week figures at each stretch's end, from the route's start.
     let weekSeconds: [Double]
     let weekUnlearned: [Double]
@@ -98,38 +102,53 @@ public struct LearnedTiming: Sendable {
 }
 
 extension LearnedRoute {
-    /// The all-week figures of every stretch, from the route's start.
-    func weekFigures(_ times: RoadTimes) -> (seconds: [Double], unlearned: [Double]) {
-        var seconds: [Double] = [], unlearned: [Double] = []
+    /// What the route reads from `times`: every stretch's smoothed paces, and the all-week figures from the route's
+    /// start.
+    func read(_ times: RoadTimes) -> (paces: [RoadTimes.PaceTable?], seconds: [Double], unlearned: [Double]) {
+        var paces: [RoadTimes.PaceTable?] = [], seconds: [Double] = [], unlearned: [Double] = []
+        paces.reserveCapacity(stretches.count)
         seconds.reserveCapacity(stretches.count)
         unlearned.reserveCapacity(stretches.count)
         var learnedSum = 0.0, unlearnedSum = 0.0
         for stretch in stretches {
             let length = stretch.endMeters - stretch.startMeters
-            if let pace = times.allWeekPace(stretch.piece) { learnedSum += length * pace.secondsPerMeter } else { unlearnedSum += length }
+            let table = times.entry(near: stretch.piece).flatMap(times.paceTable(of:))
+            if let table { learnedSum += length * table.allWeekSecondsPerMeter } else { unlearnedSum += length }
+            paces.append(table)
             seconds.append(learnedSum)
             unlearned.append(unlearnedSum)
         }
-        return (seconds, unlearned)
+        return (paces, seconds, unlearned)
     }
 
     /// A new plan from `fromMeters`, leaving at `now`: the near stretches timed at the quarter hour the vehicle
-    /// reaches each, stretches with nothing learned at `fallbackSecondsPerMeter`; the all-week figures taken from
-    /// `previous` when it was made from the same tables.
+    /// reaches each, stretches with nothing learned at `fallbackSecondsPerMeter`; what the route reads from the
+    /// tables taken from `previous` when it was made from the same tables.
     public func plan(from fromMeters: Double, now: Double, times: RoadTimes, model: LearnedETAModel, generation: Int,
                      fallbackSecondsPerMeter: Double, previous: LearnedTiming? = nil) -> LearnedTiming {
-        let week = previous.flatMap { $0.generation == generation ? ($0.weekSeconds, $0.weekUnlearned) : nil } ?? weekFigures(times)
+        let readings = previous.flatMap { $0.generation == generation ? (paces: $0.paces, seconds: $0.weekSeconds, unlearned: $0.weekUnlearned) : nil }
+            ?? read(times)
         let start = stretchIndex(atMeters: fromMeters)
         var learned: [Double] = [], unlearned: [Double] = [], flags: [Bool] = []
         var seconds = 0.0, meters = 0.0
         var position = fromMeters
         var index = start
+        // The quarter hour reached, worked out again only when the time reached leaves it: a branch the processor
+        // predicts, so a stretch's lookup need not wait for the last stretch's seconds (the tables are too large for
+        // its caches). The quarter hour is the same as computing it at every stretch.
+        var slot = WeekSlot(epochSeconds: now, utcOffsetSeconds: model.utcOffsetSeconds)
+        var slotEnd = WeekSlot.quarterHours(epochSeconds: now, utcOffsetSeconds: model.utcOffsetSeconds).rounded(.down) + 1
         while index < stretches.count, seconds + meters * fallbackSecondsPerMeter <= model.planHorizonSeconds {
             let stretch = stretches[index]
             let length = max(0, stretch.endMeters - position)
-            let elapsed = seconds + meters * fallbackSecondsPerMeter
-            if let pace = times.pace(stretch.piece, slot: WeekSlot(epochSeconds: now + elapsed, utcOffsetSeconds: model.utcOffsetSeconds)) {
-                seconds += length * pace.secondsPerMeter
+            let reached = now + (seconds + meters * fallbackSecondsPerMeter)
+            let quarterHours = WeekSlot.quarterHours(epochSeconds: reached, utcOffsetSeconds: model.utcOffsetSeconds)
+            if quarterHours >= slotEnd || quarterHours < slotEnd - 1 {
+                slot = WeekSlot(epochSeconds: reached, utcOffsetSeconds: model.utcOffsetSeconds)
+                slotEnd = quarterHours.rounded(.down) + 1
+            }
+            if let table = readings.paces[index] {
+                seconds += length * table.secondsPerMeter(at: slot)
                 flags.append(true)
             } else {
                 meters += length
@@ -140,7 +159,7 @@ extension LearnedRoute {
             position = stretch.endMeters
             index += 1
         }
-        return LearnedTiming(generation: generation, weekSeconds: week.0, weekUnlearned: week.1, startIndex: start,
+        return LearnedTiming(generation: generation, paces: readings.paces, weekSeconds: readings.seconds, weekUnlearned: readings.unlearned, startIndex: start,
                              startMeters: fromMeters, departure: now, learnedSeconds: learned, unlearnedMeters: unlearned,
                              isLearned: flags)
     }
@@ -149,7 +168,8 @@ extension LearnedRoute {
     /// 0), leaving at `now` (epoch seconds).
     ///
     /// Each stretch ahead is timed with the learned pace of its piece at the quarter hour the vehicle will be there
-    /// (``RoadTimes/pace(_:slot:)``), those beyond the plan's horizon with their all-week pace; a stretch where nothing
+    /// (``RoadTimes/pace(_:slot:)``, looked up in its ``RoadTimes/PaceTable``: call ``RoadTimes/precomputePaces()``
+    /// once on tables read for many updates, else each new set of tables computes the route's tables), those beyond the plan's horizon with their all-week pace; a stretch where nothing
     /// is learned takes `fallbackSecondsPerMeter` (the vehicle's own pace, or its category's default). Over the first
     /// ``LearnedETAModel/liveMeters`` the vehicle's live pace (`liveSecondsPerMeter`, nil when unknown) is blended in,
     /// at ``LearnedETAModel/liveWeight`` at the vehicle, fading linearly to nothing. The learned part comes from
@@ -181,17 +201,19 @@ extension LearnedRoute {
             var seconds = planned(plan, index: stretchIndex(atMeters: along), atMeters: along, fallback: fallbackSecondsPerMeter) - start
             if let live = liveSecondsPerMeter, model.liveWeight > 0 {
                 let reach = fromMeters + model.liveMeters
-                var index = stretchIndex(atMeters: blendEnd)
-                while blendEnd < min(along, reach), index < stretches.count {
-                    let end = min(stretches[index].endMeters, reach)
-                    if end > blendEnd {
-                        let weight = model.liveWeight * (1 - ((blendEnd + end) / 2 - fromMeters) / model.liveMeters)
-                        let extra = (end - blendEnd) * weight * (live - paceOf(plan, index: index, fallback: fallbackSecondsPerMeter))
-                        partial = (blendEnd, end, extra)
-                        blendExtra += extra
-                        blendEnd = end
+                if blendEnd < min(along, reach) {
+                    var index = stretchIndex(atMeters: blendEnd)
+                    while blendEnd < min(along, reach), index < stretches.count {
+                        let end = min(stretches[index].endMeters, reach)
+                        if end > blendEnd {
+                            let weight = model.liveWeight * (1 - ((blendEnd + end) / 2 - fromMeters) / model.liveMeters)
+                            let extra = (end - blendEnd) * weight * (live - paceOf(plan, index: index, fallback: fallbackSecondsPerMeter))
+                            partial = (blendEnd, end, extra)
+                            blendExtra += extra
+                            blendEnd = end
+                        }
+                        index += 1
                     }
-                    index += 1
                 }
                 seconds += blendExtra
                 // A target inside the last stretch walked takes only its share of that stretch's extra.

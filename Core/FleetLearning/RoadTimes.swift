@@ -65,7 +65,7 @@ public struct WaitFigures: Hashable, Sendable {
 /// node. Lookups smooth over neighbouring quarter hours and other weekdays, and pull thin evidence towards the
 /// piece's all-week figure (``Smoothing``).
 public struct RoadTimes: Sendable {
-    /// One piece's tallies: by slot of the week, and their sum.
+    /// One piece's tallies: by slot of the week, and their sum. Two pieces are equal when their tallies are.
     public struct Piece: Sendable, Hashable {
         /// One slot's tally.
         public struct Slot: Sendable, Hashable {
@@ -78,6 +78,17 @@ public struct RoadTimes: Sendable {
         public private(set) var slots: [Slot] = []
         /// The sum over all slots.
         public private(set) var total = PieceTally()
+        /// The smoothed pace at every slot of the week, once ``RoadTimes/precomputePaces()`` computed it; nil until then
+        /// and again after a tally is added.
+        public internal(set) var paces: PaceTable? = nil
+
+        /// Equal tallies (the paces derive from them).
+        public static func == (a: Piece, b: Piece) -> Bool { a.slots == b.slots && a.total == b.total }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(slots)
+            hasher.combine(total)
+        }
 
         /// The position of the first slot at or after `index` (binary search).
         func position(atLeast index: Int) -> Int {
@@ -97,6 +108,40 @@ public struct RoadTimes: Sendable {
                 slots.insert(Slot(index: slot.index, tally: tally), at: low)
             }
             total.add(tally)
+            paces = nil
+        }
+    }
+
+    /// One piece's learned pace at every quarter hour of the week, as ``RoadTimes/pace(_:slot:)`` gives it (the same
+    /// figure to the last bit), computed once for all the slots (``RoadTimes/precomputePaces()``): timing a route
+    /// with it is a lookup per piece, not a sum over the piece's passes. A reference, so the routes that cross the
+    /// piece share one table.
+    public final class PaceTable: Sendable {
+        /// The piece's pace over the whole week, seconds per metre (``RoadTimes/allWeekPace(_:)``).
+        public let allWeekSecondsPerMeter: Double
+        /// Per slot of the day, the column of `values` that holds its seven weekdays, or `elsewhereColumn` where no
+        /// pass on any weekday is within the kernel's reach of that time of day; empty when every slot of the day has
+        /// its column, in order (a piece driven at all hours), so a lookup reads `values` alone.
+        private let columns: [UInt8]
+        /// Seconds per metre, seven weekdays per column.
+        private let values: [Double]
+        /// Seconds per metre at a time of day no pass is near: the all-week figure, pulled by nothing else.
+        private let elsewhere: Double
+
+        static let elsewhereColumn = UInt8.max
+
+        init(allWeekSecondsPerMeter: Double, columns: [UInt8], values: [Double], elsewhere: Double) {
+            self.allWeekSecondsPerMeter = allWeekSecondsPerMeter
+            self.columns = columns
+            self.values = values
+            self.elsewhere = elsewhere
+        }
+
+        /// Seconds per metre across the piece at `slot`.
+        public func secondsPerMeter(at slot: WeekSlot) -> Double {
+            if columns.isEmpty { return values[slot.slotOfDay * 7 + slot.weekday] }
+            let column = columns[slot.slotOfDay]
+            return column == Self.elsewhereColumn ? elsewhere : values[Int(column) * 7 + slot.weekday]
         }
     }
 
@@ -177,20 +222,20 @@ public struct RoadTimes: Sendable {
     /// The learned time across `piece` at `slot`: passes near that time of day weigh by a Gaussian of the distance
     /// in time (on another weekday by ``Smoothing/otherWeekdayWeight``), and the piece's all-week figure adds
     /// ``Smoothing/allWeekPasses`` of weight, so a slot with one pass leans on the week. Nil where nothing was
-    /// learned on the piece or its neighbours.
+    /// learned on the piece or its neighbours. Timing many stretches, read the piece's ``PaceTable`` instead
+    /// (``precomputePaces()``, ``paceTable(of:)``): the same figure, looked up.
     public func pace(_ piece: RoadPiece, slot: WeekSlot) -> LearnedPace? {
         guard let entry = entry(near: piece), let allWeek = entry.total.secondsPerMeter else { return nil }
-        var weightedPace = 0.0
-        var weight = 0.0
-        let weekday = slot.weekday, slotOfDay = slot.slotOfDay
+        let slotOfDay = slot.slotOfDay
         let perDay = WeekSlot.perDay
+        var days = [DaySums](repeating: DaySums(), count: 7)
         // Only the slots within the kernel's reach of this time of day, on each weekday: found by binary search, so
-        // a piece learned at every hour of the week costs no more than one learned a few times.
+        // a piece learned at every hour of the week costs no more than one learned a few times. Each day's slots are
+        // summed in index order, as `paceTable(of:)` sums them.
         for day in 0..<7 {
             let base = day * perDay
-            let dayWeight = day == weekday ? 1 : smoothing.otherWeekdayWeight
             let low = slotOfDay - kernelReach, high = slotOfDay + kernelReach
-            // The window, wrapped round midnight into the same day's other end: at most two ranges.
+            // The window, wrapped round midnight into the same day's other end: at most two ranges, in index order.
             for part in 0..<2 {
                 let (first, last): (Int, Int)
                 if low < 0 {
@@ -207,11 +252,78 @@ public struct RoadTimes: Sendable {
                     position += 1
                     guard other.tally.meters > 0 else { continue }
                     let d = abs(other.index - base - slotOfDay)
-                    let w = kernel[min(d, perDay - d)] * dayWeight * other.tally.passes
-                    weightedPace += w * other.tally.seconds / other.tally.meters
-                    weight += w
+                    days[day].add(other.tally, kernel: kernel[min(d, perDay - d)])
                 }
             }
+        }
+        return combine(days[...], weekday: slot.weekday, allWeek: allWeek)
+    }
+
+    /// The smoothed paces of `entry` (a piece's own, or a neighbour's: ``entry(near:)``) at every slot of the week:
+    /// the one kept with it (``precomputePaces()``), else computed now, in O(passes' slots × kernel + 7 × 96).
+    /// Nil when nothing was driven across it.
+    public func paceTable(of entry: Piece) -> PaceTable? {
+        if let kept = entry.paces { return kept }
+        guard let allWeek = entry.total.secondsPerMeter else { return nil }
+        let perDay = WeekSlot.perDay
+        // Each slot's passes added to the times of day within the kernel's reach, on its own weekday: the sums
+        // `pace` gathers, scattered, slot by slot in index order (so each sum adds the same terms in the same order).
+        // By time of day, then weekday.
+        var sums = [DaySums](repeating: DaySums(), count: WeekSlot.count)
+        var near = [Bool](repeating: false, count: perDay)
+        for slot in entry.slots where slot.tally.meters > 0 {
+            let day = slot.index / perDay, slotOfDay = slot.index % perDay
+            for offset in -kernelReach...kernelReach {
+                let time = (slotOfDay + offset + perDay) % perDay
+                sums[time * 7 + day].add(slot.tally, kernel: kernel[abs(offset)])
+                near[time] = true
+            }
+        }
+        let nearCount = near.filter { $0 }.count
+        var columns = nearCount == perDay ? [] : [UInt8](repeating: PaceTable.elsewhereColumn, count: perDay)
+        var values: [Double] = []
+        values.reserveCapacity(7 * nearCount)
+        for time in 0..<perDay where near[time] {
+            if !columns.isEmpty { columns[time] = UInt8(values.count / 7) }
+            for weekday in 0..<7 {
+                values.append(combine(sums[time * 7 ..< time * 7 + 7], weekday: weekday, allWeek: allWeek).secondsPerMeter)
+            }
+        }
+        let elsewhere = combine([DaySums](repeating: DaySums(), count: 7)[...], weekday: 0, allWeek: allWeek).secondsPerMeter
+        return PaceTable(allWeekSecondsPerMeter: allWeek, columns: columns, values: values, elsewhere: elsewhere)
+    }
+
+    /// Computes every piece's ``PaceTable`` and keeps it with the piece, so route timing looks paces up: do it once
+    /// the tables are read (not while learning: adding a tally drops the piece's table).
+    public mutating func precomputePaces() {
+        for index in pieces.values.indices {
+            pieces.values[index].paces = paceTable(of: pieces.values[index])
+        }
+    }
+
+    /// One weekday's passes near a time of day: kernel-weighted passes, and the same weights times their pace.
+    private struct DaySums {
+        var weightedPace = 0.0
+        var weight = 0.0
+
+        /// Adds a slot's tally at kernel weight `kernel` (its distance in time of day).
+        mutating func add(_ tally: PieceTally, kernel: Double) {
+            let w = kernel * tally.passes
+            weightedPace += w * tally.seconds / tally.meters
+            weight += w
+        }
+    }
+
+    /// The pace on `weekday` from the seven weekdays' sums (in weekday order; other weekdays at
+    /// ``Smoothing/otherWeekdayWeight``) and the all-week prior.
+    private func combine(_ days: ArraySlice<DaySums>, weekday: Int, allWeek: Double) -> LearnedPace {
+        var weightedPace = 0.0
+        var weight = 0.0
+        for day in 0..<7 {
+            let dayWeight = day == weekday ? 1 : smoothing.otherWeekdayWeight
+            let sums = days[days.startIndex + day]
+            weightedPace += dayWeight * sums.weightedPace
+            weight += dayWeight * sums.weight
         }
         let prior = smoothing.allWeekPasses
         return LearnedPace(secondsPerMeter: (weightedPace + prior * allWeek) / (weight + prior), evidence: weight)

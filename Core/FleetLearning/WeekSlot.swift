@@ -19,9 +19,16 @@ public struct WeekSlot: Hashable, Sendable, Comparable {
 
     /// The slot holding `epochSeconds` (Unix time) in a zone `utcOffsetSeconds` ahead of UTC (3600 for CET).
     public init(epochSeconds: Double, utcOffsetSeconds: Double = 0) {
+        self.init(index: Int(Self.quarterHours(epochSeconds: epochSeconds, utcOffsetSeconds: utcOffsetSeconds).rounded(.down)))
+    }
+
+    /// Quarter hours from the first Monday 00:00 after the epoch to `epochSeconds`, in a zone `utcOffsetSeconds` ahead
+    /// of UTC, unrounded: the slot holding `epochSeconds` is this rounded down, wrapped into the week. Times later by
+    /// any amount give a number at least as large.
+    public static func quarterHours(epochSeconds: Double, utcOffsetSeconds: Double = 0) -> Double {
         // 1970-01-01 was a Thursday: Monday 00:00 falls four days after the epoch.
         let sinceMonday = epochSeconds + utcOffsetSeconds - 4 * 86_400
-        self.init(index: Int((sinceMonday / Self.seconds).rounded(.down)))
+        return sinceMonday / Self.seconds
     }
 
     /// Slots between two slots of the week, the short way round (0 ... 336).

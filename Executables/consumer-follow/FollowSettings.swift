@@ -4,10 +4,25 @@ import FleetErrors
 import FleetKit
 import FleetModel
 
-/// The command line of `consumer-follow`, checked: the trip name, where to connect, what to report,
-/// when to stop, and how to print.
+/// The command line of `consumer-follow`, checked: what to follow (a trip or a shipment), where to
+/// connect, what to report, when to stop, and how to print.
 struct FollowSettings {
-    let tripName: String
+    /// What is followed.
+    enum Subject {
+        /// A trip: its name, and the trip events reported.
+        case trip(name: String, events: Set<TripEventKind>)
+        /// A shipment: its tracking info's name, and the shipment events reported.
+        case shipment(name: String, events: Set<ShipmentEventKind>)
+
+        /// The followed resource's name.
+        var name: String {
+            switch self {
+            case .trip(let name, _), .shipment(let name, _): name
+            }
+        }
+    }
+
+    let subject: Subject
     /// `--transport` and `--store`.
     let connection: ConnectionGroup
     let token: TokenOption
@@ -22,13 +37,12 @@ struct FollowSettings {
 
     /// Reads and checks the arguments; a `UsageError` (exit 2) for anything wrong with them.
     init(_ arguments: ParsedArguments, context: Context) throws {
-        tripName = try Self.tripName(arguments)
         connection = try arguments.group(ConnectionGroup.self)
         try connection.check(arguments, environment: context.environment)
         let tokens = try arguments.group(TokenGroup.self)
         token = try arguments.checkingSettings { try TokenOption(tokens) }
 
-        let stale = try arguments.double(FollowOptions.staleAfter) ?? StaleVehicleWatch.defaultStaleAfterSeconds
+        let stale = try arguments.double(FollowOptions.staleAfter) ?? FollowConfiguration.defaultStaleAfterSeconds
         guard stale > 0, stale.isFinite else {
             throw arguments.usageError("--stale-after must be a positive number of seconds, got '\(arguments.string(FollowOptions.staleAfter) ?? "")'")
         }
@@ -41,11 +55,21 @@ struct FollowSettings {
         guard seconds >= FollowConfiguration.minimumRefreshSeconds else {
             throw arguments.usageError("--interval must be at least 1s, got '\(arguments.string(FollowOptions.interval) ?? "")'")
         }
-        configuration = FollowConfiguration(
-            events: try Self.events(arguments),
+        if let tracking = try Self.trackingName(arguments) {
+            if arguments.string(FollowOptions.until) != nil {
+                throw arguments.usageError("--until takes a trip status: it does not go with --tracking-id (a shipment is followed until its task closes)")
+            }
+            subject = .shipment(name: tracking, events: try Self.events(arguments, ShipmentEventKind.self))
+        } else {
+            subject = .trip(name: try Self.tripName(arguments), events: try Self.events(arguments, TripEventKind.self))
+        }
+        var configuration = FollowConfiguration(
             until: arguments.string(FollowOptions.until).map(TripStatus.init(name:)),
             failFast: arguments.flag(FollowOptions.failFast),
-            refreshSeconds: seconds)
+            refreshSeconds: seconds,
+            deadlineSeconds: try Self.deadlineSeconds(arguments))
+        if case .trip(_, let events) = subject { configuration.events = events }
+        self.configuration = configuration
         poll = arguments.flag(FollowOptions.poll)
         let output = try arguments.group(OutputGroup.self)
         json = output.isJSON
@@ -53,66 +77,114 @@ struct FollowSettings {
     }
 
     /// Where to connect, with the bearer token over http: a `--token-url` token is cached for the
-    /// trip (its ID fills `{trip}`, its provider `{provider}`) and fetched here once, so that a token
-    /// server that cannot give one ends the run at once (UNAUTHENTICATED, exit 26). The in-process
-    /// transports check no token: none is fetched for them.
+    /// trip (its ID fills `{trip}`) or the shipment (its tracking ID fills `{tracking}`), its provider
+    /// `{provider}`, and fetched here once, so that a token server that cannot give one ends the run
+    /// at once (UNAUTHENTICATED, exit 26). The in-process transports check no token: none is fetched
+    /// for them.
     func connectionOptions() throws -> ConnectionOptions {
         guard connection.transport.hasPrefix("http://") || connection.transport.hasPrefix("https://") else { return ConnectionOptions() }
-        let name = try? TripName(parsing: tripName)
-        let tokens = try token.provider(placeholder: "trip", cacheKey: name?.tripID ?? tripName, provider: name?.provider ?? "")
+        let placeholder: String, id: String, provider: String
+        switch subject {
+        case .trip(let name, _):
+            let parsed = try? TripName(parsing: name)
+            (placeholder, id, provider) = ("trip", parsed?.tripID ?? name, parsed?.provider ?? "")
+        case .shipment(let name, _):
+            let parsed = try? TaskTrackingInfoName(parsing: name)
+            (placeholder, id, provider) = ("tracking", parsed?.trackingID ?? name, parsed?.provider ?? "")
+        }
+        let tokens = try token.provider(placeholder: placeholder, cacheKey: id, provider: provider)
         _ = try tokens?.token()
         return ConnectionOptions(tokens: tokens)
     }
 
-    /// How events are shown: JSON lines with --json, the live panel on a terminal, plain lines
-    /// otherwise. The live panel is returned a second time, to be refreshed every second.
-    func presenter(context: Context) -> (any FollowPresenter, LivePanelPresenter?) {
-        if json { return (JSONLinesPresenter(output: context.standardOutput), nil) }
+    /// How events are shown: JSON lines with --json, the live panel (`panel`) on a terminal, plain
+    /// lines otherwise. The live panel's refresh is returned too, to be called every second.
+    func presenter<Panel: FollowPanel>(_ panel: Panel, context: Context) -> (any FollowPresenter<Panel.Model>, (@Sendable () -> Void)?) {
+        if json { return (JSONLinesPresenter<Panel.Model>(output: context.standardOutput), nil) }
         guard context.standardOutput.isTerminal else {
-            return (PlainLinesPresenter(tripName: tripName, output: context.standardOutput,
-                                        summaryOutput: context.standardError), nil)
+            return (PlainLinesPresenter<Panel.Model>(name: subject.name, output: context.standardOutput,
+                                                     summaryOutput: context.standardError), nil)
         }
         let clock = SystemFollowClock()
-        let panel = LivePanelPresenter(
-            tripName: tripName, output: context.standardOutput,
-            panel: { var panel = TripPanel(style: Style(enabled: color)); panel.staleAfterSeconds = staleAfterSeconds; panel.timeScale = timeScale; return panel }(),
-            width: { (Terminal.columns(of: 1, environment: context.environment) ?? 80) - 1 },
-            now: { clock.now() })
-        return (panel, panel)
+        let live = LivePanelPresenter(name: subject.name, output: context.standardOutput, panel: panel,
+                                      width: { (Terminal.columns(of: 1, environment: context.environment) ?? 80) - 1 },
+                                      now: { clock.now() })
+        return (live, { live.refresh() })
     }
+
+    /// The trip's live panel as the options say (colours, stale threshold, time scale).
+    var tripPanel: TripPanel {
+        var panel = TripPanel(style: Style(enabled: color))
+        panel.staleAfterSeconds = staleAfterSeconds
+        panel.timeScale = timeScale
+        return panel
+    }
+
+    /// The shipment's live panel as the options say.
+    var shipmentPanel: ShipmentPanel { tripPanel.shipmentPanel }
 
     /// `providers/P/trips/T` as given, or `<trip>` with `--provider`. A name that is not well formed is
     /// sent as it is, so that the server's INVALID_ARGUMENT is reported like any client error.
     private static func tripName(_ arguments: ParsedArguments) throws -> String {
-        let given = try arguments.require(FollowOptions.trip)
+        guard let given = arguments.string(FollowOptions.trip) else {
+            throw arguments.usageError("missing argument <trip> (or --tracking-id ID to follow a shipment)")
+        }
+        return try fullName(given, collection: "trips", what: "trip", option: "<trip>", arguments)
+    }
+
+    /// `--tracking-id`'s tracking info name, nil without the option; a `<trip>` beside it is a usage error.
+    private static func trackingName(_ arguments: ParsedArguments) throws -> String? {
+        guard let given = arguments.string(FollowOptions.trackingID) else { return nil }
+        if let trip = arguments.string(FollowOptions.trip) {
+            throw arguments.usageError("give a trip ('\(trip)') or --tracking-id, not both")
+        }
+        guard !given.isEmpty else { throw arguments.usageError("--tracking-id is empty") }
+        return try fullName(given, collection: "taskTrackingInfo", what: "tracking", option: "--tracking-id", arguments)
+    }
+
+    /// `given` when it is a full name (`providers/…`; its provider must be `--provider`'s when both are
+    /// given), else `providers/{--provider}/{collection}/{given}`.
+    private static func fullName(_ given: String, collection: String, what: String, option: String,
+                                 _ arguments: ParsedArguments) throws -> String {
         let provider = arguments.string(FollowOptions.provider).flatMap { $0.isEmpty ? nil : $0 }
         if given.hasPrefix("providers/") {
             if arguments.source(FollowOptions.provider) == .commandLine, let provider,
                !given.hasPrefix("providers/\(provider)/") {
-                throw arguments.usageError("the trip name '\(given)' names another provider than --provider '\(provider)'")
+                throw arguments.usageError("the \(what) name '\(given)' names another provider than --provider '\(provider)'")
             }
             return given
         }
-        if let provider { return "providers/\(provider)/trips/\(given)" }
+        if let provider { return "providers/\(provider)/\(collection)/\(given)" }
         guard given.contains("/") else {
-            throw arguments.usageError("'\(given)' is a trip ID: give --provider (or FLEET_PROVIDER), or the full name providers/P/trips/\(given)")
+            throw arguments.usageError("'\(given)' is a \(what) ID: give --provider (or FLEET_PROVIDER), or the full name providers/P/\(collection)/\(given)")
         }
         return given
     }
 
-    /// The union of every `--events` list; all events when none is given.
-    private static func events(_ arguments: ParsedArguments) throws -> Set<TripEventKind> {
+    /// `--deadline` in seconds; nil without one. A deadline must be above zero.
+    private static func deadlineSeconds(_ arguments: ParsedArguments) throws -> Double? {
+        guard let deadline = try arguments.duration(FollowOptions.deadline) else { return nil }
+        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
+        guard seconds > 0 else {
+            throw arguments.usageError("--deadline must be above 0, got '\(arguments.string(FollowOptions.deadline) ?? "")'")
+        }
+        return seconds
+    }
+
+    /// The union of every `--events` list, as events of `Kind`; all of them when none is given.
+    private static func events<Kind: FollowEventKind>(_ arguments: ParsedArguments, _ kind: Kind.Type) throws -> Set<Kind> {
         let lists = arguments.strings(FollowOptions.events)
-        guard !lists.isEmpty else { return Set(TripEventKind.allCases) }
-        var kinds: Set<TripEventKind> = []
+        guard !lists.isEmpty else { return Set(Kind.allCases) }
+        var kinds: Set<Kind> = []
         for list in lists {
-            switch TripEventKind.parseList(list) {
+            switch Kind.parseList(list) {
             case .success(let found):
                 kinds.formUnion(found)
             case .failure(let unknown):
-                let names = TripEventKind.allCases.map(\.rawValue)
+                let names = Kind.allCases.map(\.rawValue)
                 let hint = Suggestion.nearest(to: unknown.name, among: names).map { "; did you mean '\($0)'?" } ?? ""
-                throw arguments.usageError("--events: '\(unknown.name)' is not an event\(hint) (events: \(names.joined(separator: ", ")))")
+                let of = Kind.self == ShipmentEventKind.self ? "a shipment's event" : "an event"
+                throw arguments.usageError("--events: '\(unknown.name)' is not \(of)\(hint) (events: \(names.joined(separator: ", ")))")
             }
         }
         guard !kinds.isEmpty else { throw arguments.usageError("--events names no event") }

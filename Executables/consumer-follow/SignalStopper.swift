@@ -18,12 +18,13 @@ final class SignalStopper: @unchecked Sendable {
     /// Given on the first signal.
     let stop = StopSignal()
     private let received = Mutex<Int32?>(nil)
-    private let presenter: any FollowPresenter
+    private let finish: @Sendable (FollowOutcome) -> Void
     private var watcher: SignalWatcher?
 
-    /// Handles SIGINT and SIGTERM from now on.
-    init(presenter: any FollowPresenter) {
-        self.presenter = presenter
+    /// Handles SIGINT and SIGTERM from now on; `finish` is the presenter's, called before a second
+    /// signal ends the process.
+    init(finish: @escaping @Sendable (FollowOutcome) -> Void) {
+        self.finish = finish
         watcher = SignalWatcher(signals: [SIGINT, SIGTERM], queue: .global()) { [self] number in handle(number) }
     }
 
@@ -42,7 +43,7 @@ final class SignalStopper: @unchecked Sendable {
         if first {
             stop.stop()
         } else {
-            presenter.finish(.stopped)
+            finish(.stopped)
             exit(128 + number)
         }
     }

@@ -8,8 +8,9 @@
 # extract `make map` builds (© OpenStreetMap contributors, ODbL), at DEMO_SPEEDUP times real speed,
 # and reports the road route it navigates; a driver app (the loop below) advances the trip's status
 # as the car arrives; the rider (consumer-follow) watches it live, route and road ETAs, until
-# COMPLETE. SERVER=1 puts everything behind `fleet-admin serve` on loopback instead of sharing the
-# SQLite file directly.
+# COMPLETE. Then a delivery round (fleet-admin): a van with three stops, one delivery that fails, and the
+# customer of the last parcel checking its tracking info before and after. SERVER=1 puts everything
+# behind `fleet-admin serve` on loopback instead of sharing the SQLite file directly.
 #
 # The rider's and the operator's map pages (docs/map.md) are served throughout, by the server of
 # SERVER=1 or else by a `fleet-admin serve` sharing the SQLite file; their URLs are printed first.
@@ -17,7 +18,8 @@
 #
 # Environment: SERVER=1, DEMO_SPEEDUP (default 40), FLEET_MAP_DIR (default: .build/map of this
 # checkout), FLEET_DATA_DIR (default: a temporary folder, removed afterwards). Exits 0 only when the
-# trip reached COMPLETE; leaves nothing running.
+# trip reached COMPLETE and the round's three deliveries closed as planned (two SUCCEEDED, one FAILED);
+# leaves nothing running.
 set -euo pipefail
 
 bin="$(cd "${1:-.build/debug}" && pwd)"
@@ -168,6 +170,63 @@ state="$(admin vehicles get car-1 --json | python3 -c 'import json,sys; print(js
 say "the ride is $final; the car is $state (driver-report set it OFFLINE when its route ended)"
 tail -n 3 "$data/driver-report.log" >&2 || true
 [ "$final" = COMPLETE ] || exit 1
+
+# The delivery round: a van leaves the depot by the railway station with three parcels for the streets
+# south of the Esplanade; the customer waiting for parcel-3 (the last stop) checks its tracking page
+# before the round and after it. Nobody is home at the second stop, so that delivery fails. The driver's
+# app is fleet-admin here: each location update, each stop's state, each stop removed once served (which
+# closes its task) and each outcome is one command.
+depot=60.17120,24.94140 stop1=60.16780,24.94470 stop2=60.16520,24.94800 stop3=60.16330,24.94360
+say "a dispatcher creates the delivery van and, from a task file, its three deliveries (parcel-3 is the customer's)"
+admin delivery-vehicles create van-1 --type auto --location "$depot"
+cat >"$data/round.csv" <<CSV
+task_id,type,tracking_id,latitude,longitude,duration
+drop-1,delivery,parcel-1,$stop1,2m
+drop-2,delivery,parcel-2,$stop2,2m
+drop-3,delivery,parcel-3,$stop3,2m
+CSV
+admin tasks batch-create "$data/round.csv"
+
+say "the round is planned: three stops, the van en route to the first"
+admin delivery-vehicles update van-1 --stop "$stop1:drop-1:enroute" --stop "$stop2:drop-2" --stop "$stop3:drop-3"
+
+say "the customer checks parcel-3 before the round (tasks tracking-info)"
+admin tasks tracking-info parcel-3
+
+# One stop of the round: the van reports its location at the stop and marks it ARRIVED; when the work there
+# is done, the stop is removed (the next one ENROUTE, the rest as they were), which closes its task, and the
+# outcome is recorded.
+serve_stop() { # serve_stop NUMBER STOP:TASK OUTCOME WHY [LATER_STOP:TASK ...]
+    local number="$1" here="$2" outcome="$3" why="$4"; shift 4
+    local place="${here%:*}" task="${here##*:}" later=() next
+    for next in "$@"; do later+=(--stop "$next"); done
+    say "stop $number: the van reports its location at $place and marks the stop ARRIVED"
+    admin delivery-vehicles update van-1 --location "$place" --stop "$here:arrived" "${later[@]}"
+    if [ "$#" -gt 0 ]; then
+        later[1]="${later[1]}:enroute"
+        say "stop $number served: its stop is removed (closing $task), the next one is ENROUTE; $task ${outcome^^} ($why)"
+        admin delivery-vehicles update van-1 "${later[@]}" >/dev/null
+    else
+        say "stop $number served: the last stop is removed (closing $task); $task ${outcome^^} ($why)"
+        admin delivery-vehicles update van-1 --no-stops >/dev/null
+    fi
+    admin tasks close "$task" --outcome "$outcome"
+}
+serve_stop 1 "$stop1:drop-1" succeeded "handed over" "$stop2:drop-2" "$stop3:drop-3"
+serve_stop 2 "$stop2:drop-2" failed "nobody home" "$stop3:drop-3"
+serve_stop 3 "$stop3:drop-3" succeeded "handed over"
+
+say "the round is over: the van's tasks"
+admin tasks list --filter 'delivery_vehicle_id = "van-1"'
+say "the customer checks parcel-3 after the round"
+admin tasks tracking-info parcel-3
+outcomes="$(admin tasks list --filter 'delivery_vehicle_id = "van-1"' --json | python3 -c '
+import json, sys
+tasks = json.load(sys.stdin)
+tasks = tasks if isinstance(tasks, list) else tasks.get("tasks", [])
+print(" ".join("%s=%s/%s" % (t["name"].rsplit("/", 1)[-1], t.get("state"), t.get("taskOutcome")) for t in sorted(tasks, key=lambda t: t["name"])))')"
+say "the delivery round is over: $outcomes"
+[ "$outcomes" = "drop-1=CLOSED/SUCCEEDED drop-2=CLOSED/FAILED drop-3=CLOSED/SUCCEEDED" ] || exit 1
 if [ -t 1 ] && [ -t 0 ]; then
     say "the map stays up: $transport/map/trips/ride-1?provider=$provider  (Ctrl-C to stop)"
     trap 'exit 0' INT TERM

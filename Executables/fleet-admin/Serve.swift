@@ -71,7 +71,7 @@ enum ServeFlags {
     static let mapRoads = Option.value("map-roads", valueName: "file", help: "GeoJSON roads drawn as the map's base layer when no --tiles are given (offline maps); default: roads.geojson beside --router routino:DIR's database, when there.",
         environment: "FLEET_MAP_ROADS", completion: .files)
     /// `--map-token-url`.
-    static let mapTokenURL = Option.value("map-token-url", valueName: "url-template", help: "Where a map page fetches a new token when its own expires ({provider} and {trip} filled in; JSON with a token member, asked with the browser's cookies); without it the page asks for a new link.",
+    static let mapTokenURL = Option.value("map-token-url", valueName: "url-template", help: "Where a map page fetches a new token when its own expires ({provider}, {trip} and {tracking} filled in; JSON with a token member, asked with the browser's cookies); without it the page asks for a new link.",
         environment: "FLEET_MAP_TOKEN_URL")
     /// `--stale-after`.
     static let staleAfter = Option.value("stale-after", valueName: "seconds", help: "The map pages flag a vehicle whose last location is older than this as stale.",

@@ -92,10 +92,20 @@ import Testing
         #expect(process.error == "Stopped following \(trip.tripName) (last status NEW).\n")
     }
 
+    @Test func aDeadlineThatPassesFirstExitsWith5() throws {
+        let trip = try SharedStoreTrip()
+        let process = try FollowProcess([trip.tripName, "--deadline", "1s", "--events", "tripStatus", "--store", trip.storeArgument])
+        #expect(process.waitForExit() == 5, "\(process.error)")
+        #expect(process.lines.map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" } == ["tripStatus NEW"])
+        #expect(process.error == "The deadline passed before trip \(trip.tripName) ended (last status NEW); stopped following.\n")
+    }
+
     @Test(arguments: [
         (["providers/p/trips/t", "--interval", "500ms"], "--interval must be at least 1s"),
         (["providers/p/trips/t", "--events", "tripStatus,pickupEta"], "did you mean 'pickupETA'?"),
         (["providers/p/trips/t", "--until", "DONE"], "--until"),
+        (["providers/p/trips/t", "--deadline", "0s"], "--deadline must be above 0"),
+        (["providers/p/trips/t", "--deadline", "soon"], "--deadline"),
         (["ride-1"], "give --provider"),
         (["--provider", "other", "providers/p/trips/t"], "another provider"),
         ([], "missing argument <trip>"),
@@ -124,7 +134,7 @@ import Testing
     @Test func helpNamesEveryFlagAndEvent() throws {
         let result = try FollowProcess.run(["--help"])
         #expect(result.status == 0)
-        for flag in ["--provider", "--transport", "--store", "--json", "--events", "--until", "--interval", "--poll",
+        for flag in ["--provider", "--transport", "--store", "--json", "--events", "--until", "--deadline", "--interval", "--poll",
                      "--fail-fast", "--token", "--token-file", "--token-url", "--token-key", "--token-expiry-key", "--no-color",
                      "FLEET_TRANSPORT", "FLEET_STORE", "FLEET_PROVIDER", "FLEET_TOKEN", "FLEET_TOKEN_URL", "{trip}"] {
             #expect(result.output.contains(flag), "\(flag)")

@@ -65,6 +65,23 @@ import Testing
         let statuses = events.filter { $0["event"] == "tripStatus" }.compactMap { $0["value"]?.stringValue }
         #expect(statuses == ["NEW", "ENROUTE_TO_PICKUP", "ARRIVED_AT_PICKUP", "ENROUTE_TO_DROPOFF", "COMPLETE"])
 
+        // Each `trip` event carries the trip as it now is, and lists the events that follow it.
+        var lastStatus: String?
+        for (index, event) in events.enumerated() where event["event"] == "trip" {
+            let following = events[(index + 1)...].prefix { $0["event"] != "trip" }
+            #expect(event["value"]?["changed"] == .array(following.map { $0["event"] ?? .null }))
+            lastStatus = following.first { $0["event"] == "tripStatus" }?["value"]?.stringValue ?? lastStatus
+            #expect(event["value"]?["trip"]?["name"] == .string(trip.tripName), "\(event)")
+            #expect(event["value"]?["trip"]?["tripStatus"]?.stringValue == lastStatus, "\(event)")
+        }
+
+        // The car's position comes with its heading, speed and accuracy.
+        let fixes = events.filter { $0["event"] == "vehicleLocation" }.compactMap { $0["value"] }
+        #expect(fixes.count == 10)
+        #expect(fixes.dropLast().allSatisfy { $0["heading"] == 90 && $0["speed"] == 8.3 && $0["accuracy"] == 4 && $0["latitude"] == 52.5 },
+                "\(fixes)")
+        #expect(fixes.last == .null, "the car is gone from the completed trip")
+
         // The distance reaches 0 at the pickup and again at the dropoff.
         let distances = events.filter { $0["event"] == "activeRouteRemainingDistance" }.map { $0["value"]?.intValue }
         #expect(distances[5] == 0 && distances[11] == 0 && distances.last == .some(nil), "\(distances)")
@@ -94,15 +111,22 @@ import Testing
 
     @Test func withoutATerminalEachEventIsOneReadableLine() throws {
         let trip = try SharedStoreTrip()
-        let process = try FollowProcess([trip.tripName, "--until", "ENROUTE_TO_PICKUP", "--events", "tripStatus,vehicleLocation",
+        let process = try FollowProcess([trip.tripName, "--until", "ENROUTE_TO_PICKUP", "--events", "trip,tripStatus,vehicleLocation",
                                          "--store", trip.storeArgument])
-        #expect(process.waitForLines { $0.count == 1 })
-        try trip.assign()
         #expect(process.waitForLines { $0.count == 2 })
+        try trip.assign()
+        #expect(process.waitForLines { $0.count == 4 })
         try trip.setStatus(.enrouteToPickup)
         #expect(process.waitForExit() == 0, "\(process.error)")
         let lines = process.lines.map { $0.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "" }
-        #expect(lines == ["tripStatus NEW", "vehicleLocation 52.50000, 13.38000", "tripStatus ENROUTE_TO_PICKUP"])
+        let car = "52.50000, 13.38000, heading 90°, 8.3 m/s, accuracy 4 m"
+        // `trip` says in words what changed: here the status, then the car, its distance and ETAs.
+        #expect(lines.count == 6, "\(lines.joined(separator: "\n"))")
+        #expect(Array(lines.prefix(2)) == ["trip changed tripStatus: NEW | pickupLocation: 52.50000, 13.40000 | dropoffLocation: 52.50000, 13.43000",
+                                           "tripStatus NEW"])
+        #expect(lines[2].hasPrefix("trip changed activeRouteRemainingDistance: 1760 m | vehicleLocation: \(car) | pickupETA: "), "\(lines[2])")
+        #expect(lines[2].contains(" | remainingWaypoints: pickup at 52.50000, 13.40000, 1760 m, ETA "), "\(lines[2])")
+        #expect(Array(lines.suffix(3)) == ["vehicleLocation \(car)", "trip changed tripStatus: ENROUTE_TO_PICKUP", "tripStatus ENROUTE_TO_PICKUP"])
         #expect(process.lines.allSatisfy { (try? Timestamp(rfc3339: String($0.prefix { $0 != " " }))) != nil })
         #expect(process.error == "Trip \(trip.tripName) reached ENROUTE_TO_PICKUP; stopped following.\n")
     }

@@ -86,7 +86,7 @@ final class SharedStoreTrip {
 
         var vehicle = Vehicle(vehicleState: .online, supportedTripTypes: [.exclusive], maximumCapacity: 4,
                               vehicleType: VehicleType(category: .auto))
-        vehicle.lastLocation = VehicleLocation(location: Self.point(Self.start))
+        vehicle.lastLocation = Self.fix(Self.start)
         _ = try api.createVehicle(CreateVehicleRequest(parent: "providers/\(Self.provider)", vehicleId: vehicleID, vehicle: vehicle))
         let trip = Trip(tripType: .exclusive, pickupPoint: TerminalLocation(point: Self.point(Self.pickup)),
                         dropoffPoint: TerminalLocation(point: Self.point(Self.dropoff)))
@@ -154,8 +154,13 @@ final class SharedStoreTrip {
         clock.advance(seconds: seconds)
         clockAtStep.append(clock.now())
         _ = try api.updateVehicle(UpdateVehicleRequest(
-            name: vehicleName, vehicle: Vehicle(lastLocation: VehicleLocation(location: Self.point(longitude))),
+            name: vehicleName, vehicle: Vehicle(lastLocation: Self.fix(longitude)),
             updateMask: FieldMask(["lastLocation"])))
+    }
+
+    /// What the driver's phone reports at `longitude`: heading east at 30 km/h, to within 4 m.
+    static func fix(_ longitude: Double) -> VehicleLocation {
+        VehicleLocation(location: point(longitude), latlngAccuracy: 4, heading: 90, speed: 8.3)
     }
 
     static func point(_ longitude: Double) -> LatLng {

@@ -240,7 +240,7 @@ import Testing
         #expect(recorder.kinds.dropFirst().first == .trip)
     }
 
-    @Test func aSourceThatEndsByItselfIsReportedAsCancelledAndRestarted() throws {
+    @Test func aSourceThatEndsByItselfIsReportedAsAbortedAndRestarted() throws {
         let source = EndingSource()
         let clock = TestClock()
         let recorder = EventRecorder()
@@ -249,7 +249,9 @@ import Testing
         let outcome = follower.follow { recorder.record($0) }
         #expect(outcome == .untilReached(.enrouteToPickup))
         #expect(recorder.kinds == [.trip, .tripStatus, .error, .trip, .tripStatus])
-        #expect(recorder.events[2].json["value"]?["code"] == "CANCELLED")
+        // The server stopped sending, as the HTTP client reports a watch the server ended.
+        #expect(recorder.events[2].json["value"]?["code"] == "ABORTED")
+        #expect(recorder.events[2].json["value"]?["causeId"] == "STREAM_ABORTED")
         #expect(recorder.events[2].json["value"]?["recovering"] == true)
         #expect(clock.recordedWaits == [1])
     }

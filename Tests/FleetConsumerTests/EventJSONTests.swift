@@ -17,16 +17,42 @@ import Testing
         head.replacingOccurrences(of: "%@", with: kind) + value + "}"
     }
 
-    @Test func tripListsTheChangedParts() {
-        #expect(Self.line(.trip, .changes([.tripStatus, .pickupETA])) == Self.expected("trip", #"{"changed":["tripStatus","pickupETA"]}"#))
+    static let changes = TripEventValue.changes([ChangedPart(kind: TripEventKind.tripStatus, value: .status(.enrouteToPickup)),
+                                                 ChangedPart(kind: TripEventKind.pickupETA, value: .eta(time.adding(seconds: 61)))],
+                                                snapshot: .trip(Trip(name: "providers/p/trips/t", tripStatus: .enrouteToPickup)))
+
+    @Test func tripListsTheChangedPartsAndCarriesTheTrip() {
+        #expect(Self.line(.trip, Self.changes) == Self.expected("trip",
+            #"{"changed":["tripStatus","pickupETA"],"trip":{"name":"providers/p/trips/t","tripStatus":"ENROUTE_TO_PICKUP"}}"#))
+        let event = TripEvent(kind: .trip, tripName: "providers/p/trips/t", time: Self.time, value: Self.changes)
+        #expect(PlainEventText.line(event) ==
+                "2026-01-01T00:01:00Z trip changed tripStatus: ENROUTE_TO_PICKUP | pickupETA: 2026-01-01T00:02:01Z (in 1m 01s)")
+    }
+
+    @Test func theVehiclesPositionComesWithItsHeadingSpeedAndAccuracy() {
+        let point = LatLng(latitude: 52.5, longitude: 13.405)
+        let fix = VehicleFix(location: point, heading: 40, speed: 8.25, accuracy: 3)
+        #expect(Self.line(.vehicleLocation, .vehicle(fix)) ==
+                Self.expected("vehicleLocation", #"{"latitude":52.5,"longitude":13.405,"heading":40,"speed":8.25,"accuracy":3}"#))
+        #expect(Self.line(.vehicleLocation, .vehicle(VehicleFix(location: point))) ==
+                Self.expected("vehicleLocation", #"{"latitude":52.5,"longitude":13.405,"heading":null,"speed":null,"accuracy":null}"#))
+        #expect(Self.line(.vehicleLocation, .vehicle(nil)) == Self.expected("vehicleLocation", "null"))
+        #expect(PlainEventText.text(.vehicle(fix), observedAt: Self.time) == "52.50000, 13.40500, heading 40°, 8.3 m/s, accuracy 3 m")
+        #expect(PlainEventText.text(.vehicle(VehicleFix(location: point)), observedAt: Self.time) == "52.50000, 13.40500")
+        // Either accuracy field Fleet Engine has: latlngAccuracy, else the older horizontalAccuracy.
+        #expect(VehicleFix(VehicleLocation(location: point, horizontalAccuracy: 7))?.accuracy == 7)
+        #expect(VehicleFix(VehicleLocation(location: point, horizontalAccuracy: 7, latlngAccuracy: 2))?.accuracy == 2)
+        #expect(VehicleFix(DeliveryVehicleLocation(location: point, heading: 10, speed: 1))
+                == VehicleFix(location: point, heading: 10, speed: 1))
+        #expect(VehicleFix(VehicleLocation(heading: 10)) == nil, "no position, no fix")
     }
 
     @Test func scalarsAndNulls() {
         #expect(Self.line(.tripStatus, .status(.enrouteToPickup)) == Self.expected("tripStatus", #""ENROUTE_TO_PICKUP""#))
         #expect(Self.line(.activeRouteRemainingDistance, .distance(1234)) == Self.expected("activeRouteRemainingDistance", "1234"))
         #expect(Self.line(.activeRouteRemainingDistance, .distance(nil)) == Self.expected("activeRouteRemainingDistance", "null"))
-        #expect(Self.line(.vehicleLocation, .location(LatLng(latitude: 52.5, longitude: 13.405))) ==
-                Self.expected("vehicleLocation", #"{"latitude":52.5,"longitude":13.405}"#))
+        #expect(Self.line(.pickupLocation, .location(LatLng(latitude: 52.5, longitude: 13.405))) ==
+                Self.expected("pickupLocation", #"{"latitude":52.5,"longitude":13.405}"#))
         #expect(Self.line(.pickupLocation, .location(nil)) == Self.expected("pickupLocation", "null"))
     }
 
@@ -94,7 +120,7 @@ import Testing
         #expect(PlainEventText.line(event) == "2026-01-01T00:01:00Z pickupETA 2026-01-01T00:03:05Z (in 2m 05s)")
         let failure = FollowFailure(error: FleetError(.tripNotFound, detail: "providers/p/trips/t"), retryInSeconds: 5, attempt: 3)
         let line = PlainEventText.line(TripEvent(kind: .error, tripName: "t", time: Self.time, value: .failure(failure)))
-        #expect(line == "2026-01-01T00:01:00Z error NOT_FOUND (5): \(failure.error.message); cause: TRIP_NOT_FOUND: \(ErrorCause.tripNotFound.summary); remedy: \(ErrorCause.tripNotFound.remedy); waiting for the trip to be created, checking again in 5s (attempt 3)")
+        #expect(line == "2026-01-01T00:01:00Z error NOT_FOUND (5): \(failure.error.message); cause: TRIP_NOT_FOUND: \(ErrorCause.tripNotFound.summary); remedy: \(ErrorCause.tripNotFound.remedy); waiting for it to be created, checking again in 5s (attempt 3)")
         #expect(!line.contains("\n"))
     }
 }

@@ -28,6 +28,16 @@ import Testing
         return TripModel(tripName: name).merging(trip, sent: TripVersions(), observedAt: early)
     }
 
+    /// A snapshot whose route, traffic and waypoint path the server left out, at version `early`.
+    static func unchangedPaths(status: TripStatus) -> Trip {
+        var trip = Trip(name: name, tripStatus: status)
+        trip.currentRouteSegmentVersion = early
+        trip.currentRouteSegmentTrafficVersion = early
+        trip.remainingWaypoints = [waypoint(.pickupWaypointType)]
+        trip.remainingWaypointsRouteVersion = early
+        return trip
+    }
+
     static func waypoint(_ type: WaypointType, path: [LatLng] = [], eta: Timestamp? = nil, trip: String? = "t") -> TripWaypoint {
         TripWaypoint(location: TerminalLocation(point: LatLng(latitude: 1, longitude: type == .pickupWaypointType ? 3 : 5)),
                      tripId: trip, waypointType: type, pathToWaypoint: path, eta: eta)
@@ -35,18 +45,35 @@ import Testing
 
     @Test func partsLeftOutByVersionKeepTheirValueAndAreNoChange() {
         let held = Self.heldModel()
-        var trip = Trip(name: Self.name, tripStatus: .enrouteToPickup)
-        trip.currentRouteSegmentVersion = Self.early
-        trip.currentRouteSegmentTrafficVersion = Self.early
-        trip.remainingWaypoints = [Self.waypoint(.pickupWaypointType)]
-        trip.remainingWaypointsRouteVersion = Self.early
-        let next = held.merging(trip, sent: held.versions, observedAt: Self.late)
+        let next = held.merging(Self.unchangedPaths(status: .enrouteToPickup), sent: held.versions, observedAt: Self.late)
 
         #expect(next.activeRoute == Self.route)
         #expect(next.activeRouteTraffic == Self.traffic)
         #expect(next.remainingWaypoints.first?.pathToWaypoint == Self.route)
         #expect(next.changes(since: held).isEmpty)
         #expect(next.events(since: held, at: Self.late).isEmpty)
+        // The trip the `trip` event carries has them too: the trip as the follower knows it.
+        #expect(next.trip?.route == Self.route)
+        #expect(next.trip?.currentRouteSegmentTraffic == Self.traffic)
+        #expect(next.trip?.remainingWaypoints.first?.pathToWaypoint == Self.route)
+        #expect(next.trip?.tripStatus == .enrouteToPickup)
+    }
+
+    @Test func theTripEventCarriesTheChangedValuesAndTheTrip() throws {
+        let held = Self.heldModel()
+        var trip = Self.unchangedPaths(status: .arrivedAtPickup)
+        trip.lastLocation = VehicleLocation(location: LatLng(latitude: 1, longitude: 2), heading: 90, speed: 5)
+        let next = held.merging(trip, sent: held.versions, observedAt: Self.late)
+        let events = next.events(since: held, at: Self.late)
+        guard case .changes(let parts, let carried)? = events.first?.value else {
+            Issue.record("no trip event first: \(events)")
+            return
+        }
+        #expect(parts.map(\.name) == ["tripStatus", "vehicleLocation"])
+        #expect(parts.map(\.value) == [.status(.arrivedAtPickup), .vehicle(VehicleFix(location: LatLng(latitude: 1, longitude: 2), heading: 90, speed: 5))])
+        #expect(carried == next.trip.map(FollowedSnapshot.trip))
+        #expect(next.trip?.route == Self.route, "the route the server left out is the one held")
+        #expect(events.dropFirst().map(\.value) == parts.map(\.value))
     }
 
     @Test func aNewerVersionReplaces() {

@@ -12,33 +12,35 @@ import Testing
         let model = TripPanelTests.halfWay()
         let time = model.observedAt!
         return TripUpdate(model: model, events: [
-            TripEvent(kind: .trip, tripName: model.tripName, time: time, value: .changes([.tripStatus])),
+            TripEvent(kind: .trip, tripName: model.tripName, time: time,
+                      value: .changes([ChangedPart(kind: TripEventKind.tripStatus, value: .status(.enrouteToPickup))],
+                                      snapshot: .trip(Trip(name: model.tripName, tripStatus: .enrouteToPickup)))),
             TripEvent(kind: .tripStatus, tripName: model.tripName, time: time, value: .status(.enrouteToPickup)),
         ])
     }()
 
     @Test func jsonLinesOnePerEventAndNothingElse() {
         let output = CapturedOutput()
-        let presenter = JSONLinesPresenter(output: output)
+        let presenter = JSONLinesPresenter<TripModel>(output: output)
         presenter.start()
         presenter.present(Self.update)
         presenter.present(TripUpdate(model: Self.update.model, events: []))
         presenter.finish(.tripEnded(.complete))
         let lines = output.text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3 && lines[2].isEmpty)
-        #expect(lines[0] == #"{"event":"trip","trip":"providers/p/trips/t","time":"2026-01-01T00:01:00Z","value":{"changed":["tripStatus"]}}"#)
+        #expect(lines[0] == #"{"event":"trip","trip":"providers/p/trips/t","time":"2026-01-01T00:01:00Z","value":{"changed":["tripStatus"],"trip":{"name":"providers/p/trips/t","tripStatus":"ENROUTE_TO_PICKUP"}}}"#)
         #expect(lines[1] == #"{"event":"tripStatus","trip":"providers/p/trips/t","time":"2026-01-01T00:01:00Z","value":"ENROUTE_TO_PICKUP"}"#)
     }
 
     @Test func plainLinesAndAClosingLineOnTheSummaryOutput() {
         let output = CapturedOutput()
         let summary = CapturedOutput()
-        let presenter = PlainLinesPresenter(tripName: "providers/p/trips/t", output: output, summaryOutput: summary)
+        let presenter = PlainLinesPresenter<TripModel>(name: "providers/p/trips/t", output: output, summaryOutput: summary)
         presenter.start()
         presenter.present(Self.update)
         presenter.finish(.stopped)
         #expect(output.text == """
-            2026-01-01T00:01:00Z trip changed tripStatus
+            2026-01-01T00:01:00Z trip changed tripStatus: ENROUTE_TO_PICKUP
             2026-01-01T00:01:00Z tripStatus ENROUTE_TO_PICKUP
 
             """)
@@ -49,7 +51,7 @@ import Testing
         let output = CapturedOutput(isTerminal: true)
         let panel = TripPanel(timeZone: TripPanelTests.utc)
         let now = TripPanelTests.start.adding(seconds: 60)
-        let presenter = LivePanelPresenter(tripName: "providers/p/trips/t", output: output, panel: panel,
+        let presenter = LivePanelPresenter(name: "providers/p/trips/t", output: output, panel: panel,
                                            width: { 60 }, now: { now })
         let escape = "\u{1B}["
         presenter.start()
@@ -79,7 +81,7 @@ import Testing
         (.failed(FleetError(.tripNotFound, detail: "t")), "Gave up following t: NOT_FOUND: \(ErrorCause.tripNotFound.summary): t"),
     ])
     func summariesSayWhyFollowingEnded(outcome: FollowOutcome, summary: String) {
-        #expect(outcome.summary(tripName: "t", lastStatus: "NEW") == summary)
+        #expect(outcome.summary(name: "t", lastStatus: "NEW") == summary)
     }
 
     @Test func exitCodes() {

@@ -65,11 +65,12 @@ import Testing
 
         // `trip` lists exactly the parts that follow it.
         for update in run.recorder.allUpdates {
-            guard case .changes(let changed)? = update.events.first?.value else {
+            guard case .changes(let changed, let trip)? = update.events.first?.value else {
                 Issue.record("an update does not start with `trip`: \(update.events.map(\.kind))")
                 continue
             }
-            #expect(changed == Array(update.events.dropFirst().map(\.kind)))
+            #expect(changed.map(\.name) == Array(update.events.dropFirst().map(\.kind.rawValue)))
+            #expect(trip == update.model.trip.map(FollowedSnapshot.trip))
         }
 
         // ETAs count down to the arrival.
@@ -93,8 +94,8 @@ import Testing
 
         // The vehicle's reported positions, in order, each once.
         let positions = run.recorder.events.compactMap { event -> Double? in
-            guard event.kind == .vehicleLocation, case .location(let point?) = event.value else { return nil }
-            return point.longitude
+            guard event.kind == .vehicleLocation, case .vehicle(let fix?) = event.value else { return nil }
+            return fix.location.longitude
         }
         #expect(positions == [ScriptedTrip.start] + ScriptedTrip.toPickup + ScriptedTrip.toDropoff)
     }

@@ -41,7 +41,7 @@ import Testing
     @Test func theWatchTellsWhenThePositionTurnsStaleAndFreshAgain() throws {
         let now = Mutex(Self.start)
         let presented = Mutex<[TripUpdate]>([])
-        let watch = StaleVehicleWatch(staleAfterSeconds: 30, now: { now.withLock { $0 } },
+        let watch = StaleVehicleWatch<TripModel>(staleAfterSeconds: 30, now: { now.withLock { $0 } },
                                       forward: { update in presented.withLock { $0.append(update) } })
         watch.present(TripUpdate(model: Self.model(locationAt: Self.start), events: []))
         now.withLock { $0 = Self.start.adding(seconds: 20) }

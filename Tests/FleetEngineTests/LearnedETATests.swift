@@ -1,4 +1,4 @@
-import FleetEngine
+@testable import FleetEngine
 import FleetStore
 import FleetGeo
 import FleetLearning
@@ -75,6 +75,31 @@ import Testing
         #expect(times.rows == expected.rows)
         #expect(try storage.clear(provider: f.provider) > 0)
         #expect(try storage.load(provider: f.provider).pieces.isEmpty)
+    }
+
+    @Test func tablesReadAgainUnchangedKeepTheirPacesAndTheVehiclesPlans() async throws {
+        let f = Fixture()
+        let storage = f.engine.learnedTimesStorage
+        try storage.add(learned(metersPerSecond: 5), provider: f.provider)
+        let cache = LearnedTimesCache()
+        let first = cache.times(provider: f.provider, now: 0, storage: storage, refreshSeconds: 60)
+        #expect(!first.times.pieces.isEmpty && first.times.pieces.values.allSatisfy { $0.paces != nil })
+        // Due again: read in the background, and the store holds what it held.
+        _ = cache.times(provider: f.provider, now: 100, storage: storage, refreshSeconds: 60)
+        try await Task.sleep(for: .seconds(1))
+        let same = cache.times(provider: f.provider, now: 101, storage: storage, refreshSeconds: 60)
+        #expect(same.generation == first.generation)
+        let piece = try #require(first.times.pieces.keys.first)
+        #expect(same.times.pieces[piece]?.paces === first.times.pieces[piece]?.paces)
+        // Another node learned more: the next read brings new tables, with their paces, and a new generation.
+        try storage.add(learned(metersPerSecond: 2.5), provider: f.provider)
+        var newer = cache.times(provider: f.provider, now: 200, storage: storage, refreshSeconds: 60)
+        for _ in 0..<100 where newer.generation == first.generation {
+            try await Task.sleep(for: .milliseconds(100))
+            newer = cache.times(provider: f.provider, now: 201, storage: storage, refreshSeconds: 60)
+        }
+        #expect(newer.generation != first.generation)
+        #expect(newer.times.pieces[piece] != first.times.pieces[piece] && newer.times.pieces[piece]?.paces != nil)
     }
 
     @Test func theHistoryTeachesTheTablesOnceHoweverOftenLearningRuns() throws {

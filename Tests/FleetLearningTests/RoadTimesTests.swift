@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FleetGeo
 @testable import FleetLearning
 import Testing
@@ -166,5 +171,112 @@ struct LearnedRouteTests {
         _ = learned.seconds(from: 700, to: [2_000], now: monday + 3_610, times: times, generation: 2,
                             liveSecondsPerMeter: nil, fallbackSecondsPerMeter: 1, timing: &timing)
         #expect(timing?.departure == monday + 3_610)
+    }
+}
+
+struct PaceTableTests {
+    /// Drives east on several weekdays, at several speeds, round midnight and the rush hour, one with a wait: pieces
+    /// with passes in many slots, some near the day's ends.
+    func learnedAtManyTimes() -> RoadTimes {
+        var times = RoadTimes()
+        let starts: [(day: Double, hour: Double, speed: Double)] = [
+            (0, 0.1, 12), (0, 8, 5), (0, 8.3, 6), (1, 8.1, 4), (2, 12, 10), (3, 17.5, 3), (4, 23.8, 11), (6, 23.9, 9), (5, 3, 14),
+        ]
+        for (index, start) in starts.enumerated() {
+            DriveLearner().learn(driveEast(from: monday + start.day * 86_400 + start.hour * 3600, speed: start.speed,
+                                           meters: 1_500, standAt: index == 3 ? 700 : nil, standSeconds: 60), into: &times)
+        }
+        // A piece westwards passed at every hour of the day, each on another weekday, at paces varying by hour, and at
+        // every quarter hour of Monday's rush: every time of day has passes near it, some many on one weekday.
+        let busy = RoadPiece(at: start, bearing: 270)
+        for hour in 0..<24 {
+            times.add(PieceTally(seconds: Double(5 + hour % 7), meters: 50, passes: Double(1 + hour % 3)), on: busy,
+                      in: WeekSlot(index: (hour % 7) * WeekSlot.perDay + hour * 4 + hour % 4))
+        }
+        for quarter in 28..<38 {
+            times.add(PieceTally(seconds: 3 + Double(quarter % 5) * 1.7, meters: 47.3, passes: Double(1 + quarter % 4)), on: busy,
+                      in: WeekSlot(index: quarter))
+        }
+        return times
+    }
+
+    /// The definition, written out: every slot's passes weigh by a Gaussian (half-hour bandwidth, nothing beyond three)
+    /// of the distance in time of day, half on another weekday, and the all-week figure adds one pass's worth.
+    func definedPace(_ entry: RoadTimes.Piece, at slot: WeekSlot) -> Double {
+        var weighted = 0.0, weight = 0.0
+        for other in entry.slots where other.tally.meters > 0 {
+            let apart = abs(other.index % 96 - slot.slotOfDay)
+            let distance = Double(min(apart, 96 - apart))
+            guard distance <= 6 else { continue }
+            let w = exp(-0.5 * pow(distance / 2, 2)) * (other.index / 96 == slot.weekday ? 1 : 0.5) * other.tally.passes
+            weighted += w * other.tally.seconds / other.tally.meters
+            weight += w
+        }
+        return (weighted + entry.total.seconds / entry.total.meters) / (weight + 1)
+    }
+
+    @Test func aPiecesTableGivesTheSmoothedPaceToTheLastBitAtEverySlot() throws {
+        let times = learnedAtManyTimes()
+        #expect(times.extent.pieces >= 25)
+        #expect(times.extent.rows > 3 * times.extent.pieces)
+        for (piece, entry) in times.pieces {
+            let table = try #require(times.paceTable(of: entry))
+            #expect(table.allWeekSecondsPerMeter == times.allWeekPace(piece)?.secondsPerMeter)
+            for index in 0..<WeekSlot.count {
+                let slot = WeekSlot(index: index)
+                let direct = try #require(times.pace(piece, slot: slot)).secondsPerMeter
+                #expect(table.secondsPerMeter(at: slot) == direct, "\(piece) at \(slot.name)")
+                #expect(abs(direct - definedPace(entry, at: slot)) <= 1e-12 * direct, "\(piece) at \(slot.name)")
+            }
+        }
+    }
+
+    @Test func precomputedTablesAreKeptUntilAPieceLearnsMore() throws {
+        var times = learnedAtManyTimes()
+        #expect(times.pieces.values.allSatisfy { $0.paces == nil })
+        let unsmoothed = times.pieces
+        times.precomputePaces()
+        #expect(times.pieces.values.allSatisfy { $0.paces != nil })
+        // The tables derive from the tallies: equal tallies are equal pieces.
+        #expect(times.pieces == unsmoothed)
+        let (piece, entry) = try #require(times.pieces.first)
+        let slot = WeekSlot(epochSeconds: monday + 8 * 3600)
+        let kept = try #require(entry.paces)
+        #expect(times.paceTable(of: entry) === kept)
+        #expect(kept.secondsPerMeter(at: slot) == times.pace(piece, slot: slot)?.secondsPerMeter)
+        // A new pass drops that piece's table, and the pace moves.
+        times.add(PieceTally(seconds: 100, meters: 10, passes: 1), on: piece, in: slot)
+        #expect(times.pieces[piece]?.paces == nil)
+        #expect(times.pieces.values.filter { $0.paces == nil }.count == 1)
+        let fresh = try #require(times.pieces[piece].flatMap(times.paceTable(of:)))
+        #expect(fresh.secondsPerMeter(at: slot) == times.pace(piece, slot: slot)?.secondsPerMeter)
+        #expect(fresh.secondsPerMeter(at: slot) > kept.secondsPerMeter(at: slot))
+    }
+
+    @Test func aPlanTimesEachStretchWithItsPieceAtTheQuarterHourItIsReached() throws {
+        var times = learnedAtManyTimes()
+        times.precomputePaces()
+        // Eastwards over the learned road, then on north where nothing is learned, leaving Monday 07:55.
+        let corner = Geodesy.destination(from: start, bearing: 90, meters: 1_500)
+        let route = LearnedRoute(route: Route(points: [start, corner, Geodesy.destination(from: corner, bearing: 0, meters: 500)])!)
+        let now = monday + 7 * 3600 + 55 * 60
+        let fallback = 0.2
+        var timing: LearnedTiming? = nil
+        let answer = route.seconds(from: 0, to: [route.totalMeters], now: now, times: times, generation: 0,
+                                   liveSecondsPerMeter: nil, fallbackSecondsPerMeter: fallback, timing: &timing)[0]
+        // The same walk with the kernel sums of `pace`, stretch by stretch.
+        var learned = 0.0, unlearned = 0.0
+        for stretch in route.stretches {
+            let length = stretch.endMeters - stretch.startMeters
+            let slot = WeekSlot(epochSeconds: now + learned + unlearned * fallback)
+            if let pace = times.pace(stretch.piece, slot: slot) { learned += length * pace.secondsPerMeter } else { unlearned += length }
+        }
+        #expect(unlearned > 400 && learned > 100)
+        #expect(abs(answer - (learned + unlearned * fallback)) < 1e-9, "\(answer) against \(learned + unlearned * fallback)")
+        // Tables not precomputed give the same plan.
+        var plain: LearnedTiming? = nil
+        let unprepared = route.seconds(from: 0, to: [route.totalMeters], now: now, times: learnedAtManyTimes(), generation: 0,
+                                       liveSecondsPerMeter: nil, fallbackSecondsPerMeter: fallback, timing: &plain)[0]
+        #expect(unprepared == answer)
     }
 }

@@ -104,11 +104,45 @@ import Testing
         try Self.expectClean(browser, "error page")
     }
 
+    /// A tracking ID, a van's ID and a task's attributes that are HTML: the customer's page and the
+    /// operator's page (the van's and its stops' tooltips open) run none of it and make no element of it.
+    @Test func hostileShipmentDataRunsNothingOnTheTrackingAndOperatorPages() throws {
+        let fleet = try MapFixture(jwt: true, deliveries: true)
+        let tokens = try #require(fleet.tokens)
+        let tracking = "<img src=x onerror=window.__pwned=5 id=hostile-s>"
+        let van = "<img src=x onerror=window.__pwned=6 id=hostile-van>"
+        try fleet.createVan(van, at: MapFixture.route[0])
+        try fleet.createParcel("parcel", tracking: tracking, at: MapFixture.route[4])
+        try fleet.setStops(van, [(MapFixture.route[4], "parcel")])
+        let browser = try Browser()
+        defer { browser.quit() }
+
+        let server = try tokens.mint(role: "server")
+        try browser.open("\(fleet.server.url)/map/tracking/\(Self.encoded(tracking))?token=\(server)")
+        try browser.wait("the shipment's state", "return document.querySelector('[data-field=\"taskState\"]').dataset.state === 'OPEN';")
+        try browser.wait("the van", "return document.querySelector('[data-field=\"vehicle\"]') !== null;")
+        try Self.expectClean(browser, "tracking")
+
+        let reader = try tokens.mint(role: "fleet-reader")
+        try browser.open("\(fleet.server.url)/map?token=\(reader)")
+        try browser.wait("the van and its stop", "return document.querySelectorAll('[data-field=\"deliveryVehicle\"], [data-field=\"deliveryStop\"]').length === 2;")
+        try browser.run("FleetMap.leafletMap.eachLayer(l => { if (l.getTooltip && l.getTooltip()) l.openTooltip(); });")
+        try browser.wait("the tooltips open", "return document.querySelectorAll('.leaflet-tooltip').length >= 2;")
+        let tips = try browser.run("return Array.from(document.querySelectorAll('.leaflet-tooltip')).map(t => t.textContent).join('\\n');") as? String ?? ""
+        #expect(tips.contains(van), "the tooltips show the van's ID as text: \(tips)")
+        try Self.expectClean(browser, "operator with vans")
+
+        // The error page of an unknown hostile tracking ID.
+        try browser.open("\(fleet.server.url)/map/tracking/\(Self.encoded(tracking + "x"))?token=\(server)")
+        try browser.wait("the error", "return !document.getElementById('error').hidden && document.getElementById('error').textContent.length > 0;")
+        try Self.expectClean(browser, "tracking error page")
+    }
+
     /// The pages, their error pages and their assets' error pages carry the policy and refuse framing.
     @Test func everyPageForbidsInlineScriptAndFraming() throws {
         let fleet = try MapFixture()
         try fleet.createCarAndRide()
-        for path in ["/map", "/map/trips/ride-1", "/map/trips/none", "/map/assets/none.js", "/map/nowhere"] {
+        for path in ["/map", "/map/trips/ride-1", "/map/trips/none", "/map/tracking/PARCEL-1", "/map/tracking/none", "/map/assets/none.js", "/map/nowhere"] {
             let headers = try Self.headers(fleet.server.url + path)
             let policy = headers["content-security-policy"] ?? ""
             #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'") && !policy.contains("unsafe-inline"),

@@ -1,5 +1,9 @@
+import FleetEngine
+import FleetInterface
+import FleetModel
 import FleetTestSupport
 import Foundation
+import SQLiteStore
 
 /// A real `fleet-admin serve` with the map on, a car and a ride in Helsinki, roads as GeoJSON, and
 /// the calls a dispatcher and a driver make over REST.
@@ -14,22 +18,79 @@ final class MapFixture: @unchecked Sendable {
     let server: ServerProcess
     let tokens: MintedTokens?
     private let serverToken: String?
+    /// With `deliveries`: an engine on the server's SQLite store, for the delivery calls the tests
+    /// make in process (vans, tasks, stops).
+    let deliveries: (any FleetAPI)?
+    private let store: SQLiteStore?
 
-    /// Starts the server; `jwt` turns token checks on (HS256), with `tokens`' secret when given.
-    init(jwt: Bool = false, staleAfter: Double = 8, serverArguments: [String] = [], tokens given: MintedTokens? = nil) throws {
+    /// Starts the server; `jwt` turns token checks on (HS256), with `tokens`' secret when given;
+    /// `deliveries` serves an SQLite store the test writes deliveries to (`deliveries`).
+    init(jwt: Bool = false, staleAfter: Double = 8, serverArguments: [String] = [], tokens given: MintedTokens? = nil,
+         deliveries withDeliveries: Bool = false) throws {
         folder = try Products.temporaryDirectory("map-pages")
         let roads = folder.appendingPathComponent("roads.geojson")
         try Self.roadsGeoJSON().write(to: roads, atomically: true, encoding: .utf8)
         tokens = try given ?? (jwt ? MintedTokens(folder: folder, provider: nil) : nil)
-        server = try ServerProcess(store: "memory", arguments: ["--provider", Self.provider, "--map-roads", roads.path,
-                                                                "--stale-after", String(staleAfter)] + (tokens?.serverArguments ?? []) + serverArguments)
+        let path = folder.appendingPathComponent("fleet.db").path
+        store = withDeliveries ? try SQLiteStore(path: path) : nil
+        deliveries = store.map { Engine(store: $0) }
+        server = try ServerProcess(store: withDeliveries ? "sqlite:" + path : "memory",
+                                   arguments: ["--provider", Self.provider, "--map-roads", roads.path,
+                                               "--stale-after", String(staleAfter)] + (tokens?.serverArguments ?? []) + serverArguments)
         serverToken = try tokens?.mint(role: "server")
     }
 
     deinit {
         server.stop()
+        try? store?.close()
         try? FileManager.default.removeItem(at: folder)
     }
+
+    // MARK: Deliveries
+
+    var parent: String { "providers/\(Self.provider)" }
+
+    /// A van at `at`, reporting heading `heading`.
+    func createVan(_ id: String, at p: (Double, Double), heading: Int32 = 45) throws {
+        _ = try deliveries!.createDeliveryVehicle(CreateDeliveryVehicleRequest(
+            parent: parent, deliveryVehicleId: id,
+            deliveryVehicle: DeliveryVehicle(lastLocation: DeliveryVehicleLocation(location: Self.latLng(p), heading: heading, speed: 7))))
+    }
+
+    /// An OPEN delivery task at `p` with `tracking`, shown as `view` says.
+    func createParcel(_ id: String, tracking: String, at p: (Double, Double), view: TaskTrackingViewConfig? = nil) throws {
+        _ = try deliveries!.createTask(CreateTaskRequest(parent: parent, taskId: id, task: DeliveryTask(
+            type: .delivery, state: .open, trackingId: tracking, plannedLocation: LocationInfo(point: Self.latLng(p)),
+            taskDuration: ProtoDuration(timeInterval: 60), taskTrackingViewConfig: view)))
+    }
+
+    /// The van's remaining stops, in order, each doing one task.
+    func setStops(_ van: String, _ stops: [((Double, Double), String)]) throws {
+        let segments = stops.map { p, task in
+            VehicleJourneySegment(stop: VehicleStop(plannedLocation: LocationInfo(point: Self.latLng(p)),
+                                                    tasks: [VehicleStop.TaskInfo(taskId: task)], state: .new))
+        }
+        _ = try deliveries!.updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+            deliveryVehicle: DeliveryVehicle(name: "\(parent)/deliveryVehicles/\(van)", remainingVehicleJourneySegments: segments),
+            updateMask: FieldMask(["remainingVehicleJourneySegments"])))
+    }
+
+    /// The van reports where it is.
+    func moveVan(_ van: String, to p: (Double, Double), heading: Int32 = 45) throws {
+        _ = try deliveries!.updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+            deliveryVehicle: DeliveryVehicle(name: "\(parent)/deliveryVehicles/\(van)",
+                                             lastLocation: DeliveryVehicleLocation(location: Self.latLng(p), heading: heading, speed: 7)),
+            updateMask: FieldMask(["lastLocation"])))
+    }
+
+    /// The task's stop is done: `stops` are what is left, and the task's outcome is set.
+    func closeParcel(_ task: String, on van: String, leaving stops: [((Double, Double), String)], outcome: DeliveryTask.TaskOutcome) throws {
+        try setStops(van, stops)
+        _ = try deliveries!.updateTask(UpdateTaskRequest(task: DeliveryTask(name: "\(parent)/tasks/\(task)", taskOutcome: outcome),
+                                                         updateMask: FieldMask(["taskOutcome"])))
+    }
+
+    static func latLng(_ p: (Double, Double)) -> LatLng { LatLng(latitude: p.0, longitude: p.1) }
 
     var base: String { "\(server.url)/v1/providers/\(Self.provider)" }
 

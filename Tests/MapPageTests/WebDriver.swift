@@ -84,6 +84,27 @@ final class Browser: @unchecked Sendable {
         try command("POST", "/execute/sync", ["script": script, "args": args])
     }
 
+    /// Clicks the element `css` selects as a person would (WebDriver's element click: the browser's
+    /// own pointer events, not a script's `click()`).
+    func click(_ css: String) throws {
+        guard let element = try command("POST", "/element", ["using": "css selector", "value": css]) as? [String: Any],
+              let id = element.values.first as? String else { throw Failure(description: "no element \(css)") }
+        try command("POST", "/element/\(id)/click")
+    }
+
+    /// Drags with the mouse from a point of the viewport by an offset, in steps, as a person would.
+    func drag(from start: (Double, Double), by offset: (Double, Double)) throws {
+        var moves: [[String: Any]] = [["type": "pointerMove", "x": Int(start.0), "y": Int(start.1), "duration": 0],
+                                      ["type": "pointerDown", "button": 0]]
+        for step in 1...5 {
+            moves.append(["type": "pointerMove", "duration": 50,
+                          "x": Int(start.0 + offset.0 * Double(step) / 5), "y": Int(start.1 + offset.1 * Double(step) / 5)])
+        }
+        moves.append(["type": "pointerUp", "button": 0])
+        try command("POST", "/actions", ["actions": [["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"], "actions": moves]]])
+        try command("DELETE", "/actions")
+    }
+
     /// The text of the element with `data-field="name"`, nil if there is none.
     func text(_ field: String) throws -> String? {
         try run("const e = document.querySelector('[data-field=\"' + arguments[0] + '\"]'); return e ? e.textContent : null;", [field]) as? String

@@ -9,15 +9,17 @@ _consumer_follow() {
     for (( i = 1; i < COMP_CWORD; i++ )); do
         word="${COMP_WORDS[i]}"
         case "$command $word" in
-            "consumer_follow --provider"|"consumer_follow -p"|"consumer_follow --transport"|"consumer_follow --store"|"consumer_follow --events"|"consumer_follow --until"|"consumer_follow --interval"|"consumer_follow --stale-after"|"consumer_follow --time-scale"|"consumer_follow --token"|"consumer_follow --token-file"|"consumer_follow --token-url"|"consumer_follow --token-key"|"consumer_follow --token-expiry-key") (( i++ )) ;;
+            "consumer_follow --provider"|"consumer_follow -p"|"consumer_follow --tracking-id"|"consumer_follow --transport"|"consumer_follow --store"|"consumer_follow --events"|"consumer_follow --until"|"consumer_follow --deadline"|"consumer_follow --interval"|"consumer_follow --stale-after"|"consumer_follow --time-scale"|"consumer_follow --token"|"consumer_follow --token-file"|"consumer_follow --token-url"|"consumer_follow --token-key"|"consumer_follow --token-expiry-key") (( i++ )) ;;
         esac
     done
     case "$command $prev" in
         "consumer_follow --provider"|"consumer_follow -p") COMPREPLY=(); return 0 ;;
+        "consumer_follow --tracking-id") COMPREPLY=(); return 0 ;;
         "consumer_follow --transport") COMPREPLY=(); return 0 ;;
         "consumer_follow --store") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
-        "consumer_follow --events") COMPREPLY=( $(compgen -W "trip tripStatus activeRouteRemainingDistance activeRoute vehicleLocation pickupLocation dropoffLocation pickupETA dropoffETA remainingWaypoints intermediateDestinations activeRouteTraffic vehicleStale error" -- "$cur") ); return 0 ;;
+        "consumer_follow --events") COMPREPLY=( $(compgen -W "trip tripStatus activeRouteRemainingDistance activeRoute vehicleLocation pickupLocation dropoffLocation pickupETA dropoffETA remainingWaypoints intermediateDestinations activeRouteTraffic vehicleStale error shipment taskState taskOutcome remainingStopCount remainingDrivingDistance estimatedArrivalTime estimatedTaskCompletionTime vehicleLocation route plannedLocation targetTimeWindow vehicleStale error" -- "$cur") ); return 0 ;;
         "consumer_follow --until") COMPREPLY=( $(compgen -W "NEW ENROUTE_TO_PICKUP ARRIVED_AT_PICKUP ENROUTE_TO_INTERMEDIATE_DESTINATION ARRIVED_AT_INTERMEDIATE_DESTINATION ENROUTE_TO_DROPOFF COMPLETE CANCELED" -- "$cur") ); return 0 ;;
+        "consumer_follow --deadline") COMPREPLY=(); return 0 ;;
         "consumer_follow --interval") COMPREPLY=(); return 0 ;;
         "consumer_follow --stale-after") COMPREPLY=(); return 0 ;;
         "consumer_follow --time-scale") COMPREPLY=(); return 0 ;;
@@ -30,7 +32,7 @@ _consumer_follow() {
     case "$command" in
         "consumer_follow")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--provider -p --transport --store --json -j --jsonl --no-color --events --until --interval --stale-after --time-scale --poll --fail-fast --token --token-file --token-url --token-key --token-expiry-key -h --help --version" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--provider -p --tracking-id --transport --store --json -j --jsonl --no-color --events --until --deadline --interval --stale-after --time-scale --poll --fail-fast --token --token-file --token-url --token-key --token-expiry-key -h --help --version" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;

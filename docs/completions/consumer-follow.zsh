@@ -7,14 +7,16 @@ _consumer_follow() {
     local -A opt_args
     local -a args
     args=(
-        '(-p --provider)'{-p,--provider}'[The provider \(Cloud project\) ID, when <trip> is a trip ID.]:id: '
+        '(-p --provider)'{-p,--provider}'[The provider \(Cloud project\) ID, when <trip> is a trip ID \(or --tracking-id a tracking ID\).]:id: '
+        '--tracking-id[Follow a shipment instead of a trip\: its tracking ID \(with --provider\), or providers/P/taskTrackingInfo/ID; polls GetTaskTrackingInfo every --interval.]:id: '
         '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
         '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
         '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
         '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
-        '*--events[Report only these events \(comma-separated; may be repeated\).]:names:(trip tripStatus activeRouteRemainingDistance activeRoute vehicleLocation pickupLocation dropoffLocation pickupETA dropoffETA remainingWaypoints intermediateDestinations activeRouteTraffic vehicleStale error)'
-        '--until[Stop once the trip has reached \(or passed\) this status.]:status:(NEW ENROUTE_TO_PICKUP ARRIVED_AT_PICKUP ENROUTE_TO_INTERMEDIATE_DESTINATION ARRIVED_AT_INTERMEDIATE_DESTINATION ENROUTE_TO_DROPOFF COMPLETE CANCELED)'
+        '*--events[Report only these events \(comma-separated; may be repeated\).]:names:(trip tripStatus activeRouteRemainingDistance activeRoute vehicleLocation pickupLocation dropoffLocation pickupETA dropoffETA remainingWaypoints intermediateDestinations activeRouteTraffic vehicleStale error shipment taskState taskOutcome remainingStopCount remainingDrivingDistance estimatedArrivalTime estimatedTaskCompletionTime vehicleLocation route plannedLocation targetTimeWindow vehicleStale error)'
+        '--until[Stop once the trip has reached \(or passed\) this status \(trips only\).]:status:(NEW ENROUTE_TO_PICKUP ARRIVED_AT_PICKUP ENROUTE_TO_INTERMEDIATE_DESTINATION ARRIVED_AT_INTERMEDIATE_DESTINATION ENROUTE_TO_DROPOFF COMPLETE CANCELED)'
+        '--deadline[Stop with exit 5 when the trip \(or shipment\) has not ended \(or reached --until\) within this time, e.g.]:duration: '
         '--interval[How often to poll, and to retry after a client error \(at least 1s\).]:duration: '
         '--stale-after[Flag the vehicle'\''s position as stale \(panel, vehicleStale event\) once older than this.]:seconds: '
         '--time-scale[The trip runs N times faster than real time \(a drive simulated with driver-report --speedup N, as make demo does\)\: the live panel counts down in the trip'\''s own time.]:n: '
@@ -27,7 +29,7 @@ _consumer_follow() {
         '--token-expiry-key[--token-url\: the JSON key of the expiry \(epoch ms or s, seconds from now, or RFC 3339\).]:key: '
         '(- *)'{-h,--help}'[Show help information.]'
         '(- *)--version[Show the version.]'
-        ':trip: '
+        '::trip: '
     )
     _arguments -C -s "${args[@]}" && ret=0
     return ret

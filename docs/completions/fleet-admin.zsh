@@ -1397,7 +1397,7 @@ _fleet_admin_serve() {
         '--tiles[Tile server for the map pages'\'' base layer, e.g.]:url-template: '
         '--tiles-attribution[Attribution the tile server requires, shown on the map.]:text: '
         '--map-roads[GeoJSON roads drawn as the map'\''s base layer when no --tiles are given \(offline maps\); default\: roads.geojson beside --router routino\:DIR'\''s database, when there.]:file:_files'
-        '--map-token-url[Where a map page fetches a new token when its own expires \({provider} and {trip} filled in; JSON with a token member, asked with the browser'\''s cookies\); without it the page asks for a new link.]:url-template: '
+        '--map-token-url[Where a map page fetches a new token when its own expires \({provider}, {trip} and {tracking} filled in; JSON with a token member, asked with the browser'\''s cookies\); without it the page asks for a new link.]:url-template: '
         '--stale-after[The map pages flag a vehicle whose last location is older than this as stale.]:seconds: '
         '--no-map[Do not serve the map pages under /map.]'
         '--router[Where routes come from\: straight \(great-circle estimates, no map needed\) or routino\:DIR \(road routes on a Routino database\: make map builds .build/map; map import builds your own\).]:url:(straight routino\:)'

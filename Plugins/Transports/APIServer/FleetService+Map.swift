@@ -38,7 +38,8 @@ extension FleetService {
     }
 
     /// A page's token (`?token=`) is checked as the REST call behind the page would check it: the
-    /// rider's page as GetTrip of its trip, the operator's as ListVehicles of the provider.
+    /// rider's page as GetTrip of its trip, the shipment's as GetTaskTrackingInfo of its tracking ID,
+    /// the operator's as ListVehicles of the provider.
     func authorizePage(_ access: MapPageAccess, token: String?) throws {
         switch access {
         case .trip(let provider, let tripID):
@@ -46,6 +47,10 @@ extension FleetService {
             guard let verifier else { return }
             let verified = try verifier.verify(authorizationHeader: token.map { "Bearer \($0)" })
             try Authorizer.authorize(token: verified, method: .getTrip, resources: CallResources(provider: provider, tripID: tripID))
+        case .tracking(let provider, let trackingID):
+            try checkProvider(provider)
+            let name = "providers/\(provider)/taskTrackingInfo/\(trackingID)"
+            try authorize(.getTaskTrackingInfo(GetTaskTrackingInfoRequest(name: name)), authorization: token.map { "Bearer \($0)" })
         case .fleet(let provider):
             try authorizeFleet(provider: provider, header: token.map { "Bearer \($0)" })
         }

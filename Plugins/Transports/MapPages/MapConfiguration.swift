@@ -1,7 +1,7 @@
 import FleetErrors
 import Foundation
 
-/// How the map pages (`/map`, `/map/trips/{tripId}`) are served.
+/// How the map pages (`/map`, `/map/trips/{tripId}`, `/map/tracking/{trackingId}`) are served.
 public struct MapConfiguration: Sendable {
     /// Where Debian's `libjs-leaflet` puts Leaflet (`leaflet.js`, `leaflet.css`, `images/`).
     public static let debianLeafletDirectory = "/usr/share/javascript/leaflet"
@@ -21,7 +21,8 @@ public struct MapConfiguration: Sendable {
     /// A GeoJSON file of roads drawn as the base layer when no tile server is configured.
     public var roadsFile: String?
     /// Where a page fetches a new token when its own expires (`--map-token-url`): an http(s) URL or a
-    /// path on this server, with `{provider}` and `{trip}` (the rider's page) filled in. The page asks
+    /// path on this server, with `{provider}`, `{trip}` (the rider's page) and `{tracking}` (the
+    /// shipment's page) filled in. The page asks
     /// with the browser's credentials for the app's origin (its cookies) and reads the token from the
     /// JSON answer's `token` member, as `consumer-follow --token-url` does. Nil: a page whose token
     /// expires stops and asks the rider for a new link.
@@ -65,9 +66,10 @@ public struct MapConfiguration: Sendable {
             }
         }
         if let tokenURL {
-            let unknownPlaceholder = tokenURL.replacingOccurrences(of: "{provider}", with: "").replacingOccurrences(of: "{trip}", with: "").contains("{")
+            let unknownPlaceholder = tokenURL.replacingOccurrences(of: "{provider}", with: "").replacingOccurrences(of: "{trip}", with: "")
+                .replacingOccurrences(of: "{tracking}", with: "").contains("{")
             guard tokenURL.hasPrefix("http://") || tokenURL.hasPrefix("https://") || tokenURL.hasPrefix("/"), !unknownPlaceholder else {
-                throw FleetError.invalidArgument("--map-token-url '\(tokenURL)' must be an http(s) URL or a path, with {provider} and {trip} as its only placeholders", field: "map-token-url")
+                throw FleetError.invalidArgument("--map-token-url '\(tokenURL)' must be an http(s) URL or a path, with {provider}, {trip} and {tracking} as its only placeholders", field: "map-token-url")
             }
         }
         if let roadsFile {

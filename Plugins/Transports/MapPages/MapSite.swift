@@ -8,18 +8,22 @@ import HTTPCore
 public enum MapPageAccess: Sendable, Hashable {
     /// The rider's page of one trip: the token must allow GetTrip on it.
     case trip(provider: String, tripID: String)
+    /// The page of one shipment for the person waiting for it: the token must allow
+    /// GetTaskTrackingInfo of its tracking ID.
+    case tracking(provider: String, trackingID: String)
     /// The operator's page of a provider's fleet: the token must allow ListVehicles.
     case fleet(provider: String)
 }
 
-/// The map pages: the rider's `/map/trips/{tripId}` and the operator's `/map`, their scripts and
+/// The map pages: the rider's `/map/trips/{tripId}`, the shipment's `/map/tracking/{trackingId}` and
+/// the operator's `/map`, their scripts and
 /// style (built into the binary, so a checkout's `.build/debug/fleet-admin` and an installed one
 /// serve the same pages with nothing to install beside them), Leaflet from the system's folder,
 /// and the roads file of the offline base layer.
 ///
 /// The pages read everything live through the REST API (`:watch` streams, GetTrip, GetVehicle,
-/// SearchTrips) with the page's `?token=` as a bearer token, so a page can do nothing its token
-/// could not do over REST.
+/// SearchTrips, GetTaskTrackingInfo, ListDeliveryVehicles) with the page's `?token=` as a bearer
+/// token, so a page can do nothing its token could not do over REST.
 public final class MapSite: Sendable {
     public let configuration: MapConfiguration
     /// The provider the server is limited to, if any; otherwise pages take `?provider=`.
@@ -51,6 +55,8 @@ public final class MapSite: Sendable {
             return page(.fleet(provider: ""), request: request, authorize: authorize)
         case "trips" where rest.count == 2 && !rest[1].isEmpty:
             return page(.trip(provider: "", tripID: rest[1]), request: request, authorize: authorize)
+        case "tracking" where rest.count == 2 && !rest[1].isEmpty:
+            return page(.tracking(provider: "", trackingID: rest[1]), request: request, authorize: authorize)
         case "assets" where rest.count == 2:
             return asset(rest[1])
         case "leaflet":
@@ -58,7 +64,7 @@ public final class MapSite: Sendable {
         case "roads.geojson" where rest.count == 1:
             return roads()
         default:
-            return errorPage(FleetError(.unknownPath, detail: "\(request.path): the map serves /map and /map/trips/{tripId}"), title: "Map")
+            return errorPage(FleetError(.unknownPath, detail: "\(request.path): the map serves /map, /map/trips/{tripId} and /map/tracking/{trackingId}"), title: "Map")
         }
     }
 
@@ -66,7 +72,11 @@ public final class MapSite: Sendable {
 
     private func page(_ kind: MapPageAccess, request: HTTPRequest,
                       authorize: (MapPageAccess, String?) throws -> Void) -> HTTPResponse {
-        let title = if case .trip = kind { "Your trip" } else { "Fleet map" }
+        let title = switch kind {
+        case .trip: "Your trip"
+        case .tracking: "Your delivery"
+        case .fleet: "Fleet map"
+        }
         do {
             guard let provider = provider ?? request.queryValue("provider").flatMap({ $0.isEmpty ? nil : $0 }) else {
                 throw FleetError.invalidArgument("the page needs ?provider=ID: this server serves every provider (or start it with --provider)", field: "provider")
@@ -74,6 +84,8 @@ public final class MapSite: Sendable {
             _ = try ProviderName(parsing: "providers/\(provider)", field: "provider")
             let access: MapPageAccess = switch kind {
             case .trip(_, let tripID): .trip(provider: provider, tripID: try TripName(provider: provider, tripID: tripID).tripID)
+            case .tracking(_, let trackingID):
+                .tracking(provider: provider, trackingID: try TaskTrackingInfoName(provider: provider, trackingID: trackingID).trackingID)
             case .fleet: .fleet(provider: provider)
             }
             let token = request.queryValue("token").flatMap { $0.isEmpty ? nil : $0 }
@@ -95,15 +107,22 @@ public final class MapSite: Sendable {
     func configJSON(_ access: MapPageAccess) -> String {
         var object: [(String, JSON)] = []
         let escaped = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text }
+        // The token URL with the page's IDs filled in, the placeholders of other pages' IDs empty.
+        func tokenURL(provider: String, trip: String = "", tracking: String = "") -> JSON {
+            configuration.tokenURL.map { url in
+                .string(url.replacingOccurrences(of: "{provider}", with: escaped(provider)).replacingOccurrences(of: "{trip}", with: escaped(trip))
+                    .replacingOccurrences(of: "{tracking}", with: escaped(tracking)))
+            } ?? .null
+        }
         switch access {
         case .trip(let provider, let tripID):
-            object += [("kind", .string("trip")), ("provider", .string(provider)), ("tripId", .string(tripID))]
-            object.append(("tokenUrl", configuration.tokenURL.map { url in
-                .string(url.replacingOccurrences(of: "{provider}", with: escaped(provider)).replacingOccurrences(of: "{trip}", with: escaped(tripID)))
-            } ?? .null))
+            object += [("kind", .string("trip")), ("provider", .string(provider)), ("tripId", .string(tripID)),
+                       ("tokenUrl", tokenURL(provider: provider, trip: tripID))]
+        case .tracking(let provider, let trackingID):
+            object += [("kind", .string("tracking")), ("provider", .string(provider)), ("trackingId", .string(trackingID)),
+                       ("tokenUrl", tokenURL(provider: provider, tracking: trackingID))]
         case .fleet(let provider):
-            object += [("kind", .string("fleet")), ("provider", .string(provider))]
-            object.append(("tokenUrl", configuration.tokenURL.map { .string($0.replacingOccurrences(of: "{provider}", with: escaped(provider)).replacingOccurrences(of: "{trip}", with: "")) } ?? .null))
+            object += [("kind", .string("fleet")), ("provider", .string(provider)), ("tokenUrl", tokenURL(provider: provider))]
         }
         object += [
             ("staleAfterSeconds", .number(configuration.staleAfterSeconds)),
@@ -124,9 +143,10 @@ public final class MapSite: Sendable {
         return JSON.object(JSONObject(object)).serialized()
     }
 
-    /// The causes a page may meet, with their words: the token's, a missing trip or vehicle, a lost server.
+    /// The causes a page may meet, with their words: the token's, a missing trip, vehicle or shipment, a rate
+    /// limit, a lost server.
     static let pageCauses: [ErrorCause] = ErrorCatalogue.causes.filter { cause in
-        [.unauthenticated, .permissionDenied, .notFound, .unavailable].contains(cause.code)
+        [.unauthenticated, .permissionDenied, .notFound, .resourceExhausted, .unavailable].contains(cause.code)
     }
 
     // MARK: Files

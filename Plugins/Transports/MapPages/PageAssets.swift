@@ -9,6 +9,7 @@ enum PageAssets {
         case "map-common.js": PackageResources.map_common_js
         case "rider.js": PackageResources.rider_js
         case "operator.js": PackageResources.operator_js
+        case "tracking.js": PackageResources.tracking_js
         default: nil
         }
         return bytes.map { ($0, contentType(of: name)) }

@@ -14,6 +14,9 @@ enum PageTemplate {
         case .trip?:
             panel = riderPanel
             script = "rider.js"
+        case .tracking?:
+            panel = trackingPanel
+            script = "tracking.js"
         case .fleet?:
             panel = operatorPanel
             script = "operator.js"
@@ -74,11 +77,24 @@ enum PageTemplate {
     <p class="connection" data-field="connection">Connecting…</p>
     """
 
+    static let trackingPanel = """
+    <h1>Your delivery</h1>
+    <dl class="facts">
+      <div><dt>Status</dt><dd data-field="taskState">Connecting…</dd></div>
+      <div><dt>Arrives</dt><dd data-field="arrivalEta">—</dd></div>
+      <div><dt>Stops before yours</dt><dd data-field="stopsBefore">—</dd></div>
+      <div><dt>Distance left</dt><dd data-field="remainingDistance">—</dd></div>
+      <div><dt>Van's location</dt><dd data-field="vehicleAge">—</dd></div>
+    </dl>
+    <p class="connection" data-field="connection">Connecting…</p>
+    """
+
     static let operatorPanel = """
     <h1>Fleet</h1>
     <form id="search" role="search"><label for="search-box">Vehicle or trip ID</label>
       <input id="search-box" name="q" type="search" autocomplete="off" data-field="search"><button type="submit">Find</button></form>
     <p class="counts" data-field="fleetCounts">Connecting…</p>
+    <p class="counts" data-field="deliveryCounts" hidden></p>
     <section id="selection" data-field="selection" aria-live="polite"></section>
     <form id="replay" data-field="replay" hidden><h2>Replay</h2>
       <label>Of <select name="subject" data-field="replaySubject"></select></label>

@@ -1,4 +1,4 @@
-// Shared by the rider's and the operator's pages: configuration, the REST calls with the page's
+// Shared by the rider's, the customer's and the operator's pages: configuration, the REST calls with the page's
 // token, live event streams with fallback to polling, error words, time and distance text, the map
 // and its base layer, and route geometry. Plain JavaScript for Leaflet 1.7 (Debian libjs-leaflet).
 'use strict';
@@ -21,9 +21,20 @@ window.FleetMap = (function () {
     return String(text == null ? '' : text).replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
   }
 
-  // An error the page can show: gRPC code name, catalogue reason, message.
+  // An error the page can show: gRPC code name, catalogue reason, message, and the seconds the
+  // server asked to wait before trying again (its Retry-After: a rate limit's), or null.
   class PageError extends Error {
-    constructor(code, reason, message) { super(message); this.code = code; this.reason = reason; }
+    constructor(code, reason, message) { super(message); this.code = code; this.reason = reason; this.retryAfter = null; }
+  }
+
+  // The error of a refused answer, with its Retry-After in seconds when it has one.
+  async function refusal(response) {
+    let body = null;
+    try { body = await response.json(); } catch (e) { /* not JSON */ }
+    const error = errorFromBody(response.status, body);
+    const wait = Number(response.headers.get('Retry-After'));
+    if (wait > 0 && isFinite(wait)) error.retryAfter = wait;
+    return error;
   }
 
   function errorFromBody(status, body) {
@@ -49,9 +60,9 @@ window.FleetMap = (function () {
     } catch (e) {
       throw new PageError('UNAVAILABLE', 'SERVER_UNREACHABLE', String(e.message || e));
     }
+    if (!response.ok) throw await refusal(response);
     let body = null;
     try { body = await response.json(); } catch (e) { /* not JSON */ }
-    if (!response.ok) throw errorFromBody(response.status, body);
     return body;
   }
 
@@ -96,11 +107,7 @@ window.FleetMap = (function () {
     } catch (e) {
       throw new PageError('UNAVAILABLE', 'SERVER_UNREACHABLE', String(e.message || e));
     }
-    if (!response.ok) {
-      let body = null;
-      try { body = await response.json(); } catch (e) { /* not JSON */ }
-      throw errorFromBody(response.status, body);
-    }
+    if (!response.ok) throw await refusal(response);
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = '', event = 'message', data = [];
@@ -147,12 +154,15 @@ window.FleetMap = (function () {
 
   // Keeps a page live: the event stream while it works; when it breaks, polling (every `pollSeconds`)
   // while reconnecting with backoff (1 s doubling to 30 s, with jitter), as consumer-follow does.
-  // A final error (bad token, deleted resource) stops everything and is shown. When the server ends
+  // A final error (bad token, deleted resource) stops everything and is shown. A rate limit is shown
+  // and waited out: nothing is sent again before its Retry-After has passed. When the server ends
   // the stream because the token expired (UNAUTHENTICATED), a page with a token URL fetches a new
   // token and reconnects at once; the stream's first event is the state as it is then, so no change
   // is lost. A new token refused before any event stops the page, as a final error does.
   function live(options) {
     let attempt = 0, pollTimer = null, stopped = false, controller = null, renewedWithoutEvent = false;
+    let quietUntil = 0;  // no call before this time (Date.now()): the server's Retry-After
+    const holdFor = error => { if (error.retryAfter) quietUntil = Math.max(quietUntil, Date.now() + error.retryAfter * 1000); };
     const status = text => { setText('connection', text); document.body.dataset.connection = text.split(' ')[0].toLowerCase(); };
     function stop(error) {
       stopped = true;
@@ -162,7 +172,8 @@ window.FleetMap = (function () {
     }
     function startPolling() {
       if (pollTimer || !options.poll) return;
-      const poll = () => options.poll().then(() => { renewedWithoutEvent = false; clearError(); }).catch(e => {
+      const poll = () => Date.now() < quietUntil ? null : options.poll().then(() => { renewedWithoutEvent = false; clearError(); }).catch(e => {
+        holdFor(e);
         // An expired token while polling: a new one for the next poll, as for the stream.
         if (e.code === 'UNAUTHENTICATED' && config.tokenUrl && !renewedWithoutEvent) {
           renewedWithoutEvent = true;
@@ -184,6 +195,11 @@ window.FleetMap = (function () {
     }
     function connect() {
       if (stopped) return;
+      if (!options.stream) {  // a resource without a stream (GetTaskTrackingInfo): polling alone
+        status('Updated every ' + (options.pollSeconds || 5) + ' s.');
+        startPolling();
+        return;
+      }
       const own = controller = new AbortController();
       let opened = false;
       readStream(options.stream, (event, data) => {
@@ -205,10 +221,11 @@ window.FleetMap = (function () {
         if (stopped || own !== controller) return;
         if (renewAndReconnect(error)) return;
         if (isFinal(error)) { stop(error); return; }
-        const delay = Math.min(30, Math.pow(2, attempt)) * (0.8 + Math.random() * 0.4);
+        holdFor(error);
+        const delay = Math.max(Math.min(30, Math.pow(2, attempt)) * (0.8 + Math.random() * 0.4), (quietUntil - Date.now()) / 1000);
         attempt += 1;
         status('Reconnecting in ' + Math.max(1, Math.round(delay)) + ' s (updates every ' + (options.pollSeconds || 5) + ' s meanwhile)…');
-        if (attempt > 1) showError(error);
+        if (attempt > 1 || error.retryAfter) showError(error);
         startPolling();
         setTimeout(connect, delay * 1000);
       });
@@ -298,6 +315,54 @@ window.FleetMap = (function () {
     };
   }
 
+  // The camera of the rider's and the customer's pages, as journey sharing's: it keeps the vehicle
+  // and its next stop in view (moving only when one of them nears the edge or the zoom that fits
+  // both changes), until the person pans or zooms. Then it stays where they put it, and the button
+  // (`label`, `data-field="follow"`) brings the following back. The page's own moves are made
+  // without animation, so Leaflet reports them at once, while `ownMove` is set: any other movestart
+  // or zoomstart is the person's (a resize is neither). `<body data-following>` says which.
+  function camera(m, label) {
+    const map = m.map;
+    let following = true, ownMove = false, points = [];
+    const Control = L.Control.extend({
+      options: { position: 'topright' },
+      onAdd() {
+        const button = L.DomUtil.create('button', 'follow-control');
+        button.type = 'button';
+        button.textContent = label;
+        button.dataset.field = 'follow';
+        button.hidden = true;
+        L.DomEvent.disableClickPropagation(button);
+        L.DomEvent.on(button, 'click', () => setFollowing(true));
+        return button;
+      },
+    });
+    const control = new Control();
+    control.addTo(map);
+    document.body.dataset.following = 'true';
+    function setFollowing(on) {
+      if (following === on) return;
+      following = on;
+      document.body.dataset.following = String(on);
+      control.getContainer().hidden = on;
+      if (on) fit();
+    }
+    function fit() {
+      if (!following || !m.hasView || !points.length) return;
+      const bounds = L.latLngBounds(points).pad(0.3);
+      const zoom = Math.min(17, map.getBoundsZoom(bounds));
+      const inner = map.getBounds().pad(-0.1);
+      if (zoom === map.getZoom() && points.every(p => inner.contains(p))) return;
+      ownMove = true;
+      try { map.fitBounds(bounds, { maxZoom: 17, animate: false }); } finally { ownMove = false; }
+    }
+    m.whenViewed(() => map.on('movestart zoomstart', () => { if (!ownMove) setFollowing(false); }));
+    return {
+      // Keeps `targets` (the vehicle first, then its next stop; missing ones left out) in view, while following.
+      follow(targets) { points = targets.filter(Boolean); if (points.length) fit(); },
+    };
+  }
+
   // Google's encoded polyline format, as Vehicle.currentRouteSegment carries it.
   function decodePolyline(text) {
     const points = []; let index = 0, lat = 0, lng = 0;
@@ -367,7 +432,7 @@ window.FleetMap = (function () {
 
   return {
     config, token, now, field, setText, enc, textNode, escapeHTML, api, live, words, showError, clearError, isFinal, PageError,
-    parseTime, clock, etaText, distanceText, ageText, locationAge, latLng, createMap, decodePolyline,
+    parseTime, clock, etaText, distanceText, ageText, locationAge, latLng, createMap, camera, decodePolyline,
     measure, project, pointAt, slice, bearing,
   };
 })();

@@ -1,6 +1,8 @@
 // The operator's page: every vehicle of the provider, live from the vehicles :watch stream
 // (ListVehicles polling while it is down), coloured by state; a click or a search shows a
-// vehicle's trips and route.
+// vehicle's trips and route. Delivery vehicles (ListDeliveryVehicles every 5 s: they have no
+// stream) are drawn as vans with their remaining stops, numbered in order (GetDeliveryVehicle of
+// each, up to VAN_DETAILS of them: ListDeliveryVehicles leaves the stops out, as Google's does).
 'use strict';
 (function () {
   const F = FleetMap, C = F.config;
@@ -92,12 +94,94 @@
     vehicles.delete(id);
     if (selected === id) { selected = null; routeLayer.clearLayers(); document.getElementById('selection').textContent = ''; }
   }
+  // The first view, once both fleets have arrived: every vehicle, van and stop.
   function fitOnce() {
-    if (m.hasView) return;
+    if (m.hasView || !vehiclesLoaded || !deliveriesLoaded) return;
     const bounds = L.latLngBounds([]);
     vehicles.forEach(e => { const p = F.latLng(e.vehicle.lastLocation && e.vehicle.lastLocation.location); if (p) bounds.extend(p); });
+    vans.forEach(v => v.points.forEach(p => bounds.extend(p)));
     m.ensureView(bounds);
   }
+
+  // MARK: delivery vehicles
+
+  const vans = new Map();          // id → { marker, stops: [marker], line, points: [LatLng] }
+  const vanLayer = L.layerGroup();
+  m.whenViewed(() => vanLayer.addTo(map));
+  let vehiclesLoaded = false, deliveriesLoaded = false;
+  const VAN_DETAILS = 100;
+
+  function vanIcon(state) {
+    return L.divIcon({ className: 'fleet-van ' + state, iconSize: [18, 18], iconAnchor: [9, 9] });
+  }
+  function stopIcon(n) {
+    return L.divIcon({ className: 'delivery-stop', html: F.textNode('span', String(n)), iconSize: [18, 18], iconAnchor: [9, 9] });
+  }
+  // Where a delivery vehicle's remaining stops are, in order.
+  function stopsOf(v) {
+    return (v.remainingVehicleJourneySegments || []).map(s => F.latLng(s.stop && s.stop.plannedLocation && s.stop.plannedLocation.point)).filter(Boolean);
+  }
+  function showVan(v) {
+    const id = idOf(v.name);
+    const old = vans.get(id);
+    if (old) { vanLayer.removeLayer(old.group); }
+    const at = F.latLng(v.lastLocation && v.lastLocation.location);
+    const stops = stopsOf(v);
+    const age = F.locationAge(v.lastLocation);
+    const state = age == null || age > C.staleAfterSeconds ? 'stale' : 'online';
+    const group = L.layerGroup();
+    const points = (at ? [at] : []).concat(stops);
+    if (points.length > 1) L.polyline(points, { color: '#7a4d00', weight: 3, dashArray: '4 6', opacity: 0.8, interactive: false }).addTo(group);
+    stops.forEach((p, i) => {
+      const marker = L.marker(p, { icon: stopIcon(i + 1), title: 'Stop ' + (i + 1) + ' of ' + id, alt: 'Stop ' + (i + 1), keyboard: false });
+      marker.bindTooltip(F.textNode('span', id + ' · stop ' + (i + 1)));
+      marker.addTo(group);
+    });
+    let marker = null;
+    if (at) {
+      marker = L.marker(at, { icon: vanIcon(state), title: id, alt: 'Delivery vehicle ' + id, keyboard: true, zIndexOffset: 500 });
+      marker.bindTooltip(F.textNode('span', id + ' · ' + stops.length + (stops.length === 1 ? ' stop' : ' stops')));
+      marker.addTo(group);
+    }
+    vans.set(id, { group: group, points: points, stops: stops.length });
+    m.whenViewed(() => {
+      if (vans.get(id) && vans.get(id).group !== group) return;
+      group.addTo(vanLayer);
+      const el = marker && marker.getElement();
+      if (el) { el.dataset.field = 'deliveryVehicle'; el.dataset.vehicleId = id; el.dataset.state = state; el.dataset.stops = String(stops.length);
+                el.dataset.lat = String(at.lat); el.dataset.lng = String(at.lng); }
+      group.eachLayer(l => { const e = l.getElement && l.getElement(); if (e && e.classList.contains('delivery-stop')) { e.dataset.field = 'deliveryStop'; e.dataset.vehicleId = id; } });
+    });
+  }
+  async function pollVans() {
+    try {
+      const listed = [];
+      let token = '';
+      do {
+        const page = await F.api(base + '/deliveryVehicles?pageSize=500' + (token ? '&pageToken=' + encodeURIComponent(token) : ''));
+        (page.deliveryVehicles || []).forEach(v => listed.push(v));
+        token = page.nextPageToken || '';
+      } while (token);
+      // Each van with its stops (a van whose GetDeliveryVehicle fails is shown without them).
+      const detailed = await Promise.all(listed.map((v, i) => i >= VAN_DETAILS ? v
+        : F.api(base + '/deliveryVehicles/' + F.enc(idOf(v.name))).catch(() => v)));
+      const present = new Set();
+      detailed.forEach(v => { present.add(idOf(v.name)); showVan(v); });
+      Array.from(vans.keys()).forEach(id => { if (!present.has(id)) { vanLayer.removeLayer(vans.get(id).group); vans.delete(id); } });
+      let stops = 0;
+      vans.forEach(v => { stops += v.stops; });
+      const counts = F.setText('deliveryCounts', vans.size + (vans.size === 1 ? ' delivery vehicle' : ' delivery vehicles') + ', ' +
+        stops + (stops === 1 ? ' stop' : ' stops') + ' to go');
+      counts.hidden = vans.size === 0;
+    } catch (e) {
+      // A server or a token without Deliveries: the ride-hailing fleet alone.
+      F.field('deliveryCounts').hidden = true;
+    }
+    deliveriesLoaded = true;
+    fitOnce();
+  }
+  pollVans();
+  setInterval(pollVans, 5000);
 
   // MARK: selection
 
@@ -293,7 +377,7 @@
         // The whole fleet has arrived: forget vehicles deleted while the stream was down.
         const present = new Set(data.vehicleIds || []);
         Array.from(vehicles.keys()).forEach(id => { if (!present.has(id)) remove('/' + id); });
-        synced = true; fitOnce();
+        synced = true; vehiclesLoaded = true; fitOnce();
       }
       list();
     },
@@ -303,7 +387,7 @@
       const present = new Set();
       (answer.vehicles || []).forEach(v => { present.add(idOf(v.name)); upsert(v); });
       Array.from(vehicles.keys()).forEach(id => { if (!present.has(id)) remove('/' + id); });
-      fitOnce(); list();
+      vehiclesLoaded = true; fitOnce(); list();
     },
     pollSeconds: 5,
   });

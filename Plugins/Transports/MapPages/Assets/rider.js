@@ -1,6 +1,7 @@
 // The rider's page: one trip, live from its :watch stream (GetTrip polling while the stream is
-// down). The vehicle glides along the route between updates; status, ETAs, distance and the age
-// of the car's location are real text in the panel.
+// down). The vehicle glides along the route between updates and the camera follows it and its next
+// stop until the rider pans or zooms; status, ETAs, distance and the age of the car's location are
+// real text in the panel.
 'use strict';
 (function () {
   const F = FleetMap, C = F.config;
@@ -24,6 +25,19 @@
   let lastFix = null;         // the last reported location (VehicleLocation)
   const layers = { route: L.layerGroup(), stops: L.layerGroup() };
   m.whenViewed(() => { layers.route.addTo(map); layers.stops.addTo(map); });
+
+  // The camera follows the car and its next stop until the rider moves the map.
+  const camera = F.camera(m, 'Follow the car');
+
+  // The stop the car drives to next: the first remaining waypoint (another rider's too, on a shared
+  // ride), else this trip's pickup or drop-off by its status.
+  function nextStop(t) {
+    const next = (t.remainingWaypoints || []).map(w => F.latLng(w.location && w.location.point)).find(Boolean);
+    if (next) return next;
+    const status = t.tripStatus || 'NEW';
+    if (status === 'COMPLETE' || status === 'CANCELED') return null;
+    return F.latLng(((BEFORE_PICKUP.includes(status) ? t.pickupPoint : t.dropoffPoint) || {}).point);
+  }
 
   function stopIcon(kind, label) {
     return L.divIcon({ className: 'stop-icon ' + kind, html: F.textNode('span', label), iconSize: [22, 22], iconAnchor: [11, 11] });
@@ -200,6 +214,7 @@
     }
     drawStops(t);
     drawRoute(t);
+    camera.follow(vehicle ? [vehicle.target, nextStop(t)] : []);
     panel();
   }
 
