@@ -4,15 +4,20 @@ import FleetStore
 
 // What each watch reads and follows: a trip, a task, a shipment's tracking info.
 
+extension WatchedRequest {
+    /// The request with `field` (its header) cleared.
+    func without<Field>(_ field: WritableKeyPath<Self, Field?>) -> Self {
+        var request = self
+        request[keyPath: field] = nil
+        return request
+    }
+}
+
 extension GetTripRequest: WatchedRequest {
     typealias Message = Trip
     typealias State = Trip
 
-    var feedRequest: GetTripRequest {
-        var request = self
-        request.header = nil
-        return request
-    }
+    var feedRequest: Self { without(\.header) }
 
     func watchedKey(in engine: Engine) throws -> RecordKey {
         try Validate.values(of: self)
@@ -43,11 +48,7 @@ extension GetTaskRequest: WatchedRequest {
     typealias Message = DeliveryTask
     typealias State = DeliveryTask
 
-    var feedRequest: GetTaskRequest {
-        var request = self
-        request.header = nil
-        return request
-    }
+    var feedRequest: Self { without(\.header) }
 
     func watchedKey(in engine: Engine) throws -> RecordKey {
         try Validate.values(of: self)
@@ -69,11 +70,7 @@ extension GetTaskTrackingInfoRequest: WatchedRequest {
     typealias Message = TaskTrackingInfo
     typealias State = TaskTrackingState
 
-    var feedRequest: GetTaskTrackingInfoRequest {
-        var request = self
-        request.header = nil
-        return request
-    }
+    var feedRequest: Self { without(\.header) }
 
     func watchedKey(in engine: Engine) throws -> RecordKey {
         let name = try TaskTrackingInfoName(parsing: name ?? "", field: "name")
