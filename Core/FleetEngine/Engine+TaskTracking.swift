@@ -15,35 +15,55 @@ extension Engine {
     ///
     /// - Throws: NOT_FOUND (`TRACKING_ID_NOT_FOUND`) when no task has the tracking ID.
     public func getTaskTrackingInfo(_ request: GetTaskTrackingInfoRequest) throws -> TaskTrackingInfo {
+        try readTaskTrackingInfo(request).info
+    }
+
+    /// GetTaskTrackingInfo's answer with what a watch of it needs: the records it was read from and the
+    /// time its arrival and completion times count from.
+    struct TaskTrackingRead {
+        var info: TaskTrackingInfo
+        /// The shipment's index, its tasks and the vehicles of the open ones.
+        var keys: Set<RecordKey>
+        var now: Timestamp
+    }
+
+    /// GetTaskTrackingInfo, with the records read and the time it was answered for.
+    func readTaskTrackingInfo(_ request: GetTaskTrackingInfoRequest) throws -> TaskTrackingRead {
         try Validate.values(of: request)
         let name = try TaskTrackingInfoName(parsing: request.name ?? "", field: "name")
         let provider = name.provider
+        let shipmentKey = RecordKey(.shipment, provider: provider, id: name.trackingID)
         // The tasks and their vehicles as of one moment, in one read of the store.
-        let (tasks, vehicles) = try store.withSnapshot { snapshot in
+        let (tasks, vehicles, keys) = try store.withSnapshot { snapshot in
+            var keys: Set<RecordKey> = [shipmentKey]
             var tasks: [TaskRecord] = []
-            if let stored = try snapshot.get(RecordKey(.shipment, provider: provider, id: name.trackingID)) {
+            if let stored = try snapshot.get(shipmentKey) {
                 for id in try ShipmentRecord(stored).taskIDs {
-                    if let task = try snapshot.get(RecordKey(.task, provider: provider, id: id)) { tasks.append(try TaskRecord(task)) }
+                    let key = RecordKey(.task, provider: provider, id: id)
+                    keys.insert(key)
+                    if let task = try snapshot.get(key) { tasks.append(try TaskRecord(task)) }
                 }
             }
             var vehicles: [String: DeliveryVehicleRecord] = [:]
             for task in tasks where task.isOpen {
-                guard let id = task.vehicleID, vehicles[id] == nil,
-                      let stored = try snapshot.get(RecordKey(.deliveryVehicle, provider: provider, id: id)) else { continue }
+                guard let id = task.vehicleID else { continue }
+                let key = RecordKey(.deliveryVehicle, provider: provider, id: id)
+                keys.insert(key)
+                guard vehicles[id] == nil, let stored = try snapshot.get(key) else { continue }
                 vehicles[id] = try records.deliveryVehicle(stored)
             }
-            return (tasks, vehicles)
+            return (tasks, vehicles, keys)
         }
         guard let shown = shownTask(tasks, vehicles: vehicles) else {
             throw FleetError(.trackingIDNotFound, detail: name.description, field: "name")
         }
+        let now = clock.now()
         let task = shown.record.task
         var info = TaskTrackingInfo(name: name.description, trackingId: name.trackingID, state: task.state,
                                     taskOutcome: task.taskOutcome, taskOutcomeTime: task.taskOutcomeTime,
                                     plannedLocation: task.plannedLocation, targetTimeWindow: task.targetTimeWindow,
                                     attributes: task.attributes)
-        guard let place = shown.place else { return info }
-        let now = clock.now()
+        guard let place = shown.place else { return TaskTrackingRead(info: info, keys: keys, now: now) }
         let vehicle = place.vehicle
         let stopCount = place.stopIndex + 1
         let forecast = place.forecast
@@ -77,7 +97,7 @@ extension Engine {
                 info.estimatedTaskCompletionTime = now.adding(seconds: seconds + working)
             }
         }
-        return info
+        return TaskTrackingRead(info: info, keys: keys, now: now)
     }
 
     /// Where an OPEN task stands on its vehicle: the vehicle, the index of the task's stop among its

@@ -52,7 +52,7 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
     let routeCache = RouteCache()
     let deliveryRoutes = DeliveryRouteCache()
     let changes = ChangeNotifier()
-    let feeds = TripFeeds(pollSeconds: Engine.watchPollSeconds)
+    let feeds = WatchFeeds(pollSeconds: Engine.watchPollSeconds)
     let vehicleFeeds = VehicleFeeds(pollSeconds: Engine.watchPollSeconds)
     let records = RecordCache()
     let searchRoutes = SearchRouteCache()

@@ -5,6 +5,8 @@ public final class Connection: Sendable {
     public let api: any FleetAPI
     /// The same calls with change streaming, when the transport supports it.
     public var watcher: (any TripWatching)? { api as? any TripWatching }
+    /// The same calls with task and shipment change streaming, when the transport supports it.
+    public var taskWatcher: (any TaskWatching)? { api as? any TaskWatching }
     private let closer: @Sendable () throws -> Void
 
     public init(api: any FleetAPI, close: @escaping @Sendable () throws -> Void = {}) {

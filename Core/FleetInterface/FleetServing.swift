@@ -13,6 +13,29 @@ public protocol TripObserving: Sendable {
                      onEnd: @escaping @Sendable (FleetError) -> Void) throws -> TripObservation
 }
 
+/// Watches a task or a shipment without holding a thread: what a server's `GET /v1/{name}:watch` streams
+/// of tasks and tracking IDs need.
+public protocol TaskObserving: Sendable {
+    /// Starts watching a task: `onUpdate` gets the task (as `GetTask` with `request` returns it) once
+    /// soon after the call and then after every change of it (its vehicle moving along the stops up to
+    /// the task's included), in order, until it returns false or the observation is cancelled. If the
+    /// task can no longer be read (deleted) `onEnd` gets the error and the deliveries stop.
+    /// - Throws: what `GetTask` would (a bad name, NOT_FOUND), before anything is delivered.
+    func observeTask(_ request: GetTaskRequest,
+                     onUpdate: @escaping @Sendable (TaskSnapshot) -> Bool,
+                     onEnd: @escaping @Sendable (FleetError) -> Void) throws -> TaskObservation
+
+    /// Starts watching a shipment by its tracking ID: `onUpdate` gets its tracking info (as
+    /// `GetTaskTrackingInfo` with `request` returns it) once soon after the call and then after every
+    /// change of what it shows (the vehicle moving, the shipment's tasks changing), in order, until it
+    /// returns false or the observation is cancelled. If no task carries the tracking ID any more
+    /// `onEnd` gets NOT_FOUND and the deliveries stop.
+    /// - Throws: what `GetTaskTrackingInfo` would (a bad name, NOT_FOUND), before anything is delivered.
+    func observeTaskTrackingInfo(_ request: GetTaskTrackingInfoRequest,
+                                 onUpdate: @escaping @Sendable (TaskTrackingInfoSnapshot) -> Bool,
+                                 onEnd: @escaping @Sendable (FleetError) -> Void) throws -> TaskTrackingInfoObservation
+}
+
 /// Watches a provider's whole fleet without holding a thread: what the operator's map
 /// (`GET /v1/providers/{p}/vehicles:watch`) needs.
 public protocol VehicleObserving: Sendable {
@@ -33,4 +56,4 @@ public protocol VehicleJSONUpdating: Sendable {
 
 /// Everything a Fleet Engine server serves: the calls, their watches and the UpdateVehicle fast path.
 /// The engine is one; a server needs nothing else of it.
-public typealias FleetServing = FleetAPI & TripObserving & VehicleObserving & VehicleJSONUpdating
+public typealias FleetServing = FleetAPI & TripObserving & TaskObserving & VehicleObserving & VehicleJSONUpdating

@@ -2,36 +2,50 @@ import FleetErrors
 import FleetModel
 import Synchronization
 
-/// A trip as a watch delivers it. One snapshot goes to every watcher of the same request, so its
-/// JSON is encoded once however many watch.
-public final class TripSnapshot: Sendable {
-    /// The trip, as `GetTrip` with the watch's request returns it.
-    public let trip: Trip
+/// A message as a watch delivers it: a trip, a task, or a shipment's tracking info, as the matching
+/// Get call returns it. One snapshot goes to every watcher of the same request, so its JSON is
+/// encoded once however many watch.
+public final class WatchSnapshot<Message: ProtoMessage>: Sendable {
+    /// The message, as the Get call with the watch's request returns it.
+    public let message: Message
     private let encoded = Mutex<String?>(nil)
 
-    public init(_ trip: Trip) { self.trip = trip }
+    public init(_ message: Message) { self.message = message }
 
-    /// The trip's proto3 JSON, encoded on first use.
+    /// The message's proto3 JSON, encoded on first use.
     public var json: String {
         encoded.withLock { text in
             if let text { return text }
-            let made = trip.jsonString()
+            let made = message.jsonString()
             text = made
             return made
         }
     }
 }
 
-/// A watch started by `TripObserving.observeTrip`: cancel it to stop the deliveries.
-public final class TripObservation: Sendable {
-    package let onUpdate: @Sendable (TripSnapshot) -> Bool
+/// A trip as a trip watch delivers it.
+public typealias TripSnapshot = WatchSnapshot<Trip>
+/// A task as a task watch delivers it.
+public typealias TaskSnapshot = WatchSnapshot<DeliveryTask>
+/// A shipment's tracking info as a tracking ID's watch delivers it.
+public typealias TaskTrackingInfoSnapshot = WatchSnapshot<TaskTrackingInfo>
+
+extension WatchSnapshot where Message == Trip {
+    /// The trip, as `GetTrip` with the watch's request returns it.
+    public var trip: Trip { message }
+}
+
+/// A watch started by `TripObserving.observeTrip` or `TaskObserving`'s calls: cancel it to stop the
+/// deliveries.
+public final class WatchObservation<Message: ProtoMessage>: Sendable {
+    package let onUpdate: @Sendable (WatchSnapshot<Message>) -> Bool
     package let onEnd: @Sendable (FleetError) -> Void
     /// Whether the first snapshot (sent whatever changed) has gone out.
     package let hasInitial = Atomic(false)
     package let isCancelled = Atomic(false)
     private let detach = Mutex<(@Sendable () -> Void)?>(nil)
 
-    public init(onUpdate: @escaping @Sendable (TripSnapshot) -> Bool, onEnd: @escaping @Sendable (FleetError) -> Void) {
+    public init(onUpdate: @escaping @Sendable (WatchSnapshot<Message>) -> Bool, onEnd: @escaping @Sendable (FleetError) -> Void) {
         self.onUpdate = onUpdate
         self.onEnd = onEnd
     }
@@ -42,7 +56,7 @@ public final class TripObservation: Sendable {
         detach.withLock { $0.take() }?()
     }
 
-    /// Ends the watch with an error (its feed failed to read the trip): stops it, then tells the watcher.
+    /// Ends the watch with an error (its feed failed to read the message): stops it, then tells the watcher.
     package func end(with error: FleetError) {
         guard !isCancelled.load(ordering: .acquiring) else { return }
         cancel()
@@ -55,6 +69,13 @@ public final class TripObservation: Sendable {
         if isCancelled.load(ordering: .acquiring) { detach.withLock { $0.take() }?() }
     }
 }
+
+/// A trip watch (`TripObserving.observeTrip`).
+public typealias TripObservation = WatchObservation<Trip>
+/// A task watch (`TaskObserving.observeTask`).
+public typealias TaskObservation = WatchObservation<DeliveryTask>
+/// A tracking ID's watch (`TaskObserving.observeTaskTrackingInfo`).
+public typealias TaskTrackingInfoObservation = WatchObservation<TaskTrackingInfo>
 
 /// One vehicle as a vehicles watch delivers it: the vehicle as `GetVehicle` returns it, or only its
 /// name when it was deleted.

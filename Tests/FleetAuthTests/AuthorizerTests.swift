@@ -38,6 +38,8 @@ private let expectedMatrix: [FleetMethod: String] = [
     .listTasks: "A---A",
     .getTaskTrackingInfo: "A--SA",
     .listDeliveryVehicles: "A---A",
+    .watchTask: "A---A",
+    .watchTaskTrackingInfo: "A--SA",
 ]
 
 private let roleColumns: [Role] = [.server, .driver, .trustedDriver, .consumer, .fleetReader]
@@ -100,7 +102,7 @@ private let ownEverything = AuthorizationScope(vehicleID: "v1", tripID: "t1", de
     }
 
     @Test func theMatrixCoversEveryRoleAndMethodOnce() {
-        #expect(FleetMethod.allCases.count == 26)
+        #expect(FleetMethod.allCases.count == 28)
         #expect(Set(expectedMatrix.keys) == Set(FleetMethod.allCases))
         #expect(Authorizer.matrix.count == Role.allCases.count * FleetMethod.allCases.count)
         #expect(Set(Authorizer.matrix.map { "\($0.role)/\($0.method)" }).count == Authorizer.matrix.count)
@@ -210,7 +212,7 @@ private let ownEverything = AuthorizationScope(vehicleID: "v1", tripID: "t1", de
             try authorize(consumer, .getTrip, CallResources(provider: provider, tripID: "trip-B"))
         }
         #expect(error?.code == .permissionDenied)
-        expectFleetError(.insufficientRole, containing: "a consumer token may not call UpdateTrip (consumer tokens may call: GetTrip, WatchTrip, GetTaskTrackingInfo)") {
+        expectFleetError(.insufficientRole, containing: "a consumer token may not call UpdateTrip (consumer tokens may call: GetTrip, WatchTrip, GetTaskTrackingInfo, WatchTaskTrackingInfo)") {
             try authorize(consumer, .updateTrip, CallResources(provider: provider, tripID: "trip-A"))
         }
     }

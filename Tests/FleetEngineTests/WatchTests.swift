@@ -7,43 +7,6 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Collects what an observation delivers and lets a test wait for a number of deliveries.
-final class Deliveries: Sendable {
-    private let received = Mutex<[TripSnapshot]>([])
-    private let ended = Mutex<FleetError?>(nil)
-    private let condition = NSCondition()
-
-    var snapshots: [TripSnapshot] { received.withLock { $0 } }
-    var error: FleetError? { ended.withLock { $0 } }
-
-    func observe(_ engine: Engine, _ name: String, view: TripView? = nil) throws -> TripObservation {
-        try engine.observeTrip(GetTripRequest(name: name, view: view), onUpdate: { snapshot in
-            self.condition.lock()
-            self.received.withLock { $0.append(snapshot) }
-            self.condition.broadcast()
-            self.condition.unlock()
-            return true
-        }, onEnd: { error in
-            self.condition.lock()
-            self.ended.withLock { $0 = error }
-            self.condition.broadcast()
-            self.condition.unlock()
-        })
-    }
-
-    /// Waits (up to 10 s, a bound for a stuck test, not a timing) until `done` holds.
-    @discardableResult
-    func wait(until done: (Deliveries) -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        condition.lock()
-        defer { condition.unlock() }
-        while !done(self) {
-            if !condition.wait(until: deadline) { return done(self) }
-        }
-        return true
-    }
-}
-
 @Suite struct WatchTests {
     /// A trip on a vehicle, and the fixture.
     func assignedTrip() throws -> Fixture {

@@ -28,11 +28,13 @@ public struct MintedTokens: Sendable {
     /// A token the server accepts for about `seconds` more, then refuses as expired: its `exp` lies
     /// in the past, within the server's 30 s clock skew (`TokenVerifier.clockSkew`), so a test sees a
     /// token expire without waiting out a whole lifetime.
-    public func mintExpiring(role: Role, tripID: String? = nil, vehicleID: String? = nil, acceptedFor seconds: Double) throws -> String {
+    public func mintExpiring(role: Role, tripID: String? = nil, vehicleID: String? = nil, trackingID: String? = nil,
+                             acceptedFor seconds: Double) throws -> String {
         let now = Date().timeIntervalSince1970
         let key = try SigningKey.hs256(secret: Array(secret.utf8))
         // iat a minute ago; exp = now − 30 s + seconds, accepted until exp + 30 s of skew.
-        let claims = try TokenMinter(key: key, clock: { now - 60 }).claims(role: role, vehicleID: vehicleID, tripID: tripID, ttl: 30 + seconds)
+        let claims = try TokenMinter(key: key, clock: { now - 60 }).claims(role: role, vehicleID: vehicleID, tripID: tripID,
+                                                                           trackingID: trackingID, ttl: 30 + seconds)
         return try key.sign(claims: claims)
     }
 

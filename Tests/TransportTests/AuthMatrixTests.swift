@@ -107,7 +107,8 @@ import OpenSSLJWT
              (.trustedDriver, .updateDeliveryVehicle), (.trustedDriver, .createDeliveryVehicle), (.trustedDriver, .createTask),
              (.trustedDriver, .updateTask):
             return (true, false)
-        case (.consumer, .getTrip), (.consumer, .watchTrip), (.consumer, .getTaskTrackingInfo): return (true, false)
+        case (.consumer, .getTrip), (.consumer, .watchTrip), (.consumer, .getTaskTrackingInfo), (.consumer, .watchTaskTrackingInfo):
+            return (true, false)
         default: return (false, false)
         }
     }
@@ -184,6 +185,13 @@ import OpenSSLJWT
         case .getTaskTrackingInfo:
             _ = try api.getTaskTrackingInfo(GetTaskTrackingInfoRequest(name: "\(parent)/taskTrackingInfo/\(own ? "s1" : "s2")"))
         case .listDeliveryVehicles: _ = try api.listDeliveryVehicles(ListDeliveryVehiclesRequest(parent: parent))
+        case .watchTask:
+            let cancellation = Cancellation()
+            try api.watchTask(GetTaskRequest(name: taskName), cancellation: cancellation) { _ in cancellation.cancel() }
+        case .watchTaskTrackingInfo:
+            let cancellation = Cancellation()
+            try api.watchTaskTrackingInfo(GetTaskTrackingInfoRequest(name: "\(parent)/taskTrackingInfo/\(own ? "s1" : "s2")"),
+                                          cancellation: cancellation) { _ in cancellation.cancel() }
         }
     }
 

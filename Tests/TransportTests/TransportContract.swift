@@ -168,4 +168,95 @@ import Testing
             #expect(seen.withLock { $0 } == [.new, .enrouteToPickup, .arrivedAtPickup])
         }
     }
+    /// Collects a blocking watch's deliveries on a thread of its own until cancelled.
+    final class Watcher<Message: Sendable>: Sendable {
+        let received = Mutex<[Message]>([])
+        let failure = Mutex<(any Error)?>(nil)
+        let cancellation = Cancellation()
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ watch: @escaping @Sendable (Cancellation, (Message) -> Void) throws -> Void) {
+            let thread = Thread { [self] in
+                do {
+                    try watch(cancellation) { message in received.withLock { $0.append(message) } }
+                } catch {
+                    failure.withLock { $0 = error }
+                }
+                done.signal()
+            }
+            thread.start()
+        }
+
+        /// Waits (10 s at most, a bound for a stuck test) until the last delivery satisfies `condition`.
+        @discardableResult
+        func wait(until condition: (Message) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                if let last = received.withLock({ $0.last }), condition(last) { return true }
+                usleep(5_000)
+            }
+            return false
+        }
+
+        /// Cancels the watch and waits for it to return.
+        func stop() -> Bool {
+            cancellation.cancel()
+            return done.wait(timeout: .now() + 10) == .success
+        }
+    }
+
+    @Test(arguments: TransportKind.all)
+    func watchingATaskAndItsTrackingIDSeesEachChange(transport: TransportKind) throws {
+        try transport.with { api in
+            let depot = LatLng(latitude: 48.10, longitude: 11.50), stop = LatLng(latitude: 48.11, longitude: 11.52)
+            let vehicle = "\(parent)/deliveryVehicles/dv1"
+            _ = try api.createDeliveryVehicle(CreateDeliveryVehicleRequest(
+                parent: parent, deliveryVehicleId: "dv1", deliveryVehicle: DeliveryVehicle(lastLocation: DeliveryVehicleLocation(location: depot))))
+            _ = try api.createTask(CreateTaskRequest(parent: parent, taskId: "k1", task: DeliveryTask(
+                type: .delivery, state: .open, trackingId: "PARCEL-1", plannedLocation: LocationInfo(point: stop),
+                taskDuration: ProtoDuration(seconds: 60))))
+            let taskName = "\(parent)/tasks/k1"
+            let tasks = Watcher<DeliveryTask> { cancellation, deliver in
+                try api.watchTask(GetTaskRequest(name: taskName), cancellation: cancellation, onUpdate: deliver)
+            }
+            let infos = Watcher<TaskTrackingInfo> { cancellation, deliver in
+                try api.watchTaskTrackingInfo(GetTaskTrackingInfoRequest(name: "\(parent)/taskTrackingInfo/PARCEL-1"),
+                                              cancellation: cancellation, onUpdate: deliver)
+            }
+            #expect(tasks.wait { $0.state == .open && $0.deliveryVehicleId == nil })
+            #expect(infos.wait { $0.state == .open && $0.vehicleLocation == nil })
+
+            // Assigned: the task's journey and the shipment's vehicle appear.
+            _ = try api.updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+                deliveryVehicle: DeliveryVehicle(name: vehicle, remainingVehicleJourneySegments: [VehicleJourneySegment(stop: VehicleStop(
+                    plannedLocation: LocationInfo(point: stop), tasks: [VehicleStop.TaskInfo(taskId: "k1")], state: .new))]),
+                updateMask: ["remainingVehicleJourneySegments"]))
+            #expect(tasks.wait { $0.deliveryVehicleId == "dv1" && $0.journeySharingInfo != nil })
+            #expect(infos.wait { $0.vehicleLocation?.location == depot })
+
+            // The vehicle moves: both follow it.
+            let moved = LatLng(latitude: 48.105, longitude: 11.51)
+            _ = try api.updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+                deliveryVehicle: DeliveryVehicle(name: vehicle, lastLocation: DeliveryVehicleLocation(location: moved)),
+                updateMask: ["lastLocation"]))
+            #expect(tasks.wait { $0.journeySharingInfo?.lastLocation?.location == moved })
+            #expect(infos.wait { $0.vehicleLocation?.location == moved })
+
+            // The stop is left: the task is closed.
+            _ = try api.updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+                deliveryVehicle: DeliveryVehicle(name: vehicle, remainingVehicleJourneySegments: []),
+                updateMask: ["remainingVehicleJourneySegments"]))
+            #expect(tasks.wait { $0.state == .closed })
+            #expect(infos.wait { $0.state == .closed })
+            #expect(tasks.stop())
+            #expect(infos.stop())
+            #expect(tasks.failure.withLock { $0 } == nil)
+            #expect(infos.failure.withLock { $0 } == nil)
+            // Each delivery differs from the one before it: an unchanged answer is not sent again.
+            for received in [tasks.received.withLock { $0 }.map { $0.jsonString() }, infos.received.withLock { $0 }.map { $0.jsonString() }] {
+                #expect(received.count >= 4)
+                #expect(zip(received, received.dropFirst()).allSatisfy { $0 != $1 })
+            }
+        }
+    }
 }

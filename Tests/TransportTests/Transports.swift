@@ -17,7 +17,7 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
 
     /// A connected API, and whatever must stay alive (a server process) while it is used.
     struct Connected {
-        let api: any TripWatching
+        let api: any TripWatching & TaskWatching
         let keepAlive: AnyObject?
     }
 
@@ -48,7 +48,7 @@ struct TransportKind: Sendable, CustomTestStringConvertible {
     static let all: [TransportKind] = [.memory, .file, .http] + (PostgresCluster.isInstalled ? [.httpPostgres] : [])
 
     /// Runs `body` with a fresh engine behind this transport, keeping the server alive until it returns.
-    func with<T>(_ body: (any TripWatching) throws -> T) throws -> T {
+    func with<T>(_ body: (any TripWatching & TaskWatching) throws -> T) throws -> T {
         let connected = try connect()
         return try withExtendedLifetime(connected.keepAlive) { try body(connected.api) }
     }

@@ -61,6 +61,10 @@ extension FleetMethod {
             switch role { case .server: .any; case .driver: .denied; case .trustedDriver: .denied; case .consumer: .ownTracking; case .fleetReader: .any }
         case .listDeliveryVehicles:
             switch role { case .server: .any; case .driver: .denied; case .trustedDriver: .denied; case .consumer: .denied; case .fleetReader: .any }
+        case .watchTask:
+            switch role { case .server: .any; case .driver: .denied; case .trustedDriver: .denied; case .consumer: .denied; case .fleetReader: .any }
+        case .watchTaskTrackingInfo:
+            switch role { case .server: .any; case .driver: .denied; case .trustedDriver: .denied; case .consumer: .ownTracking; case .fleetReader: .any }
         }
     }
 }

@@ -60,6 +60,10 @@ public enum FleetCall: Sendable, Hashable {
     case getTaskTrackingInfo(GetTaskTrackingInfoRequest)
     /// `ListDeliveryVehicles`.
     case listDeliveryVehicles(ListDeliveryVehiclesRequest)
+    /// `WatchTask`.
+    case watchTask(GetTaskRequest)
+    /// `WatchTaskTrackingInfo`.
+    case watchTaskTrackingInfo(GetTaskTrackingInfoRequest)
 
     /// The method called.
     public var method: FleetMethod {
@@ -90,6 +94,8 @@ public enum FleetCall: Sendable, Hashable {
         case .listTasks: .listTasks
         case .getTaskTrackingInfo: .getTaskTrackingInfo
         case .listDeliveryVehicles: .listDeliveryVehicles
+        case .watchTask: .watchTask
+        case .watchTaskTrackingInfo: .watchTaskTrackingInfo
         }
     }
 
@@ -122,6 +128,8 @@ public enum FleetCall: Sendable, Hashable {
         case .listTasks(let request): request
         case .getTaskTrackingInfo(let request): request
         case .listDeliveryVehicles(let request): request
+        case .watchTask(let request): request
+        case .watchTaskTrackingInfo(let request): request
         }
     }
 
@@ -160,6 +168,8 @@ public enum FleetCall: Sendable, Hashable {
         case .listTasks: self = .listTasks(try ListTasksRequest(json: json, path: path, options: options))
         case .getTaskTrackingInfo: self = .getTaskTrackingInfo(try GetTaskTrackingInfoRequest(json: json, path: path, options: options))
         case .listDeliveryVehicles: self = .listDeliveryVehicles(try ListDeliveryVehiclesRequest(json: json, path: path, options: options))
+        case .watchTask: self = .watchTask(try GetTaskRequest(json: json, path: path, options: options))
+        case .watchTaskTrackingInfo: self = .watchTaskTrackingInfo(try GetTaskTrackingInfoRequest(json: json, path: path, options: options))
         }
     }
 
@@ -194,6 +204,8 @@ public enum FleetCall: Sendable, Hashable {
         case .listTasks: self = .listTasks(try ListTasksRequest(protobuf: bytes))
         case .getTaskTrackingInfo: self = .getTaskTrackingInfo(try GetTaskTrackingInfoRequest(protobuf: bytes))
         case .listDeliveryVehicles: self = .listDeliveryVehicles(try ListDeliveryVehiclesRequest(protobuf: bytes))
+        case .watchTask: self = .watchTask(try GetTaskRequest(protobuf: bytes))
+        case .watchTaskTrackingInfo: self = .watchTaskTrackingInfo(try GetTaskTrackingInfoRequest(protobuf: bytes))
         }
     }
 
@@ -228,6 +240,8 @@ public enum FleetCall: Sendable, Hashable {
         case .listTasks(let request): return .message(try api.listTasks(request))
         case .getTaskTrackingInfo(let request): return .message(try api.getTaskTrackingInfo(request))
         case .listDeliveryVehicles(let request): return .message(try api.listDeliveryVehicles(request))
+        case .watchTask: throw FleetError(.methodNotImplemented, detail: "WatchTask is a stream (GET /v1/{name=providers/*/tasks/*}:watch), not a call with one answer")
+        case .watchTaskTrackingInfo: throw FleetError(.methodNotImplemented, detail: "WatchTaskTrackingInfo is a stream (GET /v1/{name=providers/*/taskTrackingInfo/*}:watch), not a call with one answer")
         }
     }
 
@@ -261,6 +275,8 @@ public enum FleetCall: Sendable, Hashable {
         case .listTasks: completion(Result { try respond(from: api) })
         case .getTaskTrackingInfo: completion(Result { try respond(from: api) })
         case .listDeliveryVehicles: completion(Result { try respond(from: api) })
+        case .watchTask: completion(Result { try respond(from: api) })
+        case .watchTaskTrackingInfo: completion(Result { try respond(from: api) })
         }
     }
 
@@ -295,6 +311,8 @@ public enum FleetCall: Sendable, Hashable {
         case .listTasks(let request): _ = try ProviderName(parsing: request.parent ?? "", field: "parent")
         case .getTaskTrackingInfo(let request): _ = try TaskTrackingInfoName(parsing: request.name ?? "", field: "name")
         case .listDeliveryVehicles(let request): _ = try ProviderName(parsing: request.parent ?? "", field: "parent")
+        case .watchTask(let request): _ = try TaskName(parsing: request.name ?? "", field: "name")
+        case .watchTaskTrackingInfo(let request): _ = try TaskTrackingInfoName(parsing: request.name ?? "", field: "name")
         }
     }
 
@@ -369,6 +387,12 @@ public enum FleetCall: Sendable, Hashable {
             return CallResources(provider: name.provider, trackingID: name.trackingID)
         case .listDeliveryVehicles(let request):
             return CallResources(provider: (try? ProviderName(parsing: request.parent ?? ""))?.provider ?? CallResources.provider(in: request.parent))
+        case .watchTask(let request):
+            guard let name = try? TaskName(parsing: request.name ?? "") else { return CallResources(provider: CallResources.provider(in: request.name)) }
+            return CallResources(provider: name.provider, taskID: name.taskID)
+        case .watchTaskTrackingInfo(let request):
+            guard let name = try? TaskTrackingInfoName(parsing: request.name ?? "") else { return CallResources(provider: CallResources.provider(in: request.name)) }
+            return CallResources(provider: name.provider, trackingID: name.trackingID)
         }
     }
 }

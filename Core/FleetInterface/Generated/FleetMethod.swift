@@ -6,7 +6,8 @@ import FleetModel
 
 /// Every method this product serves, one case each: the one table the REST routes, the gRPC methods, the
 /// authorization matrix, the journal's names and the clients' calls come from. Google's methods come from
-/// their service descriptors; `watchTrip` is our streaming extension (authorized like `getTrip`).
+/// their service descriptors; `watchTrip`, `watchTask` and `watchTaskTrackingInfo` are our streaming extensions
+/// (authorized like `getTrip`, `getTask` and `getTaskTrackingInfo`).
 ///
 /// Adding a method is one declaration in `Core/FleetInterface/Generator/generate.py` and `make methods`:
 /// the new `FleetAPI` requirement then fails to compile until the engine implements it
@@ -64,6 +65,10 @@ public enum FleetMethod: String, Sendable, Hashable, CaseIterable, CustomStringC
     case getTaskTrackingInfo = "GetTaskTrackingInfo"
     /// `ListDeliveryVehicles`: Lists a provider's delivery vehicles, filtered and paged. `GET /v1/{parent=providers/*}/deliveryVehicles`.
     case listDeliveryVehicles = "ListDeliveryVehicles"
+    /// `WatchTask`: Streams a task's changes (our extension, REST only, server-sent events). `GET /v1/{name=providers/*/tasks/*}:watch`.
+    case watchTask = "WatchTask"
+    /// `WatchTaskTrackingInfo`: Streams what the customer of a shipment may see as it changes (our extension, REST only, server-sent events). `GET /v1/{name=providers/*/taskTrackingInfo/*}:watch`.
+    case watchTaskTrackingInfo = "WatchTaskTrackingInfo"
 
     /// The RPC name (`GetTrip`), as messages, metrics and the gRPC service write it.
     public var description: String { rawValue }
@@ -114,6 +119,8 @@ public enum FleetMethod: String, Sendable, Hashable, CaseIterable, CustomStringC
         case .listTasks: .task
         case .getTaskTrackingInfo: .taskTrackingInfo
         case .listDeliveryVehicles: .deliveryVehicle
+        case .watchTask: .task
+        case .watchTaskTrackingInfo: .taskTrackingInfo
         }
     }
 
@@ -146,6 +153,8 @@ public enum FleetMethod: String, Sendable, Hashable, CaseIterable, CustomStringC
         case .listTasks: HTTPRule(verb: "GET", path: "/v1/{parent=providers/*}/tasks", body: "")
         case .getTaskTrackingInfo: HTTPRule(verb: "GET", path: "/v1/{name=providers/*/taskTrackingInfo/*}", body: "")
         case .listDeliveryVehicles: HTTPRule(verb: "GET", path: "/v1/{parent=providers/*}/deliveryVehicles", body: "")
+        case .watchTask: HTTPRule(verb: "GET", path: "/v1/{name=providers/*/tasks/*}:watch", body: "")
+        case .watchTaskTrackingInfo: HTTPRule(verb: "GET", path: "/v1/{name=providers/*/taskTrackingInfo/*}:watch", body: "")
         }
     }
 
@@ -178,13 +187,15 @@ public enum FleetMethod: String, Sendable, Hashable, CaseIterable, CustomStringC
         case .listTasks: "/maps.fleetengine.delivery.v1.DeliveryService/ListTasks"
         case .getTaskTrackingInfo: "/maps.fleetengine.delivery.v1.DeliveryService/GetTaskTrackingInfo"
         case .listDeliveryVehicles: "/maps.fleetengine.delivery.v1.DeliveryService/ListDeliveryVehicles"
+        case .watchTask: nil
+        case .watchTaskTrackingInfo: nil
         }
     }
 
     /// Whether the method only reads (Get, List, Search, Watch): never journaled, answered at once.
     public var isReadOnly: Bool {
         switch self {
-        case .getVehicle, .listVehicles, .searchVehicles, .getTrip, .searchTrips, .watchTrip, .getDeliveryVehicle, .getTask, .listTasks, .getTaskTrackingInfo, .listDeliveryVehicles: true
+        case .getVehicle, .listVehicles, .searchVehicles, .getTrip, .searchTrips, .watchTrip, .getDeliveryVehicle, .getTask, .listTasks, .getTaskTrackingInfo, .listDeliveryVehicles, .watchTask, .watchTaskTrackingInfo: true
         default: false
         }
     }
@@ -200,7 +211,7 @@ public enum FleetMethod: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// Whether sending the call twice has the effect of sending it once, so a client may retry it after a failure that may have reached the server. Creates and billing reports are not.
     public var isIdempotent: Bool {
         switch self {
-        case .getVehicle, .updateVehicle, .updateVehicleAttributes, .listVehicles, .searchVehicles, .deleteVehicle, .getTrip, .updateTrip, .searchTrips, .deleteTrip, .watchTrip, .getDeliveryVehicle, .deleteDeliveryVehicle, .updateDeliveryVehicle, .getTask, .deleteTask, .updateTask, .listTasks, .getTaskTrackingInfo, .listDeliveryVehicles: true
+        case .getVehicle, .updateVehicle, .updateVehicleAttributes, .listVehicles, .searchVehicles, .deleteVehicle, .getTrip, .updateTrip, .searchTrips, .deleteTrip, .watchTrip, .getDeliveryVehicle, .deleteDeliveryVehicle, .updateDeliveryVehicle, .getTask, .deleteTask, .updateTask, .listTasks, .getTaskTrackingInfo, .listDeliveryVehicles, .watchTask, .watchTaskTrackingInfo: true
         default: false
         }
     }
@@ -216,7 +227,7 @@ public enum FleetMethod: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// Whether the method answers with a stream of messages (our `:watch`), not one response.
     public var isStream: Bool {
         switch self {
-        case .watchTrip: true
+        case .watchTrip, .watchTask, .watchTaskTrackingInfo: true
         default: false
         }
     }

@@ -31,7 +31,7 @@ import json
 import os
 import sys
 import typing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 
 import proto  # proto-plus
@@ -84,7 +84,7 @@ class Declared:
     journaled: bool               # a journal records it
     idempotent: bool              # sending it twice does what sending it once does
     collection: bool              # works on many resources (List, Search)
-    access: dict[str, str]        # role → one of ACCESS
+    access: dict[str, str] | None  # role → one of ACCESS; None for an extension: as the method whose request it takes
     ids: dict[str, str] = field(default_factory=dict)  # "vehicleID"/"tripID" → request field naming it
     # Our extensions: not in Google's descriptors, so their types are declared here; no gRPC method.
     extension_request: str | None = None
@@ -139,8 +139,7 @@ DECLARED = [
     Declared("TripService", "WatchTrip", "Streams a trip's changes (our extension, REST only, server-sent events).",
              ("GET", "/v1/{name=providers/*/trips/*}:watch", ""),
              "trip", reads=True, journaled=False, idempotent=True, collection=False,
-             access=access(driver="ownTrip", consumer="ownTrip", fleetReader="any"),
-             extension_request="maps.fleetengine.v1.GetTripRequest", stream=True),
+             access=None, extension_request="maps.fleetengine.v1.GetTripRequest", stream=True),
 
     # Deliveries (Fleet Engine's Last Mile API), as Google's IAM roles grant them: the untrusted driver
     # (`driver`, roles/fleetengine.deliveryUntrustedDriver: deliveryvehicles.get and .updateLocation) reads
@@ -188,6 +187,17 @@ DECLARED = [
     Declared("DeliveryService", "ListDeliveryVehicles", "Lists a provider's delivery vehicles, filtered and paged.",
              ("GET", "/v1/{parent=providers/*}/deliveryVehicles", ""),
              "deliveryVehicle", reads=True, journaled=False, idempotent=True, collection=True, access=READER),
+    # Our extensions: a task's and a shipment's changes as server-sent events, authorized as GetTask and
+    # GetTaskTrackingInfo.
+    Declared("DeliveryService", "WatchTask", "Streams a task's changes (our extension, REST only, server-sent events).",
+             ("GET", "/v1/{name=providers/*/tasks/*}:watch", ""),
+             "task", reads=True, journaled=False, idempotent=True, collection=False,
+             access=None, extension_request="maps.fleetengine.delivery.v1.GetTaskRequest", stream=True),
+    Declared("DeliveryService", "WatchTaskTrackingInfo",
+             "Streams what the customer of a shipment may see as it changes (our extension, REST only, server-sent events).",
+             ("GET", "/v1/{name=providers/*/taskTrackingInfo/*}:watch", ""),
+             "taskTrackingInfo", reads=True, journaled=False, idempotent=True, collection=False,
+             access=None, extension_request="maps.fleetengine.delivery.v1.GetTaskTrackingInfoRequest", stream=True),
 ]
 
 # Methods Google's services had and that are not served: a call of one is UNIMPLEMENTED, saying what to use.
@@ -289,12 +299,13 @@ def descriptors() -> tuple[list[Method], str]:
         key = (d.service, d.rpc)
         if d.extension_request:
             owner = next(m for m in found.values() if m.request.full_name == d.extension_request)
+            d = replace(d, access=d.access or owner.declared.access)
             methods.append(Method(d, owner.package, owner.request, None))
         elif key in found:
             methods.append(found[key])
         else:
             sys.exit(f"generate.py: {d.service}.{d.rpc} is declared but not in Google's descriptors")
-    for d in DECLARED:
+    for d in (m.declared for m in methods):
         assert set(d.access) == set(ROLES) and set(d.access.values()) <= ACCESS, d.rpc
         assert d.http[0] in {"GET", "POST", "PUT", "PATCH", "DELETE"}, d.rpc
         assert not (d.reads and d.journaled), d.rpc
@@ -354,7 +365,8 @@ def method_file(methods: list[Method]) -> str:
 
 /// Every method this product serves, one case each: the one table the REST routes, the gRPC methods, the
 /// authorization matrix, the journal's names and the clients' calls come from. Google's methods come from
-/// their service descriptors; `watchTrip` is our streaming extension (authorized like `getTrip`).
+/// their service descriptors; `watchTrip`, `watchTask` and `watchTaskTrackingInfo` are our streaming extensions
+/// (authorized like `getTrip`, `getTask` and `getTaskTrackingInfo`).
 ///
 /// Adding a method is one declaration in `Core/FleetInterface/Generator/generate.py` and `make methods`:
 /// the new `FleetAPI` requirement then fails to compile until the engine implements it

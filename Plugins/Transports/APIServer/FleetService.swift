@@ -165,12 +165,18 @@ public final class FleetService: Sendable {
             count(method, .ok, since: start)
             return reply
         }
+        if method.isStream && encoding.enumsAsNumbers {
+            throw FleetError.invalidArgument("Invalid value at '$alt': a :watch stream writes enums by name; \"json;enum-encoding=int\" is for unary calls", field: "$alt")
+        }
         switch call {
         case .watchTrip(let request):
-            guard !encoding.enumsAsNumbers else {
-                throw FleetError.invalidArgument("Invalid value at '$alt': a :watch stream writes enums by name; \"json;enum-encoding=int\" is for unary calls", field: "$alt")
-            }
-            return now(try watch(request, token: token))
+            return now(try watch(event: "trip", token: token) { try engine.observeTrip(request, onUpdate: $0, onEnd: $1) })
+        case .watchTask(let request):
+            return now(try watch(event: "task", token: token) { try engine.observeTask(request, onUpdate: $0, onEnd: $1) })
+        case .watchTaskTrackingInfo(let request):
+            return now(try watch(event: "taskTrackingInfo", token: token) {
+                try engine.observeTaskTrackingInfo(request, onUpdate: $0, onEnd: $1)
+            })
         case .updateVehicle(let request) where !encoding.enumsAsNumbers:
             // The hot path: the engine hands back the vehicle's stored JSON (enums by name) instead of encoding it again.
             return answerLater(method: method, start: start, encode: { $0 }) { engine.updateVehicleJSON(request, completion: $0) }
@@ -180,14 +186,20 @@ public final class FleetService: Sendable {
         }
     }
 
-    /// One `trip` event per change of the trip, the first at once; an `error` event (Google's error
-    /// body) if the watch fails or `token` expires. No thread waits for a watch: the engine's feed for
-    /// the trip sends to every stream watching it, and a stream holds no server thread between events.
-    func watch(_ request: GetTripRequest, token: VerifiedToken?) throws -> HTTPReply {
+    /// One `event` event per change of the watched trip, task or tracking info (the message as its Get
+    /// call returns it), the first at once; an `error` event (Google's error body) if the watch fails or
+    /// `token` expires. No thread waits for a watch: the engine's feed for the request sends to every
+    /// stream watching it, and a stream holds no server thread between events. `observe` starts the
+    /// engine's watch with the stream's delivery and end.
+    func watch<Message: ProtoMessage>(
+        event: String, token: VerifiedToken?,
+        observe: (_ onUpdate: @escaping @Sendable (WatchSnapshot<Message>) -> Bool,
+                  _ onEnd: @escaping @Sendable (FleetError) -> Void) throws -> WatchObservation<Message>
+    ) throws -> HTTPReply {
         let stream = EventStream(headers: ["Cache-Control": "no-store"])
-        let observation = try engine.observeTrip(request, onUpdate: { snapshot in
-            stream.send(event: "trip", data: snapshot.json)
-        }, onEnd: { error in
+        let observation = try observe({ snapshot in
+            stream.send(event: event, data: snapshot.json)
+        }, { error in
             stream.send(event: "error", data: GoogleErrorBody.encode(Self.fleetError(error)).serialized())
             stream.close()
         })

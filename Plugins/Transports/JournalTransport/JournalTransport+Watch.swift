@@ -12,6 +12,23 @@ extension JournalTransport {
     /// Ends when `cancellation` is cancelled (returning), or when the transport is closed or its
     /// journal fails (throwing that error).
     public func watchTrip(_ request: GetTripRequest, cancellation: Cancellation, onUpdate: (Trip) throws -> Void) throws {
+        try tailing(while: cancellation) { try engine.watchTrip(request, cancellation: $0, onUpdate: onUpdate) }
+    }
+
+    /// Streams a task's changes, as `watchTrip` streams a trip's.
+    public func watchTask(_ request: GetTaskRequest, cancellation: Cancellation, onUpdate: (DeliveryTask) throws -> Void) throws {
+        try tailing(while: cancellation) { try engine.watchTask(request, cancellation: $0, onUpdate: onUpdate) }
+    }
+
+    /// Streams a shipment's tracking info as it changes, as `watchTrip` streams a trip's.
+    public func watchTaskTrackingInfo(_ request: GetTaskTrackingInfoRequest, cancellation: Cancellation,
+                                      onUpdate: (TaskTrackingInfo) throws -> Void) throws {
+        try tailing(while: cancellation) { try engine.watchTaskTrackingInfo(request, cancellation: $0, onUpdate: onUpdate) }
+    }
+
+    /// Runs the engine's blocking watch `body` with the journal tailed meanwhile; `body` gets the
+    /// cancellation that ends it, cancelled by `cancellation` and by the transport closing.
+    private func tailing(while cancellation: Cancellation, _ body: (Cancellation) throws -> Void) throws {
         try refresh()
         let watch = Cancellation()
         cancellation.onCancel { watch.cancel() }
@@ -21,7 +38,7 @@ extension JournalTransport {
                              poll: { [weak self] in self?.poll() })
         // Closed or failed while registering: the registry's cancelAll may have run before `add`.
         try refresh()
-        try engine.watchTrip(request, cancellation: watch, onUpdate: onUpdate)
+        try body(watch)
         if !cancellation.isCancelled {
             try refresh()
         }

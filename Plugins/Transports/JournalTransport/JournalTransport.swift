@@ -17,7 +17,7 @@ import Synchronization
 /// Reads first apply whatever was appended, then ask the engine. While a trip is watched, a
 /// background thread polls the journal, so changes made by other processes reach watchers within
 /// milliseconds.
-public final class JournalTransport: FleetCallPerforming, TripWatching {
+public final class JournalTransport: FleetCallPerforming, TripWatching, TaskWatching {
     /// How often, in seconds, the journal is polled for other processes' records while anyone watches.
     public static let tailInterval = 0.025
 

@@ -14,7 +14,7 @@ import FleetConcurrency
 /// (a server whose database is failing over answers 503); a create that may have reached the server
 /// is never sent twice.
 /// A 401 makes the token source refresh once before the next try.
-public final class RESTClient: FleetCallPerforming, TripWatching {
+public final class RESTClient: FleetCallPerforming, TripWatching, TaskWatching {
     /// The server's base URL, without a trailing slash (`http://127.0.0.1:8080`).
     public let baseURL: String
     let http: HTTPClient
@@ -51,20 +51,41 @@ public final class RESTClient: FleetCallPerforming, TripWatching {
 
     // MARK: Watching
 
-    /// Follows the server's `:watch` event stream. A server without it (Google's) answers 404 or 501,
-    /// which is thrown as UNIMPLEMENTED so callers fall back to polling.
+    /// Follows the server's `:watch` event stream of a trip (`trip` events). A server without it
+    /// (Google's) answers 404 or 501, which is thrown as UNIMPLEMENTED so callers fall back to polling.
     ///
     /// The server ends a watch when the token that opened it expires, with an UNAUTHENTICATED `error`
     /// event: the watch is opened again at once with a fresh token from the token source, and its
     /// first event is the trip as it is then, so no change is lost. A fresh token refused at once
     /// (a 401, or an UNAUTHENTICATED event before any trip) ends the watch with that error.
     public func watchTrip(_ request: GetTripRequest, cancellation: Cancellation, onUpdate: (Trip) throws -> Void) throws {
-        try FleetCall.watchTrip(request).checkResourceName()
-        let rest = RESTMapping.request(for: .watchTrip(request))
+        try watch(.watchTrip(request), of: request.name, event: "trip", cancellation: cancellation, onUpdate: onUpdate)
+    }
+
+    /// Follows the server's `:watch` event stream of a task (`task` events), as `watchTrip` follows a
+    /// trip's: UNIMPLEMENTED from a server without it, a new token when the one that opened it expires.
+    public func watchTask(_ request: GetTaskRequest, cancellation: Cancellation, onUpdate: (DeliveryTask) throws -> Void) throws {
+        try watch(.watchTask(request), of: request.name, event: "task", cancellation: cancellation, onUpdate: onUpdate)
+    }
+
+    /// Follows the server's `:watch` event stream of a tracking ID (`taskTrackingInfo` events), as
+    /// `watchTrip` follows a trip's: UNIMPLEMENTED from a server without it, a new token when the one
+    /// that opened it expires.
+    public func watchTaskTrackingInfo(_ request: GetTaskTrackingInfoRequest, cancellation: Cancellation,
+                                      onUpdate: (TaskTrackingInfo) throws -> Void) throws {
+        try watch(.watchTaskTrackingInfo(request), of: request.name, event: "taskTrackingInfo", cancellation: cancellation, onUpdate: onUpdate)
+    }
+
+    /// Follows the event stream of a watch call of the resource `resource`, handing each `event` event's
+    /// message to `onUpdate`.
+    private func watch<Message: ProtoMessage>(_ call: FleetCall, of resource: String?, event name: String, cancellation: Cancellation,
+                                              onUpdate: (Message) throws -> Void) throws {
+        try call.checkResourceName()
+        let rest = RESTMapping.request(for: call)
         let transfer = Cancellation()
         cancellation.onCancel { transfer.cancel() }
         var forceRefresh = false
-        var refreshedWithoutTrip = false
+        var refreshedWithoutMessage = false
         while true {
             let http = HTTPClientRequest(method: .get, url: baseURL + rest.target,
                                          headers: try headers(forceRefresh: forceRefresh) + [("Accept", "text/event-stream")])
@@ -76,9 +97,9 @@ public final class RESTClient: FleetCallPerforming, TripWatching {
                     streamError = GoogleErrorBody.decode(status: 500, body: Array(event.data.utf8))
                     return .stop
                 }
-                guard event.type == "trip" else { return .continue }
+                guard event.type == name else { return .continue }
                 do {
-                    try onUpdate(try Trip(jsonString: event.data))
+                    try onUpdate(try Message(jsonString: event.data))
                     delivered = true
                     return .continue
                 } catch {
@@ -89,9 +110,9 @@ public final class RESTClient: FleetCallPerforming, TripWatching {
             if let failure { throw failure }
             if let streamError {
                 // A token that expired while watching: a new one, and the watch goes on.
-                if streamError.code == .unauthenticated, token != nil, delivered || !refreshedWithoutTrip {
+                if streamError.code == .unauthenticated, token != nil, delivered || !refreshedWithoutMessage {
                     forceRefresh = true
-                    refreshedWithoutTrip = !delivered
+                    refreshedWithoutMessage = !delivered
                     continue
                 }
                 throw streamError
@@ -100,12 +121,12 @@ public final class RESTClient: FleetCallPerforming, TripWatching {
             case .cancelled, .stoppedByHandler:
                 return
             case .endOfStream:
-                throw FleetError(.streamAborted, detail: "the server ended the watch of \(request.name ?? "")")
+                throw FleetError(.streamAborted, detail: "the server ended the watch of \(resource ?? "")")
             case .rejected(let response):
                 var error = GoogleErrorBody.decode(status: response.status, body: response.body)
                 if response.status == 401 && !forceRefresh && token != nil {
                     forceRefresh = true
-                    refreshedWithoutTrip = true
+                    refreshedWithoutMessage = true
                     continue
                 }
                 if response.status == 404 && error.cause == ErrorCause.unknownPath.id || response.status == 501 || response.status == 405 {

@@ -99,6 +99,14 @@ extension FleetMethod {
             QueryFields(fields: ["filter", "header", "pageSize", "pageToken", "parent", "viewport"],
                         repeated: [], booleans: [],
                         numbers: ["viewport.high.latitude", "viewport.high.longitude", "viewport.low.latitude", "viewport.low.longitude"])
+        case .watchTask:
+            QueryFields(fields: ["header", "name"],
+                        repeated: [], booleans: [],
+                        numbers: [])
+        case .watchTaskTrackingInfo:
+            QueryFields(fields: ["header", "name"],
+                        repeated: [], booleans: [],
+                        numbers: [])
         }
     }
 }
