@@ -52,6 +52,28 @@ struct ReplayTests {
             .updateTrip(fixture.statusRequest("t", .complete)),
             .deleteTrip(DeleteTripRequest(name: fixture.tripName("t"))),
             .reportBillableTrip(ReportBillableTripRequest(name: "providers/p/billableTrips/t", countryCode: "DE")),
+            .createDeliveryVehicle(CreateDeliveryVehicleRequest(
+                parent: "providers/p", deliveryVehicleId: "van", deliveryVehicle: DeliveryVehicle(
+                    lastLocation: DeliveryVehicleLocation(location: LatLng(latitude: 52.5, longitude: 13.4))))),
+            .deleteDeliveryVehicle(DeleteDeliveryVehicleRequest(name: "providers/p/deliveryVehicles/van")),
+            .updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+                deliveryVehicle: DeliveryVehicle(name: "providers/p/deliveryVehicles/van", remainingVehicleJourneySegments: [
+                    VehicleJourneySegment(stop: VehicleStop(
+                        plannedLocation: LocationInfo(point: LatLng(latitude: 52.51, longitude: 13.41)),
+                        tasks: [VehicleStop.TaskInfo(taskId: "drop-1")], state: .enroute)),
+                ]), updateMask: ["remainingVehicleJourneySegments"])),
+            .batchCreateTasks(BatchCreateTasksRequest(parent: "providers/p", requests: [
+                CreateTaskRequest(parent: "providers/p", taskId: "drop-1", task: DeliveryTask(
+                    type: .delivery, state: .open, trackingId: "parcel \"1\"",
+                    plannedLocation: LocationInfo(point: LatLng(latitude: 52.51, longitude: 13.41)),
+                    taskDuration: ProtoDuration(seconds: 120))),
+            ])),
+            .createTask(CreateTaskRequest(parent: "providers/p", taskId: "drop-2", task: DeliveryTask(
+                type: .pickup, state: .open, trackingId: "parcel-2",
+                plannedLocation: LocationInfo(point: LatLng(latitude: 52.52, longitude: 13.42)), taskDuration: ProtoDuration(seconds: 60)))),
+            .deleteTask(DeleteTaskRequest(name: "providers/p/tasks/drop-2")),
+            .updateTask(UpdateTaskRequest(task: DeliveryTask(name: "providers/p/tasks/drop-1", taskOutcome: .failed),
+                                          updateMask: ["taskOutcome"])),
         ]
         #expect(calls.map(\.method.rawValue) == JournalRecord.methods)
         for (index, call) in calls.enumerated() {
