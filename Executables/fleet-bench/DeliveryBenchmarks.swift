@@ -123,7 +123,9 @@ enum DeliveryBenchmarks {
                 guard let d = pair.0, let b = pair.1, b.serverMicros > 0 else { return nil }
                 return d.serverMicros / b.serverMicros
             }.sorted()
-            let name = "\(calls[deliveries].name.split(separator: ",").first!) / \(calls[baseline].name.split(separator: " ").first!), server CPU per call"
+            // The methods' names alone: "UpdateDeliveryVehicle / UpdateVehicle".
+            func method(_ call: String) -> Substring { call.split(whereSeparator: { $0 == "," || $0 == " " }).first! }
+            let name = "\(method(calls[deliveries].name)) / \(method(calls[baseline].name)), server CPU per call"
             guard !ratios.isEmpty else {
                 rows.append(BenchmarkRow(name: name, value: "failed", comparison: "no round measured both"))
                 continue
