@@ -1,4 +1,5 @@
 import FleetBackoff
+import FleetCLI
 import FleetConcurrency
 import FleetErrors
 import FleetModel
@@ -159,22 +160,17 @@ enum FailoverBenchmarks {
     /// The cluster of the run in progress, stopped by SIGTERM or SIGINT too.
     private static let running = Mutex<FailoverCluster?>(nil)
     private static let runningTools = Mutex<FailoverTools?>(nil)
-    private static let signals = Mutex<[any DispatchSourceSignal]>([])
+    /// Watches SIGTERM and SIGINT once the first run starts (FleetCLI's SignalWatcher).
+    private static let watcher = Mutex<SignalWatcher?>(nil)
 
     /// Stops the cluster and exits when the run is interrupted (a test's time limit sends SIGTERM).
     private static func stopOnSignals() {
-        signals.withLock { sources in
-            guard sources.isEmpty else { return }
-            for number in [SIGTERM, SIGINT] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler {
-                    runningTools.withLock { $0 }?.stop()
-                    running.withLock { $0 }?.stop()
-                    exit(128 + number)
-                }
-                source.resume()
-                sources.append(source)
+        watcher.withLock { watching in
+            guard watching == nil else { return }
+            watching = SignalWatcher(signals: [SIGTERM, SIGINT], queue: .global()) { number in
+                runningTools.withLock { $0 }?.stop()
+                running.withLock { $0 }?.stop()
+                exit(128 + number)
             }
         }
     }

@@ -1,3 +1,4 @@
+import FleetCLI
 import Foundation
 import Synchronization
 
@@ -227,23 +228,18 @@ enum NodeBenchmarks {
 
     /// The machines of the run in progress, removed on SIGTERM or SIGINT too.
     private static let running = Mutex<NodeMachines?>(nil)
-    private static let signals = Mutex<[any DispatchSourceSignal]>([])
+    /// Watches SIGTERM and SIGINT once the first run starts (FleetCLI's SignalWatcher).
+    private static let watcher = Mutex<SignalWatcher?>(nil)
     /// Set once a signal stops the run: the loads then fail, and the handler, not they, ends the process.
     private static let interrupted = Atomic(false)
 
     private static func stopOnSignals() {
-        signals.withLock { sources in
-            guard sources.isEmpty else { return }
-            for number in [SIGTERM, SIGINT] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler {
-                    interrupted.store(true, ordering: .relaxed)
-                    running.withLock { $0 }?.stop()
-                    exit(128 + number)
-                }
-                source.resume()
-                sources.append(source)
+        watcher.withLock { watching in
+            guard watching == nil else { return }
+            watching = SignalWatcher(signals: [SIGTERM, SIGINT], queue: .global()) { number in
+                interrupted.store(true, ordering: .relaxed)
+                running.withLock { $0 }?.stop()
+                exit(128 + number)
             }
         }
     }
