@@ -108,30 +108,22 @@ public final class ServerMetrics: Sendable {
         for shard in shards { s.add(shard.counters.withLock { $0 }) }
         let methods = Self.methodNames.indices.sorted { Self.methodNames[$0] < Self.methodNames[$1] }
         let codes = GRPCCode.allCases.sorted { $0.name < $1.name }
-        var out = """
-        # HELP fleet_requests_total Fleet Engine calls served, by method and gRPC code.
-        # TYPE fleet_requests_total counter
-
-        """
-        for method in methods {
-            for code in codes {
-                let count = s.requests[method * Self.codeCount + Int(code.rawValue)]
-                guard count > 0 else { continue }
-                out += "fleet_requests_total{method=\"\(Self.methodNames[method])\",code=\"\(code.name)\"} \(count)\n"
+        var out = ""
+        /// A counter by method and gRPC code, only the non-zero cells.
+        func byMethodAndCode(_ name: String, help: String, _ counts: [UInt64]) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) counter\n"
+            for method in methods {
+                for code in codes {
+                    let count = counts[method * Self.codeCount + Int(code.rawValue)]
+                    guard count > 0 else { continue }
+                    out += "\(name){method=\"\(Self.methodNames[method])\",code=\"\(code.name)\"} \(count)\n"
+                }
             }
         }
-        out += """
-        # HELP fleet_grpc_requests_total Fleet Engine calls served over gRPC (also counted in fleet_requests_total), by method and gRPC code.
-        # TYPE fleet_grpc_requests_total counter
-
-        """
-        for method in methods {
-            for code in codes {
-                let count = s.grpcRequests[method * Self.codeCount + Int(code.rawValue)]
-                guard count > 0 else { continue }
-                out += "fleet_grpc_requests_total{method=\"\(Self.methodNames[method])\",code=\"\(code.name)\"} \(count)\n"
-            }
-        }
+        byMethodAndCode("fleet_requests_total", help: "Fleet Engine calls served, by method and gRPC code.", s.requests)
+        byMethodAndCode("fleet_grpc_requests_total",
+                        help: "Fleet Engine calls served over gRPC (also counted in fleet_requests_total), by method and gRPC code.",
+                        s.grpcRequests)
         out += """
         # HELP fleet_request_duration_seconds Time to serve a call, by method.
         # TYPE fleet_request_duration_seconds histogram
