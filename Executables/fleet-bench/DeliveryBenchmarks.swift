@@ -47,7 +47,7 @@ enum DeliveryBenchmarks {
 
     static func run(plan: Plan = .full) -> [BenchmarkRow] {
         guard let h2load = HTTPBenchmarks.which("h2load") else {
-            return [BenchmarkRow(name: "Deliveries benchmarks", value: "skipped", comparison: "h2load is not installed (make setup installs nghttp2-client)")]
+            return [BenchmarkRow(name: "Deliveries benchmarks", skipped: "h2load is not installed (make setup installs nghttp2-client)")]
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-deliveries-bench-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -56,13 +56,13 @@ enum DeliveryBenchmarks {
         do {
             server = try HTTPBenchmarks.preparedServer(folder: folder, store: "memory")
         } catch {
-            return [BenchmarkRow(name: "fleet-admin serve --store memory", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: "fleet-admin serve --store memory", failed: "\(error)")]
         }
         defer { server.stop() }
         do {
             try setUpDeliveries(try RESTClient(baseURL: server.url))
         } catch {
-            return [BenchmarkRow(name: "Deliveries set-up (\(deliveryVehicleCount) vehicles x \(stopCount) stops)", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: "Deliveries set-up (\(deliveryVehicleCount) vehicles x \(stopCount) stops)", failed: "\(error)")]
         }
 
         let parent = "/v1/providers/\(provider)"
@@ -109,12 +109,12 @@ enum DeliveryBenchmarks {
         for (index, call) in calls.enumerated() {
             let done = loads[index].compactMap { $0 }
             guard !done.isEmpty else {
-                rows.append(BenchmarkRow(name: "\(call.name): server CPU per call", value: "failed",
-                                         comparison: notOK[index] > 0 ? "\(notOK[index]) answers not 200" : "h2load did not report"))
+                rows.append(BenchmarkRow(name: "\(call.name): server CPU per call",
+                                         failed: notOK[index] > 0 ? "\(notOK[index]) answers not 200" : "h2load did not report"))
                 continue
             }
             rows.append(BenchmarkRow(
-                name: "\(call.name): server CPU per call", value: String(format: "%.1f µs", median(done.map(\.serverMicros))),
+                name: "\(call.name): server CPU per call", value: .microseconds(median(done.map(\.serverMicros))),
                 comparison: String(format: "%d calls a round, %.0f/s; rounds %@", plan.callsPerRound, median(done.map(\.rate)),
                                    done.map { String(format: "%.1f", $0.serverMicros) }.joined(separator: ", "))))
         }
@@ -127,12 +127,13 @@ enum DeliveryBenchmarks {
             func method(_ call: String) -> Substring { call.split(whereSeparator: { $0 == "," || $0 == " " }).first! }
             let name = "\(method(calls[deliveries].name)) / \(method(calls[baseline].name)), server CPU per call"
             guard !ratios.isEmpty else {
-                rows.append(BenchmarkRow(name: name, value: "failed", comparison: "no round measured both"))
+                rows.append(BenchmarkRow(name: name, failed: "no round measured both"))
                 continue
             }
-            rows.append(BenchmarkRow(name: name, value: String(format: "%.2f", median(ratios)),
+            rows.append(BenchmarkRow(name: name, value: .plain(median(ratios), decimals: 2),
                                      comparison: String(format: "median of %d rounds' ratios, range %.2f–%.2f; aim <= 1.00", ratios.count,
-                                                        ratios.first!, ratios.last!)))
+                                                        ratios.first!, ratios.last!),
+                                     ratio: median(ratios), baseline: "\(method(calls[baseline].name)), server CPU per call"))
         }
         return rows
     }

@@ -48,9 +48,10 @@ enum EngineBenchmarks {
                     let counts = sqlite.groupCommitStatistics.since(before)
                     comparison += String(format: "; %.1f commits per transaction; ", counts.batchesPerTransaction) + commonestSizes(counts)
                 }
-                rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate), comparison: comparison))
+                rows.append(BenchmarkRow(name: name, value: .perSecond(rate), comparison: comparison,
+                                         ratio: baseline.map { rate / $0 }, baseline: "raw SQLite upserts, one transaction"))
             } catch {
-                rows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
+                rows.append(BenchmarkRow(name: name, failed: "\(error)"))
             }
         }
         for count in [10_000, 100_000] where only == nil {
@@ -59,7 +60,7 @@ enum EngineBenchmarks {
                 defer { try? store.close() }
                 rows += try searchLatency(store: store, vehicles: count)
             } catch {
-                rows.append(BenchmarkRow(name: "SearchVehicles, \(count) vehicles", value: "failed", comparison: "\(error)"))
+                rows.append(BenchmarkRow(name: "SearchVehicles, \(count) vehicles", failed: "\(error)"))
             }
         }
         try? FileManager.default.removeItem(atPath: tempDirectory)
@@ -227,13 +228,13 @@ enum EngineBenchmarks {
         let label = vehicles >= 1000 ? "\(vehicles / 1000)k" : "\(vehicles)"
         let aim = vehicles >= 100_000 ? "; aim p99 <= 5 ms" : ""
         return [
-            BenchmarkRow(name: "SearchVehicles p50, \(label) vehicles (sqlite)", value: String(format: "%.2f ms", p50),
+            BenchmarkRow(name: "SearchVehicles p50, \(label) vehicles (sqlite)", value: .milliseconds(p50),
                          comparison: "\(matched / searches) matches per search"),
-            BenchmarkRow(name: "SearchVehicles p99, \(label) vehicles (sqlite)", value: String(format: "%.2f ms", p99),
+            BenchmarkRow(name: "SearchVehicles p99, \(label) vehicles (sqlite)", value: .milliseconds(p99),
                          comparison: "\(Int(Double(vehicles) / 900 * 12.6)) vehicles within 2 km on average\(aim)"),
-            BenchmarkRow(name: "  of which the store's index query, p50", value: String(format: "%.2f ms", indexOnly[indexOnly.count / 2]),
+            BenchmarkRow(name: "  of which the store's index query, p50", value: .milliseconds(indexOnly[indexOnly.count / 2]),
                          comparison: "candidates in the grid cells meeting the radius' box"),
-            BenchmarkRow(name: "SearchVehicles p50, \(label) vehicles, cold engine", value: String(format: "%.2f ms", cold[cold.count / 2]),
+            BenchmarkRow(name: "SearchVehicles p50, \(label) vehicles, cold engine", value: .milliseconds(cold[cold.count / 2]),
                          comparison: "every candidate read and decoded (another process wrote them)"),
         ]
     }

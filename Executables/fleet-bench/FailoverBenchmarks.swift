@@ -84,13 +84,13 @@ enum FailoverBenchmarks {
 
         var rows: [BenchmarkRow] {
             [
-                BenchmarkRow(name: "failover: writes acknowledged again after SIGKILL of the primary", value: String(format: "%.2f s", crashRecoverySeconds),
+                BenchmarkRow(name: "failover: writes acknowledged again after SIGKILL of the primary", value: .seconds(crashRecoverySeconds),
                              comparison: String(format: "write latency around it p50 %.1f ms, p99 %.0f ms, max %.1f s; aim <= 15 s",
                                                 crashLatency.p50 * 1000, crashLatency.p99 * 1000, crashLatency.max)),
-                BenchmarkRow(name: "failover: writes unacknowledged during patronictl switchover", value: String(format: "%.2f s", switchoverRecoverySeconds),
+                BenchmarkRow(name: "failover: writes unacknowledged during patronictl switchover", value: .seconds(switchoverRecoverySeconds),
                              comparison: String(format: "write latency around it p50 %.1f ms, p99 %.0f ms, max %.1f s; the command took %.1f s; aim <= 2 s",
                                                 switchoverLatency.p50 * 1000, switchoverLatency.p99 * 1000, switchoverLatency.max, switchoverCommandSeconds)),
-                BenchmarkRow(name: "failover: acknowledged writes lost", value: String(acknowledgedWritesLost),
+                BenchmarkRow(name: "failover: acknowledged writes lost", value: .count(acknowledgedWritesLost),
                              comparison: "of \(acknowledgedWrites) acknowledged creates through 2 nodes, \(writers) writers; \(retriedAnswers) retryable answers, "
                                  + "\(otherErrors.count) others; watch streams ended \(watchStreamsEnded), caught up: \(watchesCaughtUp); "
                                  + "driver-report caught up: \(tools.driverReportCaughtUp), consumer-follow: \(tools.consumerFollowCaughtUp) "
@@ -101,56 +101,6 @@ enum FailoverBenchmarks {
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
-    }
-
-    /// `fleet-bench failover [--json] [--writers N] [--steady-seconds S]`.
-    static func command(arguments: [String]) -> Never {
-        var json = false
-        var writers = 8
-        var steady = 5.0
-        var rest = arguments[...]
-        while let flag = rest.popFirst() {
-            switch flag {
-            case "--json": json = true
-            case "--writers":
-                guard let value = rest.popFirst().flatMap(Int.init), (1...256).contains(value) else { usage() }
-                writers = value
-            case "--steady-seconds":
-                guard let value = rest.popFirst().flatMap(Double.init), value >= 1 else { usage() }
-                steady = value
-            default: usage()
-            }
-        }
-        do {
-            let outcome = try run(writers: writers, steadySeconds: steady)
-            if json {
-                print(outcome.json)
-            } else {
-                for row in outcome.rows { print(row.name + "  " + row.value + "  " + row.comparison) }
-            }
-            for error in outcome.otherErrors.prefix(5) { FileHandle.standardError.write(Data("fleet-bench failover: \(error)\n".utf8)) }
-            exit(0)
-        } catch {
-            FileHandle.standardError.write(Data("fleet-bench failover: \(error)\n".utf8))
-            exit(1)
-        }
-    }
-
-    private static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: fleet-bench failover [--json] [--writers N (1-256)] [--steady-seconds S (>= 1)]\n".utf8))
-        exit(2)
-    }
-
-    /// The rows of `make bench`.
-    static func rows() -> [BenchmarkRow] {
-        guard FailoverCluster.isInstalled else {
-            return [BenchmarkRow(name: "failover", value: "skipped", comparison: "Patroni, etcd or PostgreSQL 15 missing: run `make setup`")]
-        }
-        do {
-            return try run(writers: 8, steadySeconds: 5).rows
-        } catch {
-            return [BenchmarkRow(name: "failover", value: "failed", comparison: "\(error)")]
-        }
     }
 
     private static func progress(_ message: String) {

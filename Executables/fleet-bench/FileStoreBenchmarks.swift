@@ -24,12 +24,14 @@ enum FileStoreBenchmarks {
                 do {
                     result = try measure(directory: directory, writers: writers, durable: durable)
                 } catch {
-                    rows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
+                    rows.append(BenchmarkRow(name: name, failed: "\(error)"))
                     continue
                 }
                 try? FileManager.default.removeItem(atPath: directory)
                 var comparison: [String] = []
+                var ratio: (Double, String)?
                 if writers > 1, let single = singleWriterRate[durable] {
+                    ratio = (result.rate / single, "1 writer")
                     comparison.append(String(format: "%.1fx 1 writer", result.rate / single))
                 } else {
                     singleWriterRate[durable] = result.rate
@@ -38,9 +40,11 @@ enum FileStoreBenchmarks {
                     durableRates[writers] = result.rate
                     comparison.append(String(format: "%.1f commits per fsync", result.commitsPerSync))
                 } else if let durableRate = durableRates[writers] {
+                    ratio = ratio ?? (result.rate / durableRate, "durable")
                     comparison.append(String(format: "%.1fx durable", result.rate / durableRate))
                 }
-                rows.append(BenchmarkRow(name: name, value: "\(grouped(Int(result.rate))) /s", comparison: comparison.joined(separator: "; ")))
+                rows.append(BenchmarkRow(name: name, value: .perSecond(result.rate), comparison: comparison.joined(separator: "; "),
+                                         ratio: ratio?.0, baseline: ratio?.1))
             }
         }
         return rows
@@ -105,17 +109,6 @@ enum FileStoreBenchmarks {
     private static func record(writer: Int, index: Int, round: Int, payload: [UInt8]) -> StoreRecord {
         StoreRecord(key: key(writer: writer, index: index), version: 0, payload: payload,
                     point: IndexPoint(latitude: 48.8 + Double(round % 1000) * 1e-4, longitude: 2.3 + Double(writer) * 1e-3))
-    }
-
-    /// 18500 as "18,500".
-    private static func grouped(_ value: Int) -> String {
-        let digits = Array(String(value))
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return text
     }
 
     private struct BenchmarkFailure: Error, CustomStringConvertible {

@@ -42,7 +42,7 @@ enum GRPCBenchmarks {
 
     static func run() -> [BenchmarkRow] {
         guard let h2load = HTTPBenchmarks.which("h2load") else {
-            return [BenchmarkRow(name: "gRPC benchmarks", value: "skipped", comparison: "h2load is not installed (make setup installs nghttp2-client)")]
+            return [BenchmarkRow(name: "gRPC benchmarks", skipped: "h2load is not installed (make setup installs nghttp2-client)")]
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-grpc-bench-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -51,11 +51,11 @@ enum GRPCBenchmarks {
         do {
             server = try HTTPBenchmarks.preparedServer(folder: folder, extraArguments: ["--grpc-listen", "127.0.0.1:0"])
         } catch {
-            return [BenchmarkRow(name: "fleet-admin serve --grpc-listen", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: "fleet-admin serve --grpc-listen", failed: "\(error)")]
         }
         defer { server.stop() }
         guard let target = server.grpcTarget else {
-            return [BenchmarkRow(name: "fleet-admin serve --grpc-listen", value: "failed", comparison: "no grpc:// address printed")]
+            return [BenchmarkRow(name: "fleet-admin serve --grpc-listen", failed: "no grpc:// address printed")]
         }
         let provider = "providers/\(HTTPBenchmarks.provider)"
         let trip = "\(provider)/trips/t1"
@@ -98,14 +98,14 @@ enum GRPCBenchmarks {
                 grpc.append(round % 2 == 0 ? second : first)
             }
             guard !rest.isEmpty else {
-                rows.append(BenchmarkRow(name: "\(call.name), REST and gRPC", value: "failed", comparison: "h2load did not report"))
+                rows.append(BenchmarkRow(name: "\(call.name), REST and gRPC", failed: "h2load did not report"))
                 continue
             }
             let ratios = zip(grpc, rest).map { $0.rate / $1.rate * 100 }.sorted()
             let shape = call.grpc.count == 1 ? "4 connections x 16 streams"
                 : "\(call.grpc.count) connections x \(callsInFlight / call.grpc.count) stream\(call.grpc.count == callsInFlight ? "" : "s")"
             let notOK = rest.map(\.notOK).reduce(0, +)
-            rows.append(BenchmarkRow(name: "\(call.name) over REST (HTTP/1.1, 64 connections)", value: StoreBenchmarks.rate(median(rest.map(\.rate))),
+            rows.append(BenchmarkRow(name: "\(call.name) over REST (HTTP/1.1, 64 connections)", value: .perSecond(median(rest.map(\.rate))),
                                      comparison: String(format: "p99 %.2fms; baseline; median of %d rounds of %d s%@", median(rest.map(\.p99Milliseconds)),
                                                         rest.count, seconds, notOK > 0 ? "; \(notOK) not 200" : "")))
             let aim = call.name == "GetTrip" ? "; aim >= 100%" : ""
@@ -113,38 +113,40 @@ enum GRPCBenchmarks {
             // transport's; the load generator's, on the same cores, what the client takes from it.
             let server = median(grpc.map(\.serverMicros)) / max(0.001, median(rest.map(\.serverMicros))) * 100
             let client = median(grpc.map(\.clientMicros)) / max(0.001, median(rest.map(\.clientMicros))) * 100
-            rows.append(BenchmarkRow(name: "\(call.name) over gRPC (\(shape))", value: StoreBenchmarks.rate(median(grpc.map(\.rate))),
+            rows.append(BenchmarkRow(name: "\(call.name) over gRPC (\(shape))", value: .perSecond(median(grpc.map(\.rate))),
                                      comparison: String(format: "p99 %.2fms; %.0f%% of REST (median of %d rounds' ratios, %.0f–%.0f%%)%@; CPU per call against REST's: server %.0f%%, h2load %.0f%%",
                                                         median(grpc.map(\.p99Milliseconds)), median(ratios), ratios.count,
-                                                        ratios.first!, ratios.last!, aim, server, client)))
+                                                        ratios.first!, ratios.last!, aim, server, client),
+                                     ratio: median(ratios) / 100, baseline: "\(call.name) over REST"))
             func perRound(_ loads: [Load], _ value: (Load) -> Double) -> String {
                 "rounds " + loads.map { String(format: "%.1f", value($0)) }.joined(separator: ", ")
             }
             for (transport, loads) in [("REST", rest), ("gRPC", grpc)] {
                 rows.append(BenchmarkRow(name: "  \(call.name) server CPU per call, \(transport)",
-                                         value: String(format: "%.1f µs", median(loads.map(\.serverMicros))),
+                                         value: .microseconds(median(loads.map(\.serverMicros))),
                                          comparison: "fleet-admin serve, /proc/PID/stat; " + perRound(loads, \.serverMicros)))
             }
             let clientNote = call.rest.count == 1 ? "one h2load" : "\(call.rest.count) h2loads at once"
             for (transport, loads) in [("REST", rest), ("gRPC", grpc)] {
                 rows.append(BenchmarkRow(name: "  \(call.name) load generator CPU per call, \(transport)",
-                                         value: String(format: "%.1f µs", median(loads.map(\.clientMicros))),
+                                         value: .microseconds(median(loads.map(\.clientMicros))),
                                          comparison: "\(clientNote), rusage; " + perRound(loads, \.clientMicros)))
             }
             // Idle CPU beside the rate: a transport whose rounds leave cores idle waits somewhere,
             // rather than costing more per call (near 0 on a machine busy with other work).
             for (transport, loads) in [("REST", rest), ("gRPC", grpc)] {
                 rows.append(BenchmarkRow(name: "  \(call.name) machine idle CPU, \(transport)",
-                                         value: String(format: "%.1f%%", median(loads.map(\.idlePercent))),
+                                         value: .percent(median(loads.map(\.idlePercent)), decimals: 1),
                                          comparison: "/proc/stat, all cores; " + perRound(loads, \.idlePercent)))
             }
             if failedRounds > 0 {
-                rows.append(BenchmarkRow(name: "  \(call.name): rounds h2load did not report", value: String(failedRounds), comparison: "left out"))
+                rows.append(BenchmarkRow(name: "  \(call.name): rounds h2load did not report", value: .count(failedRounds), comparison: "left out"))
             }
         }
         let failed = failedGRPCCalls(server.url)
-        rows.append(BenchmarkRow(name: "gRPC answers not OK (from /metrics)", value: failed.map(String.init) ?? "?",
-                                 comparison: "ABORTED would be concurrent writes of one vehicle that kept conflicting (REST's show as 409 above)"))
+        let notOKNote = "ABORTED would be concurrent writes of one vehicle that kept conflicting (REST's show as 409 above)"
+        rows.append(failed.map { BenchmarkRow(name: "gRPC answers not OK (from /metrics)", value: .count($0), comparison: notOKNote) }
+                    ?? BenchmarkRow(name: "gRPC answers not OK (from /metrics)", failed: "/metrics not read; " + notOKNote))
         return rows
     }
 

@@ -21,12 +21,13 @@ enum GeoBenchmarks {
         let perUpdate = nanosecondsPerCall(count: 200_000, rounds: 5, interleaving: paths.map { path in { path.update() } })
         blackHole(paths.map(\.checksum))
         let live = perUpdate[0]
-        rows.append(BenchmarkRow(name: "update + ETA to 3 waypoints, 10k points", value: format(nanoseconds: live),
+        rows.append(BenchmarkRow(name: "update + ETA to 3 waypoints, 10k points", value: .nanoseconds(live),
                                  comparison: "match, observed speed, traffic, 3 ETAs"))
         for (index, learned) in learning.enumerated() {
             rows.append(BenchmarkRow(name: "update + learned ETAs, 10k points, \(learned.what)",
-                                     value: format(nanoseconds: perUpdate[index + 1]),
-                                     comparison: "\(format(ratio: perUpdate[index + 1] / live)) the update without; aim <= 2x"))
+                                     value: .nanoseconds(perUpdate[index + 1]),
+                                     comparison: "\(format(ratio: perUpdate[index + 1] / live)) the update without; aim <= 2x",
+                                     ratio: perUpdate[index + 1] / live, baseline: "update + ETA to 3 waypoints, 10k points"))
         }
         rows.append(pacePrecomputation(pointCount: 10_000))
         rows.append(polylineCodec(pointCount: 10_000))
@@ -67,10 +68,11 @@ enum GeoBenchmarks {
         let aim = pointCount == 10_000 ? "; aim >= 50x, < 2 µs" : ""
         return [
             BenchmarkRow(name: "RouteProgress.update, \(label) points, incremental",
-                         value: format(nanoseconds: incremental),
-                         comparison: "\(format(ratio: ratio)) faster than full search\(aim)"),
+                         value: .nanoseconds(incremental),
+                         comparison: "\(format(ratio: ratio)) faster than full search\(aim)",
+                         ratio: ratio, baseline: "RouteProgress.fullSearch, \(label) points"),
             BenchmarkRow(name: "RouteProgress.fullSearch, \(label) points",
-                         value: format(nanoseconds: full), comparison: "baseline (every segment)"),
+                         value: .nanoseconds(full), comparison: "baseline (every segment)"),
         ]
     }
 
@@ -100,7 +102,7 @@ enum GeoBenchmarks {
             checksum += times.pieces.count
         }
         blackHole(checksum)
-        return BenchmarkRow(name: "learned paces precomputed, per piece", value: format(nanoseconds: perRound / Double(extent.pieces)),
+        return BenchmarkRow(name: "learned paces precomputed, per piece", value: .nanoseconds(perRound / Double(extent.pieces)),
                             comparison: "\(extent.pieces) pieces, \(extent.rows / extent.pieces) slots each; once per read of the tables")
     }
 
@@ -115,7 +117,7 @@ enum GeoBenchmarks {
         }
         blackHole(checksum)
         return BenchmarkRow(name: "Polyline encode + decode, per point",
-                            value: format(nanoseconds: perRound / Double(pointCount)),
+                            value: .nanoseconds(perRound / Double(pointCount)),
                             comparison: "10k-point polyline, precision 5")
     }
 
@@ -144,13 +146,6 @@ enum GeoBenchmarks {
             }
         }
         return best
-    }
-
-    /// "412 ns", "48.3 µs", "1.25 ms".
-    private static func format(nanoseconds: Double) -> String {
-        if nanoseconds < 1000 { return "\(Int(nanoseconds.rounded())) ns" }
-        if nanoseconds < 1_000_000 { return "\(oneDecimal(nanoseconds / 1000)) µs" }
-        return "\(oneDecimal(nanoseconds / 1_000_000)) ms"
     }
 
     /// "62x", "1.8x".

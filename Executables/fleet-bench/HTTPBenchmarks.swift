@@ -16,7 +16,7 @@ enum HTTPBenchmarks {
 
     static func run() -> [BenchmarkRow] {
         guard let wrk = which("wrk") else {
-            return [BenchmarkRow(name: "HTTP benchmarks", value: "skipped", comparison: "wrk is not installed (make bench installs it)")]
+            return [BenchmarkRow(name: "HTTP benchmarks", skipped: "wrk is not installed (make bench installs it)")]
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-http-bench-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -29,7 +29,7 @@ enum HTTPBenchmarks {
                 _ = runWrk(wrk, url: url + "/", script: nil, folder: folder, duration: warmUp)
                 if let result = runWrk(wrk, url: url + "/", script: nil, folder: folder) {
                     ceiling = result.rate
-                    rows.append(BenchmarkRow(name: "nginx, fixed body (ceiling)", value: StoreBenchmarks.rate(result.rate),
+                    rows.append(BenchmarkRow(name: "nginx, fixed body (ceiling)", value: .perSecond(result.rate),
                                              comparison: "p99 \(result.p99); 100%"))
                 }
                 process.terminate()
@@ -37,14 +37,14 @@ enum HTTPBenchmarks {
             }
         }
         if ceiling == nil {
-            rows.append(BenchmarkRow(name: "nginx, fixed body (ceiling)", value: "skipped", comparison: "nginx is not installed (make bench installs it)"))
+            rows.append(BenchmarkRow(name: "nginx, fixed body (ceiling)", skipped: "nginx is not installed (make bench installs it)"))
         }
 
         let server: BenchServer
         do {
             server = try preparedServer(folder: folder)
         } catch {
-            return rows + [BenchmarkRow(name: "fleet-admin serve", value: "failed", comparison: "\(error)")]
+            return rows + [BenchmarkRow(name: "fleet-admin serve", failed: "\(error)")]
         }
         defer { server.stop() }
         let cases: [(name: String, path: String, script: String?, aim: Double?)] =
@@ -62,7 +62,7 @@ enum HTTPBenchmarks {
                 rows.append(row("  UpdateVehicle, \(name) (for comparison)", wrk: wrk, url: other.url + "/", script: updateScript,
                                 folder: folder, ceiling: ceiling, aim: nil))
             } catch {
-                rows.append(BenchmarkRow(name: "  UpdateVehicle, \(name)", value: "failed", comparison: "\(error)"))
+                rows.append(BenchmarkRow(name: "  UpdateVehicle, \(name)", failed: "\(error)"))
             }
         }
         return rows + ownRouteRows(wrk: wrk, folder: folder)
@@ -71,7 +71,7 @@ enum HTTPBenchmarks {
     /// `fleet-bench http-router`: only the rows of `ownRouteRows`.
     static func ownRoutes() -> [BenchmarkRow] {
         guard let wrk = which("wrk") else {
-            return [BenchmarkRow(name: "HTTP benchmarks", value: "skipped", comparison: "wrk is not installed (make bench installs it)")]
+            return [BenchmarkRow(name: "HTTP benchmarks", skipped: "wrk is not installed (make bench installs it)")]
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-http-router-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -85,7 +85,7 @@ enum HTTPBenchmarks {
     static func ownRouteRows(wrk: String, folder: String, rounds: Int = 5) -> [BenchmarkRow] {
         let map = RouteBenchmarks.mapDirectory
         guard FileManager.default.fileExists(atPath: map + "/nodes.mem") else {
-            return [BenchmarkRow(name: "UpdateVehicle with --router routino", value: "skipped", comparison: "no map in \(map): run make map")]
+            return [BenchmarkRow(name: "UpdateVehicle with --router routino", skipped: "no map in \(map): run make map")]
         }
         do {
             let plain = try preparedServer(folder: folder, ownRoutes: true)
@@ -99,19 +99,20 @@ enum HTTPBenchmarks {
                 if let r = runWrk(wrk, url: routed.url + "/", script: updateScript, folder: folder, duration: "3s") { rates.routed.append(r.rate) }
             }
             guard !rates.plain.isEmpty, rates.plain.count == rates.routed.count else {
-                return [BenchmarkRow(name: "UpdateVehicle with --router routino", value: "failed", comparison: "wrk did not report")]
+                return [BenchmarkRow(name: "UpdateVehicle with --router routino", failed: "wrk did not report")]
             }
             let ratios = zip(rates.routed, rates.plain).map { $0 / $1 }.sorted()
             let median = { (values: [Double]) in values.sorted()[values.count / 2] }
             return [
-                BenchmarkRow(name: "UpdateVehicle, vehicles with trips and their own routes, no router", value: StoreBenchmarks.rate(median(rates.plain)),
+                BenchmarkRow(name: "UpdateVehicle, vehicles with trips and their own routes, no router", value: .perSecond(median(rates.plain)),
                              comparison: "median of \(rounds) rounds of 3 s (baseline)"),
-                BenchmarkRow(name: "  the same with --router routino:", value: StoreBenchmarks.rate(median(rates.routed)),
+                BenchmarkRow(name: "  the same with --router routino:", value: .perSecond(median(rates.routed)),
                              comparison: String(format: "%.0f%% of the baseline (rounds %@); aim: not slower", ratios[ratios.count / 2] * 100,
-                                                ratios.map { String(format: "%.0f%%", $0 * 100) }.joined(separator: ", "))),
+                                                ratios.map { String(format: "%.0f%%", $0 * 100) }.joined(separator: ", ")),
+                             ratio: ratios[ratios.count / 2], baseline: "no router"),
             ]
         } catch {
-            return [BenchmarkRow(name: "UpdateVehicle with --router routino", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: "UpdateVehicle with --router routino", failed: "\(error)")]
         }
     }
 
@@ -201,7 +202,7 @@ enum HTTPBenchmarks {
     static func row(_ name: String, wrk: String, url: String, script: String?, folder: String, ceiling: Double?, aim: Double?) -> BenchmarkRow {
         _ = runWrk(wrk, url: url, script: script, folder: folder, duration: warmUp)
         guard let result = runWrk(wrk, url: url, script: script, folder: folder) else {
-            return BenchmarkRow(name: name, value: "failed", comparison: "wrk did not report")
+            return BenchmarkRow(name: name, failed: "wrk did not report")
         }
         var comparison = "p99 \(result.p99)"
         if let ceiling {
@@ -209,7 +210,8 @@ enum HTTPBenchmarks {
             if let aim { comparison += String(format: " (aim >= %.0f%%)", aim * 100) }
         }
         if result.errors > 0 { comparison += "; \(result.errors) non-2xx" }
-        return BenchmarkRow(name: name, value: StoreBenchmarks.rate(result.rate), comparison: comparison)
+        return BenchmarkRow(name: name, value: .perSecond(result.rate), comparison: comparison,
+                            ratio: ceiling.map { result.rate / $0 }, baseline: "nginx, fixed body")
     }
 
     /// `fleet-bench http-pairs`: `count` rounds of 3 s runs of nginx, UpdateVehicle (durable SQLite) and
@@ -222,20 +224,20 @@ enum HTTPBenchmarks {
     /// one measured longest after nginx.
     static func pairs(count: Int = 9) -> [BenchmarkRow] {
         guard let wrk = which("wrk"), let nginx = which("nginx") else {
-            return [BenchmarkRow(name: "HTTP rounds", value: "skipped", comparison: "wrk and nginx are needed (make bench installs them)")]
+            return [BenchmarkRow(name: "HTTP rounds", skipped: "wrk and nginx are needed (make bench installs them)")]
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-http-pairs-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         guard let (process, nginxURL) = startNginx(nginx, folder: folder) else {
-            return [BenchmarkRow(name: "HTTP rounds", value: "failed", comparison: "nginx did not start")]
+            return [BenchmarkRow(name: "HTTP rounds", failed: "nginx did not start")]
         }
         defer { process.terminate(); process.waitUntilExit() }
         let server: BenchServer
         do {
             server = try preparedServer(folder: folder)
         } catch {
-            return [BenchmarkRow(name: "fleet-admin serve", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: "fleet-admin serve", failed: "\(error)")]
         }
         defer { server.stop() }
         let calls = aimedCalls
@@ -277,18 +279,19 @@ enum HTTPBenchmarks {
                                     rate / ceiling * 100, StoreBenchmarks.rate(rate)))
             }
             cells.append(String(format: "%.1f%% stolen", rounds[round].stolen * 100))
-            rows.append(BenchmarkRow(name: "round \(round + 1): against nginx \(StoreBenchmarks.rate(before)) → \(StoreBenchmarks.rate(after))", value: "",
+            rows.append(BenchmarkRow(note: "round \(round + 1): against nginx \(StoreBenchmarks.rate(before)) → \(StoreBenchmarks.rate(after))",
                                      comparison: cells.joined(separator: "; ")))
         }
         for (index, call) in calls.enumerated() where failedRuns[index] > 0 {
-            rows.append(BenchmarkRow(name: "\(call.name): runs with non-2xx answers", value: String(failedRuns[index]), comparison: "left out of the median"))
+            rows.append(BenchmarkRow(name: "\(call.name): runs with non-2xx answers", value: .count(failedRuns[index]), comparison: "left out of the median"))
         }
         for (index, call) in calls.enumerated() where !ratios[index].isEmpty {
             let sorted = ratios[index].sorted()
             rows.append(BenchmarkRow(name: "\(call.name) / nginx, median of \(sorted.count) rounds",
-                                     value: String(format: "%.0f%%", sorted[sorted.count / 2] * 100),
+                                     value: .percent(sorted[sorted.count / 2] * 100),
                                      comparison: String(format: "range %.0f–%.0f%%; aim >= %.0f%%", sorted[0] * 100,
-                                                        sorted[sorted.count - 1] * 100, call.aim * 100)))
+                                                        sorted[sorted.count - 1] * 100, call.aim * 100),
+                                     ratio: sorted[sorted.count / 2], baseline: "nginx"))
         }
         return rows
     }

@@ -22,7 +22,7 @@ enum HistoryBenchmarks {
             try SQLiteStore(path: "\(folder)/\(keeps ? "on" : "off")-\(round).db", options: .init(durable: true))
         }
         guard BenchCluster.isInstalled else {
-            return rows + [BenchmarkRow(name: "history on against off, postgres", value: "skipped", comparison: "PostgreSQL 15 is not installed (make setup installs it)")]
+            return rows + [BenchmarkRow(name: "history on against off, postgres", skipped: "PostgreSQL 15 is not installed (make setup installs it)")]
         }
         do {
             let cluster = try BenchCluster()
@@ -31,7 +31,7 @@ enum HistoryBenchmarks {
                 try PostgresStore(url: try cluster.database("history_\(keeps ? "on" : "off")_\(round)"), options: .init(durable: true))
             }
         } catch {
-            rows.append(BenchmarkRow(name: "history on against off, postgres", value: "failed", comparison: "the throwaway cluster did not start: \(error)"))
+            rows.append(BenchmarkRow(name: "history on against off, postgres", failed: "the throwaway cluster did not start: \(error)"))
         }
         return rows
     }
@@ -54,18 +54,19 @@ enum HistoryBenchmarks {
                 }
             }
         } catch {
-            return [BenchmarkRow(name: "durable location updates with history on against off, \(name)", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: "durable location updates with history on against off, \(name)", failed: "\(error)")]
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let on = median(rates[true] ?? [0]), off = median(rates[false] ?? [0])
         let cpuOn = median(cpu[true] ?? [0]), cpuOff = median(cpu[false] ?? [0])
         return [
-            BenchmarkRow(name: "durable location updates, history off, \(name), \(writers) writers", value: StoreBenchmarks.rate(off),
+            BenchmarkRow(name: "durable location updates, history off, \(name), \(writers) writers", value: .perSecond(off),
                          comparison: String(format: "CPU %.1f µs per update; ", cpuOff) + EngineBenchmarks.runsText(rates[false] ?? [])),
-            BenchmarkRow(name: "durable location updates, history on, \(name), \(writers) writers", value: StoreBenchmarks.rate(on),
+            BenchmarkRow(name: "durable location updates, history on, \(name), \(writers) writers", value: .perSecond(on),
                          comparison: String(format: "%.1f%% of history off (aim: 90%%); CPU %.1f µs per update (%.0f%% of off); ",
                                             off > 0 ? on / off * 100 : 0, cpuOn, cpuOff > 0 ? cpuOn / cpuOff * 100 : 0)
-                             + EngineBenchmarks.runsText(rates[true] ?? [])),
+                             + EngineBenchmarks.runsText(rates[true] ?? []),
+                         ratio: off > 0 ? on / off : nil, baseline: "history off"),
         ]
     }
 }

@@ -62,14 +62,17 @@ struct MachineDescription {
 
     /// The rows printed above the figures.
     func rows(stolenSinceStart: Double?) -> [BenchmarkRow] {
+        let loads = loadAverage.split(separator: " ").compactMap { Double($0) }.map { Figure.plain($0, decimals: 2) }
+        let loadNote = "1, 5 and 15 minutes; figures of a loaded machine are low and vary"
         var rows = [
-            BenchmarkRow(name: "CPU", value: "", comparison: cpu),
-            BenchmarkRow(name: "cores", value: String(cores), comparison: "fleet-admin serve threads: \(ServeOptions.defaultThreads) (its default); wrk -t2 -c\(HTTPBenchmarks.connections)"),
-            BenchmarkRow(name: "kernel", value: "", comparison: kernel),
-            BenchmarkRow(name: "load average at start", value: loadAverage, comparison: "1, 5 and 15 minutes; figures of a loaded machine are low and vary"),
+            BenchmarkRow(note: "CPU", comparison: cpu),
+            BenchmarkRow(name: "cores", value: .count(cores), comparison: "fleet-admin serve threads: \(ServeOptions.defaultThreads) (its default); wrk -t2 -c\(HTTPBenchmarks.connections)"),
+            BenchmarkRow(note: "kernel", comparison: kernel),
+            loads.first.map { BenchmarkRow(name: "load average at start", value: $0, also: Array(loads.dropFirst()), comparison: loadNote) }
+                ?? BenchmarkRow(note: "load average at start", comparison: "\(loadAverage); \(loadNote)"),
         ]
         if let stolenSinceStart {
-            rows.append(BenchmarkRow(name: "CPU time stolen by the hypervisor", value: String(format: "%.1f%%", stolenSinceStart * 100),
+            rows.append(BenchmarkRow(name: "CPU time stolen by the hypervisor", value: .percent(stolenSinceStart * 100, decimals: 1),
                                      comparison: "during the run (/proc/stat steal): other guests on the same host"))
         }
         return rows

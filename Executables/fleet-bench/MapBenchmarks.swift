@@ -20,7 +20,7 @@ enum MapBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server: BenchServer
         do { server = try BenchServer(folder: folder, extraArguments: ["--provider", provider]) } catch {
-            return [BenchmarkRow(name: "fleet-admin serve", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: "fleet-admin serve", failed: "\(error)")]
         }
         defer { server.stop() }
         do {
@@ -28,7 +28,7 @@ enum MapBenchmarks {
             defer { driver.quit() }
             return try measure(server: server, driver: driver)
         } catch {
-            return [BenchmarkRow(name: "map page", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: "map page", failed: "\(error)")]
         }
     }
 
@@ -112,11 +112,11 @@ enum MapBenchmarks {
         let p50 = WatchBenchmarks.percentile(latencies, 0.50), p99 = WatchBenchmarks.percentile(latencies, 0.99)
         firstRenders.sort()
         return [
-            BenchmarkRow(name: "map: update → marker moved, \(pages) pages, p50", value: String(format: "%.0f ms", p50),
+            BenchmarkRow(name: "map: update → marker moved, \(pages) pages, p50", value: .milliseconds(p50, decimals: 0),
                          comparison: "\(latencies.count) moves\(missing > 0 ? ", \(missing) coalesced" : "")"),
-            BenchmarkRow(name: "map: update → marker moved, \(pages) pages, p99", value: String(format: "%.0f ms", p99), comparison: "aim <= 250 ms"),
-            BenchmarkRow(name: "map: rider's page weight (Leaflet incl., gzip where shipped)", value: "\(weight / 1024) KiB", comparison: ""),
-            BenchmarkRow(name: "map: first render (navigation → trip shown), median", value: String(format: "%.0f ms", firstRenders[firstRenders.count / 2]),
+            BenchmarkRow(name: "map: update → marker moved, \(pages) pages, p99", value: .milliseconds(p99, decimals: 0), comparison: "aim <= 250 ms"),
+            BenchmarkRow(name: "map: rider's page weight (Leaflet incl., gzip where shipped)", value: .kibibytes(weight / 1024), comparison: ""),
+            BenchmarkRow(name: "map: first render (navigation → trip shown), median", value: .milliseconds(firstRenders[firstRenders.count / 2], decimals: 0),
                          comparison: "loopback, headless"),
         ]
     }

@@ -111,17 +111,18 @@ enum NodeBenchmarks {
             for (call, loads, aims) in [("GetTrip", getTrip, [2: 1.8, 4: 3.2]), ("UpdateVehicle", updateVehicle, [2: 1.8, 4: 3.2])] {
                 for (nodes, load) in loads.sorted(by: { $0.key < $1.key }) {
                     var comparison = "p99 \(load.p99)" + (load.errors > 0 ? "; \(load.errors) non-2xx" : "")
-                    if nodes > 1, let ratio = ratio(loads, nodes) {
+                    let ratio = nodes > 1 ? self.ratio(loads, nodes) : nil
+                    if let ratio {
                         comparison += String(format: "; %.2fx 1 node", ratio) + (aims[nodes].map { String(format: " (aim >= %.1fx: %@)", $0, ratio >= $0 ? "met" : "not met") } ?? "")
                     } else {
                         comparison += "; the mean of a load first and one last; " + quota
                     }
                     comparison += String(format: "; CPU per call: nodes %.0f µs, PostgreSQL %.0f µs", load.nodeCPU * 1e6, load.databaseCPU * 1e6)
                     rows.append(BenchmarkRow(name: "\(call) over HTTP, \(nodes) node\(nodes == 1 ? "" : "s") on one PostgreSQL, machines apart",
-                                             value: StoreBenchmarks.rate(load.rate), comparison: comparison))
+                                             value: .perSecond(load.rate), comparison: comparison, ratio: ratio, baseline: "1 node"))
                 }
                 if let bend = Self.nodesPerDatabaseCore(loads) {
-                    rows.append(BenchmarkRow(name: "  \(call): nodes one PostgreSQL core carries", value: String(format: "%.1f", bend),
+                    rows.append(BenchmarkRow(name: "  \(call): nodes one PostgreSQL core carries", value: .plain(bend, decimals: 1),
                                              comparison: "one node's rate × PostgreSQL's CPU per call at the most nodes: where the curve bends for each core PostgreSQL has"))
                 }
             }
@@ -129,9 +130,10 @@ enum NodeBenchmarks {
                 let plain = Self.commitsPerTransaction(updateVehicle[1], seconds: settings.seconds) ?? 0
                 let delayed = Self.commitsPerTransaction(delayedUpdate, seconds: settings.seconds) ?? 0
                 rows.append(BenchmarkRow(name: String(format: "UpdateVehicle, 1 node, %.1f ms each way between node and PostgreSQL", settings.delayMilliseconds),
-                                         value: StoreBenchmarks.rate(delayedUpdate.rate),
+                                         value: .perSecond(delayedUpdate.rate),
                                          comparison: String(format: "%.0f%% of the rate without delay (aim >= 80%%: %@); commits per write transaction %.1f with the delay, %.1f without; p99 %@; delay by %@",
-                                                            ratio * 100, ratio >= 0.8 ? "met" : "not met", delayed, plain, delayedUpdate.p99, delayBy)))
+                                                            ratio * 100, ratio >= 0.8 ? "met" : "not met", delayed, plain, delayedUpdate.p99, delayBy),
+                                         ratio: ratio, baseline: "1 node without delay"))
             }
             return rows
         }
@@ -147,79 +149,12 @@ enum NodeBenchmarks {
     /// PostgreSQL's CPU per update doubled).
     static let connectionsPerNode = 16
 
-    static let usageText = "usage: fleet-bench nodes [--json] [--nodes 1,2,4] [--seconds N (>= 1)] [--node-cpu C (CPUs a node, default 0.2)] [--database-cpu C] [--delay-ms D (default 0.5; 0: no delay row)]"
-
-    /// `fleet-bench nodes [--json] …`: exits 0 when measured, 1 when the run failed, 2 on a bad
-    /// argument or when machines cannot be made here (the reason on standard error).
-    static func command(arguments: [String]) -> Never {
-        var settings = Settings()
-        var json = false
-        var rest = arguments[...]
-        func usage() -> Never {
-            FileHandle.standardError.write(Data((usageText + "\n").utf8))
-            exit(2)
-        }
-        while let flag = rest.popFirst() {
-            switch flag {
-            case "--json": json = true
-            case "--nodes":
-                guard let counts = rest.popFirst()?.split(separator: ",").map({ Int($0) }), counts.allSatisfy({ $0 != nil && (1...8).contains($0!) }),
-                      counts.contains(1) else {
-                    FileHandle.standardError.write(Data("fleet-bench nodes: --nodes takes node counts from 1 to 8, 1 among them (e.g. 1,2,4)\n".utf8))
-                    usage()
-                }
-                settings.nodeCounts = Array(Set(counts.compactMap { $0 })).sorted()
-            case "--seconds":
-                guard let value = rest.popFirst().flatMap(Int.init), value >= 1 else { usage() }
-                settings.seconds = value
-                settings.warmUpSeconds = min(settings.warmUpSeconds, value)
-            case "--node-cpu":
-                guard let value = rest.popFirst().flatMap(Double.init), value >= 0.01 else { usage() }
-                settings.nodeQuota = value
-            case "--database-cpu":
-                guard let value = rest.popFirst().flatMap(Double.init), value >= 0.01 else { usage() }
-                settings.databaseQuota = value
-            case "--delay-ms":
-                guard let value = rest.popFirst().flatMap(Double.init), (0...1000).contains(value) else { usage() }
-                settings.delayMilliseconds = value
-            default: usage()
-            }
-        }
-        if let reason = skipReason() {
-            FileHandle.standardError.write(Data("fleet-bench nodes: skipped: \(reason)\n".utf8))
-            exit(2)
-        }
-        do {
-            let outcome = try run(settings)
-            if json {
-                print(outcome.json)
-            } else {
-                for row in outcome.rows { print(row.name + "  " + row.value + "  " + row.comparison) }
-            }
-            exit(0)
-        } catch {
-            while interrupted.load(ordering: .relaxed) { sleep(1) }
-            FileHandle.standardError.write(Data("fleet-bench nodes: \(error)\n".utf8))
-            exit(1)
-        }
-    }
-
     /// Why the group cannot run here, nil when it can.
     static func skipReason() -> String? {
         if let reason = NodeMachines.unavailableReason() { return reason }
         if !BenchCluster.isInstalled { return "PostgreSQL 15 is not installed (make setup installs it)" }
         if HTTPBenchmarks.which("wrk") == nil { return "wrk is not installed (make bench installs it)" }
         return nil
-    }
-
-    /// The rows of `make bench`.
-    static func rows() -> [BenchmarkRow] {
-        if let reason = skipReason() { return [BenchmarkRow(name: "nodes measured apart", value: "skipped", comparison: reason)] }
-        do {
-            return try run(Settings()).rows
-        } catch {
-            return [BenchmarkRow(name: "nodes measured apart", value: "failed", comparison: "\(error)")]
-        }
     }
 
     private static func progress(_ message: String) {
@@ -231,7 +166,7 @@ enum NodeBenchmarks {
     /// Watches SIGTERM and SIGINT once the first run starts (FleetCLI's SignalWatcher).
     private static let watcher = Mutex<SignalWatcher?>(nil)
     /// Set once a signal stops the run: the loads then fail, and the handler, not they, ends the process.
-    private static let interrupted = Atomic(false)
+    static let interrupted = Atomic(false)
 
     private static func stopOnSignals() {
         watcher.withLock { watching in

@@ -19,7 +19,7 @@ enum PostgresBenchmarks {
     /// Every row of the group; `short` runs each wrk load for one second (to see that it works).
     static func run(tempDirectory: String, short: Bool) -> [BenchmarkRow] {
         guard BenchCluster.isInstalled else {
-            return [BenchmarkRow(name: "PostgreSQL benchmarks", value: "skipped", comparison: "PostgreSQL 15 is not installed (make setup installs it)")]
+            return [BenchmarkRow(name: "PostgreSQL benchmarks", skipped: "PostgreSQL 15 is not installed (make setup installs it)")]
         }
         let folder = "\(tempDirectory)/postgres"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -31,7 +31,7 @@ enum PostgresBenchmarks {
         do {
             cluster = try BenchCluster()
         } catch {
-            return [BenchmarkRow(name: "PostgreSQL benchmarks", value: "failed", comparison: "the throwaway cluster did not start: \(error)")]
+            return [BenchmarkRow(name: "PostgreSQL benchmarks", failed: "the throwaway cluster did not start: \(error)")]
                 + [sqliteHeading] + sqlite(nil)
         }
         defer { cluster.stop() }
@@ -47,10 +47,10 @@ enum PostgresBenchmarks {
             do {
                 let (rate, cost) = try rawUpserts(cluster: cluster, database: database)
                 rawRates.append(rate)
-                rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(rate),
+                rows.append(BenchmarkRow(name: name, value: .perSecond(rate),
                                          comparison: cost.perWrite + "; " + tableShape(cluster: cluster, database: database, table: "upserts", filter: "true")))
             } catch {
-                rows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
+                rows.append(BenchmarkRow(name: name, failed: "\(error)"))
             }
         }
         measureRaw("before the engine", database: "raw")
@@ -81,20 +81,21 @@ enum PostgresBenchmarks {
             engineRate = (rate, inFlight.stop(), probe.cost(from: start.reading, to: last, writes: writes))
             engineRows += statementCounts(engine: engine, store: store)
         } catch {
-            engineRows.append(BenchmarkRow(name: name, value: "failed", comparison: "\(error)"))
+            engineRows.append(BenchmarkRow(name: name, failed: "\(error)"))
         }
         let engineShape = tableShape(cluster: cluster, database: "engine", table: "records", filter: "kind = 'vehicle'")
         measureRaw("after it", database: "raw_again")
         let raw = rawRates.max()
         if let raw {
-            rows.append(BenchmarkRow(name: "raw durable single-row upserts, the higher of the two", value: StoreBenchmarks.rate(raw),
+            rows.append(BenchmarkRow(name: "raw durable single-row upserts, the higher of the two", value: .perSecond(raw),
                                      comparison: "100% (baseline)"))
         }
         if let engineRate {
-            rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(engineRate.rate),
+            rows.append(BenchmarkRow(name: name, value: .perSecond(engineRate.rate),
                                      comparison: share(engineRate.rate, of: raw, aim: 0.5)
-                                         + String(format: "; %.1f commits in flight on average", engineRate.inFlight)))
-            rows.append(BenchmarkRow(name: "  what one engine update costs", value: "",
+                                         + String(format: "; %.1f commits in flight on average", engineRate.inFlight),
+                                     ratio: raw.map { engineRate.rate / $0 }, baseline: "raw durable single-row upserts, the higher of the two"))
+            rows.append(BenchmarkRow(note: "  what one engine update costs",
                                      comparison: engineRate.cost.perWrite + "; " + engineShape))
         }
         rows += engineRows
@@ -104,7 +105,7 @@ enum PostgresBenchmarks {
         return rows
     }
 
-    static let sqliteHeading = BenchmarkRow(name: "— the restated SQLite aim: durable writers against their two ceilings", value: "", comparison: "")
+    static let sqliteHeading = BenchmarkRow.heading("the restated SQLite aim: durable writers against their two ceilings")
 
     /// "N% of raw PostgreSQL upserts", with the aim and whether it is met.
     static func share(_ rate: Double, of raw: Double?, aim: Double) -> String {
@@ -163,11 +164,11 @@ enum PostgresBenchmarks {
         let name = "statements per location update / per GetTrip, postgres"
         do {
             let counts = try statementsPerCall(engine: engine, store: store)
-            return [BenchmarkRow(name: name, value: String(format: "%.2f / %.2f", counts.writers, counts.getTrip),
+            return [BenchmarkRow(name: name, value: .plain(counts.writers, decimals: 2), also: [.plain(counts.getTrip, decimals: 2)],
                                  comparison: String(format: "update: %.2f with 1 writer, %.2f with %d (notifications of several commits share one); round trips counted by the store",
                                                     counts.oneWriter, counts.writers, clients))]
         } catch {
-            return [BenchmarkRow(name: name, value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: name, failed: "\(error)")]
         }
     }
 
@@ -342,7 +343,7 @@ enum PostgresBenchmarks {
     /// comparison is an aim, runs in alternating rounds (`alternatingRounds`).
     static func httpRows(cluster: BenchCluster, folder: String, raw: Double?, short: Bool) -> [BenchmarkRow] {
         guard let wrk = HTTPBenchmarks.which("wrk") else {
-            return [BenchmarkRow(name: "HTTP on PostgreSQL", value: "skipped", comparison: "wrk is not installed (make bench installs it)")]
+            return [BenchmarkRow(name: "HTTP on PostgreSQL", skipped: "wrk is not installed (make bench installs it)")]
         }
         let duration = short ? "1s" : HTTPBenchmarks.duration
         let warmUp = short ? "1s" : HTTPBenchmarks.warmUp
@@ -358,7 +359,7 @@ enum PostgresBenchmarks {
             second = try BenchServer(folder: folder, store: database, extraArguments: [])
             servers.append(second)
         } catch {
-            return [BenchmarkRow(name: "fleet-admin serve on PostgreSQL", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: "fleet-admin serve on PostgreSQL", failed: "\(error)")]
         }
         var rows: [BenchmarkRow] = []
         let calls: [(name: String, path: String, script: String?)] = [
@@ -413,7 +414,7 @@ enum PostgresBenchmarks {
         let (nodeSpent, postgresSpent) = (ProcessCPU.seconds(node) - nodeBefore, costed ? postgresSeconds() - postgresBefore : 0)
         let name = "\(call.name) over HTTP, \(setup.label)"
         guard let result else {
-            rows.append(BenchmarkRow(name: name, value: "failed", comparison: "wrk did not report"))
+            rows.append(BenchmarkRow(name: name, failed: "wrk did not report"))
             return nil
         }
         var comparison = "p99 \(result.p99)" + (result.errors > 0 ? "; \(result.errors) non-2xx" : "") + compare(result.rate)
@@ -421,7 +422,7 @@ enum PostgresBenchmarks {
             let updates = max(1, result.rate * seconds)
             comparison += String(format: "; CPU per update: node %.0f µs + PostgreSQL %.0f µs", nodeSpent / updates * 1e6, postgresSpent / updates * 1e6)
         }
-        rows.append(BenchmarkRow(name: name, value: StoreBenchmarks.rate(result.rate), comparison: comparison))
+        rows.append(BenchmarkRow(name: name, value: .perSecond(result.rate), comparison: comparison))
         return result.rate
     }
 
@@ -495,7 +496,7 @@ enum PostgresBenchmarks {
         }
         let names = ["\(call.name) over HTTP, 1 node on PostgreSQL", "\(call.name) over HTTP, 2 nodes on PostgreSQL"]
         guard runs.allSatisfy({ $0.allSatisfy { $0 != nil } }) else {
-            return names.map { BenchmarkRow(name: $0, value: "failed", comparison: "wrk did not report") }
+            return names.map { BenchmarkRow(name: $0, failed: "wrk did not report") }
         }
         let loads = runs.map { $0.compactMap { $0 } }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
@@ -530,7 +531,7 @@ enum PostgresBenchmarks {
                                  median(idle) * 100, idle.min()! * 100, idle.max()! * 100, index == 0 ? "node" : "nodes",
                                  median(measured.map(\.nodeCPU)) * 1e6, median(measured.map(\.postgresCPU)) * 1e6,
                                  measured.map { String(format: "%.0f%%", $0.busiestThread * 100) }.joined(separator: ", "))
-            rows.append(BenchmarkRow(name: names[index], value: StoreBenchmarks.rate(median(rates)), comparison: comparison))
+            rows.append(BenchmarkRow(name: names[index], value: .perSecond(median(rates)), comparison: comparison))
         }
         return rows
     }
@@ -615,16 +616,16 @@ enum PostgresBenchmarks {
             try measureMemory(runs: 1)
             try measureSync()
         } catch {
-            failure = BenchmarkRow(name: "the SQLite aim's measurements", value: "failed", comparison: "\(error)")
+            failure = BenchmarkRow(name: "the SQLite aim's measurements", failed: "\(error)")
         }
         if !syncs.isEmpty {
             let fastest = syncs.min()!
-            rows.append(BenchmarkRow(name: "one fdatasync on the store's disk, the lowest of \(syncs.count) medians of 200", value: String(format: "%.0f µs", fastest * 1e6),
+            rows.append(BenchmarkRow(name: "one fdatasync on the store's disk, the lowest of \(syncs.count) medians of 200", value: .microseconds(fastest * 1e6, decimals: 0),
                                      comparison: "ceiling of \(clients) synchronous writers: \(clients) ÷ t = \(StoreBenchmarks.rate(Double(clients) / fastest)); medians "
                                          + syncs.map { String(format: "%.0f µs", $0 * 1e6) }.joined(separator: ", ")))
         }
         if let best = memoryRuns.max(by: { $0.rate < $1.rate }) {
-            rows.append(BenchmarkRow(name: "engine location updates, memory store, \(clients) writers, the highest of \(memoryRuns.count)", value: StoreBenchmarks.rate(best.rate),
+            rows.append(BenchmarkRow(name: "engine location updates, memory store, \(clients) writers, the highest of \(memoryRuns.count)", value: .perSecond(best.rate),
                                      comparison: "ceiling of the engine's own CPU (the same work without durability); \(EngineBenchmarks.runsText(memoryRuns.map(\.rate))); \(best.costText)"))
         }
         guard failure == nil, let fastest = syncs.min(), let best = memoryRuns.max(by: { $0.rate < $1.rate }), let unsynced, let durable, let rawSQLite,
@@ -635,13 +636,13 @@ enum PostgresBenchmarks {
         let lower = min(Double(clients) / fastest, best.rate)
         let bound = SQLiteCommitBound(writers: clients, cores: ProcessInfo.processInfo.activeProcessorCount, fsync: fastest,
                                       upsert: 1 / bareUpserts, engine: best.cpuMicroseconds / 1e6)
-        rows.append(BenchmarkRow(name: "the most SQLite's own commits and fsyncs allow \(clients) writers, with no hand-off cost", value: StoreBenchmarks.rate(bound.rate),
+        rows.append(BenchmarkRow(name: "the most SQLite's own commits and fsyncs allow \(clients) writers, with no hand-off cost", value: .perSecond(bound.rate),
                                  comparison: bound.explanation + String(format: ": %.0f%% of the lower ceiling; ", bound.rate / lower * 100)
                                      + (bound.rate < lower / 2 ? "the aim (50%) lies above it on this machine" : "the aim (50%) lies below it")))
-        rows.append(BenchmarkRow(name: "engine location updates, sqlite, not durable, \(clients) writers", value: StoreBenchmarks.rate(unsynced.run.rate),
+        rows.append(BenchmarkRow(name: "engine location updates, sqlite, not durable, \(clients) writers", value: .perSecond(unsynced.run.rate),
                                  comparison: String(format: "the same work without the fsync, the durable rate's own bound: %.0f%% of the lower ceiling; %.1f commits per transaction; ",
                                                     unsynced.run.rate / lower * 100, unsynced.counts.batchesPerTransaction) + unsynced.run.costText))
-        rows.append(BenchmarkRow(name: "raw durable single-row upserts into SQLite, \(clients) clients (no engine)", value: StoreBenchmarks.rate(rawSQLite),
+        rows.append(BenchmarkRow(name: "raw durable single-row upserts into SQLite, \(clients) clients (no engine)", value: .perSecond(rawSQLite),
                                  comparison: String(format: "an upsert, a commit and an fsync each, one transaction at a time as SQLite runs them: %.0f%% of the lower ceiling", rawSQLite / lower * 100)))
         let rate = durable.run.rate
         // Durable commits cannot outrun their fsyncs: a rate above 8 ÷ t means the disk was busier
@@ -659,7 +660,7 @@ enum PostgresBenchmarks {
                 text += String(format: "; %.0f%% of raw PostgreSQL, %d clients (aim >= 100%%: %@)",
                                rate / postgres * 100, clients, rate >= postgres ? "met" : "not met")
             }
-            return measured + [BenchmarkRow(name: "engine location updates, sqlite, durable, \(clients) writers", value: StoreBenchmarks.rate(rate), comparison: text)]
+            return measured + [BenchmarkRow(name: "engine location updates, sqlite, durable, \(clients) writers", value: .perSecond(rate), comparison: text)]
         }
     }
 

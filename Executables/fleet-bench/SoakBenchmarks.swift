@@ -55,12 +55,12 @@ enum SoakBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server: BenchServer
         do { server = try BenchServer(folder: folder, environment: allocator.environment) } catch {
-            return [BenchmarkRow(name: label, value: "failed", comparison: "fleet-admin serve: \(error)")]
+            return [BenchmarkRow(name: label, failed: "fleet-admin serve: \(error)")]
         }
         defer { server.stop() }
         let pid = server.process.processIdentifier
         guard let start = ProcessSample.read(pid) else {
-            return [BenchmarkRow(name: label, value: "failed", comparison: "cannot read /proc/\(pid)")]
+            return [BenchmarkRow(name: label, failed: "cannot read /proc/\(pid)")]
         }
 
         let load = SoakLoad(watchBatch: watchBatch)
@@ -68,7 +68,7 @@ enum SoakBenchmarks {
             let client = try RESTClient(baseURL: server.url)
             try setUp(client)
         } catch {
-            return [BenchmarkRow(name: label, value: "failed", comparison: "setting up \(trips) trips: \(error)")]
+            return [BenchmarkRow(name: label, failed: "setting up \(trips) trips: \(error)")]
         }
         let group = DispatchGroup()
         for worker in 0..<updaters {
@@ -113,10 +113,10 @@ enum SoakBenchmarks {
         }
         let settled = Date().timeIntervalSince(stopped)
         guard let end, let warm else {
-            return [BenchmarkRow(name: label, value: "failed", comparison: "the server went away (\(load.failure ?? "no error seen"))")]
+            return [BenchmarkRow(name: label, failed: "the server went away (\(load.failure ?? "no error seen"))")]
         }
         if let failure = load.failure {
-            return [BenchmarkRow(name: label, value: "failed", comparison: failure)]
+            return [BenchmarkRow(name: label, failed: failure)]
         }
         let growth = Double(end.rssKB - warm.rssKB) / Double(max(warm.rssKB, 1)) * 100
         func mb(_ kb: Int) -> String { String(format: "%.0f MB", Double(kb) / 1024) }
@@ -124,17 +124,17 @@ enum SoakBenchmarks {
         return [
             BenchmarkRow(
                 name: "\(label): server RSS at end",
-                value: mb(end.rssKB),
+                value: .megabytes(Double(end.rssKB) / 1024),
                 comparison: "start \(mb(start.rssKB)), after \(Int(warmUp)) s warm-up \(mb(warm.rssKB)), peak \(mb(peakRSS)), "
                     + String(format: "end %.0f s after the load; %+.0f%% after warm-up; aim steady (<= +25%%)", settled, growth)),
             BenchmarkRow(
                 name: "\(label): open files, threads",
-                value: "\(end.openFiles) fds",
+                value: .fileDescriptors(end.openFiles),
                 comparison: "start \(start.openFiles), after warm-up \(warm.openFiles), peak \(peakFiles); "
                     + "threads \(start.threads) / \(warm.threads) / \(end.threads); aim: back to start"),
             BenchmarkRow(
                 name: "\(label): load",
-                value: StoreBenchmarks.rate(Double(counts.updates + counts.reads) / elapsed),
+                value: .perSecond(Double(counts.updates + counts.reads) / elapsed),
                 comparison: "\(counts.updates) UpdateVehicle, \(counts.reads) GetTrip, \(counts.watchCycles) watch cycles "
                     + "(\(counts.watchCycles * watchBatch) streams opened and closed)"),
         ]

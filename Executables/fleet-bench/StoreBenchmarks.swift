@@ -26,10 +26,10 @@ enum StoreBenchmarks {
         do {
             baseline = try rawBatchedUpserts(path: "\(tempDirectory)/bench-raw.sqlite")
         } catch {
-            return [BenchmarkRow(name: "store benchmarks", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: "store benchmarks", failed: "\(error)")]
         }
         var rows = [BenchmarkRow(name: "raw SQLite upserts, one transaction, durable (baseline)",
-                                 value: rate(baseline), comparison: "100% (baseline)")]
+                                 value: .perSecond(baseline), comparison: "100% (baseline)")]
         let runs: [(name: String, writers: Int, aim: String?, open: () throws -> any Store)] = [
             ("memory store commits, 1 writer", 1, nil, { MemoryStore() }),
             ("memory store commits, 8 writers", 8, nil, { MemoryStore() }),
@@ -53,10 +53,11 @@ enum StoreBenchmarks {
                 if let sqlite = store as? SQLiteStore, run.writers > 1 {
                     percent += String(format: "; %.1f commits per transaction", sqlite.groupCommitStatistics.batchesPerTransaction)
                 }
-                rows.append(BenchmarkRow(name: run.name, value: rate(measured),
-                                         comparison: run.aim.map { "\(percent); \($0)" } ?? percent))
+                rows.append(BenchmarkRow(name: run.name, value: .perSecond(measured),
+                                         comparison: run.aim.map { "\(percent); \($0)" } ?? percent,
+                                         ratio: measured / baseline, baseline: "raw SQLite upserts, one transaction"))
             } catch {
-                rows.append(BenchmarkRow(name: run.name, value: "failed", comparison: "\(error)"))
+                rows.append(BenchmarkRow(name: run.name, failed: "\(error)"))
             }
         }
         for name in ["raw", "d1", "d8", "d64", "n1", "n8"] {
@@ -260,15 +261,7 @@ enum StoreBenchmarks {
     }
 
     /// "18,500 /s".
-    static func rate(_ perSecond: Double) -> String {
-        let digits = String(Int(perSecond.rounded()))
-        var grouped = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0 && (digits.count - offset) % 3 == 0 { grouped += "," }
-            grouped.append(character)
-        }
-        return "\(grouped) /s"
-    }
+    static func rate(_ perSecond: Double) -> String { Figure.perSecond(perSecond).text }
 }
 
 /// What each benchmark writer thread did.

@@ -22,7 +22,7 @@ enum WatchBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let server: BenchServer
         do { server = try BenchServer(folder: folder) } catch {
-            return [BenchmarkRow(name: "fleet-admin serve", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: "fleet-admin serve", failed: "\(error)")]
         }
         defer { server.stop() }
         do {
@@ -30,7 +30,7 @@ enum WatchBenchmarks {
             try setUp(client)
             return try [oneWatchPerTrip(server: server), allWatchingOneTrip(server: server, client: client)]
         } catch {
-            return [BenchmarkRow(name: "watch latency", value: "failed", comparison: "\(error)")]
+            return [BenchmarkRow(name: "watch latency", failed: "\(error)")]
         }
     }
 
@@ -78,7 +78,7 @@ enum WatchBenchmarks {
         let streams = try WatchStreams(port: server.port, targets: (0..<watches).map { "/v1/providers/\(provider)/trips/t\($0):watch" })
         defer { streams.close() }
         guard streams.waitForEvents(atLeast: Array(repeating: 1, count: watches), timeout: 30) else {
-            return BenchmarkRow(name: "watch latency, \(watches) watches", value: "failed", comparison: "not every watch got its first event")
+            return BenchmarkRow(name: "watch latency, \(watches) watches", failed: "not every watch got its first event")
         }
         let eventLatencies = Mutex<[Double]>([]), roundTrips = Mutex<[Double]>([])
         let failure = Mutex<(any Error)?>(nil)
@@ -113,7 +113,7 @@ enum WatchBenchmarks {
         let events = eventLatencies.withLock { $0 }.sorted(), trips = roundTrips.withLock { $0 }.sorted()
         return BenchmarkRow(
             name: "watch latency, \(watches) watches on \(watches) trips, \(writers) writers (UpdateVehicle → event)",
-            value: String(format: "p99 %.1f ms", percentile(events, 0.99)),
+            value: .milliseconds(percentile(events, 0.99), decimals: 1, statistic: "p99"),
             comparison: String(format: "p50 %.1f ms; UpdateVehicle round trip p50 %.1f / p99 %.1f ms (baseline); %d updates; aim p99 <= 50 ms",
                                percentile(events, 0.5), percentile(trips, 0.5), percentile(trips, 0.99), events.count))
     }
@@ -123,7 +123,7 @@ enum WatchBenchmarks {
         let streams = try WatchStreams(port: server.port, targets: Array(repeating: "/v1/providers/\(provider)/trips/t0:watch", count: watches))
         defer { streams.close() }
         guard streams.waitForEvents(atLeast: Array(repeating: 1, count: watches), timeout: 30) else {
-            return BenchmarkRow(name: "watch fan-out, \(watches) watches", value: "failed", comparison: "not every watch got its first event")
+            return BenchmarkRow(name: "watch fan-out, \(watches) watches", failed: "not every watch got its first event")
         }
         var latencies: [Double] = [], lasts: [Double] = []
         for step in 1...40 {
@@ -141,7 +141,7 @@ enum WatchBenchmarks {
         lasts.sort()
         return BenchmarkRow(
             name: "watch fan-out, \(watches) watches on one trip (UpdateVehicle → event)",
-            value: String(format: "p99 %.1f ms", percentile(latencies, 0.99)),
+            value: .milliseconds(percentile(latencies, 0.99), decimals: 1, statistic: "p99"),
             comparison: String(format: "p50 %.1f ms; last of the %d: p50 %.1f ms, max %.1f ms; aim p99 <= 50 ms",
                                percentile(latencies, 0.5), watches, percentile(lasts, 0.5), lasts.last ?? 0))
     }
