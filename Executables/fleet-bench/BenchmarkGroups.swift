@@ -200,9 +200,11 @@ struct FolderBenchmark: Benchmark {
 
 /// `fleet-bench failover`: `FailoverBenchmarks` as a group, its documented JSON keys beside the rows.
 struct FailoverBenchmark: Benchmark {
-    static let writers = Option.value("writers", valueName: "count", help: "Writers sending CreateVehicle through the two nodes (1-256).", default: "8")
+    static let writers = Option.value("writers", valueName: "count", help: "Writers sending CreateVehicle through the two nodes (1-256).",
+                                      default: String(FailoverBenchmark().writerCount))
     static let steadySeconds = Option.value("steady-seconds", valueName: "seconds",
-                                            help: "Steady load before the crash, before the switchover and after it (>= 1).", default: "5")
+                                            help: "Steady load before the crash, before the switchover and after it (>= 1).",
+                                            default: String(Int(FailoverBenchmark().steady)))
 
     let name = "failover"
     let title = "PostgreSQL failover (Patroni, synchronous standby; 2 nodes under write load)"
@@ -239,12 +241,15 @@ struct FailoverBenchmark: Benchmark {
 /// `fleet-bench nodes`: `NodeBenchmarks` as a group, its documented JSON keys beside the rows. Named
 /// alone where machines cannot be made, it says why and exits 2.
 struct NodesBenchmark: Benchmark {
-    static let nodes = Option.value("nodes", valueName: "counts", help: "Node counts to measure, 1 among them (each from 1 to 8).", default: "1,2,4")
-    static let seconds = Option.value("seconds", valueName: "seconds", help: "Seconds of each load (>= 1).", default: "5")
-    static let nodeCPU = Option.value("node-cpu", valueName: "cpus", help: "CPUs a node may use (>= 0.01).", default: "0.2")
+    private static let defaults = NodeBenchmarks.Settings()
+    static let nodes = Option.value("nodes", valueName: "counts", help: "Node counts to measure, 1 among them (each from 1 to 8).",
+                                    default: defaults.nodeCounts.map(String.init).joined(separator: ","))
+    static let seconds = Option.value("seconds", valueName: "seconds", help: "Seconds of each load (>= 1).", default: String(defaults.seconds))
+    static let nodeCPU = Option.value("node-cpu", valueName: "cpus", help: "CPUs a node may use (>= 0.01).", default: "\(defaults.nodeQuota)")
     static let databaseCPU = Option.value("database-cpu", valueName: "cpus", help: "CPUs PostgreSQL may use (>= 0.01; default: no limit).")
     static let delay = Option.value("delay-ms", valueName: "milliseconds",
-                                    help: "Delay each way between a node and PostgreSQL for the delayed UpdateVehicle row (0-1000; 0: no such row).", default: "0.5")
+                                    help: "Delay each way between a node and PostgreSQL for the delayed UpdateVehicle row (0-1000; 0: no such row).",
+                                    default: "\(defaults.delayMilliseconds)")
     static let options = [nodes, seconds, nodeCPU, databaseCPU, delay]
 
     let name = "nodes"
