@@ -74,6 +74,14 @@ else
     transport="$(echo "$line" | grep -o 'http://[^ ]*')"
 fi
 admin() { "$bin/fleet-admin" "${connect[@]}" "$@"; }
+# follow SECONDS COMMAND...: runs a follower for at most SECONDS and returns its exit status. It runs in the
+# background and is waited for, so that Ctrl-C or a SIGTERM to the demo (which a foreground command would
+# hold up) ends it too, with everything else the demo started.
+follow() {
+    timeout "$1" "${@:2}" &
+    pids+=("$!")
+    wait "$!"
+}
 say "the map: the rider's page, the operator's and the parcel customer's (open them in a browser)"
 printf '  rider:    %s/map/trips/ride-1?provider=%s\n  operator: %s/map?provider=%s\n  customer: %s/map/tracking/parcel-2?provider=%s\n' \
     "$transport" "$provider" "$transport" "$provider" "$transport" "$provider" >&2
@@ -164,7 +172,7 @@ driver_app &
 pids+=("$!")
 
 say "the rider follows the ride (consumer-follow) until it is COMPLETE"
-timeout 90 "$bin/consumer-follow" "${connect[@]}" --interval 1s --time-scale "$speedup" "providers/$provider/trips/ride-1"
+follow 90 "$bin/consumer-follow" "${connect[@]}" --interval 1s --time-scale "$speedup" "providers/$provider/trips/ride-1"
 
 wait "$driver" || true
 final="$(admin trips get ride-1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("tripStatus"))')"
@@ -218,7 +226,7 @@ pids+=("$backend")
 
 say "the customer of parcel-2 follows it (consumer-follow --tracking-id) until the delivery's outcome"
 following=0
-timeout 120 "$bin/consumer-follow" "${connect[@]}" --tracking-id parcel-2 --interval 1s --time-scale "$speedup" \
+follow 120 "$bin/consumer-follow" "${connect[@]}" --tracking-id parcel-2 --interval 1s --time-scale "$speedup" \
     --events taskState,taskOutcome,remainingStopCount,estimatedArrivalTime || following=$?
 say "consumer-follow exited $following (6: the delivery failed)"
 [ "$following" = 6 ] || exit 1
