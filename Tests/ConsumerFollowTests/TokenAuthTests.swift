@@ -145,11 +145,7 @@ import FleetAuth
         ])
         #expect(follow.waitForLines { $0.contains { $0.contains(#""tripStatus""#) } }, "\(follow.output)")
         // The first token expires while the watch is open: the server ends the watch, the follower asks for a new token.
-        var asked = server.requests
-        for _ in 0..<300 where asked.count < 2 {
-            usleep(100_000)
-            asked = server.requests
-        }
+        let asked = server.requests(atLeast: 2)
         #expect(asked == ["/consumer/shared/ride-1", "/consumer/shared/ride-1"], "a new token after the first expired: \(asked)")
         try fixture.trip.assign()
         try fixture.trip.setStatus(.enrouteToPickup)
@@ -172,11 +168,7 @@ import FleetAuth
         let follow = try FollowProcess(shipment.arguments + ["--json", "--token-url", server.url + "/consumer/{provider}/{tracking}"])
         #expect(follow.waitForLines { $0.contains { $0.contains(#""remainingStopCount""#) } }, "\(follow.output) \(follow.error)")
         // The first token expires while the watch is open: the server ends the watch, the follower asks for a new token.
-        var asked = server.requests
-        for _ in 0..<300 where asked.count < 2 {
-            usleep(100_000)
-            asked = server.requests
-        }
+        let asked = server.requests(atLeast: 2)
         let path = "/consumer/\(SharedStoreShipment.provider)/\(SharedStoreShipment.trackingID)"
         #expect(asked == [path, path], "a new token after the first expired: \(asked)")
         try shipment.move(to: (48.105, 11.510))

@@ -22,11 +22,7 @@ import Testing
         try browser.open("\(renewing.server.url)/map/trips/ride-1?token=\(expiring)")
         try browser.wait("the trip's status", "return document.querySelector('[data-field=\"tripStatus\"]').dataset.status === 'ENROUTE_TO_PICKUP';")
 
-        var asked = tokenServer.requests
-        for _ in 0..<300 where asked.isEmpty {
-            usleep(100_000)
-            asked = tokenServer.requests
-        }
+        let asked = tokenServer.requests(atLeast: 1)
         #expect(asked == ["/rider/map-test/ride-1"], "the page asked for a new token once its own expired: \(asked)")
         try browser.wait("the page live again", "return document.body.dataset.connection === 'live.';")
         try renewing.rest("PUT", "/trips/ride-1?updateMask=tripStatus", ["tripStatus": "ARRIVED_AT_PICKUP"])
@@ -51,11 +47,7 @@ import Testing
         try browser.open("\(fleet.server.url)/map/tracking/PARCEL-7?token=\(expiring)")
         try browser.wait("the stops before theirs", "return document.querySelector('[data-field=\"stopsBefore\"]').textContent === '1';")
 
-        var asked = tokenServer.requests
-        for _ in 0..<300 where asked.isEmpty {
-            usleep(100_000)
-            asked = tokenServer.requests
-        }
+        let asked = tokenServer.requests(atLeast: 1)
         #expect(asked == ["/customer/map-test/PARCEL-7"], "the page asked for a new token once its own expired: \(asked)")
         try browser.wait("the page live again", "return document.body.dataset.connection === 'live.';")
         try fleet.setStops("van-1", [(TrackingPageTests.ours, "mine")])
