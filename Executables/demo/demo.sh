@@ -19,8 +19,8 @@
 #
 # Environment: SERVER=1, DEMO_SPEEDUP (default 40), FLEET_MAP_DIR (default: .build/map of this
 # checkout), FLEET_DATA_DIR (default: a temporary folder, removed afterwards). Exits 0 only when the
-# trip reached COMPLETE and the round's three deliveries closed as planned (two SUCCEEDED, one FAILED);
-# leaves nothing running.
+# trip reached COMPLETE, the round's three deliveries closed as planned (two SUCCEEDED, one FAILED) and
+# the follower of the failed one said so (exit 6); leaves nothing running, also when it fails or is stopped.
 set -euo pipefail
 
 bin="$(cd "${1:-.build/debug}" && pwd)"
