@@ -1,4 +1,5 @@
 import FleetInterface
+import FleetConcurrency
 import FleetErrors
 import FleetModel
 import Synchronization
@@ -14,7 +15,7 @@ public struct WatchSource: TripSnapshotSource {
     public let watcher: any TripWatching
     /// The polling interval to fall back to when the server cannot watch; nil: report the error.
     public let fallbackIntervalSeconds: Double?
-    private let watchUnsupported = WatchSupport()
+    private let support = WatchSupport()
 
     /// Watches through `watcher`; polls every `fallbackIntervalSeconds` if the server cannot watch.
     public init(watcher: any TripWatching, fallbackIntervalSeconds: Double? = nil) {
@@ -26,24 +27,42 @@ public struct WatchSource: TripSnapshotSource {
     /// until stopped or the watch fails.
     public func snapshots(request: () -> GetTripRequest, clock: any FollowClock, stop: StopSignal,
                           deliver: (Trip) -> Void) throws {
-        if let interval = fallbackIntervalSeconds, watchUnsupported.isKnown {
-            return try PollingSource(api: watcher, intervalSeconds: interval)
-                .snapshots(request: request, clock: clock, stop: stop, deliver: deliver)
+        let watcher = watcher
+        try Self.snapshots(request: request, clock: clock, stop: stop, fallbackIntervalSeconds: fallbackIntervalSeconds, support: support,
+                           watch: { try watcher.watchTrip($0, cancellation: $1, onUpdate: $2) },
+                           fetch: { try watcher.getTrip($0) }, deliver: deliver)
+    }
+
+    /// Opens one watch through `watch` and delivers every snapshot it pushes, until stopped or the
+    /// watch fails. When the server has no watch stream (UNIMPLEMENTED) and `fallbackIntervalSeconds`
+    /// is given, polls `fetch` every that many seconds instead, from then on (`support` remembers it
+    /// across runs of the source). The watching of every follower (trips, shipments).
+    static func snapshots<Request, Snapshot>(
+        request: () -> Request, clock: any FollowClock, stop: StopSignal, fallbackIntervalSeconds: Double?, support: WatchSupport,
+        watch: (Request, Cancellation, (Snapshot) throws -> Void) throws -> Void,
+        fetch: (Request) throws -> Snapshot, deliver: (Snapshot) -> Void
+    ) throws {
+        if let interval = fallbackIntervalSeconds, support.isKnown {
+            return try PollingSource.poll(every: interval, clock: clock, stop: stop, fetch: { try fetch(request()) }, deliver: deliver)
         }
         do {
-            try watcher.watchTrip(request(), cancellation: stop.cancellation) { trip in
-                guard !stop.isStopped else { return }
-                deliver(trip)
+            // The watch calls back on this thread, before it returns: `deliver` does not escape.
+            try withoutActuallyEscaping(deliver) { deliver in
+                try watch(request(), stop.cancellation) { snapshot in
+                    guard !stop.isStopped else { return }
+                    deliver(snapshot)
+                }
             }
         } catch let error as FleetError where error.code == .unimplemented && fallbackIntervalSeconds != nil {
-            watchUnsupported.learn()
-            try snapshots(request: request, clock: clock, stop: stop, deliver: deliver)
+            support.learn()
+            try snapshots(request: request, clock: clock, stop: stop, fallbackIntervalSeconds: fallbackIntervalSeconds, support: support,
+                          watch: watch, fetch: fetch, deliver: deliver)
         }
     }
 }
 
 /// Remembers that the server has no watch stream, across runs of one source.
-private final class WatchSupport: Sendable {
+final class WatchSupport: Sendable {
     private let unsupported = Mutex(false)
 
     var isKnown: Bool { unsupported.withLock { $0 } }

@@ -246,12 +246,13 @@ extension Engine {
                 throw UpdateMask.serverOwned(path)
             }
         }
-        if progressInputsChanged { refreshDeliveryProgress(&record, now: now, newLocation: newLocation) }
+        let measured = progressInputsChanged && refreshDeliveryProgress(&record, now: now, newLocation: newLocation)
         // The driver app's figures for its own route win over the engine's; "Fleet Engine ignores this
         // field in UpdateDeliveryVehicleRequest if the current_route_segment field is empty."
         if record.vehicle.hasDriverRoute {
             if paths.contains(.remainingDistanceMeters) { record.vehicle.remainingDistanceMeters = update.remainingDistanceMeters }
             if paths.contains(.remainingDuration) { record.vehicle.remainingDuration = update.remainingDuration }
+            if measured { record.vehicle.takeFirstLegFromRemaining() }
         }
         return taskWrites
     }

@@ -8,7 +8,7 @@ enum FollowOptions {
     static let provider = Option.value("provider", short: "p", valueName: "id", help: "The provider (Cloud project) ID, when <trip> is a trip ID (or --tracking-id a tracking ID).",
                                        environment: "FLEET_PROVIDER")
     /// `--tracking-id ID`.
-    static let trackingID = Option.value("tracking-id", valueName: "id", help: "Follow a shipment instead of a trip: its tracking ID (with --provider), or providers/P/taskTrackingInfo/ID; polls GetTaskTrackingInfo every --interval.")
+    static let trackingID = Option.value("tracking-id", valueName: "id", help: "Follow a shipment instead of a trip: its tracking ID (with --provider), or providers/P/taskTrackingInfo/ID; watched or polled as a trip is.")
     /// `--events a,b` (repeatable).
     static let events = Option.value("events", valueName: "names", help: "Report only these events (comma-separated; may be repeated).",
                                      repeatable: true, completion: .values(TripEventKind.allCases.map(\.rawValue) + ShipmentEventKind.allCases.map(\.rawValue)))
@@ -27,7 +27,7 @@ enum FollowOptions {
     static let timeScale = Option.value("time-scale", valueName: "n", help: "The trip runs N times faster than real time (a drive simulated with driver-report --speedup N, as make demo does): the live panel counts down in the trip's own time.",
                                         default: "1", environment: "FLEET_TIME_SCALE")
     /// `--poll`.
-    static let poll = Option.flag("poll", help: "Poll GetTrip every --interval even when the transport can push changes.")
+    static let poll = Option.flag("poll", help: "Poll GetTrip (GetTaskTrackingInfo with --tracking-id) every --interval even when the transport can push changes.")
     /// `--fail-fast`.
     static let failFast = Option.flag("fail-fast", help: "Exit at the first client error with 10 + its gRPC number instead of retrying.")
     /// `<trip>`.

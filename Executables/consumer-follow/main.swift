@@ -15,8 +15,8 @@ let consumerFollow = Command(
         itself when the trip is COMPLETE or CANCELED (exit 0), when it reaches --until STATUS (exit 0), \
         when --deadline passes first (exit 5), or on Ctrl-C (exit 130; SIGTERM 143).
 
-        --tracking-id ID follows a shipment instead (Fleet Engine Deliveries): GetTaskTrackingInfo \
-        every --interval, with the events \(ShipmentEventKind.allCases.map(\.rawValue).joined(separator: ", ")); \
+        --tracking-id ID follows a shipment instead (Fleet Engine Deliveries): its tracking info, watched \
+        or polled as a trip is (below), with the events \(ShipmentEventKind.allCases.map(\.rawValue).joined(separator: ", ")); \
         what the task's view config hides (the vehicle, the route, the stop count, the ETA) comes once it \
         is shown. It stops when the task closes with an outcome: SUCCEEDED exits 0, FAILED exits 6.
 
@@ -37,9 +37,11 @@ let consumerFollow = Command(
         and cached until shortly before it expires; a 401 fetches a fresh one once. A token URL that \
         cannot give a token at start ends the run with exit 26 (UNAUTHENTICATED).
 
-        The trip is watched where the transport pushes changes (memory, file; http when the server has \
-        the :watch stream), otherwise polled every --interval with GetTrip, sending the versions of what is \
-        already known so that an unchanged route is not sent again. --poll forces polling.
+        The trip (or shipment) is watched where the transport pushes changes (memory, file; http when the \
+        server has the :watch stream: a token that expires while watching is replaced from --token-url and \
+        the watch goes on), otherwise polled every --interval with GetTrip, sending the versions of what is \
+        already known so that an unchanged route is not sent again (GetTaskTrackingInfo for a shipment). \
+        --poll forces polling.
         """,
     version: ProductVersion.of("consumer-follow"),
     options: [FollowOptions.provider, FollowOptions.trackingID] + ConnectionGroup.options + OutputGroup.options + [
@@ -79,7 +81,8 @@ let consumerFollow = Command(
             follower.follow(stop: stop, onUpdate: onUpdate)
         }
     case .shipment(let name, let events):
-        let follower = ShipmentFollower(trackingName: name, api: connection.api, events: events, configuration: settings.configuration)
+        let follower = ShipmentFollower(trackingName: name, api: connection.api, watcher: settings.poll ? nil : connection.taskWatcher,
+                                        events: events, configuration: settings.configuration)
         return try await present(settings.presenter(settings.shipmentPanel, context: context), settings: settings,
                              reportsStale: events.contains(.vehicleStale)) { stop, onUpdate in
             follower.follow(stop: stop, onUpdate: onUpdate)

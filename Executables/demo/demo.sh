@@ -8,9 +8,10 @@
 # extract `make map` builds (© OpenStreetMap contributors, ODbL), at DEMO_SPEEDUP times real speed,
 # and reports the road route it navigates; a driver app (the loop below) advances the trip's status
 # as the car arrives; the rider (consumer-follow) watches it live, route and road ETAs, until
-# COMPLETE. Then a delivery round (fleet-admin): a van with three stops, one delivery that fails, and the
-# customer of the last parcel checking its tracking info before and after. SERVER=1 puts everything
-# behind `fleet-admin serve` on loopback instead of sharing the SQLite file directly.
+# COMPLETE. Then a delivery round: a van (driver-report --delivery-vehicle) drives three stops on the
+# streets, one delivery fails, and its customer (consumer-follow --tracking-id) follows that parcel to
+# its outcome. SERVER=1 puts everything behind `fleet-admin serve` on loopback instead of sharing the
+# SQLite file directly.
 #
 # The rider's and the operator's map pages (docs/map.md) are served throughout, by the server of
 # SERVER=1 or else by a `fleet-admin serve` sharing the SQLite file; their URLs are printed first.
@@ -18,8 +19,8 @@
 #
 # Environment: SERVER=1, DEMO_SPEEDUP (default 40), FLEET_MAP_DIR (default: .build/map of this
 # checkout), FLEET_DATA_DIR (default: a temporary folder, removed afterwards). Exits 0 only when the
-# trip reached COMPLETE and the round's three deliveries closed as planned (two SUCCEEDED, one FAILED);
-# leaves nothing running.
+# trip reached COMPLETE, the round's three deliveries closed as planned (two SUCCEEDED, one FAILED) and
+# the follower of the failed one said so (exit 6); leaves nothing running, also when it fails or is stopped.
 set -euo pipefail
 
 bin="$(cd "${1:-.build/debug}" && pwd)"
@@ -73,8 +74,17 @@ else
     transport="$(echo "$line" | grep -o 'http://[^ ]*')"
 fi
 admin() { "$bin/fleet-admin" "${connect[@]}" "$@"; }
-say "the map: the rider's page and the operator's (open them in a browser)"
-printf '  rider:    %s/map/trips/ride-1?provider=%s\n  operator: %s/map?provider=%s\n' "$transport" "$provider" "$transport" "$provider" >&2
+# follow SECONDS COMMAND...: runs a follower for at most SECONDS and returns its exit status. It runs in the
+# background and is waited for, so that Ctrl-C or a SIGTERM to the demo (which a foreground command would
+# hold up) ends it too, with everything else the demo started.
+follow() {
+    timeout "$1" "${@:2}" &
+    pids+=("$!")
+    wait "$!"
+}
+say "the map: the rider's page, the operator's and the parcel customer's (open them in a browser)"
+printf '  rider:    %s/map/trips/ride-1?provider=%s\n  operator: %s/map?provider=%s\n  customer: %s/map/tracking/parcel-2?provider=%s\n' \
+    "$transport" "$provider" "$transport" "$provider" "$transport" "$provider" >&2
 
 # The ride: from the Old Church Park area to Kruununhaka on Routino's quickest route; the pickup is the
 # point of that route halfway along, so pickup and dropoff lie on streets the car drives.
@@ -162,7 +172,7 @@ driver_app &
 pids+=("$!")
 
 say "the rider follows the ride (consumer-follow) until it is COMPLETE"
-timeout 90 "$bin/consumer-follow" "${connect[@]}" --interval 1s --time-scale "$speedup" "providers/$provider/trips/ride-1"
+follow 90 "$bin/consumer-follow" "${connect[@]}" --interval 1s --time-scale "$speedup" "providers/$provider/trips/ride-1"
 
 wait "$driver" || true
 final="$(admin trips get ride-1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("tripStatus"))')"
@@ -172,12 +182,13 @@ tail -n 3 "$data/driver-report.log" >&2 || true
 [ "$final" = COMPLETE ] || exit 1
 
 # The delivery round: a van leaves the depot by the railway station with three parcels for the streets
-# south of the Esplanade; the customer waiting for parcel-3 (the last stop) checks its tracking page
-# before the round and after it. Nobody is home at the second stop, so that delivery fails. The driver's
-# app is fleet-admin here: each location update, each stop's state, each stop removed once served (which
-# closes its task) and each outcome is one command.
+# south of the Esplanade. The van's computer (driver-report --delivery-vehicle, simulate:plan) drives each
+# leg Routino plans to its next stop, marks the stop ENROUTE and ARRIVED as it gets there, and after the
+# stop's task time removes it, which closes its task; the provider's backend (the loop below, fleet-admin)
+# then records each outcome. Nobody is home at the second stop, so that delivery fails: the customer
+# waiting for parcel-2 follows it (consumer-follow --tracking-id) from the depot to that outcome.
 depot=60.17120,24.94140 stop1=60.16780,24.94470 stop2=60.16520,24.94800 stop3=60.16330,24.94360
-say "a dispatcher creates the delivery van and, from a task file, its three deliveries (parcel-3 is the customer's)"
+say "a dispatcher creates the delivery van and, from a task file, its three deliveries"
 admin delivery-vehicles create van-1 --type auto --location "$depot"
 cat >"$data/round.csv" <<CSV
 task_id,type,tracking_id,latitude,longitude,duration
@@ -187,38 +198,49 @@ drop-3,delivery,parcel-3,$stop3,2m
 CSV
 admin tasks batch-create "$data/round.csv"
 
-say "the round is planned: three stops, the van en route to the first"
-admin delivery-vehicles update van-1 --stop "$stop1:drop-1:enroute" --stop "$stop2:drop-2" --stop "$stop3:drop-3"
+say "the round is planned: three stops, each leg measured on the streets"
+admin delivery-vehicles update van-1 --stop "$stop1:drop-1" --stop "$stop2:drop-2" --stop "$stop3:drop-3"
 
-say "the customer checks parcel-3 before the round (tasks tracking-info)"
-admin tasks tracking-info parcel-3
+say "the van drives the round at ${speedup}x (driver-report: simulated GPS along each leg it plans; stops marked ENROUTE, ARRIVED and served)"
+"$bin/driver-report" "${connect[@]}" --provider "$provider" --delivery-vehicle van-1 \
+    --source simulate:plan --speedup "$speedup" --interval 5s --log-format text 2>"$data/van-report.log" &
+van=$!
+pids+=("$van")
 
-# One stop of the round: the van reports its location at the stop and marks it ARRIVED; when the work there
-# is done, the stop is removed (the next one ENROUTE, the rest as they were), which closes its task, and the
-# outcome is recorded.
-serve_stop() { # serve_stop NUMBER STOP:TASK OUTCOME WHY [LATER_STOP:TASK ...]
-    local number="$1" here="$2" outcome="$3" why="$4"; shift 4
-    local place="${here%:*}" task="${here##*:}" later=() next
-    for next in "$@"; do later+=(--stop "$next"); done
-    say "stop $number: the van reports its location at $place and marks the stop ARRIVED"
-    admin delivery-vehicles update van-1 --location "$place" --stop "$here:arrived" "${later[@]}"
-    if [ "$#" -gt 0 ]; then
-        later[1]="${later[1]}:enroute"
-        say "stop $number served: its stop is removed (closing $task), the next one is ENROUTE; $task ${outcome^^} ($why)"
-        admin delivery-vehicles update van-1 "${later[@]}" >/dev/null
-    else
-        say "stop $number served: the last stop is removed (closing $task); $task ${outcome^^} ($why)"
-        admin delivery-vehicles update van-1 --no-stops >/dev/null
-    fi
-    admin tasks close "$task" --outcome "$outcome"
+# The provider's backend: as each stop is served (its task CLOSED), the outcome the driver reported.
+record_outcomes() {
+    local task_outcome task outcome deadline=$((SECONDS + 150))
+    for task_outcome in drop-1:succeeded drop-2:failed drop-3:succeeded; do
+        task="${task_outcome%%:*}" outcome="${task_outcome##*:}"
+        until [ "$(admin tasks get "$task" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin).get("state"))' 2>/dev/null)" = CLOSED ]; do
+            [ "$SECONDS" -lt "$deadline" ] || { echo "demo: $task was not served in time" >&2; return 1; }
+            sleep 0.3
+        done
+        admin tasks close "$task" --outcome "$outcome" >/dev/null
+        printf '%s %s\n' "$task" "${outcome^^}"
+    done
 }
-serve_stop 1 "$stop1:drop-1" succeeded "handed over" "$stop2:drop-2" "$stop3:drop-3"
-serve_stop 2 "$stop2:drop-2" failed "nobody home" "$stop3:drop-3"
-serve_stop 3 "$stop3:drop-3" succeeded "handed over"
+record_outcomes >"$data/outcomes.log" &
+backend=$!
+pids+=("$backend")
+
+say "the customer of parcel-2 follows it (consumer-follow --tracking-id) until the delivery's outcome"
+following=0
+follow 120 "$bin/consumer-follow" "${connect[@]}" --tracking-id parcel-2 --interval 1s --time-scale "$speedup" \
+    --events taskState,taskOutcome,remainingStopCount,estimatedArrivalTime || following=$?
+say "consumer-follow exited $following (6: the delivery failed)"
+[ "$following" = 6 ] || exit 1
+
+wait "$backend" || { tail -n 5 "$data/van-report.log" >&2; exit 1; }
+say "the backend recorded the outcomes as the van served its stops"
+cat "$data/outcomes.log" >&2
+kill -TERM "$van" 2>/dev/null || true
+wait "$van" || true
+grep -E 'stop-(enroute|arrived|completed)' "$data/van-report.log" >&2 || true
 
 say "the round is over: the van's tasks"
 admin tasks list --filter 'delivery_vehicle_id = "van-1"'
-say "the customer checks parcel-3 after the round"
+say "the customer of parcel-3 checks its tracking info after the round"
 admin tasks tracking-info parcel-3
 outcomes="$(admin tasks list --filter 'delivery_vehicle_id = "van-1"' --json | python3 -c '
 import json, sys

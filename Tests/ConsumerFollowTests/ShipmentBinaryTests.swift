@@ -44,6 +44,21 @@ import Testing
         #expect(Self.values("taskOutcome", process).last?["outcome"] == "SUCCEEDED")
         #expect(Self.values("taskOutcome", process).last?["time"]?.stringValue != nil)
         #expect(process.error.isEmpty, "JSON lines say nothing else: \(process.error)")
+        // Followed through the tracking ID's :watch stream, not by polling.
+        #expect(try shipment.server.calls("WatchTaskTrackingInfo") >= 1)
+        #expect(try shipment.server.calls("GetTaskTrackingInfo") == 0, "the follower polled instead of watching")
+    }
+
+    @Test func withPollItPollsGetTaskTrackingInfoAndDoesNotWatch() throws {
+        let shipment = try SharedStoreShipment()
+        let process = try FollowProcess(shipment.arguments + ["--json", "--poll", "--interval", "1s", "--events", "taskState,vehicleLocation"])
+        #expect(process.waitForLines { $0.count >= 2 }, "\(process.error)")
+        try shipment.move(to: (48.105, 11.510))
+        #expect(process.waitForLines { _ in Self.values("vehicleLocation", process).contains { $0["latitude"] == 48.105 } }, "\(process.error)")
+        process.signal(SIGINT)
+        #expect(process.waitForExit() == 130)
+        #expect(try shipment.server.calls("GetTaskTrackingInfo") >= 2)
+        #expect(try shipment.server.calls("WatchTaskTrackingInfo") == 0)
     }
 
     @Test func aFailedDeliveryExitsWith6AndSaysSoInWords() throws {

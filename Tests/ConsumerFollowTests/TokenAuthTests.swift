@@ -145,11 +145,7 @@ import FleetAuth
         ])
         #expect(follow.waitForLines { $0.contains { $0.contains(#""tripStatus""#) } }, "\(follow.output)")
         // The first token expires while the watch is open: the server ends the watch, the follower asks for a new token.
-        var asked = server.requests
-        for _ in 0..<300 where asked.count < 2 {
-            usleep(100_000)
-            asked = server.requests
-        }
+        let asked = server.requests(atLeast: 2)
         #expect(asked == ["/consumer/shared/ride-1", "/consumer/shared/ride-1"], "a new token after the first expired: \(asked)")
         try fixture.trip.assign()
         try fixture.trip.setStatus(.enrouteToPickup)
@@ -158,5 +154,33 @@ import FleetAuth
         let lines = follow.output.split(separator: "\n")
         #expect(lines.contains { $0.contains("ENROUTE_TO_PICKUP") }, "the change after the renewal arrives: \(follow.output)")
         #expect(!lines.contains { $0.contains(#""event":"error""#) }, "no error on the way: \(follow.output)")
+    }
+
+    @Test(.enabled(if: TokenServer.isAvailable, "python3 is not installed (make setup installs it)"))
+    func anExpiredShipmentWatchTokenIsRenewedFromTheTokenURL() throws {
+        let folder = try Products.temporaryDirectory("consumer-shipment-auth")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tokens = try MintedTokens(folder: folder, provider: nil)
+        let shipment = try SharedStoreShipment(serverArguments: tokens.serverArguments)
+        let expiring = try tokens.mintExpiring(role: .consumer, trackingID: SharedStoreShipment.trackingID, acceptedFor: 3)
+        let good = try tokens.mint(role: "consumer", ["--tracking", SharedStoreShipment.trackingID])
+        let server = try TokenServer(folder: folder, tokens: [SharedStoreShipment.trackingID: [expiring, good]])
+        let follow = try FollowProcess(shipment.arguments + ["--json", "--token-url", server.url + "/consumer/{provider}/{tracking}"])
+        #expect(follow.waitForLines { $0.contains { $0.contains(#""remainingStopCount""#) } }, "\(follow.output) \(follow.error)")
+        // The first token expires while the watch is open: the server ends the watch, the follower asks for a new token.
+        let asked = server.requests(atLeast: 2)
+        let path = "/consumer/\(SharedStoreShipment.provider)/\(SharedStoreShipment.trackingID)"
+        #expect(asked == [path, path], "a new token after the first expired: \(asked)")
+        try shipment.move(to: (48.105, 11.510))
+        #expect(follow.waitForLines { $0.contains { $0.contains(#""vehicleLocation""#) && $0.contains("48.105") } },
+                "the move after the renewal arrives: \(follow.output)")
+        try shipment.finish(.succeeded)
+        #expect(follow.waitForExit() == 0, "\(follow.error)")
+        let lines = follow.output.split(separator: "\n")
+        #expect(lines.contains { $0.contains(#""taskOutcome""#) && $0.contains("SUCCEEDED") }, "\(follow.output)")
+        #expect(!lines.contains { $0.contains(#""event":"error""#) }, "no error on the way: \(follow.output)")
+        let admin = try tokens.mint(role: "server")
+        #expect(try shipment.server.calls("WatchTaskTrackingInfo", token: admin) >= 2, "watched, and watched again with the new token")
+        #expect(try shipment.server.calls("GetTaskTrackingInfo", token: admin) == 0)
     }
 }

@@ -1,4 +1,5 @@
 import FleetEngine
+import FleetErrors
 import FleetGeo
 import FleetModel
 import FleetRouting
@@ -185,5 +186,56 @@ import Testing
         let elsewhere = try send([depot, corner])
         #expect(abs(Double(try #require(elsewhere.remainingDistanceMeters)) - Self.estimate(Fixture.depot, a)) <= 1,
                 "a route that ends away from the next stop is not used")
+    }
+
+    /// A router as Routino is: its route starts where it joins the roads (here 70 m south of the vehicle),
+    /// its own distance figures are some percent shorter than its points' (4 % here), and its time is its
+    /// own (8 m/s, slower than a car's default speed).
+    final class RoadsAwayRouter: Router {
+        var url: String { "test-roads-away" }
+
+        func route(_ request: RouteRequest) throws(FleetError) -> RoutePlan {
+            let start = request.waypoints[0]
+            var points = [GeoPoint(latitude: start.latitude - 70 / 111_195, longitude: start.longitude)]
+            var indices = [0]
+            for next in request.waypoints.dropFirst() {
+                points.append(next)
+                indices.append(points.count - 1)
+            }
+            var meters = [0.0]
+            for i in points.indices.dropFirst() { meters.append(meters[i - 1] + Geodesy.distance(points[i - 1], points[i]) * 0.96) }
+            return RoutePlan(points: points, cumulativeMeters: meters, cumulativeSeconds: meters.map { $0 / 8 },
+                             waypointIndices: indices, isEstimate: false)
+        }
+    }
+
+    @Test func theFirstLegIsTheWayLeftToTheStopWhenTheStopIsAdded() throws {
+        let f = Fixture(router: RoadsAwayRouter())
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        try f.createTask("t1")
+        try f.createTask("t2")
+        let vehicle = try f.setStops("dv1", [Fixture.stop(a, ["t1"]), Fixture.stop(b, ["t2"])])
+        let segments = vehicle.remainingVehicleJourneySegments
+        // Google: the first leg is measured "from the vehicle's location recorded at the time that this stop
+        // was added", the remaining figures from its latest location: here the same place, so the same way.
+        let remaining = try #require(vehicle.remainingDistanceMeters)
+        #expect(segments[0].drivingDistanceMeters == remaining)
+        #expect(segments[0].drivingDuration == vehicle.remainingDuration)
+        // The way from the depot to the road is driven too: the leg is longer than the straight line to the stop.
+        let depot = GeoPoint(latitude: Fixture.depot.0, longitude: Fixture.depot.1)
+        let road = GeoPoint(latitude: Fixture.depot.0 - 70 / 111_195, longitude: Fixture.depot.1)
+        let stopA = GeoPoint(latitude: a.0, longitude: a.1), stopB = GeoPoint(latitude: b.0, longitude: b.1)
+        let way = Geodesy.distance(depot, road) + Geodesy.distance(road, stopA)
+        #expect(abs(Double(remaining) - way) <= 2, "\(remaining) m, the way is \(way) m")
+        // A later leg is as long as its path, as the remaining distance will be measured along it; its time is the router's.
+        let second = Geodesy.distance(stopA, stopB)
+        #expect(abs(Double(try #require(segments[1].drivingDistanceMeters)) - second) <= 1)
+        #expect(abs(try #require(segments[1].drivingDuration).timeInterval - second * 0.96 / 8) < 0.5)
+
+        // The van drives on: the remaining figures shrink; the leg stays as it was measured.
+        f.clock.advance(seconds: 30)
+        let moved = try f.moveDeliveryVehicle("dv1", to: road.latitude, road.longitude)
+        #expect(try #require(moved.remainingDistanceMeters) < remaining)
+        #expect(moved.remainingVehicleJourneySegments[0].drivingDistanceMeters == remaining)
     }
 }

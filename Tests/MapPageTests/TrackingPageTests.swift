@@ -61,6 +61,10 @@ import Testing
 
         let errors = try browser.consoleLog().filter { $0.level == "SEVERE" || $0.level == "WARNING" }
         #expect(errors.isEmpty, "console: \(errors)")
+        // Live from the tracking ID's :watch stream, not by polling.
+        #expect(try browser.run("return document.body.dataset.connection;") as? String == "live.")
+        #expect(try fleet.server.calls("WatchTaskTrackingInfo") >= 1)
+        #expect(try fleet.server.calls("GetTaskTrackingInfo") == 0, "the page polled instead of watching")
     }
 
     @Test func theViewConfigDecidesWhatTheCustomerSees() throws {

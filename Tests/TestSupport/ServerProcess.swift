@@ -56,6 +56,19 @@ public final class ServerProcess: @unchecked Sendable {
     /// What the server wrote to standard error so far.
     public var standardError: String { collected.text }
 
+    /// How many `method` calls (`GetTaskTrackingInfo`, `WatchTaskTrackingInfo`…) the server has
+    /// answered, whatever their code, from its `/metrics` (`token`: a server token, for a server that
+    /// checks tokens).
+    public func calls(_ method: String, token: String? = nil) throws -> Int {
+        let headers = token.map { [("Authorization", "Bearer \($0)")] } ?? []
+        let metrics = try RawHTTP.exchange(url, RawHTTP.request("GET", "/metrics", headers: headers))
+        guard metrics.status == 200 else { throw BinaryRunner.Failure(description: "GET /metrics: \(metrics.status ?? 0) \(metrics.body)") }
+        return metrics.body.split(separator: "\n")
+            .filter { $0.hasPrefix("fleet_requests_total{method=\"\(method)\",") }
+            .compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+            .reduce(0, +)
+    }
+
     /// SIGTERM and wait; returns the exit status.
     @discardableResult
     public func stop() -> Int32 {

@@ -90,6 +90,17 @@ public final class TokenServer: @unchecked Sendable {
         ((try? String(contentsOf: requestLog, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
+    /// The paths requested once there are at least `count` (or after `timeout` seconds, as many as there are):
+    /// for a test waiting for a token to expire and be fetched again.
+    public func requests(atLeast count: Int, timeout: Double = 30) -> [String] {
+        var asked = requests
+        for _ in 0..<Int(timeout * 10) where asked.count < count {
+            usleep(100_000)
+            asked = requests
+        }
+        return asked
+    }
+
     deinit {
         // SIGKILL: a child of the test runner inherits its blocked signal mask, so SIGTERM could wait.
         kill(process.processIdentifier, SIGKILL)

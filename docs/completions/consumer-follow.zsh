@@ -8,7 +8,7 @@ _consumer_follow() {
     local -a args
     args=(
         '(-p --provider)'{-p,--provider}'[The provider \(Cloud project\) ID, when <trip> is a trip ID \(or --tracking-id a tracking ID\).]:id: '
-        '--tracking-id[Follow a shipment instead of a trip\: its tracking ID \(with --provider\), or providers/P/taskTrackingInfo/ID; polls GetTaskTrackingInfo every --interval.]:id: '
+        '--tracking-id[Follow a shipment instead of a trip\: its tracking ID \(with --provider\), or providers/P/taskTrackingInfo/ID; watched or polled as a trip is.]:id: '
         '--transport[Where the engine runs\: memory \(an engine in this process over --store\), file\:PATH \(a journal file shared by processes on this host\), http\://HOST\:PORT \(Fleet Engine'\''s REST API on a server\), https\://HOST \(Fleet Engine'\''s REST API on a server\).]:url: '
         '--store[The store of the in-process engine\: memory, file\:PATH, sqlite\:PATH, postgres\:PATH, postgresql\:PATH.]:url:_files'
         '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
@@ -20,7 +20,7 @@ _consumer_follow() {
         '--interval[How often to poll, and to retry after a client error \(at least 1s\).]:duration: '
         '--stale-after[Flag the vehicle'\''s position as stale \(panel, vehicleStale event\) once older than this.]:seconds: '
         '--time-scale[The trip runs N times faster than real time \(a drive simulated with driver-report --speedup N, as make demo does\)\: the live panel counts down in the trip'\''s own time.]:n: '
-        '--poll[Poll GetTrip every --interval even when the transport can push changes.]'
+        '--poll[Poll GetTrip \(GetTaskTrackingInfo with --tracking-id\) every --interval even when the transport can push changes.]'
         '--fail-fast[Exit at the first client error with 10 + its gRPC number instead of retrying.]'
         '--token[The bearer token \(JWT\) sent over http; the in-process transports check none.]:jwt: '
         '--token-file[Read the bearer token from this file, again whenever it changes \(so a helper may refresh it\).]:path:_files'

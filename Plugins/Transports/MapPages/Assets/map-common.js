@@ -195,11 +195,6 @@ window.FleetMap = (function () {
     }
     function connect() {
       if (stopped) return;
-      if (!options.stream) {  // a resource without a stream (GetTaskTrackingInfo): polling alone
-        status('Updated every ' + (options.pollSeconds || 5) + ' s.');
-        startPolling();
-        return;
-      }
       const own = controller = new AbortController();
       let opened = false;
       readStream(options.stream, (event, data) => {

@@ -1,7 +1,8 @@
-// The page of one shipment, for the person waiting for it: GetTaskTrackingInfo every 5 s (it has no
-// stream). The van and its route to the stop appear when the task's view config lets the customer
-// see them; the stops before theirs, the arrival time, the distance left, the van's position age
-// and how the delivery ended are real text in the panel.
+// The page of one shipment, for the person waiting for it: live from the tracking ID's :watch stream
+// (GetTaskTrackingInfo polling while the stream is down), as the rider's page follows its trip. The
+// van and its route to the stop appear when the task's view config lets the customer see them; the
+// stops before theirs, the arrival time, the distance left, the van's position age and how the
+// delivery ended are real text in the panel.
 'use strict';
 (function () {
   const F = FleetMap, C = F.config;
@@ -113,6 +114,11 @@
     panel();
   }
 
-  F.live({ poll: () => F.api(infoPath).then(onInfo), pollSeconds: 5 });
+  F.live({
+    stream: infoPath + ':watch',
+    onEvent: (event, data) => { if (event === 'taskTrackingInfo') onInfo(data); },
+    poll: () => F.api(infoPath).then(onInfo),
+    pollSeconds: 5,
+  });
   setInterval(panel, 1000);
 })();
