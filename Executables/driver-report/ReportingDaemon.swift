@@ -161,7 +161,7 @@ struct ReportingDaemon {
         // The source runs on its own thread; a finite one ending stops tracking.
         let feedCancellation = Cancellation()
         let feedEnd = Mutex<FeedEnd?>(nil)
-        WorkerThread.start(name: "driver-report-feed") {
+        WorkerThread.start(name: "driver-feed") {
             let end = feed.run(into: listener, time: time, cancellation: feedCancellation)
             feedEnd.withLock { $0 = end }
             switch end {

@@ -22,14 +22,14 @@ final class DelayRelay: @unchecked Sendable {
         self.delay = delay
         // The namespace is entered by a thread of its own, which stays there and accepts.
         let outcome = Handoff<Result<Int32, Failure>>()
-        WorkerThread.start(name: "delay-relay-listen") {
+        WorkerThread.start(name: "relay-listen") {
             outcome.give(Result { () throws(Failure) -> Int32 in
                 try Self.enter(namespace)
                 return try Self.listen(address, port)
             })
         }
         listener = try outcome.take().get()
-        WorkerThread.start(name: "delay-relay-accept") { [self] in
+        WorkerThread.start(name: "relay-accept") { [self] in
             // Accepting on a thread in the namespace, so that its connections to PostgreSQL are made there.
             try? Self.enter(namespace)
             while true {
@@ -66,7 +66,7 @@ final class DelayRelay: @unchecked Sendable {
     private func pump(from source: Int32, to destination: Int32) {
         let chunks = WaitableState((queue: [(due: UInt64, bytes: [UInt8])](), ended: false))
         let delayNanoseconds = UInt64(delay * 1e9)
-        WorkerThread.start(name: "delay-relay-receive") {
+        WorkerThread.start(name: "relay-receive") {
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = read(source, &buffer, buffer.count)
@@ -79,7 +79,7 @@ final class DelayRelay: @unchecked Sendable {
                 if count <= 0 { break }
             }
         }
-        WorkerThread.start(name: "delay-relay-send") {
+        WorkerThread.start(name: "relay-send") {
             while true {
                 let next = chunks.wait(until: { !$0.queue.isEmpty || $0.ended }) { chunks, _ in
                     chunks.queue.isEmpty ? nil : chunks.queue.removeFirst()

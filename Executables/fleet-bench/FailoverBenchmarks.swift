@@ -509,7 +509,7 @@ final class FailoverTools: @unchecked Sendable {
         follower.standardError = FileHandle.nullDevice
         try reporter.run()
         try follower.run()
-        WorkerThread.start(name: "failover-follow-read") { [self] in read(output.fileHandleForReading) }
+        WorkerThread.start(name: "failover-follow") { [self] in read(output.fileHandleForReading) }
         fed.enter()
         WorkerThread.start(name: "failover-feed") { [self] in
             feed()

@@ -67,7 +67,7 @@ enum PostgresBenchmarks {
             let inFlight = InFlightSampler(store: store)
             let rate = try EngineBenchmarks.updatesPerSecond(engine, writers: clients) {
                 // The cost is read over the timed part, after the writers' warm-up.
-                WorkerThread.start(name: "bench-cost-sample") {
+                WorkerThread.start(name: "bench-cost") {
                     usleep(UInt32(EngineBenchmarks.warmUpSeconds * 1e6))
                     let reading = try? probe.sample()
                     first.give(reading.map { ($0, DispatchTime.now().uptimeNanoseconds) })
@@ -222,7 +222,7 @@ enum PostgresBenchmarks {
         let group = DispatchGroup()
         for client in 0..<clients {
             group.enter()
-            WorkerThread.start(name: "bench-raw-writer") {
+            WorkerThread.start(name: "bench-raw") {
                 defer { group.leave() }
                 do {
                     let connection = try RawConnection(conninfo)

@@ -181,7 +181,7 @@ enum StoreBenchmarks {
         let group = DispatchGroup()
         for client in 0..<clients {
             group.enter()
-            WorkerThread.start(name: "bench-raw-writer") {
+            WorkerThread.start(name: "bench-raw") {
                 defer { group.leave() }
                 var sequence = 0
                 var commits = 0

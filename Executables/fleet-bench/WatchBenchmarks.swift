@@ -184,7 +184,7 @@ final class WatchStreams: @unchecked Sendable {
             }
             sockets.append(socket)
         }
-        reader = WorkerThread.start(name: "watch-bench-reader", stackSize: 1 << 20) { [unowned self] in self.readLoop() }
+        reader = WorkerThread.start(name: "watch-reader", stackSize: 1 << 20) { [unowned self] in self.readLoop() }
     }
 
     func close() {

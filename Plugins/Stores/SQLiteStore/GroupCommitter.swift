@@ -147,7 +147,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     private func startWriterIfStopped(_ queue: inout Queue) {
         guard !queue.writerRunning else { return }
         queue.writerRunning = true
-        WorkerThread.start(name: "sqlite-group-commit") { [self] in writerLoop() }
+        WorkerThread.start(name: "sqlite-commit") { [self] in writerLoop() }
     }
 
     /// Throws the closed error once `close()` has begun.
