@@ -12,7 +12,8 @@ import Glibc
 /// `lock()` and `unlock()` pair on one thread; prefer `withLock`, which cannot forget the unlock.
 public final class Lock: @unchecked Sendable {
     // @unchecked: the mutex is the synchronisation; its memory never moves (allocated once).
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    // Inlinable, as every method here: a lock taken on every store read is worth no call of its own.
+    @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     /// An unlocked lock.
     public init() {
@@ -29,18 +30,21 @@ public final class Lock: @unchecked Sendable {
 
     /// Takes the lock, waiting while another thread holds it. Not reentrant: taking it again on the
     /// thread that holds it deadlocks.
+    @inlinable
     public func lock() {
         let result = pthread_mutex_lock(mutex)
         precondition(result == 0, "pthread_mutex_lock failed: \(result)")
     }
 
     /// Gives the lock back; only the thread that took it may.
+    @inlinable
     public func unlock() {
         let result = pthread_mutex_unlock(mutex)
         precondition(result == 0, "pthread_mutex_unlock failed: \(result)")
     }
 
     /// Runs `body` holding the lock (given back also when `body` throws).
+    @inlinable
     public func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
         lock()
         defer { unlock() }
@@ -51,8 +55,8 @@ public final class Lock: @unchecked Sendable {
 /// A value behind its own `Lock`: the only way to it is `withLock`, so no access can forget the lock.
 public final class Locked<Value> {
     // Every access to `value` holds `lock`.
-    private let lock = Lock()
-    private var value: Value
+    @usableFromInline let lock = Lock()
+    @usableFromInline var value: Value
 
     /// The value `initial` behind a new lock.
     public init(_ initial: Value) {
@@ -60,6 +64,7 @@ public final class Locked<Value> {
     }
 
     /// Runs `body` with exclusive access to the value.
+    @inlinable
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }

@@ -39,21 +39,23 @@ public final class Semaphore: Sendable {
 /// A value one thread hands to another that waits for it: a result computed by a callback, a
 /// completion, or a thread of its own. Given once, taken once.
 public final class Handoff<Value> {
-    private let given = DispatchSemaphore(value: 0)
     // Written once by `give` before `given` is signalled, read by `take` after it waited for it:
-    // the semaphore orders the two.
-    private var value: Value?
+    // the semaphore orders the two. Inlinable: a blocking write takes one per commit.
+    @usableFromInline let given = DispatchSemaphore(value: 0)
+    @usableFromInline var value: Value?
 
     /// Nothing given yet.
     public init() {}
 
     /// Hands `value` over, waking the taker. Call it once.
+    @inlinable
     public func give(_ value: Value) {
         self.value = value
         given.signal()
     }
 
     /// Waits until the value is given and returns it. Call it once.
+    @inlinable
     public func take() -> Value {
         given.wait()
         return value!
