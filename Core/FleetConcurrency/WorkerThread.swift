@@ -1,9 +1,9 @@
 import Foundation
 
-/// A thread of its own for blocking work (a store's writer, a listener on a socket, a benchmark's
-/// writer), named so that `top -H`, `perf` and a debugger tell the threads apart. Blocking work
-/// belongs here, not on Swift's cooperative pool (as many threads as cores) or Dispatch's (which
-/// grows without bound and names nothing).
+/// A thread of its own for long-running blocking work (a store's writer loop, a listener on a socket,
+/// a benchmark's writer), named so that `top -H`, `perf` and a debugger tell the threads apart. Such
+/// work does not belong on Swift's cooperative pool (as many threads as cores, which it would hold)
+/// nor on Dispatch's, whose unnamed threads are for short callbacks and timers.
 public final class WorkerThread: Sendable {
     private let finished = WaitableState(false)
 
