@@ -49,7 +49,7 @@ let package = Package(
                 exclude: ["Generator"],
                 swiftSettings: strict),
         .target(name: "FleetStore", dependencies: ["FleetErrors", "FleetSchemes", "FleetConcurrency"], path: "Core/FleetStore", swiftSettings: strict),
-        .target(name: "FleetCLI", dependencies: ["FleetErrors"], path: "Core/FleetCLI", swiftSettings: strict),
+        .target(name: "FleetCLI", dependencies: ["FleetErrors", "FleetConcurrency"], path: "Core/FleetCLI", swiftSettings: strict),
         .target(name: "FleetAuth", dependencies: ["FleetErrors", "FleetModel", "FleetInterface"], path: "Core/FleetAuth",
                 swiftSettings: strict),
         .target(name: "FleetLocation", dependencies: ["FleetErrors", "FleetModel", "FleetGeo", "FleetConcurrency"],
@@ -72,7 +72,7 @@ let package = Package(
                 swiftSettings: strict),
 
         // MARK: Plugins: stores.
-        .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors", "FleetSchemes"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
+        .target(name: "MemoryStore", dependencies: ["FleetStore", "FleetErrors", "FleetSchemes", "FleetConcurrency"], path: "Plugins/Stores/MemoryStore", swiftSettings: strict),
         .target(name: "FileIO", dependencies: ["FleetErrors"], path: "Plugins/FileIO", swiftSettings: strict),
         .target(name: "FileStore", dependencies: ["FleetErrors", "FleetStore", "FileIO", "FleetConcurrency", "FleetSchemes"], path: "Plugins/Stores/FileStore", swiftSettings: strict),
         .target(name: "CSQLiteShim", dependencies: ["CSQLite"], path: "Plugins/System/CSQLiteShim"),
@@ -82,7 +82,7 @@ let package = Package(
         // MARK: Plugins: routers.
         .target(name: "StraightRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors", "FleetSchemes"],
                 path: "Plugins/Routers/StraightRouter", swiftSettings: strict),
-        .target(name: "RoutinoRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors", "CRoutino", "FleetSchemes"],
+        .target(name: "RoutinoRouter", dependencies: ["FleetRouting", "FleetGeo", "FleetErrors", "CRoutino", "FleetSchemes", "FleetConcurrency"],
                 path: "Plugins/Routers/RoutinoRouter", swiftSettings: strict),
 
         // MARK: Plugins: transports.
@@ -108,7 +108,7 @@ let package = Package(
                 swiftSettings: strict),
 
         .target(name: "APIServer", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetREST", "FleetEngine", "FleetAuth",
-                                                   "FleetStore", "FleetLearning", "HTTPServer", "MapPages", "GRPCServer", "OpenSSLJWT"],
+                                                   "FleetStore", "FleetLearning", "HTTPServer", "MapPages", "GRPCServer", "OpenSSLJWT", "FleetConcurrency"],
                 path: "Plugins/Transports/APIServer", swiftSettings: strict),
 
         .target(name: "JournalTransport", dependencies: ["FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "MemoryStore", "FileIO", "FleetConcurrency", "FleetSchemes"],
@@ -144,11 +144,11 @@ let package = Package(
                                                               "FleetDriver", "FleetKit", "FleetAuth", "FleetRouting", "FleetBackoff", "FleetCatalogue", "FleetConcurrency"],
                           path: "Executables/driver-report", swiftSettings: strict),
         .executableTarget(name: "consumer-follow", dependencies: ["FleetConsumer", "FleetInterface", "FleetKit", "FleetAuth", "FleetCLI", "FleetErrors",
-                                                                "FleetModel", "FleetCatalogue"],
+                                                                "FleetModel", "FleetCatalogue", "FleetConcurrency"],
                           path: "Executables/consumer-follow", swiftSettings: strict),
         .executableTarget(name: "fleet-admin", dependencies: ["FleetCLI", "FleetErrors", "FleetModel", "FleetInterface", "FleetEngine", "FleetKit", "FleetStore",
                                                             "FleetAuth", "JournalTransport", "APIServer", "FleetGeo", "FleetRouting", "RoutinoRouter", "MapPages", "OpenSSLJWT", "FleetCatalogue", "FleetOperator",
-                                                            "FleetLearning", "FleetEvaluation"],
+                                                            "FleetLearning", "FleetEvaluation", "FleetConcurrency"],
                           path: "Executables/fleet-admin", swiftSettings: strict),
         .executableTarget(name: "error-explain", dependencies: ["FleetErrors", "FleetCLI", "FleetCatalogue"],
                           path: "Executables/error-explain", swiftSettings: strict),

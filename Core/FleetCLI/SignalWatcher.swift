@@ -1,4 +1,5 @@
 import Dispatch
+import FleetConcurrency
 import Glibc
 
 /// Delivers SIGTERM, SIGINT and SIGUSR1 as calls on a dispatch queue (DispatchSourceSignal): the raw
@@ -15,7 +16,7 @@ public final class SignalWatcher: @unchecked Sendable {
         sigemptyset(&set)
         for number in signals { sigaddset(&set, number) }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        let registered = DispatchSemaphore(value: 0)
+        let registered = Semaphore()
         sources = signals.map { number in
             // Ignored until the source listens, so that one arriving meanwhile does not end the
             // process. Only over the default action: libdispatch installs its own handler once per
@@ -34,7 +35,7 @@ public final class SignalWatcher: @unchecked Sendable {
         // with the disposition already SIG_IGN, is lost: a SIGTERM sent right after a daemon said
         // it was ready went unseen and the daemon ran on. Return only once every source listens
         // (bounded, so a `queue` that is busy cannot hang the caller).
-        for _ in sources { _ = registered.wait(timeout: .now() + .seconds(5)) }
+        for _ in sources { _ = registered.wait(timeout: .seconds(5)) }
     }
 
     /// The name of a signal (`SIGTERM`).

@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 import Synchronization
 
 /// A named background thread that runs a step again and again, waiting between steps as long as the
@@ -24,7 +24,7 @@ public final class BackgroundLoop: Sendable {
     /// Starts the thread (once).
     public func start() {
         guard !running.exchange(true, ordering: .relaxed) else { return }
-        let thread = Thread { [self] in
+        WorkerThread.start(name: name) { [self] in
             var wait = initialDelaySeconds
             while !stopped.load(ordering: .relaxed) {
                 if wait > 0 { _ = doorbell.wait(seconds: wait) }
@@ -33,8 +33,6 @@ public final class BackgroundLoop: Sendable {
             }
             finished.signal()
         }
-        thread.name = name
-        thread.start()
     }
 
     /// Stops the thread and waits for it to end.

@@ -1,4 +1,5 @@
 import FleetModel
+import FleetConcurrency
 import FleetStore
 import Foundation
 
@@ -8,7 +9,7 @@ import Foundation
 /// keep writer threads apart.
 final class RecordCache: @unchecked Sendable {
     private final class Shard {
-        let lock = NSLock()
+        let lock = Lock()
         var vehicles: [RecordKey: DecodedVehicle] = [:]
         var trips: [RecordKey: TripRecord] = [:]
         var deliveryVehicles: [RecordKey: DeliveryVehicleRecord] = [:]

@@ -1,6 +1,5 @@
 import Dispatch
 import FleetConcurrency
-import Synchronization
 
 /// Turns a call with a completion into a blocking or an `async` one, and a blocking call into one
 /// with a completion: the one place the API's three forms of a write meet.
@@ -12,16 +11,11 @@ public enum BlockingCall {
     public static func wait<Value: Sendable>(
         _ start: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
     ) throws -> Value {
-        let outcome = Mutex<Result<Value, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        let outcome = Handoff<Result<Value, any Error>>()
         WaitingCaller.run {
-            start { result in
-                outcome.withLock { $0 = result }
-                done.signal()
-            }
+            start { outcome.give($0) }
         }
-        done.wait()
-        return try outcome.withLock { $0! }.get()
+        return try outcome.take().get()
     }
 
     /// Runs a blocking call on a Dispatch queue and hands its outcome to `completion` there.

@@ -2,6 +2,7 @@
 // Thin by design: the declaration below, wiring, and the follower and presenters of FleetConsumer.
 import FleetInterface
 import FleetCLI
+import FleetConcurrency
 import FleetConsumer
 import FleetErrors
 import FleetKit
@@ -108,7 +109,8 @@ func present<Model: FollowedModel>(_ shown: (presenter: any FollowPresenter<Mode
     }
 
     presenter.start()
-    let outcome = await FollowThread.run { follow(signals.stop) { staleness.present($0) } }
+    // The blocking follower runs on a thread of its own, so that the command's task can await it.
+    let outcome = await WorkerThread.run(name: "consumer-follow") { follow(signals.stop) { staleness.present($0) } }
     ticker.cancel()
     presenter.finish(outcome)
     switch outcome {

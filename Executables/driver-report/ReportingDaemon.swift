@@ -161,7 +161,7 @@ struct ReportingDaemon {
         // The source runs on its own thread; a finite one ending stops tracking.
         let feedCancellation = Cancellation()
         let feedEnd = Mutex<FeedEnd?>(nil)
-        let feedThread = Thread {
+        WorkerThread.start(name: "driver-feed") {
             let end = feed.run(into: listener, time: time, cancellation: feedCancellation)
             feedEnd.withLock { $0 = end }
             switch end {
@@ -175,7 +175,6 @@ struct ReportingDaemon {
                 break
             }
         }
-        feedThread.start()
 
         notifier.ready()
         listener.notifyStatus()
@@ -234,9 +233,7 @@ struct ReportingDaemon {
 
     /// Runs blocking work on a thread of its own, off Swift's cooperative pool.
     private func onThread<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
+        await WorkerThread.run(name: "driver-report", work)
     }
 }
 

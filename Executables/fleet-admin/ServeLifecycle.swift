@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import FleetCLI
+import FleetConcurrency
 import FleetStore
 import APIServer
 
@@ -17,7 +18,7 @@ enum ServeLifecycle {
         // Signals arrive on a queue, not in a raw handler; watched before the server starts, so a
         // SIGTERM right after READY is never missed.
         signal(SIGPIPE, SIG_IGN)
-        let stop = DispatchSemaphore(value: 0)
+        let stop = Semaphore()
         let queue = DispatchQueue(label: "fleet-admin.serve.signals")
         let signals = SignalWatcher(signals: [SIGTERM, SIGINT], queue: queue) { _ in stop.signal() }
         defer { withExtendedLifetime(signals) {} }

@@ -1,3 +1,4 @@
+import FleetConcurrency
 import Foundation
 
 /// A TCP relay that holds every chunk it passes on for `delay` seconds in each direction: the
@@ -8,7 +9,7 @@ import Foundation
 final class DelayRelay: @unchecked Sendable {
     private let listener: Int32
     private let delay: Double
-    private let lock = NSLock()
+    private let lock = Lock()
     private var sockets: [Int32] = []
 
     struct Failure: Error, CustomStringConvertible {
@@ -20,19 +21,15 @@ final class DelayRelay: @unchecked Sendable {
     init(namespace: String, address: String, port: UInt16, target: UInt16, delay: Double) throws {
         self.delay = delay
         // The namespace is entered by a thread of its own, which stays there and accepts.
-        let ready = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var outcome: Result<Int32, Failure> = .failure(Failure(description: "not started"))
-        let thread = Thread {
-            outcome = Result { () throws(Failure) -> Int32 in
+        let outcome = Handoff<Result<Int32, Failure>>()
+        WorkerThread.start(name: "relay-listen") {
+            outcome.give(Result { () throws(Failure) -> Int32 in
                 try Self.enter(namespace)
                 return try Self.listen(address, port)
-            }
-            ready.signal()
+            })
         }
-        thread.start()
-        ready.wait()
-        listener = try outcome.get()
-        Thread { [self] in
+        listener = try outcome.take().get()
+        WorkerThread.start(name: "relay-accept") { [self] in
             // Accepting on a thread in the namespace, so that its connections to PostgreSQL are made there.
             try? Self.enter(namespace)
             while true {
@@ -45,7 +42,7 @@ final class DelayRelay: @unchecked Sendable {
                 pump(from: client, to: server)
                 pump(from: server, to: client)
             }
-        }.start()
+        }
     }
 
     /// Stops accepting and closes every relayed connection.
@@ -67,31 +64,27 @@ final class DelayRelay: @unchecked Sendable {
 
     /// Reads chunks from `source` and writes each to `destination` `delay` after it arrived.
     private func pump(from source: Int32, to destination: Int32) {
-        let condition = NSCondition()
-        nonisolated(unsafe) var queue: [(due: UInt64, bytes: [UInt8])] = []
-        nonisolated(unsafe) var ended = false
+        let chunks = WaitableState((queue: [(due: UInt64, bytes: [UInt8])](), ended: false))
         let delayNanoseconds = UInt64(delay * 1e9)
-        Thread {
+        WorkerThread.start(name: "relay-receive") {
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = read(source, &buffer, buffer.count)
                 if count < 0 && errno == EINTR { continue }
-                condition.lock()
-                if count <= 0 { ended = true } else {
-                    queue.append((DispatchTime.now().uptimeNanoseconds + delayNanoseconds, Array(buffer[0..<count])))
+                chunks.update { chunks in
+                    if count <= 0 { chunks.ended = true } else {
+                        chunks.queue.append((DispatchTime.now().uptimeNanoseconds + delayNanoseconds, Array(buffer[0..<count])))
+                    }
                 }
-                condition.signal()
-                condition.unlock()
                 if count <= 0 { break }
             }
-        }.start()
-        Thread {
+        }
+        WorkerThread.start(name: "relay-send") {
             while true {
-                condition.lock()
-                while queue.isEmpty && !ended { condition.wait() }
-                if queue.isEmpty { condition.unlock(); break }
-                let (due, bytes) = queue.removeFirst()
-                condition.unlock()
+                let next = chunks.wait(until: { !$0.queue.isEmpty || $0.ended }) { chunks, _ in
+                    chunks.queue.isEmpty ? nil : chunks.queue.removeFirst()
+                }
+                guard let (due, bytes) = next else { break }
                 let now = DispatchTime.now().uptimeNanoseconds
                 if due > now { usleep(UInt32((due - now) / 1000)) }
                 var offset = 0
@@ -107,7 +100,7 @@ final class DelayRelay: @unchecked Sendable {
             // One side is done: end both directions.
             shutdown(source, Int32(SHUT_RDWR))
             shutdown(destination, Int32(SHUT_RDWR))
-        }.start()
+        }
     }
 
 

@@ -1,4 +1,5 @@
 import FileStore
+import FleetConcurrency
 import FleetEngine
 import FleetModel
 import FleetStore
@@ -129,7 +130,7 @@ enum EngineBenchmarks {
         let group = DispatchGroup()
         for w in 0..<writers {
             group.enter()
-            let thread = Thread {
+            WorkerThread.start(name: "bench-writer") {
                 defer { group.leave() }
                 var i = 0
                 var done = 0
@@ -148,7 +149,6 @@ enum EngineBenchmarks {
                 }
                 counts.withLock { $0[w] = (done, failed) }
             }
-            thread.start()
         }
         // The process's CPU time and context switches from the end of the warm-up to the end.
         let now = DispatchTime.now().uptimeNanoseconds

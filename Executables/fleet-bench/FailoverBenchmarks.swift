@@ -284,12 +284,10 @@ final class FailoverLoad: Sendable {
 
     private func spawn(_ name: String, joined: Bool = true, _ body: @escaping @Sendable () -> Void) {
         if joined { finished.enter() }
-        let thread = Thread { [finished] in
+        WorkerThread.start(name: name) { [finished] in
             body()
             if joined { finished.leave() }
         }
-        thread.name = name
-        thread.start()
     }
 
     /// Stops the writers and the mover and waits for their calls in flight.
@@ -461,12 +459,12 @@ final class FailoverTools: @unchecked Sendable {
         follower.standardError = FileHandle.nullDevice
         try reporter.run()
         try follower.run()
-        Thread { [self] in read(output.fileHandleForReading) }.start()
+        WorkerThread.start(name: "failover-follow") { [self] in read(output.fileHandleForReading) }
         fed.enter()
-        Thread { [self] in
+        WorkerThread.start(name: "failover-feed") { [self] in
             feed()
             fed.leave()
-        }.start()
+        }
     }
 
     /// A location every 200 ms, a step further each time, until `finish`.

@@ -1,3 +1,4 @@
+import FleetConcurrency
 import Foundation
 
 /// The PostgreSQL cluster docs/operations.md runs, in miniature: one etcd and two Patroni members,
@@ -43,7 +44,7 @@ final class FailoverCluster: @unchecked Sendable {
     let members: [Member]
     private let etcdPort: Int
     private let asPostgres: Bool
-    private let lock = NSLock()
+    private let lock = Lock()
     private var processes: [Process] = []
     private var stopped = false
 

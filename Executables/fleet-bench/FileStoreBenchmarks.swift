@@ -1,3 +1,4 @@
+import FleetConcurrency
 import Foundation
 import FleetStore
 import FileStore
@@ -75,7 +76,7 @@ enum FileStoreBenchmarks {
         let deadline = start.uptimeNanoseconds + UInt64(duration * 1e9)
         for writer in 0..<writers {
             group.enter()
-            Thread {
+            WorkerThread.start(name: "bench-writer") {
                 defer { group.leave() }
                 var round = 0
                 var commits = 0
@@ -91,7 +92,7 @@ enum FileStoreBenchmarks {
                     counts.fail("writer \(writer): \(error)")
                 }
                 counts.set(writer, commits)
-            }.start()
+            }
         }
         group.wait()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -118,7 +119,7 @@ enum FileStoreBenchmarks {
 
     /// Per-writer commit counts, filled in by the writer threads.
     private final class BenchmarkCounts: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var counts: [Int]
         private(set) var failure: String?
 

@@ -1,4 +1,5 @@
 import CLibPQ
+import FleetConcurrency
 import FleetEngine
 import FleetModel
 import FleetStore
@@ -62,21 +63,19 @@ enum PostgresBenchmarks {
             defer { try? store.close() }
             let engine = Engine(store: store)
             let probe = try PostgresWriteCost.Probe(cluster: cluster, database: "engine")
-            let first = Mutex<(reading: PostgresWriteCost.Reading, time: UInt64)?>(nil)
-            let sampled = DispatchSemaphore(value: 0)
+            let first = Handoff<(reading: PostgresWriteCost.Reading, time: UInt64)?>()
             let inFlight = InFlightSampler(store: store)
             let rate = try EngineBenchmarks.updatesPerSecond(engine, writers: clients) {
                 // The cost is read over the timed part, after the writers' warm-up.
-                Thread {
+                WorkerThread.start(name: "bench-cost") {
                     usleep(UInt32(EngineBenchmarks.warmUpSeconds * 1e6))
                     let reading = try? probe.sample()
-                    first.withLock { $0 = reading.map { ($0, DispatchTime.now().uptimeNanoseconds) } }
-                    sampled.signal()
-                }.start()
+                    first.give(reading.map { ($0, DispatchTime.now().uptimeNanoseconds) })
+                }
             }
-            sampled.wait()
+            let sampled = first.take()
             let last = try probe.sample()
-            guard let start = first.withLock({ $0 }) else { throw BenchmarkFailure(message: "the cost of the engine's writes was not read") }
+            guard let start = sampled else { throw BenchmarkFailure(message: "the cost of the engine's writes was not read") }
             let writes = Int(rate * Double(DispatchTime.now().uptimeNanoseconds - start.time) / 1e9)
             engineRate = (rate, inFlight.stop(), probe.cost(from: start.reading, to: last, writes: writes))
             engineRows += statementCounts(engine: engine, store: store)
@@ -142,10 +141,10 @@ enum PostgresBenchmarks {
             let group = DispatchGroup()
             for writer in 0..<clients {
                 group.enter()
-                Thread {
+                WorkerThread.start(name: "bench-writer") {
                     defer { group.leave() }
                     for i in 0..<calls { do { try update(writer, i) } catch { failures.withLock { $0 += 1 } } }
-                }.start()
+                }
             }
             group.wait()
         }
@@ -177,10 +176,10 @@ enum PostgresBenchmarks {
     /// `EngineBenchmarks.secondsPerRun` (the measured part of a run, after its set-up and warm-up).
     final class InFlightSampler: Sendable {
         private let samples = Mutex((values: [(time: UInt64, inFlight: Int)](), stop: false))
-        private let done = DispatchSemaphore(value: 0)
+        private let done = Semaphore()
 
         init(store: PostgresStore) {
-            Thread { [self] in
+            WorkerThread.start(name: "bench-in-flight") { [self] in
                 while true {
                     let inFlight = store.commitsInFlight
                     let now = DispatchTime.now().uptimeNanoseconds
@@ -192,7 +191,7 @@ enum PostgresBenchmarks {
                     usleep(1000)
                 }
                 done.signal()
-            }.start()
+            }
         }
 
         func stop() -> Double {
@@ -224,7 +223,7 @@ enum PostgresBenchmarks {
         let group = DispatchGroup()
         for client in 0..<clients {
             group.enter()
-            Thread {
+            WorkerThread.start(name: "bench-raw") {
                 defer { group.leave() }
                 do {
                     let connection = try RawConnection(conninfo)
@@ -240,7 +239,7 @@ enum PostgresBenchmarks {
                 } catch {
                     failure.withLock { $0 = "\(error)" }
                 }
-            }.start()
+            }
         }
         let now = DispatchTime.now().uptimeNanoseconds
         if now < start { usleep(UInt32((start - now) / 1000)) }
@@ -546,12 +545,12 @@ enum PostgresBenchmarks {
         for (node, script) in zip(nodes, scripts) {
             group.enter()
             let url = node.url + path
-            Thread {
+            WorkerThread.start(name: "bench-wrk") {
                 defer { group.leave() }
                 let result = HTTPBenchmarks.runWrk(wrk, url: url, script: script, folder: folder, duration: duration,
                                                    connections: connections / nodes.count, threads: max(1, 2 / nodes.count))
                 results.withLock { $0.append(result) }
-            }.start()
+            }
         }
         group.wait()
         let all = results.withLock { $0 }

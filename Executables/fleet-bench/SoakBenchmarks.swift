@@ -1,3 +1,4 @@
+import FleetConcurrency
 import FleetModel
 import Foundation
 import Glibc
@@ -73,15 +74,15 @@ enum SoakBenchmarks {
         let group = DispatchGroup()
         for worker in 0..<updaters {
             group.enter()
-            Thread.detachNewThread { load.updateVehicles(server: server, worker: worker); group.leave() }
+            WorkerThread.start(name: "soak-updater") { load.updateVehicles(server: server, worker: worker); group.leave() }
         }
         for worker in 0..<readers {
             group.enter()
-            Thread.detachNewThread { load.readTrips(server: server, worker: worker); group.leave() }
+            WorkerThread.start(name: "soak-reader") { load.readTrips(server: server, worker: worker); group.leave() }
         }
         for worker in 0..<watchCyclers {
             group.enter()
-            Thread.detachNewThread { load.cycleWatches(server: server, worker: worker); group.leave() }
+            WorkerThread.start(name: "soak-watcher") { load.cycleWatches(server: server, worker: worker); group.leave() }
         }
 
         let began = Date()

@@ -1,4 +1,5 @@
 import CSQLite
+import FleetConcurrency
 import FleetStore
 import Foundation
 import MemoryStore
@@ -108,12 +109,12 @@ enum StoreBenchmarks {
     /// the seconds they took.
     static func drive(_ store: any Store, writers: Int, seconds: Double) throws -> (commits: Int, elapsed: Double) {
         let counts = WriterCounts(writers: writers)
-        let start = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
+        let start = Semaphore()
+        let done = Semaphore()
         let began = Date()
         let deadline = began.addingTimeInterval(seconds)
         for writer in 0..<writers {
-            let thread = Thread {
+            WorkerThread.start(name: "bench-writer") {
                 start.wait()
                 var commits = 0
                 var failure: (any Error)?
@@ -140,7 +141,6 @@ enum StoreBenchmarks {
                 counts.record(writer: writer, commits: commits, failure: failure)
                 done.signal()
             }
-            thread.start()
         }
         for _ in 0..<writers { start.signal() }
         for _ in 0..<writers { done.wait() }
@@ -182,7 +182,7 @@ enum StoreBenchmarks {
         let group = DispatchGroup()
         for client in 0..<clients {
             group.enter()
-            Thread {
+            WorkerThread.start(name: "bench-raw") {
                 defer { group.leave() }
                 var sequence = 0
                 var commits = 0
@@ -197,7 +197,7 @@ enum StoreBenchmarks {
                 } catch {
                     counts.withLock { $0.failure = error }
                 }
-            }.start()
+            }
         }
         group.wait()
         let (commits, failure) = counts.withLock { $0 }
@@ -266,7 +266,7 @@ enum StoreBenchmarks {
 
 /// What each benchmark writer thread did.
 private final class WriterCounts: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var commits: [Int]
     private var failure: (any Error)?
 

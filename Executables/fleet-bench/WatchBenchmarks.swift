@@ -169,7 +169,7 @@ final class WatchStreams: @unchecked Sendable {
     private let progress: WaitableState<Progress>
     /// The reader thread's own.
     private var tails: [[UInt8]]
-    private var reader: Thread?
+    private var reader: WorkerThread?
     private static let marker = Array("event: trip\n".utf8)
 
     init(port: UInt16, targets: [String]) throws {
@@ -184,15 +184,12 @@ final class WatchStreams: @unchecked Sendable {
             }
             sockets.append(socket)
         }
-        let thread = Thread { [unowned self] in self.readLoop() }
-        thread.stackSize = 1 << 20
-        reader = thread
-        thread.start()
+        reader = WorkerThread.start(name: "watch-reader", stackSize: 1 << 20) { [unowned self] in self.readLoop() }
     }
 
     func close() {
         progress.withLock { $0.stopped = true }
-        while reader?.isFinished == false { usleep(1000) }
+        reader?.join()
         for socket in sockets { Glibc.close(socket) }
         sockets = []
     }

@@ -1,4 +1,5 @@
 import CRoutino
+import FleetConcurrency
 import FleetErrors
 import FleetSchemes
 import FleetGeo
@@ -313,32 +314,5 @@ struct Handle: @unchecked Sendable {
 
     init(_ pointer: OpaquePointer) {
         self.pointer = pointer
-    }
-}
-
-/// A POSIX read-write lock: many readers or one writer.
-final class ReadWriteLock: @unchecked Sendable {
-    // @unchecked: the pthread lock is the synchronisation.
-    private let handle = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
-
-    init() {
-        pthread_rwlock_init(handle, nil)
-    }
-
-    deinit {
-        pthread_rwlock_destroy(handle)
-        handle.deallocate()
-    }
-
-    func reading<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_rwlock_rdlock(handle)
-        defer { pthread_rwlock_unlock(handle) }
-        return try body()
-    }
-
-    func writing<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_rwlock_wrlock(handle)
-        defer { pthread_rwlock_unlock(handle) }
-        return try body()
     }
 }

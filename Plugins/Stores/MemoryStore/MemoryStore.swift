@@ -1,3 +1,4 @@
+import FleetConcurrency
 import FleetErrors
 import FleetSchemes
 import FleetStore
@@ -15,7 +16,8 @@ public final class MemoryStore: Store {
         needsPath: false,
         open: { _, _ in MemoryStore() })
 
-    private let state = LockedTables()
+    /// The tables behind a plain mutex (see `Lock` for why not `Mutex`).
+    private let state = Locked(MemoryTables())
 
     /// An empty store.
     public init() {}

@@ -1,3 +1,4 @@
+import FleetConcurrency
 import FleetStore
 import Foundation
 import Synchronization
@@ -14,7 +15,7 @@ final class ChangeListener: Sendable {
 
     private struct State {
         var handlers: [ObjectIdentifier: @Sendable ([RecordKey]) -> Void] = [:]
-        var running: Thread?
+        var running: WorkerThread?
         var stopFlag: StopFlag?
     }
 
@@ -34,11 +35,8 @@ final class ChangeListener: Sendable {
             state.handlers[ObjectIdentifier(observation)] = handler
             if state.running == nil {
                 let stop = StopFlag()
-                let thread = Thread { [weak self] in self?.run(until: stop) }
-                thread.name = "postgres-listen"
-                state.running = thread
                 state.stopFlag = stop
-                thread.start()
+                state.running = WorkerThread.start(name: "postgres-listen") { [weak self] in self?.run(until: stop) }
             }
         }
         return observation

@@ -66,9 +66,7 @@ final class ChangePublisher: Sendable {
         }
         if ring { doorbell.signal() }
         if start {
-            let thread = Thread { [self] in run() }
-            thread.name = "postgres-notify"
-            thread.start()
+            WorkerThread.start(name: "postgres-notify") { [self] in run() }
         }
     }
 

@@ -86,9 +86,7 @@ final class CommitWorkers<Item: Sendable>: Sendable {
         }
         wake?.signal()
         if start {
-            let thread = Thread { [self] in work() }
-            thread.name = name
-            thread.start()
+            WorkerThread.start(name: name) { [self] in work() }
         }
         return queued
     }

@@ -25,23 +25,21 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
 
     private final class Ticket {
         let batch: Batch
-        /// Set by the writer thread before it signals `done` (tickets without a completion).
-        var result: Result<Output, any Error>?
-        let done: DispatchSemaphore?
+        /// Given by the writer thread to the submitter waiting for it (tickets without a completion).
+        let result: Handoff<Result<Output, any Error>>?
         let completion: Completion?
 
         init(_ batch: Batch, completion: Completion?) {
             self.batch = batch
             self.completion = completion
-            done = completion == nil ? DispatchSemaphore(value: 0) : nil
+            result = completion == nil ? Handoff() : nil
         }
 
         func finish(_ outcome: Result<Output, any Error>) {
             if let completion {
                 completion(outcome)
             } else {
-                result = outcome
-                done?.signal()
+                result?.give(outcome)
             }
         }
     }
@@ -105,8 +103,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
             return try run([batch])[0].get()
         case .queued:
             queue.wakeWaiters()
-            ticket.done?.wait()
-            return try ticket.result!.get()
+            return try ticket.result!.take().get()
         }
     }
 
@@ -150,9 +147,7 @@ final class GroupCommitter<Batch, Output>: @unchecked Sendable {
     private func startWriterIfStopped(_ queue: inout Queue) {
         guard !queue.writerRunning else { return }
         queue.writerRunning = true
-        let thread = Thread { [self] in writerLoop() }
-        thread.name = "sqlite-group-commit"
-        thread.start()
+        WorkerThread.start(name: "sqlite-commit") { [self] in writerLoop() }
     }
 
     /// Throws the closed error once `close()` has begun.

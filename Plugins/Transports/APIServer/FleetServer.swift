@@ -1,4 +1,5 @@
 import FleetAuth
+import FleetConcurrency
 import FleetEngine
 import FleetErrors
 import FleetLearning
@@ -201,17 +202,13 @@ public enum FleetServer {
         /// Stops gracefully: new connections refused, in-flight calls finished (up to the grace
         /// period, both servers at once), watches closed, then the store closed.
         public func stop() throws {
-            let grpcStopped = DispatchSemaphore(value: 0)
-            if let grpcServer {
+            let grpcStopping = grpcServer.map { grpcServer in
                 let gracePeriod = gracePeriod
-                DispatchQueue.global().async {
-                    grpcServer.stop(gracePeriod: gracePeriod)
-                    grpcStopped.signal()
-                }
+                return WorkerThread.start(name: "grpc-stop") { grpcServer.stop(gracePeriod: gracePeriod) }
             }
             server?.stop(gracePeriod: gracePeriod)
             metricsServer?.stop(gracePeriod: .zero)
-            if grpcServer != nil { grpcStopped.wait() }
+            grpcStopping?.join()
             pruner.stop()
             learning?.stop()
             try store.close()

@@ -1,4 +1,5 @@
 import FleetAuth
+import FleetConcurrency
 import FleetErrors
 import FleetInterface
 import Foundation
@@ -98,7 +99,7 @@ public final class ServerMetrics: Sendable {
 
     /// The shard of the calling thread.
     private var shard: Shard {
-        let id = UInt64(UInt(pthread_self()))
+        let id = UInt64(ThreadID.current.rawValue)
         return shards[Int((id &* 0x9E37_79B9_7F4A_7C15) >> 60) % Self.shardCount]
     }
 

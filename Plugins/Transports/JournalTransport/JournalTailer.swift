@@ -27,7 +27,7 @@ final class JournalTailer: Sendable {
             return true
         }
         guard start else { return }
-        let thread = Thread { [self] in
+        WorkerThread.start(name: "journal-tailer") { [self] in
             while running.withLock({ running in
                 running = !isStopped && shouldContinue()
                 return running
@@ -36,8 +36,6 @@ final class JournalTailer: Sendable {
                 if !isStopped { _ = wake.wait(seconds: interval) }
             }
         }
-        thread.name = "journal-tailer"
-        thread.start()
     }
 
     /// Stops the thread for good (it finishes its current poll first); safe to call more than once.

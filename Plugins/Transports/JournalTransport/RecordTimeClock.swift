@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import FleetConcurrency
 import FleetEngine
 import FleetModel
 import Synchronization
@@ -14,7 +12,7 @@ import Synchronization
 public final class RecordTimeClock: EngineClock {
     /// The clock read outside `pinned(to:_:)`.
     public let base: any EngineClock
-    private let pins = Mutex<[(thread: pthread_t, time: Timestamp)]>([])
+    private let pins = Mutex<[(thread: ThreadID, time: Timestamp)]>([])
 
     /// A clock that reads `base` unless pinned.
     public init(base: any EngineClock = SystemClock()) {
@@ -23,8 +21,8 @@ public final class RecordTimeClock: EngineClock {
 
     /// The pinned time on the thread running `pinned(to:_:)`, else `base`'s time.
     public func now() -> Timestamp {
-        let me = pthread_self()
-        if let pin = pins.withLock({ $0.last(where: { pthread_equal($0.thread, me) != 0 }) }) {
+        let me = ThreadID.current
+        if let pin = pins.withLock({ $0.last(where: { $0.thread == me }) }) {
             return pin.time
         }
         return base.now()
@@ -32,11 +30,11 @@ public final class RecordTimeClock: EngineClock {
 
     /// Runs `body` with this thread's `now()` reading `time`.
     public func pinned<Result>(to time: Timestamp, _ body: () throws -> Result) rethrows -> Result {
-        let me = pthread_self()
+        let me = ThreadID.current
         pins.withLock { $0.append((me, time)) }
         defer {
             pins.withLock { pins in
-                if let index = pins.lastIndex(where: { pthread_equal($0.thread, me) != 0 }) { pins.remove(at: index) }
+                if let index = pins.lastIndex(where: { $0.thread == me }) { pins.remove(at: index) }
             }
         }
         return try body()

@@ -10,6 +10,12 @@ import Glibc
 /// unsafe across concurrent threads (known bug 11.11); each easy handle keeps its own connections instead.
 /// libcurl calls the lock callbacks from whichever thread uses a handle, so each kind of shared data
 /// has its own pthread mutex.
+///
+/// These mutexes are pthread's own, not FleetConcurrency's `Lock` (the house's lock everywhere else):
+/// libcurl locks and unlocks in two separate C callbacks (`@convention(c)` functions, which capture
+/// nothing), handing each only the raw user pointer given to `CURLSHOPT_USERDATA` and the kind of
+/// data. A plain C array of `pthread_mutex_t`, indexed by that kind, is what such a pointer can carry
+/// without a Swift object to retain, release or look up inside a callback libcurl runs mid-transfer.
 final class CurlShare: @unchecked Sendable {  // the mutexes below guard everything libcurl touches
     /// The `CURLSH *` to pass as `CURLOPT_SHARE`.
     let pointer: UnsafeMutableRawPointer
