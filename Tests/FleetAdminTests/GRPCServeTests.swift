@@ -93,6 +93,13 @@ import Testing
         #expect(server.stop() == 0)
     }
 
+    /// GetVehicle of car-1 (created before) answers OK: the server still serves.
+    static func expectStillServes(_ target: String) throws {
+        let got = try GRPCCall.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
+                                    GetVehicleRequest(name: "\(provider)/vehicles/car-1").protobufBytes())
+        #expect(got.status == 0, "the server still serves: \(got.output.suffix(2000))")
+    }
+
     /// The most memory the process ever held resident (VmHWM), in bytes.
     static func peakResidentBytes(_ server: ServerProcess) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
@@ -135,9 +142,7 @@ import Testing
         }
         let grown = try Self.peakResidentBytes(server) - before
         #expect(grown < 50 << 20, "the peak resident memory grew by \(grown >> 20) MiB")
-        let got = try GRPCCall.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
-                                GetVehicleRequest(name: "\(Self.provider)/vehicles/car-1").protobufBytes())
-        #expect(got.status == 0, "the server still serves: \(got.output.suffix(2000))")
+        try Self.expectStillServes(target)
         #expect(server.stop() == 0)
     }
 
@@ -273,9 +278,7 @@ import Testing
         // usually, more when the core reads far ahead of the cancelling (docs/configuration.md).
         let grown = try Self.peakResidentBytes(server) - before
         #expect(grown < 100 << 20, "the peak resident memory grew by \(grown >> 20) MiB")
-        let got = try GRPCCall.call(target, "/maps.fleetengine.v1.VehicleService/GetVehicle",
-                                    GetVehicleRequest(name: "\(Self.provider)/vehicles/car-1").protobufBytes())
-        #expect(got.status == 0, "the server still serves: \(got.output.suffix(2000))")
+        try Self.expectStillServes(target)
         #expect(server.stop() == 0)
     }
 
