@@ -277,7 +277,7 @@ final class CallContext: ManagedBuffer<CallContext.Header, CGRPC_call_state> {
         let connections = header.loop.owner.connectionCalls
         guard connections.admit(peer) else {
             let message = "this connection already has \(connections.limit) calls open, the most one connection may have; "
-                + "wait for answers before starting more (the server's SETTINGS_MAX_CONCURRENT_STREAMS is \(connections.limit / 2))"
+                + "wait for answers before starting more (the server's SETTINGS_MAX_CONCURRENT_STREAMS is \(connections.maxConcurrentStreams))"
             _ = grpc_call_cancel_with_status(call, GRPC_STATUS_RESOURCE_EXHAUSTED, message, nil)
             return false
         }

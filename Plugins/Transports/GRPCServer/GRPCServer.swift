@@ -93,7 +93,7 @@ public final class GRPCServer: @unchecked Sendable {
     private var loops: [CompletionQueueLoop] = []
     /// Calls the core has handed over and that have not finished their last batch.
     let activeCalls = Atomic<Int>(0)
-    /// The calls each connection has open, bounded at twice `maxConcurrentStreams`.
+    /// The calls each connection has open, bounded at twice `Configuration.maxConcurrentStreams`.
     let connectionCalls: ConnectionCalls
     /// Set once a stop begins: no new calls are requested.
     let stopping = Atomic<Bool>(false)
@@ -104,7 +104,7 @@ public final class GRPCServer: @unchecked Sendable {
     public init(configuration: Configuration, handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
-        self.connectionCalls = ConnectionCalls(limit: 2 * max(1, configuration.maxConcurrentStreams))
+        self.connectionCalls = ConnectionCalls(maxConcurrentStreams: configuration.maxConcurrentStreams)
     }
 
     /// Starts listening and serving; returns the bound `HOST:PORT` (IPv6 in brackets). Throws
