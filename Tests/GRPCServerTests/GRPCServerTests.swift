@@ -60,14 +60,16 @@ import Testing
     }
 
     /// `/test.Echo/Echo` answers what it saw; `/test.Echo/Slow` answers after `slow`, from another
-    /// thread; any other method answers NOT_FOUND. Echo and Slow are registered methods, whose calls
-    /// come with their message; `/test.Other/Echo` answers as Echo does, through the core's request
+    /// thread; any other method answers NOT_FOUND. Echo and Slow are registered methods, whose path the
+    /// core matches; `/test.Other/Echo` answers as Echo does, through the core's request
     /// for any method.
-    static func server(slow: Duration = .seconds(1), pendingCalls: Int = 16, maxMessageBytes: Int = 4 << 20) throws -> (GRPCServer, String) {
+    static func server(slow: Duration = .seconds(1), pendingCalls: Int = 16, maxMessageBytes: Int = 4 << 20,
+                       maxConcurrentStreams: Int = 100) throws -> (GRPCServer, String) {
         var configuration = GRPCServer.Configuration()
         configuration.threads = 2
         configuration.pendingCallsPerThread = pendingCalls
         configuration.maxMessageBytes = maxMessageBytes
+        configuration.maxConcurrentStreams = maxConcurrentStreams
         configuration.methods = ["/test.Echo/Echo", "/test.Echo/Slow", "/test.Echo/Echo"]
         let handler: GRPCServer.Handler = { request, responder in
             switch request.method {
@@ -117,7 +119,7 @@ import Testing
         #expect(other.output.contains("authorization=Bearer xyz params=- message=there"), "\(other.output)")
     }
 
-    /// The same answers for a registered method, whose message the core reads, and for any other.
+    /// The same answers for a registered method and for any other.
     @Test func aMessageOverTheLimitOrNoneIsRefusedForEveryMethod() throws {
         let (server, target) = try Self.server(maxMessageBytes: 100)
         defer { server.stop(gracePeriod: .seconds(1)) }
@@ -141,27 +143,47 @@ import Testing
         return server.callsInFlight == 0
     }
 
+    /// h2load's report of 2,000 calls of `method` carrying one framed message, over `connections`
+    /// connections with `streams` calls in flight on each (`extra`: more of its options).
+    static func h2load(_ target: String, _ method: String, connections: Int, streams: Int, extra: [String] = []) throws -> String {
+        let body = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-load-\(UUID().uuidString)")
+        try Data(frame(Array("load".utf8))).write(to: body)
+        defer { try? FileManager.default.removeItem(at: body) }
+        let load = Process()
+        load.executableURL = URL(fileURLWithPath: "/usr/bin/h2load")
+        load.arguments = ["-n", "2000", "-c", String(connections), "-m", String(streams)] + extra
+            + ["-d", body.path, "-H", "content-type: application/grpc", "-H", "te: trailers", "http://\(target)\(method)"]
+        let output = Pipe()
+        load.standardOutput = output
+        load.standardError = output
+        try load.run()
+        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        load.waitUntilExit()
+        return report
+    }
+
     /// Calls arriving faster than they are requested from the core wait for the next request: with
     /// one call requested ahead per method and thread, 64 at once are all answered, on both paths.
     @Test func burstsBeyondTheCallsRequestedAheadAreAllAnswered() throws {
         let (server, target) = try Self.server(pendingCalls: 1)
         defer { server.stop(gracePeriod: .seconds(1)) }
-        let body = FileManager.default.temporaryDirectory.appendingPathComponent("grpc-burst-\(UUID().uuidString)")
-        try Data(Self.frame(Array("burst".utf8))).write(to: body)
-        defer { try? FileManager.default.removeItem(at: body) }
         for method in ["/test.Echo/Echo", "/test.Other/Echo"] {
-            let load = Process()
-            load.executableURL = URL(fileURLWithPath: "/usr/bin/h2load")
-            load.arguments = ["-n", "2000", "-c", "4", "-m", "16", "-N", "10", "-d", body.path, "-H", "content-type: application/grpc",
-                              "-H", "te: trailers", "http://\(target)\(method)"]
-            let output = Pipe()
-            load.standardOutput = output
-            load.standardError = output
-            try load.run()
-            let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            load.waitUntilExit()
+            let report = try Self.h2load(target, method, connections: 4, streams: 16, extra: ["-N", "10"])
             #expect(report.contains("2000 succeeded, 0 failed, 0 errored"), "\(method): \(report)")
         }
+        #expect(Self.settles(server), "every call counted out: \(server.callsInFlight) in flight")
+    }
+
+    /// Each call counts against its connection until its last completion and no longer: one
+    /// connection keeping the 2 streams the server advertises busy makes 2,000 calls (a thousand
+    /// times the limit of 4 calls open), and none is refused.
+    @Test func aConnectionsCallsCountOutAsTheyEnd() throws {
+        let (server, target) = try Self.server(maxConcurrentStreams: 2)
+        defer { server.stop(gracePeriod: .seconds(1)) }
+        #expect(server.connectionCalls.limit == 4)
+        let report = try Self.h2load(target, "/test.Echo/Echo", connections: 1, streams: 2)
+        #expect(report.contains("2000 succeeded, 0 failed, 0 errored"), "\(report)")
+        #expect(server.connectionCalls.refused == 0, "h2load counts a RESOURCE_EXHAUSTED answer as an HTTP success")
         #expect(Self.settles(server), "every call counted out: \(server.callsInFlight) in flight")
     }
 

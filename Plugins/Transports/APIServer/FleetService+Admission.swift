@@ -11,7 +11,7 @@ import Synchronization
 extension FleetService {
     /// Counts a call against its client address's rate while tokens are not checked (before the call is
     /// decoded, so a client flooding with malformed requests is limited too). `address` is read only
-    /// with a rate limit on: reading a gRPC peer's is a copy from the core.
+    /// with a rate limit on: a gRPC peer's is cut out of the core's peer name each time it is read.
     func limitUnverified(address: @autoclosure () -> String) throws {
         if verifier == nil { try requestGuard.limitRate(key: RequestGuard.callerKey(token: nil, address: address())) }
     }

@@ -61,7 +61,7 @@ final class CompletionQueueLoop: @unchecked Sendable {
         let tag = CompletionTag.retain(context)
         let result = if let method {
             grpc_server_request_registered_call(server, method.handle, state.pointer(to: \.call)!, state.pointer(to: \.deadline)!,
-                                                state.pointer(to: \.metadata)!, state.pointer(to: \.received)!, queue, queue, tag)
+                                                state.pointer(to: \.metadata)!, nil, queue, queue, tag)
         } else {
             grpc_server_request_call(server, state.pointer(to: \.call)!, state.pointer(to: \.details)!, state.pointer(to: \.metadata)!,
                                      queue, queue, tag)
@@ -122,9 +122,8 @@ enum ThreadName {
     }
 }
 
-/// A method path registered with the core before the start: the core reads its calls' request
-/// message before handing them over, so such a call takes two completions (the call with its message,
-/// then the answer's batch) instead of three, and its path is this string, not read from the call.
+/// A method path registered with the core before the start: its calls' path is this string, not
+/// copied from the call (and their `:authority` is not copied either).
 final class RegisteredMethod: @unchecked Sendable {
     let path: String
     /// The core's handle (`grpc_server_register_method`), valid as long as the server.
@@ -212,6 +211,8 @@ final class CallContext: ManagedBuffer<CallContext.Header, CGRPC_call_state> {
         var stage = Stage.requested
         /// Whether this call counts in the server's calls in flight.
         var counted = false
+        /// The peer whose connection this call counts against (`ConnectionCalls`), once admitted.
+        var connection: String?
     }
 
     static func make(loop: CompletionQueueLoop, method: RegisteredMethod?) -> CallContext {
@@ -238,6 +239,7 @@ final class CallContext: ManagedBuffer<CallContext.Header, CGRPC_call_state> {
             grpc_slice_unref(state.pointee.trailer.value)
         }
         state.deinitialize(count: 1)
+        if let connection = header.connection { header.loop.owner.connectionCalls.release(connection) }
         if header.counted { header.loop.owner.activeCalls.subtract(1, ordering: .releasing) }
     }
 
@@ -250,9 +252,7 @@ final class CallContext: ManagedBuffer<CallContext.Header, CGRPC_call_state> {
             let loop = header.loop
             loop.owner.activeCalls.add(1, ordering: .relaxed)
             if !loop.owner.stopping.load(ordering: .relaxed) { loop.requestCall(header.method) }
-            // A registered method's message came with the call (a message over the size limit never
-            // gets here: the core answers RESOURCE_EXHAUSTED and drops the call).
-            guard header.method == nil else { return dispatch() }
+            guard admit() else { return }
             header.stage = .receiving
             let ops = CGRPC_call_ops(state)!
             ops[0] = grpc_op()
@@ -260,11 +260,29 @@ final class CallContext: ManagedBuffer<CallContext.Header, CGRPC_call_state> {
             ops[0].data.recv_message.recv_message = state.pointer(to: \.received)!
             start(batchOf: 1)
         case .receiving:
-            guard success else { return }  // the client went away before sending its message
+            // The client went away before sending its message, or sent one over the size limit
+            // (the core has answered RESOURCE_EXHAUSTED).
+            guard success else { return }
             dispatch()
         case .answered:
             return  // released: the call is unreferenced and stops counting
         }
+    }
+
+    /// Counts the call against its connection; past the connection's limit, cancels it at once with
+    /// RESOURCE_EXHAUSTED (the core then frees what it held for the stream) and returns false.
+    private func admit() -> Bool {
+        guard let call = state.pointee.call else { return false }
+        let peer = peer()
+        let connections = header.loop.owner.connectionCalls
+        guard connections.admit(peer) else {
+            let message = "this connection already has \(connections.limit) calls open, the most one connection may have; "
+                + "wait for answers before starting more (the server's SETTINGS_MAX_CONCURRENT_STREAMS is \(connections.maxConcurrentStreams))"
+            _ = grpc_call_cancel_with_status(call, GRPC_STATUS_RESOURCE_EXHAUSTED, message, nil)
+            return false
+        }
+        header.connection = peer
+        return true
     }
 
     /// Hands the call to the handler, or answers INVALID_ARGUMENT when it carried no message.
@@ -403,8 +421,10 @@ final class CallContext: ManagedBuffer<CallContext.Header, CGRPC_call_state> {
         }
     }
 
-    /// The peer's address as the core names it (read when a handler asks: most never do).
+    /// The peer's address as the core names it: read from the core once, as the call is counted
+    /// against its connection.
     func peer() -> String {
+        if let connection = header.connection { return connection }
         guard let call = state.pointee.call, let text = grpc_call_get_peer(call) else { return "" }
         defer { gpr_free(text) }
         return String(cString: text)

@@ -15,9 +15,8 @@ public struct GRPCRequest: Sendable {
         get { givenMetadata ?? call?.context.metadataPairs() ?? [] }
         set { givenMetadata = newValue }
     }
-    /// The peer's address as the core names it: `ipv4:127.0.0.1:40312`, `ipv6:[::1]:40312`. Read
-    /// from the core each time it is asked for, so that a call whose handler never needs it (no
-    /// rate limit by address) does not pay for the copy.
+    /// The peer's address as the core names it: `ipv4:127.0.0.1:40312`, `ipv6:[::1]:40312` (the
+    /// server reads it as the call arrives, to count the call against its connection).
     public var peer: String {
         get { givenPeer ?? call?.context.peer() ?? "" }
         set { givenPeer = newValue }
@@ -54,7 +53,7 @@ public struct GRPCRequest: Sendable {
     /// The peer's address without the core's scheme prefix (`127.0.0.1:40312`, `[::1]:40312`; the core
     /// percent-encodes the brackets).
     public var peerAddress: String {
-        let peer = self.peer  // a copy from the core each time it is read
+        let peer = self.peer
         for scheme in ["ipv4:", "ipv6:", "unix:"] where peer.hasPrefix(scheme) {
             let address = String(peer.dropFirst(scheme.count))
             // Foundation's decoding cost an IPv4 call, which has nothing to decode, a sixth of the

@@ -26,9 +26,12 @@ public final class GRPCServer: @unchecked Sendable {
         /// Calls requested ahead on each queue, for each registered method and for the other methods,
         /// so a burst of new calls does not wait for a request.
         public var pendingCallsPerThread = 16
-        /// The method paths (`/package.Service/Method`) served most: the core reads a call's request
-        /// message before handing it over, so each call costs one batch and one completion fewer
-        /// than a call of any other method, which still reaches the handler.
+        /// The method paths (`/package.Service/Method`) served most: the core matches a call's path
+        /// against them instead of copying it and the call's `:authority` for the server to read.
+        /// A call of any other method still reaches the handler. (The core could also read a
+        /// registered call's request message before handing the call over, one batch and one
+        /// completion fewer, but a call whose message never comes is then held by the core where
+        /// the server cannot count or end it: see `maxConcurrentStreams`.)
         public var methods: [String] = []
         /// The largest request message accepted; larger ones get RESOURCE_EXHAUSTED from the core.
         /// Messages are accepted uncompressed only (`grpc-accept-encoding: identity`): gRPC 1.51's
@@ -38,9 +41,15 @@ public final class GRPCServer: @unchecked Sendable {
         /// never inflated.
         public var maxMessageBytes = 4 << 20
         /// The streams (calls) one connection may have open at once, advertised to the client as
-        /// HTTP/2's `SETTINGS_MAX_CONCURRENT_STREAMS`; a stream past it is refused (`REFUSED_STREAM`)
-        /// before anything is read for it. With the metadata limit this bounds what one connection
-        /// can make the server hold.
+        /// HTTP/2's `SETTINGS_MAX_CONCURRENT_STREAMS`. gRPC 1.51's core enforces it only once the
+        /// client has acknowledged the setting (every HTTP/2 library does, at once): a stream past
+        /// it then closes the connection. A client that never acknowledges it is bounded by the
+        /// server: each call the core hands over is counted against its connection (by the core's
+        /// peer name, one per connection), and a call past twice this number is cancelled at once
+        /// with RESOURCE_EXHAUSTED, which frees what the core held for it. (Twice: a call whose
+        /// client already has its answer counts until its last completion is taken, just after.)
+        /// With the metadata and message limits this bounds what one connection can make the
+        /// server hold.
         public var maxConcurrentStreams = 100
         /// The largest header block (metadata) a call may send; a larger one ends the call with
         /// RESOURCE_EXHAUSTED. The core's default is 8 KiB; a Fleet Engine call sends well under 2 KiB
@@ -84,6 +93,8 @@ public final class GRPCServer: @unchecked Sendable {
     private var loops: [CompletionQueueLoop] = []
     /// Calls the core has handed over and that have not finished their last batch.
     let activeCalls = Atomic<Int>(0)
+    /// The calls each connection has open, bounded at twice `Configuration.maxConcurrentStreams`.
+    let connectionCalls: ConnectionCalls
     /// Set once a stop begins: no new calls are requested.
     let stopping = Atomic<Bool>(false)
     /// Sends the answers given off the serving threads.
@@ -93,6 +104,7 @@ public final class GRPCServer: @unchecked Sendable {
     public init(configuration: Configuration, handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
+        self.connectionCalls = ConnectionCalls(maxConcurrentStreams: configuration.maxConcurrentStreams)
     }
 
     /// Starts listening and serving; returns the bound `HOST:PORT` (IPv6 in brackets). Throws
@@ -112,7 +124,7 @@ public final class GRPCServer: @unchecked Sendable {
         for loop in loops { grpc_server_register_completion_queue(server, loop.queue, nil) }
         var paths = Set<String>()
         let registered = configuration.methods.filter { paths.insert($0).inserted }.compactMap { path in
-            grpc_server_register_method(server, path, nil, GRPC_SRM_PAYLOAD_READ_INITIAL_BYTE_BUFFER, 0)
+            grpc_server_register_method(server, path, nil, GRPC_SRM_PAYLOAD_NONE, 0)
                 .map { RegisteredMethod(path: path, handle: $0) }
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -208,7 +220,10 @@ public final class GRPCServer: @unchecked Sendable {
     /// default: with it a second server on the same port starts without an error and takes half the
     /// calls; and without channelz (on by default), whose per-call and per-message counters nothing
     /// here reads. Only the identity encoding is enabled (the bitset's bit 0), and the core does not
-    /// decompress: a compressed message reaches the call as it came, and is refused unread.
+    /// decompress: a compressed message reaches the call as it came, and is refused unread. A read
+    /// from a connection takes at most 64 KiB (the core's default grows to 4 MiB): the core creates
+    /// a call for every stream in a read before the serving threads can cancel those past a
+    /// connection's limit, and 4 MiB of header-only streams is some 50,000 calls.
     private static func createServer(_ configuration: Configuration) -> OpaquePointer {
         let settings: [(String, Int32)] = [
             ("grpc.max_receive_message_length", Int32(clamping: configuration.maxMessageBytes)),
@@ -216,6 +231,7 @@ public final class GRPCServer: @unchecked Sendable {
             ("grpc.max_metadata_size", Int32(clamping: configuration.maxMetadataBytes)),
             ("grpc.compression_enabled_algorithms_bitset", 1),
             ("grpc.per_message_decompression", 0),
+            ("grpc.experimental.tcp_max_read_chunk_size", 64 << 10),
             ("grpc.so_reuseport", 0),
             ("grpc.enable_channelz", 0),
         ]
