@@ -90,9 +90,7 @@ public struct ETAReplay: Sendable {
         var stoodAfter = [Double](repeating: 0, count: drive.fixes.count)
         for index in stride(from: drive.fixes.count - 2, through: 0, by: -1) {
             let (from, to) = (drive.fixes[index], drive.fixes[index + 1])
-            let elapsed = to.time - from.time
-            let stood = elapsed > 0 && Geodesy.distance(from.position, to.position) / elapsed < Drive.standingMetersPerSecond
-            stoodAfter[index] = stoodAfter[index + 1] + (stood ? elapsed : 0)
+            stoodAfter[index] = stoodAfter[index + 1] + (Drive.stands(from: from, to: to) ? to.time - from.time : 0)
         }
         var travelled = 0.0
         var previous: Fix? = nil
@@ -100,9 +98,7 @@ public struct ETAReplay: Sendable {
         points.reserveCapacity(drive.fixes.count - 1)
         for (index, fix) in drive.fixes.dropLast().enumerated() {
             defer { previous = fix }
-            let isStanding = previous.map { p in
-                fix.time > p.time && Geodesy.distance(p.position, fix.position) / (fix.time - p.time) < Drive.standingMetersPerSecond
-            } ?? false
+            let isStanding = previous.map { Drive.stands(from: $0, to: fix) } ?? false
             var progress = RouteProgress(route: route, resumingAtMeters: travelled)
             let match = progress.update(fix.position)
             travelled = match.travelledMeters
