@@ -42,7 +42,8 @@ extension AccuracyReport {
     /// The headline as JSON members (no braces): drives, the headline predictor's median and p90 beyond two
     /// minutes, the number of predictions, the baselines and the hindsight bound, the ETA Accuracy Benchmark's
     /// score, and the headline's error by phase. With history the headline is the learned estimate, and the engine
-    /// without history and the plain history baseline stand beside it (`withoutHistory`, `plainHistory`).
+    /// without history and the plain history baseline stand beside it (`withoutHistory`, `plainHistory`), and the
+    /// learned estimate knowing the waits ahead, a bound (`learnedWaitsKnown`).
     public var jsonMembers: String {
         let main = beyondTwoMinutes[headline] ?? ErrorFigures(errors: [])
         func figures(_ predictor: Predictor) -> String {
@@ -54,6 +55,7 @@ extension AccuracyReport {
             members += #","withoutHistory":\#(figures(.estimator)),"plainHistory":\#(figures(.plainHistory))"#
         }
         members += #","straightLine":\#(figures(.straightLine)),"defaultSpeed":\#(figures(.defaultSpeed)),"hindsight":\#(figures(.hindsight))"#
+        if headline == .learned { members += #","learnedWaitsKnown":\#(figures(.learnedWaitsKnown))"# }
         members += #","etaAccuracyBenchmark":\#(scoreMembers(headline))"#
         if headline == .learned { members += #","etaAccuracyBenchmarkWithoutHistory":\#(scoreMembers(.estimator))"# }
         return members + #","phases":[\#(phaseMembers)]"#

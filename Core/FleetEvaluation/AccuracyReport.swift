@@ -76,6 +76,9 @@ public enum Predictor: String, Sendable, Hashable, CaseIterable {
     /// Not a live predictor: the route at the drive's own average speed, known only in hindsight
     /// (``ReplayPoint/hindsightSeconds``). The error left to it bounds what any one speed per drive can reach.
     case hindsight
+    /// Not a live predictor, with history: the learned estimate knowing the waits this drive still had ahead
+    /// (``ReplayPoint/learnedWaitsKnownSeconds``). The error left to it is the learned moving times'.
+    case learnedWaitsKnown
 
     /// How reports name it.
     public var title: String {
@@ -86,6 +89,7 @@ public enum Predictor: String, Sendable, Hashable, CaseIterable {
         case .straightLine: "straight line (no route)"
         case .defaultSpeed: "route, default speed"
         case .hindsight: "route, drive's average (hindsight)"
+        case .learnedWaitsKnown: "learned, waits ahead known (bound)"
         }
     }
 
@@ -98,6 +102,7 @@ public enum Predictor: String, Sendable, Hashable, CaseIterable {
         case .straightLine: point.straightLineSeconds
         case .defaultSpeed: point.defaultSpeedSeconds
         case .hindsight: point.hindsightSeconds
+        case .learnedWaitsKnown: point.learnedWaitsKnownSeconds
         }
     }
 }

@@ -64,6 +64,13 @@ public struct Drive: Sendable, Hashable {
     /// car stays under it at a fix every few seconds, and walking pace in a queue is above it.
     public static let standingMetersPerSecond = 1.0
 
+    /// Whether the vehicle averaged under `standingMetersPerSecond` from fix `from` to the later fix `to`: it stood
+    /// (at a stop, a light, in a queue) rather than drove.
+    public static func stands(from: Fix, to: Fix, standingMetersPerSecond: Double = Drive.standingMetersPerSecond) -> Bool {
+        let elapsed = to.time - from.time
+        return elapsed > 0 && Geodesy.distance(from.position, to.position) / elapsed < standingMetersPerSecond
+    }
+
     /// The drive with its waits cut out: every interval between two fixes in which the vehicle averaged less than
     /// `standingMetersPerSecond` (a bus at a stop, a car at a red light, a standstill in a queue) is removed from the
     /// clock, with the fix that ends it. What is left is the time spent moving; replaying it shows how much of the
@@ -75,12 +82,12 @@ public struct Drive: Sendable, Hashable {
         var removed = 0.0
         for (offset, fix) in fixes.enumerated().dropFirst() {
             let elapsed = fix.time - previous.time
-            let moved = Geodesy.distance(previous.position, fix.position)
+            let stands = Drive.stands(from: previous, to: fix, standingMetersPerSecond: standingMetersPerSecond)
             let isLast = offset == fixes.count - 1
-            if elapsed > 0 && moved / elapsed < standingMetersPerSecond && !isLast {
+            if stands && !isLast {
                 removed += elapsed
             } else {
-                if elapsed > 0 && moved / elapsed < standingMetersPerSecond { removed += elapsed }
+                if stands { removed += elapsed }
                 kept.append(Fix(time: fix.time - removed, position: fix.position))
             }
             previous = fix

@@ -24,11 +24,16 @@ public struct ReplayPoint: Sendable, Hashable {
     public var learnedSeconds: Double?
     /// With history: the plain history baseline (``PlainHistory``); nil where no history drive covers the way.
     public var plainHistorySeconds: Double?
+    /// With history, a bound and not a live estimate: the learned estimate with its share of the waits ahead (each
+    /// piece's learned standing seconds per metre, along the route still ahead) replaced by the time this drive
+    /// really stood from here on (intervals averaging under 1 m/s). What a perfect model of the waits ahead would
+    /// reach, the learned moving times kept.
+    public var learnedWaitsKnownSeconds: Double?
 
     /// Creates a point.
     public init(actualSeconds: Double, estimatedSeconds: Double, straightLineSeconds: Double, defaultSpeedSeconds: Double,
                 hindsightSeconds: Double = 0, watchedSeconds: Double = 0, isStanding: Bool = false,
-                learnedSeconds: Double? = nil, plainHistorySeconds: Double? = nil) {
+                learnedSeconds: Double? = nil, plainHistorySeconds: Double? = nil, learnedWaitsKnownSeconds: Double? = nil) {
         self.actualSeconds = actualSeconds
         self.estimatedSeconds = estimatedSeconds
         self.straightLineSeconds = straightLineSeconds
@@ -38,6 +43,7 @@ public struct ReplayPoint: Sendable, Hashable {
         self.isStanding = isStanding
         self.learnedSeconds = learnedSeconds
         self.plainHistorySeconds = plainHistorySeconds
+        self.learnedWaitsKnownSeconds = learnedWaitsKnownSeconds
     }
 }
 
@@ -79,15 +85,20 @@ public struct ETAReplay: Sendable {
         let learnedRoute = history.map { _ in LearnedRoute(route: route) }
         let destinationMeters = waypoints.waypoints[0].alongRouteMeters ?? route.totalMeters
         var timing: LearnedTiming? = nil
+        let learnedWaits = history.flatMap { history in learnedRoute.map { WaitsAhead(route: $0, times: history.times) } }
+        // Seconds the drive stood after each fix: intervals averaging under the standing speed, summed from the end.
+        var stoodAfter = [Double](repeating: 0, count: drive.fixes.count)
+        for index in stride(from: drive.fixes.count - 2, through: 0, by: -1) {
+            let (from, to) = (drive.fixes[index], drive.fixes[index + 1])
+            stoodAfter[index] = stoodAfter[index + 1] + (Drive.stands(from: from, to: to) ? to.time - from.time : 0)
+        }
         var travelled = 0.0
         var previous: Fix? = nil
         var points: [ReplayPoint] = []
         points.reserveCapacity(drive.fixes.count - 1)
-        for fix in drive.fixes.dropLast() {
+        for (index, fix) in drive.fixes.dropLast().enumerated() {
             defer { previous = fix }
-            let isStanding = previous.map { p in
-                fix.time > p.time && Geodesy.distance(p.position, fix.position) / (fix.time - p.time) < Drive.standingMetersPerSecond
-            } ?? false
+            let isStanding = previous.map { Drive.stands(from: $0, to: fix) } ?? false
             var progress = RouteProgress(route: route, resumingAtMeters: travelled)
             let match = progress.update(fix.position)
             travelled = match.travelledMeters
@@ -99,13 +110,15 @@ public struct ETAReplay: Sendable {
                                                             detourFactor: model.detourFactor)[0]
             var learned: Double? = nil
             var plain: Double? = nil
-            if let history, let learnedRoute {
+            var waitsKnown: Double? = nil
+            if let history, let learnedRoute, let learnedWaits {
                 let livePace = 1 / estimator.freeFlowMetersPerSecond(now: fix.time)
                 learned = learnedRoute.seconds(from: match.travelledMeters, to: [destinationMeters], now: fix.time,
                                                times: history.times, generation: 0, model: history.model,
                                                liveSecondsPerMeter: livePace, fallbackSecondsPerMeter: livePace,
                                                timing: &timing)[0]
                 plain = history.plain.seconds(from: fix.position, at: fix.time, to: last.position)
+                waitsKnown = learned.map { $0 - learnedWaits.seconds(fromMeters: match.travelledMeters) + stoodAfter[index] }
             }
             points.append(ReplayPoint(actualSeconds: last.time - fix.time,
                                       estimatedSeconds: estimated.first?.remainingSeconds ?? 0,
@@ -113,9 +126,41 @@ public struct ETAReplay: Sendable {
                                       defaultSpeedSeconds: remainingMeters / defaultSpeed,
                                       hindsightSeconds: remainingMeters / hindsightSpeed,
                                       watchedSeconds: fix.time - drive.fixes[0].time, isStanding: isStanding,
-                                      learnedSeconds: learned, plainHistorySeconds: plain))
+                                      learnedSeconds: learned, plainHistorySeconds: plain,
+                                      learnedWaitsKnownSeconds: waitsKnown))
         }
         return points
+    }
+}
+
+/// The waits a route's learned times hold from any point on: per stretch, its length times its piece's learned
+/// standing seconds per metre over the whole week (``RoadTimes/entry(near:)``), summed from the route's end.
+struct WaitsAhead {
+    let route: LearnedRoute
+    /// Learned wait seconds from each stretch's start to the route's end; one more entry, 0, for the end.
+    let fromStart: [Double]
+
+    init(route: LearnedRoute, times: RoadTimes) {
+        self.route = route
+        var sums = [Double](repeating: 0, count: route.stretches.count + 1)
+        for (index, stretch) in route.stretches.enumerated().reversed() {
+            var waits = 0.0
+            if let total = times.entry(near: stretch.piece)?.total, total.meters > 0 {
+                waits = total.waitSeconds / total.meters * (stretch.endMeters - stretch.startMeters)
+            }
+            sums[index] = sums[index + 1] + waits
+        }
+        fromStart = sums
+    }
+
+    /// Learned wait seconds from `meters` along the route to its end (a stretch begun counts for its share left).
+    func seconds(fromMeters meters: Double) -> Double {
+        guard !route.stretches.isEmpty else { return 0 }
+        let index = route.stretchIndex(atMeters: meters)
+        let stretch = route.stretches[index]
+        let length = stretch.endMeters - stretch.startMeters
+        let left = length > 0 ? min(1, max(0, (stretch.endMeters - meters) / length)) : 0
+        return fromStart[index + 1] + left * (fromStart[index] - fromStart[index + 1])
     }
 }
 

@@ -11,7 +11,28 @@ private func drive(_ id: String, metersPerSecond speed: Double, seconds: Double,
     })
 }
 
+/// A straight drive east at 8 m/s, one fix every 5 s, that stands `wait` seconds halfway along its 4.8 km.
+private func drive(_ id: String, waiting wait: Double, leaving time: Double) -> Drive {
+    let start = GeoPoint(latitude: 62.6, longitude: 29.76)
+    return Drive(id: id, fixes: stride(from: 0.0, through: 600 + wait, by: 5).map { t in
+        let moving = t < 300 ? t : max(300, t - wait)
+        return Fix(time: time + t, position: Geodesy.destination(from: start, bearing: 90, meters: 8 * moving))
+    })
+}
+
 struct HistoryTests {
+    @Test func theBoundKnowingTheWaitsAheadLeavesOnlyTheMovingTimes() {
+        // History stood 60 s halfway; the judged drive stands 240 s there. The learned estimate expects 60 s; the
+        // bound, told the 240 s still ahead, is left with the moving times, which history got right.
+        let past = drive("past", waiting: 60, leaving: 1_700_000_000 - 86_400 * 7)
+        let today = drive("today", waiting: 240, leaving: 1_700_000_000)
+        let report = ETAEvaluation().evaluate([today], history: [past]).asDriven
+        #expect(report.predictors.contains(.learnedWaitsKnown))
+        #expect((report.beyondTwoMinutes[.learned]?.medianPercent ?? 0) > 10)
+        #expect((report.beyondTwoMinutes[.learnedWaitsKnown]?.medianPercent ?? 100) < 5)
+        #expect(report.jsonMembers.contains(#""learnedWaitsKnown":{"medianErrorPercent":"#))
+    }
+
     @Test func theLearnedEstimateTimesTheWayAsHistoryDroveIt() {
         // History drove this road at 8 m/s; the judged drive does too, while the default speed is 11 m/s.
         let past = drive("past", metersPerSecond: 8, seconds: 900, leaving: 1_700_000_000 - 86_400 * 7)
@@ -43,6 +64,7 @@ struct HistoryTests {
         let report = ETAEvaluation().evaluate([drive("only", metersPerSecond: 10, seconds: 600)]).asDriven
         #expect(report.headline == .estimator)
         #expect(!report.predictors.contains(.learned) && !report.jsonMembers.contains("withoutHistory"))
+        #expect(!report.predictors.contains(.learnedWaitsKnown) && !report.jsonMembers.contains("learnedWaitsKnown"))
     }
 
     @Test func theETAAccuracyBenchmarkCountsArrivalsInsideEachWindow() {
