@@ -30,7 +30,7 @@ public struct Command: Sendable {
     /// The version printed by `--version` (root command only), if any.
     public let version: String?
     /// Options and flags, in the order help shows them.
-    public let options: [Option]
+    public let options: [OptionDefinition]
     /// Positional arguments, in order.
     public let arguments: [Argument]
     /// Subcommands, in the order help shows them.
@@ -42,7 +42,7 @@ public struct Command: Sendable {
 
     /// A command.
     public init(_ name: String, abstract: String, discussion: String? = nil, version: String? = nil,
-                options: [Option] = [], arguments: [Argument] = [], subcommands: [Command] = [],
+                options: [OptionDefinition] = [], arguments: [Argument] = [], subcommands: [Command] = [],
                 examples: [Example] = [], handler: Handler? = nil) {
         self.name = name
         self.abstract = abstract
@@ -63,7 +63,7 @@ public struct Command: Sendable {
     /// Mistakes in the declaration of this command and its subcommands (duplicate names, a
     /// variadic argument not last, a group without handler or subcommands…); empty when sound.
     /// Tests call it for every executable's command.
-    public func declarationProblems(inherited: [Option] = [], path: [String] = []) -> [String] {
+    public func declarationProblems(inherited: [OptionDefinition] = [], path: [String] = []) -> [String] {
         let here = (path + [name]).joined(separator: " ")
         var problems: [String] = []
         let visible = inherited + options

@@ -3,7 +3,7 @@
 /// and its handler reads `try arguments.group(Group.self)`, checked by the group in one place.
 public protocol OptionGroup: Sendable {
     /// The group's options, in the order help shows them.
-    static var options: [Option] { get }
+    static var options: [OptionDefinition] { get }
     /// Reads and checks the group's values; a usage error naming the option for a bad one.
     init(_ arguments: ParsedArguments) throws(UsageError)
 }

@@ -40,10 +40,10 @@ struct DriverReportSettings: Sendable {
 
     init(_ arguments: ParsedArguments, context: Context) throws {
         func usage(_ message: String) -> UsageError { context.usageError(message) }
-        func seconds(_ option: Option) throws -> Double? {
+        func seconds(_ option: OptionDefinition) throws -> Double? {
             try arguments.duration(option).map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
         }
-        func positive(_ option: Option) throws -> Double? {
+        func positive(_ option: OptionDefinition) throws -> Double? {
             guard let value = try arguments.double(option) else { return nil }
             guard value > 0 else { throw usage("--\(option.name) must be above 0, got \(value)") }
             return value

@@ -61,17 +61,17 @@ enum DeliveryVehicleCommands {
     // MARK: list
 
     /// `--filter EXPR` of `list`.
-    static let filterOption = Option.value(
+    static let filterOption = OptionDefinition.value(
         "filter", valueName: "expr",
         help: "Only vehicles whose attributes match: attributes.KEY = \"VALUE\", joined with AND (at most 50; values compare as strings).")
     /// `--viewport LOW_LAT,LOW_LNG,HIGH_LAT,HIGH_LNG` of `list`.
-    static let viewportOption = Option.value(
+    static let viewportOption = OptionDefinition.value(
         "viewport", valueName: "lat,lng,lat,lng",
         help: "Only vehicles last seen in this rectangle: its south-west then north-east corner, like 52.50,13.35,52.55,13.45.")
     /// `--page-size N` of `list`.
-    static let pageSizeOption = Option.value("page-size", valueName: "n", help: "Delivery vehicles per request.", default: "100")
+    static let pageSizeOption = OptionDefinition.value("page-size", valueName: "n", help: "Delivery vehicles per request.", default: "100")
     /// `--limit N` of `list`.
-    static let limitOption = Option.value("limit", valueName: "n", help: "Stop after N delivery vehicles.")
+    static let limitOption = OptionDefinition.value("limit", valueName: "n", help: "Stop after N delivery vehicles.")
 
     /// `delivery-vehicles list`.
     static let list = AdminCommand.make(

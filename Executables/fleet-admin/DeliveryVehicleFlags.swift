@@ -18,18 +18,18 @@ struct DeliveryVehicleFlags: Sendable {
         "type", valueName: "type", help: "The vehicle type: auto, two-wheeler, bicycle or pedestrian (Fleet Engine's default: auto).",
         accepted: Vocabulary.deliveryVehicleTypes)
     /// `--stop LAT,LNG:TASK[,TASK…][:STATE]` (repeatable).
-    static let stopOption = Option.value(
+    static let stopOption = OptionDefinition.value(
         "stop", valueName: "lat,lng:tasks[:state]",
         help: "A remaining stop: where it is, the IDs of the tasks done there, and its state (new, enroute or arrived; default new), like 52.52,13.40:t-1,t-2:enroute. Repeat for each stop, in the order driven; given at all, they replace every remaining stop. A task whose stop is left out is closed.",
         repeatable: true)
     /// `--no-stops`.
-    static let noStopsOption = Option.flag(
+    static let noStopsOption = OptionDefinition.flag(
         "no-stops", help: "Remove every remaining stop (closing the tasks they had).")
 
     /// The options of `create` (Fleet Engine lets a new delivery vehicle set only these).
-    static let createOptions: [Option] = [VehicleFlags.locationOption, typeOption.option, AttributeFlag.option]
+    static let createOptions: [OptionDefinition] = [VehicleFlags.locationOption, typeOption.option, AttributeFlag.option]
     /// The options of `update`.
-    static let updateOptions: [Option] = createOptions + [stopOption, noStopsOption]
+    static let updateOptions: [OptionDefinition] = createOptions + [stopOption, noStopsOption]
 
     /// Reads whichever of the flags the running command declares; a malformed value is a usage error.
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -80,7 +80,7 @@ struct DeliveryVehicleFlags: Sendable {
 /// value may hold commas (an address, a note).
 enum AttributeFlag {
     /// The option, declared once for `delivery-vehicles` and `tasks`.
-    static let option = Option.value(
+    static let option = OptionDefinition.value(
         "attribute", valueName: "key=value",
         help: "An attribute with a string value (which may hold commas); repeat for several. Given at all, they replace every attribute; --attribute '' alone clears them.",
         repeatable: true)

@@ -8,7 +8,7 @@ import FleetModel
 /// so completion offers the spellings but the parser does not restrict them, unless `strict`.
 struct EnumOption<Value: ProtoEnum>: Sendable {
     /// The option as the command declares it.
-    let option: Option
+    let option: OptionDefinition
     /// The values it accepts, in the order help and completion show them.
     let accepted: [Value]
 

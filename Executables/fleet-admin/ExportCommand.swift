@@ -12,10 +12,10 @@ import FleetOperator
 /// `fleet-admin export`: a provider's whole fleet as JSON lines, vehicles first, then trips.
 enum ExportCommand {
     /// `-o`, `--output FILE`.
-    static let outputOption = Option.value("output", short: "o", valueName: "file", help: "Write to this file instead of standard output.",
+    static let outputOption = OptionDefinition.value("output", short: "o", valueName: "file", help: "Write to this file instead of standard output.",
                                            completion: .files)
     /// `--page-size N`.
-    static let pageSizeOption = Option.value("page-size", valueName: "n", help: "Resources per request.", default: "500")
+    static let pageSizeOption = OptionDefinition.value("page-size", valueName: "n", help: "Resources per request.", default: "500")
 
     /// The command.
     static let command = AdminCommand.make(

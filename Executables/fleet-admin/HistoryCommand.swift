@@ -10,13 +10,13 @@ extension HistoryFormat: OptionValue {}
 /// (GPX, GeoJSON) or for the ETA evaluator (CSV).
 enum HistoryCommand {
     /// `--trip ID`.
-    static let tripOption = Option.value("trip", valueName: "id", help: "Only the points that served this trip.")
+    static let tripOption = OptionDefinition.value("trip", valueName: "id", help: "Only the points that served this trip.")
     /// `--from TIME`.
-    static let fromOption = Option.value("from", valueName: "time", help: "The first time (RFC 3339, or seconds since 1970); default: the oldest point kept.")
+    static let fromOption = OptionDefinition.value("from", valueName: "time", help: "The first time (RFC 3339, or seconds since 1970); default: the oldest point kept.")
     /// `--to TIME`.
-    static let toOption = Option.value("to", valueName: "time", help: "The time the span ends before (RFC 3339, or seconds since 1970); default: now.")
+    static let toOption = OptionDefinition.value("to", valueName: "time", help: "The time the span ends before (RFC 3339, or seconds since 1970); default: now.")
     /// `--format csv|gpx|geojson|jsonl`.
-    static let formatOption = Option.choice("format", of: HistoryFormat.self, valueName: "format",
+    static let formatOption = OptionDefinition.choice("format", of: HistoryFormat.self, valueName: "format",
         help: "csv (trip_id,timestamp,latitude,longitude,…: what fleet-bench eta --traces reads), gpx, geojson or jsonl.", default: .csv)
     /// The `<vehicle>` argument.
     static let vehicleArgument = Argument("vehicle", help: "The vehicle ID (with --provider) or its full name providers/P/vehicles/V.")
@@ -65,7 +65,7 @@ enum HistoryCommand {
     }
 
     /// A time option: RFC 3339 or seconds since 1970; a usage error otherwise.
-    private static func time(_ session: AdminSession, _ option: Option) throws -> Timestamp? {
+    private static func time(_ session: AdminSession, _ option: OptionDefinition) throws -> Timestamp? {
         guard let text = session.arguments.string(option) else { return nil }
         if let seconds = Double(text), seconds.isFinite {
             let whole = seconds.rounded(.down)

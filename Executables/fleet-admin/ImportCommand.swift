@@ -6,7 +6,7 @@ import FleetOperator
 /// `fleet-admin import FILE|-`: re-creates what `export` wrote.
 enum ImportCommand {
     /// `--skip-existing`.
-    static let skipExisting = Option.flag("skip-existing", help: "Leave vehicles and trips that already exist alone and go on.")
+    static let skipExisting = OptionDefinition.flag("skip-existing", help: "Leave vehicles and trips that already exist alone and go on.")
     /// `<file>`.
     static let file = Argument("file", help: "The export file, or - for standard input.", completion: .files)
 

@@ -12,7 +12,7 @@ struct JSONBody<Message: ProtoMessage>: Sendable {
 
     /// The body `option` (the command's `--json-body`) names, or nil when the option is absent. Bad JSON or a field that is
     /// not one of `Message`'s is INVALID_ARGUMENT naming `path` (`vehicle.maximumCapacity`).
-    static func read(_ session: AdminSession, from option: Option, path: String) throws -> JSONBody? {
+    static func read(_ session: AdminSession, from option: OptionDefinition, path: String) throws -> JSONBody? {
         guard let file = session.arguments.string(option) else { return nil }
         let text = try InputFiles.text(file, standardInput: session.context.standardInput)
         let json = try JSON.parse(text)
@@ -27,7 +27,7 @@ struct JSONBody<Message: ProtoMessage>: Sendable {
 /// `--mask a,b` of an update, camelCased (`vehicle_state` → `vehicleState`).
 enum MaskFlag {
     /// `--mask a,b`.
-    static let option = Option.value("mask", valueName: "fields",
+    static let option = OptionDefinition.value("mask", valueName: "fields",
                                      help: "The fields to update from --json-body (comma-separated JSON or proto names); default: the fields the body sets.")
 
     /// The paths `--mask` names, or nil when it is not given; a malformed mask is a usage error.

@@ -18,7 +18,7 @@ enum MapCommands {
     }
 
     /// `--into DIR`.
-    static let intoOption = Option.value(
+    static let intoOption = OptionDefinition.value(
         "into", valueName: "dir", help: "The folder for the database. Default: map in $FLEET_DATA_DIR, else $XDG_DATA_HOME/fleet-engine, else ~/.local/share/fleet-engine.",
         completion: .directories)
     /// `<file>`.

@@ -6,39 +6,39 @@ import FleetModel
 /// option and the value.
 extension ParsedArguments {
     /// `--name LAT,LNG`, or nil when not given.
-    func latLng(_ option: Option) throws(UsageError) -> LatLng? {
+    func latLng(_ option: OptionDefinition) throws(UsageError) -> LatLng? {
         try parsed(option, FlagValue.latLng)
     }
 
     /// Every `--name LAT,LNG` of a repeatable option, in order.
-    func latLngs(_ option: Option) throws(UsageError) -> [LatLng] {
+    func latLngs(_ option: OptionDefinition) throws(UsageError) -> [LatLng] {
         try parsedAll(option, FlagValue.latLng)
     }
 
     /// Every `--name KEY=VALUE` of a repeatable option as attributes, or nil when not given; a
     /// `--name ''` alone is no attributes.
-    func attributeList<Attribute: KeyedAttribute>(_ option: Option) throws(UsageError) -> [Attribute]? {
+    func attributeList<Attribute: KeyedAttribute>(_ option: OptionDefinition) throws(UsageError) -> [Attribute]? {
         let attributes = try parsedAll(option) { text throws(FlagValueProblem) -> Attribute? in try FlagValue.attribute(text) }
         return strings(option).isEmpty ? nil : attributes.compactMap { $0 }
     }
 
     /// Every `--name LAT,LNG:TASK[,TASK…][:STATE]` of a repeatable option, in order.
-    func vehicleStops(_ option: Option) throws(UsageError) -> [VehicleJourneySegment] {
+    func vehicleStops(_ option: OptionDefinition) throws(UsageError) -> [VehicleJourneySegment] {
         try parsedAll(option, FlagValue.vehicleStop)
     }
 
     /// `--name LOW_LAT,LOW_LNG,HIGH_LAT,HIGH_LNG`, or nil when not given.
-    func viewport(_ option: Option) throws(UsageError) -> Viewport? {
+    func viewport(_ option: OptionDefinition) throws(UsageError) -> Viewport? {
         try parsed(option, FlagValue.viewport)
     }
 
     /// `--name TIME` (RFC 3339), or nil when not given.
-    func timestamp(_ option: Option) throws(UsageError) -> Timestamp? {
+    func timestamp(_ option: OptionDefinition) throws(UsageError) -> Timestamp? {
         try parsed(option, FlagValue.timestamp)
     }
 
     /// `--name FROM,TO` (RFC 3339), or nil when not given.
-    func timeWindow(_ option: Option) throws(UsageError) -> TimeWindow? {
+    func timeWindow(_ option: OptionDefinition) throws(UsageError) -> TimeWindow? {
         try parsed(option, FlagValue.timeWindow)
     }
 
@@ -72,12 +72,12 @@ extension ParsedArguments {
     }
 
     /// `--name k=v,…` as attributes, or nil when not given.
-    func attributes<Attribute: KeyedAttribute>(_ option: Option) throws(UsageError) -> [Attribute]? {
+    func attributes<Attribute: KeyedAttribute>(_ option: OptionDefinition) throws(UsageError) -> [Attribute]? {
         try parsed(option, FlagValue.attributes)
     }
 
     /// `--name N` as an Int32 within `range`, or nil when not given.
-    func int32(_ option: Option, in range: ClosedRange<Int32> = Int32.min...Int32.max) throws(UsageError) -> Int32? {
+    func int32(_ option: OptionDefinition, in range: ClosedRange<Int32> = Int32.min...Int32.max) throws(UsageError) -> Int32? {
         guard let value = try int(option) else { return nil }
         guard let small = Int32(exactly: value), range.contains(small) else {
             throw usageError("--\(option.name): \(value) is out of range (\(range.lowerBound)…\(range.upperBound))")
@@ -86,18 +86,18 @@ extension ParsedArguments {
     }
 
     /// `--name 5m` as a proto duration, or nil when not given.
-    func protoDuration(_ option: Option) throws(UsageError) -> ProtoDuration? {
+    func protoDuration(_ option: OptionDefinition) throws(UsageError) -> ProtoDuration? {
         try duration(option).map { ProtoDuration($0) }
     }
 
     /// The value of `option` read by `parse`, or nil when not given.
-    private func parsed<Value>(_ option: Option, _ parse: (String) throws(FlagValueProblem) -> Value) throws(UsageError) -> Value? {
+    private func parsed<Value>(_ option: OptionDefinition, _ parse: (String) throws(FlagValueProblem) -> Value) throws(UsageError) -> Value? {
         guard let text = string(option) else { return nil }
         return try converted(option.name, text, parse)
     }
 
     /// Every value of a repeatable `option` read by `parse`, in order.
-    private func parsedAll<Value>(_ option: Option, _ parse: (String) throws(FlagValueProblem) -> Value) throws(UsageError) -> [Value] {
+    private func parsedAll<Value>(_ option: OptionDefinition, _ parse: (String) throws(FlagValueProblem) -> Value) throws(UsageError) -> [Value] {
         var values: [Value] = []
         for text in strings(option) { values.append(try converted(option.name, text, parse)) }
         return values

@@ -11,9 +11,9 @@ enum ReplayCommand {
     static let commands: [Command] = [command]
 
     /// `--to URL`: the engine to replay into, a transport URL.
-    static let toOption = Option.value("to", valueName: "url", help: "The engine to replay into (default: --transport).")
+    static let toOption = OptionDefinition.value("to", valueName: "url", help: "The engine to replay into (default: --transport).")
     /// `--from N`.
-    static let fromOption = Option.value("from", valueName: "sequence", help: "Skip records numbered below this.")
+    static let fromOption = OptionDefinition.value("from", valueName: "sequence", help: "Skip records numbered below this.")
     /// `<journal>`.
     static let journalArgument = Argument("journal", help: "The journal file.", completion: .files)
 

@@ -12,17 +12,17 @@ enum RouteCommand {
     static let attribution = "© OpenStreetMap contributors, ODbL"
 
     /// `--router`, shared by the commands that plan routes.
-    static let routerOption = Option.value(
+    static let routerOption = OptionDefinition.value(
         "router", valueName: "url",
         help: "Where routes come from: straight (great-circle estimates, no map needed) or routino:DIR (road routes on a Routino database: make map builds .build/map; map import builds your own).",
         environment: RouterRegistry.environmentVariable, completion: .values(["straight", "routino:"]))
 
     /// `--from LAT,LNG`.
-    static let fromOption = Option.value("from", valueName: "lat,lng", help: "Where the route starts.", required: true)
+    static let fromOption = OptionDefinition.value("from", valueName: "lat,lng", help: "Where the route starts.", required: true)
     /// `--to LAT,LNG`.
-    static let toOption = Option.value("to", valueName: "lat,lng", help: "Where the route ends.", required: true)
+    static let toOption = OptionDefinition.value("to", valueName: "lat,lng", help: "Where the route ends.", required: true)
     /// `--via LAT,LNG` (repeatable).
-    static let viaOption = Option.value("via", valueName: "lat,lng", help: "A point to pass on the way; repeat for several, in order.",
+    static let viaOption = OptionDefinition.value("via", valueName: "lat,lng", help: "A point to pass on the way; repeat for several, in order.",
                                         repeatable: true)
     /// `--category C`: only the categories' spellings are accepted.
     static let categoryOption = EnumOption(

@@ -10,82 +10,82 @@ import APIServer
 /// `serve`'s options, declared once: the command lists them and reads them by these declarations.
 enum ServeFlags {
     /// `--listen`.
-    static let listen = Option.value("listen", valueName: "host:port", help: "Address to listen on; port 0 picks a free port.",
+    static let listen = OptionDefinition.value("listen", valueName: "host:port", help: "Address to listen on; port 0 picks a free port.",
         default: "127.0.0.1:8080", environment: "FLEET_LISTEN")
     /// `--grpc-listen`.
-    static let grpcListen = Option.value("grpc-listen", valueName: "host:port", help: "Also serve Fleet Engine's gRPC API (VehicleService, TripService) on this address; alone, without --listen, serve only gRPC.",
+    static let grpcListen = OptionDefinition.value("grpc-listen", valueName: "host:port", help: "Also serve Fleet Engine's gRPC API (VehicleService, TripService) on this address; alone, without --listen, serve only gRPC.",
         environment: "FLEET_GRPC_LISTEN")
     /// `--grpc-tls-cert`.
-    static let grpcTlsCert = Option.value("grpc-tls-cert", valueName: "file", help: "PEM certificate chain for gRPC over TLS (with --grpc-tls-key); plain text without.",
+    static let grpcTlsCert = OptionDefinition.value("grpc-tls-cert", valueName: "file", help: "PEM certificate chain for gRPC over TLS (with --grpc-tls-key); plain text without.",
         environment: "FLEET_GRPC_TLS_CERT", completion: .files)
     /// `--grpc-tls-key`.
-    static let grpcTlsKey = Option.value("grpc-tls-key", valueName: "file", help: "PEM private key of --grpc-tls-cert.", environment: "FLEET_GRPC_TLS_KEY", completion: .files)
+    static let grpcTlsKey = OptionDefinition.value("grpc-tls-key", valueName: "file", help: "PEM private key of --grpc-tls-cert.", environment: "FLEET_GRPC_TLS_KEY", completion: .files)
     /// `--metrics-listen`.
-    static let metricsListen = Option.value("metrics-listen", valueName: "host:port", help: "Also answer GET /metrics here without a token, for a Prometheus scraper (keep it off public networks); /metrics on --listen needs a server or fleet-reader token when tokens are on.",
+    static let metricsListen = OptionDefinition.value("metrics-listen", valueName: "host:port", help: "Also answer GET /metrics here without a token, for a Prometheus scraper (keep it off public networks); /metrics on --listen needs a server or fleet-reader token when tokens are on.",
         environment: "FLEET_METRICS_LISTEN")
     /// `--jwt-key`.
-    static let jwtKey = Option.value("jwt-key", valueName: "[provider=]file", help: "PEM RSA public key, X.509 certificate or Google service-account JSON to verify RS256 tokens with; its tokens act only on the provider named, else the key file's project_id, else --provider.",
+    static let jwtKey = OptionDefinition.value("jwt-key", valueName: "[provider=]file", help: "PEM RSA public key, X.509 certificate or Google service-account JSON to verify RS256 tokens with; its tokens act only on the provider named, else the key file's project_id, else --provider.",
         environment: "FLEET_JWT_KEY", repeatable: true, completion: .files)
     /// `--jwt-secret-file`.
-    static let jwtSecretFile = Option.value("jwt-secret-file", valueName: "[provider=]file", help: "File holding an HS256 secret (at least 32 bytes); its tokens act only on the provider named, else --provider.",
+    static let jwtSecretFile = OptionDefinition.value("jwt-secret-file", valueName: "[provider=]file", help: "File holding an HS256 secret (at least 32 bytes); its tokens act only on the provider named, else --provider.",
         environment: "FLEET_JWT_SECRET_FILE", repeatable: true, completion: .files)
     /// `--insecure`.
-    static let insecure = Option.flag("insecure", help: "Allow a non-loopback address without token checks.")
+    static let insecure = OptionDefinition.flag("insecure", help: "Allow a non-loopback address without token checks.")
     /// `--max-body`.
-    static let maxBody = Option.value("max-body", valueName: "bytes", help: "Largest request body; larger ones get 413.", default: "1048576")
+    static let maxBody = OptionDefinition.value("max-body", valueName: "bytes", help: "Largest request body; larger ones get 413.", default: "1048576")
     /// `--threads`.
-    static let threads = Option.value("threads", valueName: "n", help: "Threads serving requests (a call that writes waits for its commit without one).", default: String(ServeOptions.defaultThreads))
+    static let threads = OptionDefinition.value("threads", valueName: "n", help: "Threads serving requests (a call that writes waits for its commit without one).", default: String(ServeOptions.defaultThreads))
     /// `--max-connections`.
-    static let maxConnections = Option.value("max-connections", valueName: "n", help: "Most connections open at once.", default: "4096")
+    static let maxConnections = OptionDefinition.value("max-connections", valueName: "n", help: "Most connections open at once.", default: "4096")
     /// `--connection-timeout`.
-    static let connectionTimeout = Option.value("connection-timeout", valueName: "duration", help: "Close connections idle this long (0 for never).", default: "60s")
+    static let connectionTimeout = OptionDefinition.value("connection-timeout", valueName: "duration", help: "Close connections idle this long (0 for never).", default: "60s")
     /// `--max-connections-per-client`.
-    static let maxConnectionsPerClient = Option.value("max-connections-per-client", valueName: "n", help: "Most connections open at once from one client address (0 for no limit); more are closed at once.", default: "1024")
+    static let maxConnectionsPerClient = OptionDefinition.value("max-connections-per-client", valueName: "n", help: "Most connections open at once from one client address (0 for no limit); more are closed at once.", default: "1024")
     /// `--header-timeout`.
-    static let headerTimeout = Option.value("header-timeout", valueName: "duration", help: "Time a request's line and headers may take to arrive (0 for no limit); then 408.", default: "30s")
+    static let headerTimeout = OptionDefinition.value("header-timeout", valueName: "duration", help: "Time a request's line and headers may take to arrive (0 for no limit); then 408.", default: "30s")
     /// `--body-timeout`.
-    static let bodyTimeout = Option.value("body-timeout", valueName: "duration", help: "Time a request's body may take to arrive after its headers (0 for no limit); then 408.", default: "60s")
+    static let bodyTimeout = OptionDefinition.value("body-timeout", valueName: "duration", help: "Time a request's body may take to arrive after its headers (0 for no limit); then 408.", default: "60s")
     /// `--max-watches`.
-    static let maxWatches = Option.value("max-watches", valueName: "n", help: "Most :watch streams open at once (0 for no limit); more get 429.", default: "3072")
+    static let maxWatches = OptionDefinition.value("max-watches", valueName: "n", help: "Most :watch streams open at once (0 for no limit); more get 429.", default: "3072")
     /// `--max-watches-per-client`.
-    static let maxWatchesPerClient = Option.value("max-watches-per-client", valueName: "n", help: "Most :watch streams open at once from one client address (0 for no limit); more get 429.", default: "512")
+    static let maxWatchesPerClient = OptionDefinition.value("max-watches-per-client", valueName: "n", help: "Most :watch streams open at once from one client address (0 for no limit); more get 429.", default: "512")
     /// `--rate-limit`.
-    static let rateLimit = Option.value("rate-limit", valueName: "rps", help: "Requests a second per token, or per client address without tokens; more get 429 with Retry-After (default: no limit).")
+    static let rateLimit = OptionDefinition.value("rate-limit", valueName: "rps", help: "Requests a second per token, or per client address without tokens; more get 429 with Retry-After (default: no limit).")
     /// `--rate-burst`.
-    static let rateBurst = Option.value("rate-burst", valueName: "n", help: "Requests a caller may send at once within --rate-limit (default: one second's worth).")
+    static let rateBurst = OptionDefinition.value("rate-burst", valueName: "n", help: "Requests a caller may send at once within --rate-limit (default: one second's worth).")
     /// `--allow-host`.
-    static let allowHost = Option.value("allow-host", valueName: "name", help: "Without token checks, answer requests for this Host besides loopback names and the listen address ('*' for any).",
+    static let allowHost = OptionDefinition.value("allow-host", valueName: "name", help: "Without token checks, answer requests for this Host besides loopback names and the listen address ('*' for any).",
         repeatable: true)
     /// `--no-access-log`.
-    static let noAccessLog = Option.flag("no-access-log", help: "Do not write an access log line per request.")
+    static let noAccessLog = OptionDefinition.flag("no-access-log", help: "Do not write an access log line per request.")
     /// `--leaflet-dir`.
-    static let leafletDir = Option.value("leaflet-dir", valueName: "dir", help: "Folder holding Leaflet 1.x (leaflet.js, leaflet.css, images/) for the map pages.",
+    static let leafletDir = OptionDefinition.value("leaflet-dir", valueName: "dir", help: "Folder holding Leaflet 1.x (leaflet.js, leaflet.css, images/) for the map pages.",
         default: MapConfiguration.debianLeafletDirectory, environment: "FLEET_LEAFLET_DIR", completion: .directories)
     /// `--tiles`.
-    static let tiles = Option.value("tiles", valueName: "url-template", help: "Tile server for the map pages' base layer, e.g. https://tile.example.org/{z}/{x}/{y}.png.",
+    static let tiles = OptionDefinition.value("tiles", valueName: "url-template", help: "Tile server for the map pages' base layer, e.g. https://tile.example.org/{z}/{x}/{y}.png.",
         environment: "FLEET_TILES")
     /// `--tiles-attribution`.
-    static let tilesAttribution = Option.value("tiles-attribution", valueName: "text", help: "Attribution the tile server requires, shown on the map.",
+    static let tilesAttribution = OptionDefinition.value("tiles-attribution", valueName: "text", help: "Attribution the tile server requires, shown on the map.",
         environment: "FLEET_TILES_ATTRIBUTION")
     /// `--map-roads`.
-    static let mapRoads = Option.value("map-roads", valueName: "file", help: "GeoJSON roads drawn as the map's base layer when no --tiles are given (offline maps); default: roads.geojson beside --router routino:DIR's database, when there.",
+    static let mapRoads = OptionDefinition.value("map-roads", valueName: "file", help: "GeoJSON roads drawn as the map's base layer when no --tiles are given (offline maps); default: roads.geojson beside --router routino:DIR's database, when there.",
         environment: "FLEET_MAP_ROADS", completion: .files)
     /// `--map-token-url`.
-    static let mapTokenURL = Option.value("map-token-url", valueName: "url-template", help: "Where a map page fetches a new token when its own expires ({provider}, {trip} and {tracking} filled in; JSON with a token member, asked with the browser's cookies); without it the page asks for a new link.",
+    static let mapTokenURL = OptionDefinition.value("map-token-url", valueName: "url-template", help: "Where a map page fetches a new token when its own expires ({provider}, {trip} and {tracking} filled in; JSON with a token member, asked with the browser's cookies); without it the page asks for a new link.",
         environment: "FLEET_MAP_TOKEN_URL")
     /// `--stale-after`.
-    static let staleAfter = Option.value("stale-after", valueName: "seconds", help: "The map pages flag a vehicle whose last location is older than this as stale.",
+    static let staleAfter = OptionDefinition.value("stale-after", valueName: "seconds", help: "The map pages flag a vehicle whose last location is older than this as stale.",
         default: "30", environment: "FLEET_STALE_AFTER")
     /// `--history-retention`.
-    static let historyRetention = Option.value("history-retention", valueName: "duration", help: "Keep every accepted location update this long in the position history (fleet-admin history), pruned in the background; 0 keeps nothing.",
+    static let historyRetention = OptionDefinition.value("history-retention", valueName: "duration", help: "Keep every accepted location update this long in the position history (fleet-admin history), pruned in the background; 0 keeps nothing.",
         default: "30d", environment: "FLEET_HISTORY_RETENTION")
     /// `--no-map`.
-    static let noMap = Option.flag("no-map", help: "Do not serve the map pages under /map.")
+    static let noMap = OptionDefinition.flag("no-map", help: "Do not serve the map pages under /map.")
     /// `--learned-etas on|off`.
-    static let learnedETAs = Option.value("learned-etas", valueName: "on|off", help: "Time the route ahead with the travel times learned from the fleet's drives (fleet-admin speeds); off uses each vehicle's live speed only.",
+    static let learnedETAs = OptionDefinition.value("learned-etas", valueName: "on|off", help: "Time the route ahead with the travel times learned from the fleet's drives (fleet-admin speeds); off uses each vehicle's live speed only.",
                                           default: "on", environment: "FLEET_LEARNED_ETAS", allowedValues: ["on", "off"])
     /// In the order help shows them.
-    static let all: [Option] = [
+    static let all: [OptionDefinition] = [
         listen, grpcListen, grpcTlsCert, grpcTlsKey, metricsListen, jwtKey, jwtSecretFile, insecure, maxBody, threads, maxConnections,
         connectionTimeout, maxConnectionsPerClient, headerTimeout, bodyTimeout, maxWatches, maxWatchesPerClient, rateLimit,
         rateBurst, allowHost, noAccessLog, leafletDir, tiles, tilesAttribution, mapRoads, mapTokenURL, staleAfter, noMap,

@@ -19,12 +19,12 @@ enum SpeedsCommands {
         subcommands: [learn, show, clear])
 
     /// `--traces FILE.csv`.
-    static let tracesOption = Option.value(
+    static let tracesOption = OptionDefinition.value(
         "traces", valueName: "file.csv",
         help: "Learn from recorded drives in a CSV file (trip_id,timestamp,latitude,longitude; the form `fleet-bench eta --traces` reads) instead of from the store's position history.",
         completion: .files)
     /// `--limit N`.
-    static let limitOption = Option.value("limit", valueName: "n", help: "How many pieces of road to list, most passes first.", default: "20")
+    static let limitOption = OptionDefinition.value("limit", valueName: "n", help: "How many pieces of road to list, most passes first.", default: "20")
 
     /// Opens the store the session names; a transport other than the in-process one is a usage error.
     static func withStorage<Result>(_ session: AdminSession, _ body: (LearnedTimesStorage) throws -> Result) throws -> Result {

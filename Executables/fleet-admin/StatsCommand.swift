@@ -6,7 +6,7 @@ import Foundation
 /// `fleet-admin stats`: counts of a provider's vehicles and trips.
 enum StatsCommand {
     /// `--stale-after D`.
-    static let staleAfterOption = Option.value("stale-after", valueName: "duration", help: "How old a location may be before its vehicle counts as stale.", default: "5m")
+    static let staleAfterOption = OptionDefinition.value("stale-after", valueName: "duration", help: "How old a location may be before its vehicle counts as stale.", default: "5m")
 
     /// The command.
     static let command = AdminCommand.make(

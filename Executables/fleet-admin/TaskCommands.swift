@@ -70,13 +70,13 @@ enum TaskCommands {
     // MARK: list
 
     /// `--filter EXPR` of `list`.
-    static let filterOption = Option.value(
+    static let filterOption = OptionDefinition.value(
         "filter", valueName: "expr",
         help: "Fleet Engine's task filter (AIP-160), passed through: like state = OPEN, delivery_vehicle_id = \"van-1\", task_outcome = FAILED, tracking_id = \"parcel-17\" or attributes.zone = \"A\", joined with AND or OR.")
     /// `--page-size N` of `list`.
-    static let pageSizeOption = Option.value("page-size", valueName: "n", help: "Tasks per request.", default: "100")
+    static let pageSizeOption = OptionDefinition.value("page-size", valueName: "n", help: "Tasks per request.", default: "100")
     /// `--limit N` of `list`.
-    static let limitOption = Option.value("limit", valueName: "n", help: "Stop after N tasks.")
+    static let limitOption = OptionDefinition.value("limit", valueName: "n", help: "Stop after N tasks.")
 
     /// `tasks list`.
     static let list = AdminCommand.make(
@@ -132,10 +132,10 @@ enum TaskCommands {
     static let outcomeOption = EnumOption(
         "outcome", valueName: "outcome", help: "How it went (required): succeeded, or failed (not done, or cancelled).", accepted: Vocabulary.taskOutcomes)
     /// `tasks close --at`.
-    static let outcomeTimeOption = Option.value(
+    static let outcomeTimeOption = OptionDefinition.value(
         "at", valueName: "time", help: "When the outcome happened (taskOutcomeTime), RFC 3339; default: now.")
     /// `tasks close --location`.
-    static let outcomeLocationOption = Option.value(
+    static let outcomeLocationOption = OptionDefinition.value(
         "location", valueName: "lat,lng",
         help: "Where the outcome happened (taskOutcomeLocation); without it Fleet Engine takes the vehicle's last location.")
 

@@ -23,25 +23,25 @@ struct TaskFlags: Sendable {
         "type", valueName: "type", help: "The task type (required): pickup, delivery, scheduled-stop or unavailable (a break).",
         accepted: Vocabulary.taskTypes)
     /// `--tracking-id T`.
-    static let trackingIDOption = Option.value(
+    static let trackingIDOption = OptionDefinition.value(
         "tracking-id", valueName: "id",
         help: "The shipment's tracking ID, what customers look it up by (required for pickup and delivery, refused for scheduled-stop and unavailable).")
     /// `--location LAT,LNG`.
-    static let locationOption = Option.value(
+    static let locationOption = OptionDefinition.value(
         "location", valueName: "lat,lng",
         help: "Where the task is done (plannedLocation; optional for unavailable). Write --location=-33.87,151.21 for a negative latitude.")
     /// `--duration D`.
-    static let durationOption = Option.value(
+    static let durationOption = OptionDefinition.value(
         "duration", valueName: "duration", help: "How long the task takes at its location (taskDuration; required), like 5m or 90s.")
     /// `--window FROM,TO`.
-    static let windowOption = Option.value(
+    static let windowOption = OptionDefinition.value(
         "window", valueName: "from,to",
         help: "When the task should be done (targetTimeWindow): two RFC 3339 times, like 2026-03-01T09:00:00Z,2026-03-01T12:00:00Z.")
 
     /// The options of `create`.
-    static let createOptions: [Option] = [typeOption.option, trackingIDOption, locationOption, durationOption, windowOption, AttributeFlag.option]
+    static let createOptions: [OptionDefinition] = [typeOption.option, trackingIDOption, locationOption, durationOption, windowOption, AttributeFlag.option]
     /// The options of `update`.
-    static let updateOptions: [Option] = [windowOption, AttributeFlag.option]
+    static let updateOptions: [OptionDefinition] = [windowOption, AttributeFlag.option]
 
     /// Reads whichever of the flags the running command declares; a malformed value is a usage error.
     init(_ arguments: ParsedArguments) throws(UsageError) {

@@ -17,54 +17,54 @@ enum TokenCommands {
         subcommands: [mint, inspect])
 
     /// `--key sa.json`.
-    static let keyOption = Option.value(
+    static let keyOption = OptionDefinition.value(
         "key", valueName: "sa.json", help: "A Google service-account key file: RS256, kid = private_key_id, iss = sub = client_email.",
         completion: .files)
     /// `--secret-file FILE`.
-    static let secretFileOption = Option.value(
+    static let secretFileOption = OptionDefinition.value(
         "secret-file", valueName: "file", help: "An HS256 secret of at least 32 bytes (one trailing newline ignored); the file serve --jwt-secret-file takes.",
         completion: .files)
     /// `--key` and `--secret-file`: the signing (or verifying) key.
-    static let keyOptions: [Option] = [keyOption, secretFileOption]
+    static let keyOptions: [OptionDefinition] = [keyOption, secretFileOption]
 
     /// The options of `token mint`.
     enum MintOptions {
         /// `--role ROLE`, one of `Role`'s claim values.
-        static let role = Option.choice("role", of: Role.self, help: "Who the token speaks for.", required: true)
+        static let role = OptionDefinition.choice("role", of: Role.self, help: "Who the token speaks for.", required: true)
         /// `--vehicle ID`.
-        static let vehicle = Option.value(
+        static let vehicle = OptionDefinition.value(
             "vehicle", valueName: "id", help: "authorization.vehicleid: the rides vehicle (a driver token needs it or --delivery-vehicle).")
         /// `--trip ID`.
-        static let trip = Option.value(
+        static let trip = OptionDefinition.value(
             "trip", valueName: "id", help: "authorization.tripid: the rides trip (a consumer token needs it or --tracking).")
         /// `--delivery-vehicle ID`.
-        static let deliveryVehicle = Option.value(
+        static let deliveryVehicle = OptionDefinition.value(
             "delivery-vehicle", valueName: "id",
             help: "authorization.deliveryvehicleid: the Deliveries vehicle (a driver or trusted-driver token needs it or --vehicle).")
         /// `--task ID`.
-        static let task = Option.value(
+        static let task = OptionDefinition.value(
             "task", valueName: "id", help: "authorization.taskid: the task a trusted-driver token may update (* for every task).")
         /// `--tracking ID`.
-        static let tracking = Option.value(
+        static let tracking = OptionDefinition.value(
             "tracking", valueName: "id", help: "authorization.trackingid: the shipment a consumer token may follow (GetTaskTrackingInfo).")
         /// `--ttl D`.
-        static let ttl = Option.value("ttl", valueName: "duration", help: "How long the token lives.", default: "1h")
+        static let ttl = OptionDefinition.value("ttl", valueName: "duration", help: "How long the token lives.", default: "1h")
         /// `--issuer ISS`.
-        static let issuer = Option.value(
+        static let issuer = OptionDefinition.value(
             "issuer", valueName: "iss", help: "iss and sub (default: the service account's email, else fleet-engine-self-hosted).")
         /// `--audience AUD`.
-        static let audience = Option.value("audience", valueName: "aud", help: "aud.", default: TokenVerifier.fleetEngineAudience)
+        static let audience = OptionDefinition.value("audience", valueName: "aud", help: "aud.", default: TokenVerifier.fleetEngineAudience)
         /// `--allow-long-ttl`.
-        static let allowLongTTL = Option.flag("allow-long-ttl", help: "Accept a --ttl over one hour (self-hosted servers configured for it only).")
+        static let allowLongTTL = OptionDefinition.flag("allow-long-ttl", help: "Accept a --ttl over one hour (self-hosted servers configured for it only).")
         /// In the order help shows them.
         static let all = [role, vehicle, trip, deliveryVehicle, task, tracking, ttl, issuer, audience, allowLongTTL]
     }
 
     /// `token inspect --public-key PEM`.
-    static let publicKeyOption = Option.value(
+    static let publicKeyOption = OptionDefinition.value(
         "public-key", valueName: "pem", help: "An RSA public key or certificate (PEM) to verify RS256 tokens with.", completion: .files)
     /// `token inspect --accept-audience AUD` (repeatable).
-    static let acceptAudienceOption = Option.value(
+    static let acceptAudienceOption = OptionDefinition.value(
         "accept-audience", valueName: "aud", help: "Another accepted aud besides Fleet Engine's.", repeatable: true)
     /// `token inspect [<jwt>]`.
     static let jwtArgument = Argument("jwt", help: "The token, or - to read it from standard input (default: --token).", arity: .optional)

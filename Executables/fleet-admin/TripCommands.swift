@@ -74,25 +74,25 @@ enum TripCommands {
     static let bodyOption = VehicleCommands.jsonBodyOption("Trip")
 
     /// `--vehicle ID` of `list` and `search`.
-    static let vehicleFilterOption = Option.value("vehicle", valueName: "id", help: "Only the trips of this vehicle.")
+    static let vehicleFilterOption = OptionDefinition.value("vehicle", valueName: "id", help: "Only the trips of this vehicle.")
     /// `--active` of `list` and `search`.
-    static let activeOption = Option.flag("active", help: "Only active trips (not COMPLETE or CANCELED).")
+    static let activeOption = OptionDefinition.flag("active", help: "Only active trips (not COMPLETE or CANCELED).")
     /// `--page-size N` of `list` and `search`.
-    static let pageSizeOption = Option.value("page-size", valueName: "n", help: "Trips per request.", default: "100")
+    static let pageSizeOption = OptionDefinition.value("page-size", valueName: "n", help: "Trips per request.", default: "100")
     /// `--limit N` of `list` and `search`.
-    static let limitOption = Option.value("limit", valueName: "n", help: "Stop after N trips.")
+    static let limitOption = OptionDefinition.value("limit", valueName: "n", help: "Stop after N trips.")
     /// `trips search --stale-for D`.
-    static let staleForOption = Option.value(
+    static let staleForOption = OptionDefinition.value(
         "stale-for", valueName: "duration", help: "Only trips not updated for at least this long (minimumStaleness).")
     /// `trips status --index N`.
-    static let statusIndexOption = Option.value(
+    static let statusIndexOption = OptionDefinition.value(
         "index", valueName: "n", help: "The intermediate destination (intermediateDestinationIndex).")
     /// `trips status <status>`.
     static let statusArgument = EnumArgument(
         "status", help: "The new status, like enroute-to-pickup or ENROUTE_TO_PICKUP.", accepted: Vocabulary.tripStatuses)
 
     /// Options of `trips list` and `trips search`.
-    static let listOptions: [Option] = [vehicleFilterOption, activeOption, pageSizeOption, limitOption]
+    static let listOptions: [OptionDefinition] = [vehicleFilterOption, activeOption, pageSizeOption, limitOption]
 
     /// `trips list`.
     static let list = AdminCommand.make(

@@ -24,43 +24,43 @@ struct TripFlags: Sendable {
     var index: Int32?
 
     /// `--pickup LAT,LNG`.
-    static let pickupOption = Option.value(
+    static let pickupOption = OptionDefinition.value(
         "pickup", valueName: "lat,lng", help: "The pickup point (write --pickup=-33.87,151.21 for a negative latitude).")
     /// `--dropoff LAT,LNG`.
-    static let dropoffOption = Option.value("dropoff", valueName: "lat,lng", help: "The dropoff point.")
+    static let dropoffOption = OptionDefinition.value("dropoff", valueName: "lat,lng", help: "The dropoff point.")
     /// `--stop LAT,LNG` (repeatable).
-    static let stopOption = Option.value(
+    static let stopOption = OptionDefinition.value(
         "stop", valueName: "lat,lng", help: "An intermediate destination; repeat for several, in order (exclusive trips only).",
         repeatable: true)
     /// `--type exclusive|shared`.
     static let typeOption = EnumOption(
         "type", valueName: "type", help: "The trip type: exclusive or shared.", accepted: Vocabulary.tripTypes)
     /// `--vehicle ID`.
-    static let vehicleOption = Option.value("vehicle", valueName: "id", help: "The vehicle the trip is assigned to.")
+    static let vehicleOption = OptionDefinition.value("vehicle", valueName: "id", help: "The vehicle the trip is assigned to.")
     /// `--attributes k=v,…`.
-    static let attributesOption = Option.value(
+    static let attributesOption = OptionDefinition.value(
         "attributes", valueName: "k=v,...", help: "The trip's attributes: k=v,k2=v2 (string values).")
     /// `--passengers N`.
-    static let passengersOption = Option.value("passengers", valueName: "n", help: "How many riders (numberOfPassengers).")
+    static let passengersOption = OptionDefinition.value("passengers", valueName: "n", help: "How many riders (numberOfPassengers).")
     /// `--status S`.
     static let statusOption = EnumOption(
         "status", valueName: "status", help: "The new trip status (any case, dashes or underscores: enroute-to-pickup).",
         accepted: Vocabulary.tripStatuses)
     /// `--index N`.
-    static let indexOption = Option.value(
+    static let indexOption = OptionDefinition.value(
         "index", valueName: "n", help: "The intermediate destination the status refers to (intermediateDestinationIndex).")
 
     /// Options of both `create` and `update`.
-    static let commonOptions: [Option] = [
+    static let commonOptions: [OptionDefinition] = [
         pickupOption, dropoffOption, stopOption, typeOption.option, vehicleOption, attributesOption,
     ]
     /// `--passengers`, for `create`.
-    static let createOptions: [Option] = [passengersOption]
+    static let createOptions: [OptionDefinition] = [passengersOption]
     /// `--status`, `--index`, for `update`.
-    static let updateOptions: [Option] = [statusOption.option, indexOption]
+    static let updateOptions: [OptionDefinition] = [statusOption.option, indexOption]
 
     /// Reads whichever of the flags the running command declares.
-    init(_ arguments: ParsedArguments, declared options: [Option]) throws(UsageError) {
+    init(_ arguments: ParsedArguments, declared options: [OptionDefinition]) throws(UsageError) {
         pickup = try arguments.latLng(Self.pickupOption)
         dropoff = try arguments.latLng(Self.dropoffOption)
         let stops = try arguments.latLngs(Self.stopOption)

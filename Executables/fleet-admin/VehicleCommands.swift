@@ -186,7 +186,7 @@ enum VehicleCommands {
     // MARK: Shared options
 
     /// `--json-body FILE|-` for a message named `message`.
-    static func jsonBodyOption(_ message: String) -> Option {
+    static func jsonBodyOption(_ message: String) -> OptionDefinition {
         .value("json-body", valueName: "file", help: "A \(message) as JSON, from a file or - (standard input); flags override its fields.",
                completion: .files)
     }
@@ -207,16 +207,16 @@ enum VehicleCommands {
         static let type = EnumOption(
             "type", valueName: "types", help: "Only vehicles taking one of these trip types.", accepted: Vocabulary.tripTypes)
         /// `--min-capacity N`.
-        static let minCapacity = Option.value("min-capacity", valueName: "n", help: "Only vehicles seating at least N.")
+        static let minCapacity = OptionDefinition.value("min-capacity", valueName: "n", help: "Only vehicles seating at least N.")
         /// `--filter EXPR`.
-        static let filter = Option.value(
+        static let filter = OptionDefinition.value(
             "filter", valueName: "expr", help: "An AIP-160 filter over attributes, like 'attributes.wheelchair=\"yes\"'.")
         /// `--on-trip`.
-        static let onTrip = Option.flag("on-trip", help: "Only vehicles with current trips.")
+        static let onTrip = OptionDefinition.flag("on-trip", help: "Only vehicles with current trips.")
         /// `--page-size N`.
-        static let pageSize = Option.value("page-size", valueName: "n", help: "Vehicles per request.", default: "100")
+        static let pageSize = OptionDefinition.value("page-size", valueName: "n", help: "Vehicles per request.", default: "100")
         /// `--limit N`.
-        static let limit = Option.value("limit", valueName: "n", help: "Stop after N vehicles.")
+        static let limit = OptionDefinition.value("limit", valueName: "n", help: "Stop after N vehicles.")
         /// In the order help shows them.
         static let all = [category.option, state.option, type.option, minCapacity, filter, onTrip, pageSize, limit]
     }
@@ -224,17 +224,17 @@ enum VehicleCommands {
     /// The options of `vehicles search`.
     enum SearchOptions {
         /// `--pickup LAT,LNG`.
-        static let pickup = Option.value("pickup", valueName: "lat,lng", help: "The pickup point.", required: true)
+        static let pickup = OptionDefinition.value("pickup", valueName: "lat,lng", help: "The pickup point.", required: true)
         /// `--dropoff LAT,LNG`.
-        static let dropoff = Option.value(
+        static let dropoff = OptionDefinition.value(
             "dropoff", valueName: "lat,lng", help: "The dropoff point (needed for shared trips and --order-by dropoff-point-eta).")
         /// `--radius METERS`.
-        static let radius = Option.value(
+        static let radius = OptionDefinition.value(
             "radius", valueName: "meters", help: "How far from the pickup to look (400–10000).", default: "2000")
         /// `--count N`.
-        static let count = Option.value("count", valueName: "n", help: "At most this many matches (1–50).", default: "10")
+        static let count = OptionDefinition.value("count", valueName: "n", help: "At most this many matches (1–50).", default: "10")
         /// `--capacity N`.
-        static let capacity = Option.value("capacity", valueName: "n", help: "Seats needed.", default: "1")
+        static let capacity = OptionDefinition.value("capacity", valueName: "n", help: "Seats needed.", default: "1")
         /// `--type exclusive|shared`.
         static let type = EnumOption(
             "type", valueName: "type", help: "The trip type: exclusive or shared.", accepted: Vocabulary.tripTypes, default: "exclusive")
@@ -247,18 +247,18 @@ enum VehicleCommands {
             "order-by", valueName: "order", help: "How matches are ordered.", accepted: Vocabulary.matchOrders,
             default: "pickup-point-eta")
         /// `--back-to-back`.
-        static let backToBack = Option.flag("back-to-back", help: "Include vehicles finishing another trip (includeBackToBack).")
+        static let backToBack = OptionDefinition.flag("back-to-back", help: "Include vehicles finishing another trip (includeBackToBack).")
         /// `--current-trips none|any`.
         static let currentTrips = EnumOption(
             "current-trips", valueName: "none|any", help: "Whether vehicles with current trips are included.",
             accepted: Vocabulary.currentTripsPresent)
         /// `--trip ID`.
-        static let trip = Option.value("trip", valueName: "id", help: "The trip the search is for (tripId).")
+        static let trip = OptionDefinition.value("trip", valueName: "id", help: "The trip the search is for (tripId).")
         /// `--staleness D`.
-        static let staleness = Option.value(
+        static let staleness = OptionDefinition.value(
             "staleness", valueName: "duration", help: "Leave out vehicles whose location is older (maximumStaleness).")
         /// `--filter EXPR`.
-        static let filter = Option.value("filter", valueName: "expr", help: "An AIP-160 filter over attributes.")
+        static let filter = OptionDefinition.value("filter", valueName: "expr", help: "An AIP-160 filter over attributes.")
         /// In the order help shows them.
         static let all = [pickup, dropoff, radius, count, capacity, type.option, category.option, orderBy.option, backToBack,
                           currentTrips.option, trip, staleness, filter]

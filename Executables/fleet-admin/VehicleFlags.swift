@@ -27,24 +27,24 @@ struct VehicleFlags: Sendable {
         "type", valueName: "types", help: "Trip types the vehicle takes: exclusive, shared, or exclusive,shared.",
         accepted: Vocabulary.tripTypes)
     /// `--capacity N`.
-    static let capacityOption = Option.value("capacity", valueName: "n", help: "How many riders it seats (at least 1).")
+    static let capacityOption = OptionDefinition.value("capacity", valueName: "n", help: "How many riders it seats (at least 1).")
     /// `--category C`.
     static let categoryOption = EnumOption(
         "category", valueName: "category",
         help: "The vehicle category: auto, taxi, truck, two-wheeler, bicycle or pedestrian.", accepted: Vocabulary.categories)
     /// `--location LAT,LNG`.
-    static let locationOption = Option.value(
+    static let locationOption = OptionDefinition.value(
         "location", valueName: "lat,lng", help: "Its location, as LAT,LNG in degrees (write --location=-33.87,151.21 for a negative latitude).")
     /// `--attributes k=v,…`.
-    static let attributesOption = Option.value(
+    static let attributesOption = OptionDefinition.value(
         "attributes", valueName: "k=v,...", help: "Its attributes, replacing all it has: k=v,k2=v2 (string values; '' for none).")
     /// `--back-to-back`.
-    static let backToBackOption = Option.flag("back-to-back", help: "Accept back-to-back trips (backToBackEnabled).")
+    static let backToBackOption = OptionDefinition.flag("back-to-back", help: "Accept back-to-back trips (backToBackEnabled).")
     /// `--no-back-to-back`.
-    static let noBackToBackOption = Option.flag("no-back-to-back", help: "Refuse back-to-back trips.")
+    static let noBackToBackOption = OptionDefinition.flag("no-back-to-back", help: "Refuse back-to-back trips.")
 
     /// The options that set these fields.
-    static let options: [Option] = [
+    static let options: [OptionDefinition] = [
         stateOption.option, typeOption.option, capacityOption, categoryOption.option, locationOption, attributesOption,
         backToBackOption, noBackToBackOption,
     ]

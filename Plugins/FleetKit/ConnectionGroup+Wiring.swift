@@ -8,12 +8,12 @@ import Foundation
 /// `Wiring.stores`).
 public struct ConnectionGroup: OptionGroup, Hashable {
     /// `--transport URL` (`FLEET_TRANSPORT`, default the registry's, `memory`).
-    public static let transport = Option.value(
+    public static let transport = OptionDefinition.value(
         "transport", valueName: "url",
         help: "Where the engine runs: " + Wiring.transports.schemes.map { "\($0.pattern) (\($0.summary))" }.joined(separator: ", ") + ".",
         default: Wiring.transports.defaultURL, environment: "FLEET_TRANSPORT")
     /// `--store URL` (`FLEET_STORE`); the embedded SQLite store when not given.
-    public static let store = Option.value(
+    public static let store = OptionDefinition.value(
         "store", valueName: "url",
         help: "The store of the in-process engine: \(Wiring.stores.usage). Default: the embedded SQLite store in $FLEET_DATA_DIR, else $XDG_DATA_HOME/fleet-engine, else ~/.local/share/fleet-engine, so separate invocations see the same fleet.",
         environment: "FLEET_STORE", completion: .files)

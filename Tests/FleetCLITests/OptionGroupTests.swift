@@ -5,8 +5,8 @@ import Testing
 /// The shared option groups: declared once, read into typed values, checked in one place.
 struct OptionGroupTests {
     enum Colour: String, OptionValue { case red, green }
-    static let colour = Option.choice("colour", of: Colour.self, help: "A colour.", default: .red)
-    static let store = Option.value("store", valueName: "url", help: "A store.")
+    static let colour = OptionDefinition.choice("colour", of: Colour.self, help: "A colour.", default: .red)
+    static let store = OptionDefinition.value("store", valueName: "url", help: "A store.")
 
     static let tool = Command("tool", abstract: "A tool.",
                               options: TokenGroup.options + OutputGroup.options + [colour, store]) { _, _ in 0 }

@@ -12,12 +12,12 @@ public struct OutputGroup: OptionGroup, Hashable {
     }
 
     /// `--json`, `-j`.
-    public static let json = Option.flag(
+    public static let json = OptionDefinition.flag(
         "json", short: "j", help: "Print Fleet Engine's JSON: one object, or a JSON array for lists (events: one object per line).")
     /// `--jsonl`.
-    public static let jsonLines = Option.flag("jsonl", help: "Print one compact JSON object per line (for pipes and jq).")
+    public static let jsonLines = OptionDefinition.flag("jsonl", help: "Print one compact JSON object per line (for pipes and jq).")
     /// `--no-color`.
-    public static let noColor = Option.flag(
+    public static let noColor = OptionDefinition.flag(
         "no-color", help: "Never colour the output (colour is used only on a terminal, and never with NO_COLOR set).")
     /// The group's options.
     public static let options = [json, jsonLines, noColor]

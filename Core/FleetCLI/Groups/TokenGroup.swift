@@ -3,25 +3,25 @@
 /// Shared by fleet-admin (`fixedOptions`), driver-report and consumer-follow (`options`).
 public struct TokenGroup: OptionGroup, Hashable {
     /// `--token JWT` (`FLEET_TOKEN`).
-    public static let token = Option.value(
+    public static let token = OptionDefinition.value(
         "token", valueName: "jwt", help: "The bearer token (JWT) sent over http; the in-process transports check none.",
         environment: "FLEET_TOKEN")
     /// `--token-file PATH` (`FLEET_TOKEN_FILE`).
-    public static let tokenFile = Option.value(
+    public static let tokenFile = OptionDefinition.value(
         "token-file", valueName: "path",
         help: "Read the bearer token from this file, again whenever it changes (so a helper may refresh it).",
         environment: "FLEET_TOKEN_FILE", completion: .files)
     /// `--token-url URL` (`FLEET_TOKEN_URL`).
-    public static let tokenURL = Option.value(
+    public static let tokenURL = OptionDefinition.value(
         "token-url", valueName: "url",
         help: "GET tokens from this URL ({vehicle} or {trip}, and {provider} are filled in); cached and refreshed before expiry.",
         environment: "FLEET_TOKEN_URL")
     /// `--token-key KEY` (`FLEET_TOKEN_KEY`, default `token`).
-    public static let tokenKey = Option.value(
+    public static let tokenKey = OptionDefinition.value(
         "token-key", valueName: "key", help: "--token-url: the JSON key of the token.", default: "token",
         environment: "FLEET_TOKEN_KEY")
     /// `--token-expiry-key KEY` (`FLEET_TOKEN_EXPIRY_KEY`, default `expiration_timestamp_ms`).
-    public static let tokenExpiryKey = Option.value(
+    public static let tokenExpiryKey = OptionDefinition.value(
         "token-expiry-key", valueName: "key",
         help: "--token-url: the JSON key of the expiry (epoch ms or s, seconds from now, or RFC 3339).",
         default: "expiration_timestamp_ms", environment: "FLEET_TOKEN_EXPIRY_KEY")
@@ -44,7 +44,7 @@ public struct TokenGroup: OptionGroup, Hashable {
     /// Reads the token options the command declares. An empty `--token` is a usage error (an unset
     /// variable in a script, most likely); more than one source is one too.
     public init(_ arguments: ParsedArguments) throws(UsageError) {
-        func given(_ option: Option) -> String? {
+        func given(_ option: OptionDefinition) -> String? {
             guard arguments.declares(option: option.name) else { return nil }
             return arguments.string(option)
         }
