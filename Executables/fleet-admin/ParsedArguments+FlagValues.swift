@@ -18,7 +18,7 @@ extension ParsedArguments {
     /// Every `--name KEY=VALUE` of a repeatable option as attributes, or nil when not given; a
     /// `--name ''` alone is no attributes.
     func attributeList<Attribute: KeyedAttribute>(_ option: OptionDefinition) throws(UsageError) -> [Attribute]? {
-        let attributes = try parsedAll(option) { text throws(FlagValueProblem) -> Attribute? in try FlagValue.attribute(text) }
+        let attributes = try parsedAll(option) { text throws(ArgumentProblem) -> Attribute? in try FlagValue.attribute(text) }
         return strings(option).isEmpty ? nil : attributes.compactMap { $0 }
     }
 
@@ -45,7 +45,7 @@ extension ParsedArguments {
     /// The value of an enum option, as its type, or nil when not given.
     func value<Value>(_ option: EnumOption<Value>) throws(UsageError) -> Value? {
         guard let text = string(option.option) else { return nil }
-        return try converted(option.option.name, text) { text throws(FlagValueProblem) in
+        return try converted(option.option.name, text) { text throws(ArgumentProblem) in
             try FlagValue.enumValue(text, accepted: option.accepted)
         }
     }
@@ -53,7 +53,7 @@ extension ParsedArguments {
     /// The value of an enum argument, as its type, or nil when not given.
     func value<Value>(_ argument: EnumArgument<Value>) throws(UsageError) -> Value? {
         guard let text = string(argument.argument) else { return nil }
-        return try converted(argument.argument.name, text, isArgument: true) { text throws(FlagValueProblem) in
+        return try converted(argument.argument.name, text, isArgument: true) { text throws(ArgumentProblem) in
             try FlagValue.enumValue(text, accepted: argument.accepted)
         }
     }
@@ -63,7 +63,7 @@ extension ParsedArguments {
     func values<Value>(_ option: EnumOption<Value>) throws(UsageError) -> [Value] {
         var values: [Value] = []
         for text in strings(option.option) {
-            let more = try converted(option.option.name, text) { text throws(FlagValueProblem) in
+            let more = try converted(option.option.name, text) { text throws(ArgumentProblem) in
                 try FlagValue.enumValues(text, accepted: option.accepted)
             }
             for value in more where !values.contains(where: { $0.name == value.name }) { values.append(value) }
@@ -91,20 +91,20 @@ extension ParsedArguments {
     }
 
     /// The value of `option` read by `parse`, or nil when not given.
-    private func parsed<Value>(_ option: OptionDefinition, _ parse: (String) throws(FlagValueProblem) -> Value) throws(UsageError) -> Value? {
+    private func parsed<Value>(_ option: OptionDefinition, _ parse: (String) throws(ArgumentProblem) -> Value) throws(UsageError) -> Value? {
         guard let text = string(option) else { return nil }
         return try converted(option.name, text, parse)
     }
 
     /// Every value of a repeatable `option` read by `parse`, in order.
-    private func parsedAll<Value>(_ option: OptionDefinition, _ parse: (String) throws(FlagValueProblem) -> Value) throws(UsageError) -> [Value] {
+    private func parsedAll<Value>(_ option: OptionDefinition, _ parse: (String) throws(ArgumentProblem) -> Value) throws(UsageError) -> [Value] {
         var values: [Value] = []
         for text in strings(option) { values.append(try converted(option.name, text, parse)) }
         return values
     }
 
     private func converted<Value>(_ name: String, _ text: String, isArgument: Bool = false,
-                                  _ parse: (String) throws(FlagValueProblem) -> Value) throws(UsageError) -> Value {
+                                  _ parse: (String) throws(ArgumentProblem) -> Value) throws(UsageError) -> Value {
         do {
             return try parse(text)
         } catch {

@@ -135,7 +135,7 @@ enum TokenCommands {
                     "Mint and verify in one go."),
         ]) { session in
         let arguments = session.arguments
-        var text = arguments.string(jwtArgument) ?? arguments.string(TokenGroup.token)
+        var text = arguments.string(jwtArgument) ?? session.token.token
         if text == "-" { text = try session.context.standardInput.readText() }
         guard let token = text?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty else {
             throw arguments.usageError("missing the token: give it as an argument, - for standard input, or --token")

@@ -20,7 +20,7 @@ enum TripCommands {
     static let create = AdminCommand.make(
         "create", abstract: "Create a trip (NEW), optionally assigned to a vehicle.",
         discussion: "Fields come from flags, or from a Trip JSON body (--json-body FILE, or -) that flags then override field by field. --type defaults to exclusive.",
-        options: TripFlags.commonOptions + TripFlags.createOptions + [bodyOption],
+        options: TripFlags.createOptions + [bodyOption],
         arguments: [tripArgument],
         examples: [
             Example("fleet-admin --provider demo trips create trip-1 --pickup 52.52,13.40 --dropoff 52.50,13.45",
@@ -29,7 +29,7 @@ enum TripCommands {
                     "A trip with one intermediate stop, assigned to car-1."),
         ]) { session in
         let name = try session.tripName(try session.arguments.require(tripArgument))
-        let flags = try TripFlags(session.arguments, declared: TripFlags.commonOptions + TripFlags.createOptions)
+        let flags = try TripFlags(session.arguments)
         let body = try JSONBody<Trip>.read(session, from: bodyOption, path: "trip")
         var trip = flags.tripToCreate(body: body?.message)
         // Checked here so the message names the flag, not the API field it fills (trip.pickupPoint).
@@ -138,14 +138,14 @@ enum TripCommands {
     static let update = AdminCommand.make(
         "update", abstract: "Change a trip's fields.",
         discussion: "The update mask is made from the flags given. With --json-body, the body's top-level fields join the mask, or --mask names the fields to take from it; flags override the body. --vehicle '' unassigns the trip.",
-        options: TripFlags.commonOptions + TripFlags.updateOptions + [bodyOption, MaskFlag.option],
+        options: TripFlags.updateOptions + [bodyOption, MaskFlag.option],
         arguments: [tripArgument],
         examples: [
             Example("fleet-admin --provider demo trips update trip-1 --dropoff 52.49,13.46", "Move the dropoff."),
             Example("fleet-admin --provider demo trips update trip-1 --status enroute-to-pickup --vehicle car-1", "Assign and start in one update."),
         ]) { session in
         let name = try session.tripName(try session.arguments.require(tripArgument))
-        var flags = try TripFlags(session.arguments, declared: TripFlags.commonOptions + TripFlags.updateOptions)
+        var flags = try TripFlags(session.arguments)
         if let vehicle = flags.vehicle, vehicle.hasPrefix("providers/") { flags.vehicle = try session.vehicleName(vehicle).vehicleID }
         let body = try JSONBody<Trip>.read(session, from: bodyOption, path: "trip")
         let paths = MaskFlag.unique((try MaskFlag.paths(session.arguments) ?? body?.fields ?? []) + flags.paths)

@@ -12,7 +12,7 @@ import Testing
 
     @Test(arguments: ["52.52", "52.52;13.40", "north,east", "1,2,3", "", ",", "nan,1", "inf,0"])
     func latLngRefusesAnythingElse(text: String) {
-        #expect(throws: FlagValueProblem(message: "is not LAT,LNG in decimal degrees (like 52.52,13.40)")) { try FlagValue.latLng(text) }
+        #expect(throws: ArgumentProblem("is not LAT,LNG in decimal degrees (like 52.52,13.40)")) { try FlagValue.latLng(text) }
     }
 
     @Test func keyValuePairsKeepOrderAndEqualsSignsInValues() throws {
@@ -20,8 +20,8 @@ import Testing
         #expect(pairs.map(\.key) == ["a", "b", "c"])
         #expect(pairs.map(\.value) == ["1", "x=y", ""])
         #expect(try FlagValue.keyValuePairs("").isEmpty)
-        #expect(throws: FlagValueProblem.self) { try FlagValue.keyValuePairs("a=1,oops") }
-        #expect(throws: FlagValueProblem.self) { try FlagValue.keyValuePairs("=1") }
+        #expect(throws: ArgumentProblem.self) { try FlagValue.keyValuePairs("a=1,oops") }
+        #expect(throws: ArgumentProblem.self) { try FlagValue.keyValuePairs("=1") }
     }
 
     @Test func attributesAreStringValues() throws {
@@ -39,15 +39,15 @@ import Testing
     @Test func aUniquePrefixIsEnoughAndAnAmbiguousOneIsNot() throws {
         #expect(try FlagValue.enumValue("journey-sharing", accepted: Vocabulary.tripViews) == .journeySharingV1s)
         #expect(try FlagValue.enumValue("two", accepted: Vocabulary.categories) == .twoWheeler)
-        #expect(throws: FlagValueProblem.self) { try FlagValue.enumValue("enroute", accepted: Vocabulary.tripStatuses) }
-        #expect(throws: FlagValueProblem(message: "is not one of online, offline")) {
+        #expect(throws: ArgumentProblem.self) { try FlagValue.enumValue("enroute", accepted: Vocabulary.tripStatuses) }
+        #expect(throws: ArgumentProblem("is not one of online, offline")) {
             try FlagValue.enumValue("unknown-vehicle-state", accepted: Vocabulary.vehicleStates)
         }
     }
 
     @Test func enumListsDropRepeats() throws {
         #expect(try FlagValue.enumValues("exclusive, shared,EXCLUSIVE", accepted: Vocabulary.tripTypes) == [.exclusive, .shared])
-        #expect(throws: FlagValueProblem(message: "is empty")) { try FlagValue.enumValues(" , ", accepted: Vocabulary.tripTypes) }
+        #expect(throws: ArgumentProblem("is empty")) { try FlagValue.enumValues(" , ", accepted: Vocabulary.tripTypes) }
     }
 
     @Test func spellingsAreLowerCaseWithDashes() {
