@@ -55,15 +55,19 @@ import Testing
         #expect(FlagValue.spelling(of: SearchVehiclesRequest.VehicleMatchOrder.pickupPointEta) == "pickup-point-eta")
     }
 
-    @Test func typedGettersTurnProblemsIntoUsageErrorsNamingTheOption() throws {
-        let arguments = ParsedArguments(commandPath: ["fleet-admin", "trips", "create"],
-                                        values: ["pickup": ["52.5,13.4"], "dropoff": ["x"], "stop": ["1,2", "3,4"], "capacity": ["99999999999"]])
-        #expect(try arguments.latLng(TripFlags.pickupOption) == LatLng(latitude: 52.5, longitude: 13.4))
-        #expect(try arguments.latLngs(TripFlags.stopOption).count == 2)
-        #expect(throws: UsageError("--dropoff: 'x' is not LAT,LNG in decimal degrees (like 52.52,13.40)", commandPath: ["fleet-admin", "trips", "create"])) {
-            try arguments.latLng(TripFlags.dropoffOption)
+    @Test func declaredFlagsTurnProblemsIntoUsageErrorsNamingTheOption() throws {
+        let path = ["fleet-admin", "trips", "create"]
+        let trip = try TripFlags(ParsedArguments(commandPath: path, values: ["pickup": ["52.5,13.4"], "stop": ["1,2", "3,4"]]))
+        #expect(trip.pickup == LatLng(latitude: 52.5, longitude: 13.4))
+        #expect(trip.stops?.count == 2)
+        #expect(throws: UsageError("--dropoff: 'x' is not LAT,LNG in decimal degrees (like 52.52,13.40)", commandPath: path)) {
+            try TripFlags(ParsedArguments(commandPath: path, values: ["dropoff": ["x"]]))
         }
-        #expect(throws: UsageError.self) { try arguments.int32(VehicleFlags.capacityOption) }
+        #expect(throws: UsageError("--capacity: 99999999999 is out of range (-2147483648…2147483647)", commandPath: path)) {
+            try VehicleFlags(ParsedArguments(commandPath: path, values: ["capacity": ["99999999999"]]))
+        }
+        #expect(VehicleFlags.declarationProblems().isEmpty && TripFlags.declarationProblems().isEmpty)
+        #expect(DeliveryVehicleFlags.declarationProblems().isEmpty && TaskFlags.declarationProblems().isEmpty)
     }
 
     @Test func enumOptionsReadAsTheirTypeAndRefuseOtherValuesNamingTheOption() throws {
@@ -80,8 +84,8 @@ import Testing
         #expect(try status.value(TripCommands.statusArgument) == .enrouteToPickup)
     }
 
-    @Test func enumOptionsOfferTheirSpellingsAndOnlyStrictOnesRestrictTheParser() {
-        let state = VehicleFlags.stateOption.option
+    @Test func enumOptionsOfferTheirSpellingsAndOnlyStrictOnesRestrictTheParser() throws {
+        let state = try #require(VehicleFlags.options.first { $0.name == "state" })
         #expect(state.completion == .values(["online", "offline"]))
         #expect(state.allowedValues.isEmpty, "any case, dashes or a prefix are accepted, so the parser does not restrict them")
         let category = RouteCommand.categoryOption.option

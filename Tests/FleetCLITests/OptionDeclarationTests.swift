@@ -3,7 +3,7 @@ import Testing
 
 /// Options declared once with `@Option` and `@Flag`: the group's option list, help, defaults, the
 /// environment, conversion and checks all come from the declarations.
-struct DeclarationTests {
+struct OptionDeclarationTests {
     enum Speed: String, OptionValue { case slow, fast }
 
     struct Limits: OptionGroup {
@@ -17,7 +17,7 @@ struct DeclarationTests {
         @Option("count", short: "c", valueName: "n", help: "How many.", check: .within(1...10))
         var count: Int32?
         var limits = Limits()
-        @Option("speed", help: "How fast.") var speed: Speed
+        @Option("speed", valueName: "speed", help: "How fast.") var speed: Speed
         @Option("tag", valueName: "t", help: "A tag; repeat for several.") var tags: [String]
         @Option("point", valueName: "x,y", help: "A point.", transform: Settings.point) var point: (Double, Double)?
         @Flag("verbose", short: "v", help: "Say more.", environment: "TOOL_VERBOSE") var verbose: Bool
