@@ -88,7 +88,7 @@ import Testing
         let state = try #require(VehicleFlags.options.first { $0.name == "state" })
         #expect(state.completion == .values(["online", "offline"]))
         #expect(state.allowedValues.isEmpty, "any case, dashes or a prefix are accepted, so the parser does not restrict them")
-        let category = RouteCommand.categoryOption.option
+        let category = try #require(RouteCommand.Flags.options.first { $0.name == "category" })
         #expect(category.allowedValues == FlagValue.spellings(Vocabulary.categories))
         #expect(category.defaultValue == "auto")
     }

@@ -20,6 +20,12 @@ struct OptionDeclarationTests {
         @Option("speed", valueName: "speed", help: "How fast.") var speed: Speed
         @Option("tag", valueName: "t", help: "A tag; repeat for several.") var tags: [String]
         @Option("point", valueName: "x,y", help: "A point.", transform: Settings.point) var point: (Double, Double)?
+        @Option("rate", valueName: "rps", help: "A rate.",
+                transform: { text throws(ArgumentProblem) in
+                    guard let rate = Double(text), rate > 0 else { throw .sentence("must be a positive number", showingText: true) }
+                    return rate
+                })
+        var rate: Double?
         @Flag("verbose", short: "v", help: "Say more.", environment: "TOOL_VERBOSE") var verbose: Bool
         @Flag("cache", help: "Use the cache.", inversion: "Do not use the cache.") var cache: Bool?
 
@@ -49,15 +55,16 @@ struct OptionDeclarationTests {
     }
 
     @Test func theOptionListComesFromTheDeclarationsInPropertyOrder() {
-        #expect(Settings.options.map(\.name) == ["count", "max-body", "timeout", "speed", "tag", "point", "verbose", "cache", "no-cache"])
+        #expect(Settings.options.map(\.name) == ["count", "max-body", "timeout", "speed", "tag", "point", "rate", "verbose", "cache", "no-cache"])
         let byName = Dictionary(uniqueKeysWithValues: Settings.options.map { ($0.name, $0) })
         #expect(byName["count"]?.short == "c" && byName["count"]?.valueName == "n" && byName["count"]?.isRequired == false)
         #expect(byName["timeout"]?.defaultValue == "60s" && byName["timeout"]?.environment == "TOOL_TIMEOUT")
         #expect(byName["speed"]?.isRequired == true && byName["speed"]?.allowedValues == ["slow", "fast"])
         #expect(byName["tag"]?.isRepeatable == true)
+        #expect(byName["point"]?.isRequired == false && byName["rate"]?.isRequired == false, "a T? read by a transform is optional")
         #expect(byName["verbose"]?.kind == .flag && byName["no-cache"]?.help == "Do not use the cache.")
         #expect(Settings.declarationProblems().isEmpty, "\(Settings.declarationProblems())")
-        #expect(Self.lean.options.map(\.name) == ["count", "max-body", "timeout", "point", "verbose"])
+        #expect(Self.lean.options.map(\.name) == ["count", "max-body", "timeout", "point", "rate", "verbose"])
     }
 
     @Test func helpShowsWhatTheDeclarationsSay() {
@@ -95,6 +102,7 @@ struct OptionDeclarationTests {
             try read(["--speed", "slow"], environment: ["TOOL_TIMEOUT": "soon"])
         }
         #expect(throws: usageError("--point: '1' is not X,Y")) { try read(["--speed", "slow", "--point", "1"]) }
+        #expect(throws: usageError("--rate must be a positive number, got '0'")) { try read(["--speed", "slow", "--rate", "0"]) }
         #expect(throws: usageError("--speed: 'fats' is not one of slow, fast; did you mean 'fast'?")) { try read(["--speed", "fats"]) }
         #expect(throws: usageError("missing --speed <speed>")) { try read([]) }
         #expect(throws: usageError("unknown option '--tags'; did you mean '--tag'?")) { try read(["--speed", "slow", "--tags", "a"]) }

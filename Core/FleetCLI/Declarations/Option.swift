@@ -120,7 +120,9 @@ extension Option {
                   transform: { text throws(ArgumentProblem) in try Value(argument: text) }, check: check)
     }
 
-    /// An option read by `transform`, with a default or else required.
+    /// An option read by `transform`, with a default or else required. (Disfavoured, so that a
+    /// `transform` closure for a `T?` property declares an optional option, not a required one.)
+    @_disfavoredOverload
     public init(_ name: String, short: Character? = nil, valueName: String = "value", help: String, default defaultValue: String? = nil,
                 environment: String? = nil, allowedValues: [String] = [], completion: Completion? = nil, hidden: Bool = false,
                 transform: @escaping @Sendable (String) throws(ArgumentProblem) -> Value, check: OptionCheck<Value>? = nil) {
