@@ -72,13 +72,12 @@ import Testing
 
     @Test func enumOptionsReadAsTheirTypeAndRefuseOtherValuesNamingTheOption() throws {
         let path = ["fleet-admin", "vehicles", "search"]
-        let arguments = ParsedArguments(commandPath: path,
-                                        values: ["order-by": ["dropoff-point"], "category": ["taxi,Auto", "taxi"], "current-trips": ["some"]])
-        let order: SearchVehiclesRequest.VehicleMatchOrder? = try arguments.value(VehicleCommands.SearchOptions.orderBy)
-        #expect(order == .dropoffPointEta, "a unique prefix is enough")
-        #expect(try arguments.values(VehicleCommands.SearchOptions.category) == [.taxi, .auto], "lists and repeats, without duplicates")
+        let search = try VehicleCommands.SearchOptions(ParsedArguments(commandPath: path, values: [
+            "pickup": ["1,2"], "order-by": ["dropoff-point"], "category": ["taxi,Auto", "taxi"]]))
+        #expect(search.orderBy == .dropoffPointEta, "a unique prefix is enough")
+        #expect(search.categories == [.taxi, .auto], "lists and repeats, without duplicates")
         #expect(throws: UsageError("--current-trips: 'some' is not one of none, any", commandPath: path)) {
-            try arguments.value(VehicleCommands.SearchOptions.currentTrips)
+            try VehicleCommands.SearchOptions(ParsedArguments(commandPath: path, values: ["pickup": ["1,2"], "current-trips": ["some"]]))
         }
         let status = ParsedArguments(commandPath: ["fleet-admin", "trips", "status"], values: ["status": ["Enroute to pickup"]])
         #expect(try status.value(TripCommands.statusArgument) == .enrouteToPickup)
