@@ -50,14 +50,14 @@ enum TripCommands {
     /// `trips get`.
     static let get = AdminCommand.make(
         "get", abstract: "Show a trip.",
-        options: [viewOption.option],
+        options: ViewFlag.options,
         arguments: [tripArgument],
         examples: [
             Example("fleet-admin --provider demo trips get trip-1", "Status, vehicle, route progress and ETA."),
             Example("fleet-admin --provider demo trips get trip-1 --view journey-sharing --json", "What a rider's app is shown, as JSON."),
         ]) { session in
         let name = try session.tripName(try session.arguments.require(tripArgument))
-        let view = try session.arguments.value(viewOption)
+        let view = try ViewFlag(session.arguments).view
         let trip = try session.withAPI { try $0.getTrip(GetTripRequest(name: name.description, view: view)) }
         session.printer.single(trip, details: TripFormatting.details)
         return 0
@@ -66,64 +66,76 @@ enum TripCommands {
     // MARK: list / search
 
     /// `trips get --view`.
-    static let viewOption = EnumOption(
-        "view", valueName: "view", help: "sdk, or journey-sharing (JOURNEY_SHARING_V1S: other riders' waypoints anonymous).",
-        accepted: Vocabulary.tripViews)
+    struct ViewFlag: OptionGroup {
+        @Option("view", valueName: "view", help: "sdk, or journey-sharing (JOURNEY_SHARING_V1S: other riders' waypoints anonymous).",
+                accepted: Vocabulary.tripViews)
+        var view: TripView?
+
+        init() {}
+    }
 
     /// `--json-body FILE|-` of `create` and `update`.
     static let bodyOption = VehicleCommands.jsonBodyOption("Trip")
 
-    /// `--vehicle ID` of `list` and `search`.
-    static let vehicleFilterOption = OptionDefinition.value("vehicle", valueName: "id", help: "Only the trips of this vehicle.")
-    /// `--active` of `list` and `search`.
-    static let activeOption = OptionDefinition.flag("active", help: "Only active trips (not COMPLETE or CANCELED).")
-    /// `--page-size N` of `list` and `search`.
-    static let pageSizeOption = OptionDefinition.value("page-size", valueName: "n", help: "Trips per request.", default: "100")
-    /// `--limit N` of `list` and `search`.
-    static let limitOption = OptionDefinition.value("limit", valueName: "n", help: "Stop after N trips.")
-    /// `trips search --stale-for D`.
-    static let staleForOption = OptionDefinition.value(
-        "stale-for", valueName: "duration", help: "Only trips not updated for at least this long (minimumStaleness).")
+    /// The options of `trips list` and `trips search`.
+    struct ListFlags: OptionGroup {
+        @Option("vehicle", valueName: "id", help: "Only the trips of this vehicle.")
+        var vehicle: String?
+        @Flag("active", help: "Only active trips (not COMPLETE or CANCELED).")
+        var active: Bool
+        @Option("page-size", valueName: "n", help: "Trips per request.", default: "100", check: .within(1...Int32.max))
+        var pageSize: Int32
+        @Option("limit", valueName: "n", help: "Stop after N trips.")
+        var limit: Int?
+        /// `trips search` only.
+        @Option("stale-for", valueName: "duration", help: "Only trips not updated for at least this long (minimumStaleness).")
+        var staleFor: Duration?
+
+        init() {}
+    }
+
     /// `trips status --index N`.
-    static let statusIndexOption = OptionDefinition.value(
-        "index", valueName: "n", help: "The intermediate destination (intermediateDestinationIndex).")
+    struct StatusFlags: OptionGroup {
+        @Option("index", valueName: "n", help: "The intermediate destination (intermediateDestinationIndex).", check: .within(0...Int32.max))
+        var index: Int32?
+
+        init() {}
+    }
+
     /// `trips status <status>`.
     static let statusArgument = EnumArgument(
         "status", help: "The new status, like enroute-to-pickup or ENROUTE_TO_PICKUP.", accepted: Vocabulary.tripStatuses)
 
-    /// Options of `trips list` and `trips search`.
-    static let listOptions: [OptionDefinition] = [vehicleFilterOption, activeOption, pageSizeOption, limitOption]
-
     /// `trips list`.
     static let list = AdminCommand.make(
         "list", abstract: "List trips (SearchTrips; every page, a progress bar on a terminal).",
-        options: listOptions,
+        options: ListFlags.options(excluding: \.$staleFor),
         examples: [
             Example("fleet-admin --provider demo trips list --vehicle car-1 --active", "The trips car-1 is serving now."),
             Example("fleet-admin --provider demo trips list --json", "Every trip of the provider as a JSON array."),
         ]) { session in
-        try listTrips(session, minimumStaleness: nil)
+        try listTrips(session)
     }
 
     /// `trips search`.
     static let search = AdminCommand.make(
         "search", abstract: "Search trips: list's filters plus --stale-for.",
-        options: listOptions + [staleForOption],
+        options: ListFlags.options,
         examples: [
             Example("fleet-admin --provider demo trips search --active --stale-for 30m", "Active trips nobody touched for half an hour."),
         ]) { session in
-        try listTrips(session, minimumStaleness: try session.arguments.protoDuration(staleForOption))
+        try listTrips(session)
     }
 
     /// Lists trips (SearchTrips, every page) in the chosen format.
-    static func listTrips(_ session: AdminSession, minimumStaleness: ProtoDuration?) throws -> Int32 {
-        let arguments = session.arguments
-        let vehicleID = try arguments.string(vehicleFilterOption).map { try session.vehicleName($0).vehicleID }
+    static func listTrips(_ session: AdminSession) throws -> Int32 {
+        let flags = try ListFlags(session.arguments)
+        let vehicleID = try flags.vehicle.map { try session.vehicleName($0).vehicleID }
         let request = SearchTripsRequest(parent: try session.parent(), vehicleId: vehicleID,
-                                         activeTripsOnly: arguments.flag(activeOption) ? true : nil,
-                                         pageSize: try arguments.int32(pageSizeOption, in: 1...Int32.max),
-                                         minimumStaleness: minimumStaleness)
-        let limit = try arguments.int(limitOption)
+                                         activeTripsOnly: flags.active ? true : nil,
+                                         pageSize: flags.pageSize,
+                                         minimumStaleness: flags.staleFor.map { ProtoDuration($0) })
+        let limit = flags.limit
         let writer = session.printer.list(of: Trip.self, table: TripFormatting.table)
         try session.withAPI { api in
             try FleetPager(api: api, progress: session.progress("Listing trips")).trips(request, limit: limit) { writer.add($0) }
@@ -182,7 +194,7 @@ enum TripCommands {
     static let status = AdminCommand.make(
         "status", abstract: "Move a trip to a status.",
         discussion: "Statuses: \(FlagValue.spellings(Vocabulary.tripStatuses).joined(separator: ", ")) (any case, dashes or underscores). For the intermediate statuses without --index, the next destination after an arrival, the current one otherwise.",
-        options: [statusIndexOption],
+        options: StatusFlags.options,
         arguments: [tripArgument, statusArgument.argument],
         examples: [
             Example("fleet-admin --provider demo trips status trip-1 enroute-to-pickup", "The driver is on the way."),
@@ -192,7 +204,7 @@ enum TripCommands {
         guard let status = try session.arguments.value(statusArgument) else {
             throw session.arguments.usageError("missing argument <status>")
         }
-        let given = try session.arguments.int32(statusIndexOption, in: 0...Int32.max)
+        let given = try StatusFlags(session.arguments).index
         let trip = try session.withAPI { api in
             var index = given
             if index == nil, status == .enrouteToIntermediateDestination || status == .arrivedAtIntermediateDestination {
