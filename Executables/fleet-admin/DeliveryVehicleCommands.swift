@@ -60,34 +60,37 @@ enum DeliveryVehicleCommands {
 
     // MARK: list
 
-    /// `--filter EXPR` of `list`.
-    static let filterOption = OptionDefinition.value(
-        "filter", valueName: "expr",
-        help: "Only vehicles whose attributes match: attributes.KEY = \"VALUE\", joined with AND (at most 50; values compare as strings).")
-    /// `--viewport LOW_LAT,LOW_LNG,HIGH_LAT,HIGH_LNG` of `list`.
-    static let viewportOption = OptionDefinition.value(
-        "viewport", valueName: "lat,lng,lat,lng",
-        help: "Only vehicles last seen in this rectangle: its south-west then north-east corner, like 52.50,13.35,52.55,13.45.")
-    /// `--page-size N` of `list`.
-    static let pageSizeOption = OptionDefinition.value("page-size", valueName: "n", help: "Delivery vehicles per request.", default: "100")
-    /// `--limit N` of `list`.
-    static let limitOption = OptionDefinition.value("limit", valueName: "n", help: "Stop after N delivery vehicles.")
+    /// The options of `delivery-vehicles list`.
+    struct ListFlags: OptionGroup {
+        @Option("filter", valueName: "expr",
+                help: "Only vehicles whose attributes match: attributes.KEY = \"VALUE\", joined with AND (at most 50; values compare as strings).")
+        var filter: String?
+        @Option("viewport", valueName: "lat,lng,lat,lng",
+                help: "Only vehicles last seen in this rectangle: its south-west then north-east corner, like 52.50,13.35,52.55,13.45.",
+                transform: FlagValue.viewport)
+        var viewport: Viewport?
+        @Option("page-size", valueName: "n", help: "Delivery vehicles per request.", default: "100", check: .within(1...Int32.max))
+        var pageSize: Int32
+        @Option("limit", valueName: "n", help: "Stop after N delivery vehicles.")
+        var limit: Int?
+
+        init() {}
+    }
 
     /// `delivery-vehicles list`.
     static let list = AdminCommand.make(
         "list", abstract: "List delivery vehicles (every page; a progress bar on a terminal).",
         discussion: "Follows nextPageToken to the end (or to --limit), printing JSON lines and JSON array elements as pages arrive. Fleet Engine leaves the stops out of listed vehicles: get shows them.",
-        options: [filterOption, viewportOption, pageSizeOption, limitOption],
+        options: ListFlags.options,
         examples: [
             Example("fleet-admin --provider demo delivery-vehicles list", "Every delivery vehicle of the provider."),
             Example("fleet-admin --provider demo delivery-vehicles list --filter 'attributes.depot = \"north\"' --viewport 52.50,13.35,52.55,13.45",
                     "The north depot's vehicles inside a rectangle."),
         ]) { session in
-        let arguments = session.arguments
-        let request = ListDeliveryVehiclesRequest(
-            parent: try session.parent(), pageSize: try arguments.int32(pageSizeOption, in: 1...Int32.max),
-            filter: arguments.string(filterOption), viewport: try arguments.viewport(viewportOption))
-        let limit = try arguments.int(limitOption)
+        let flags = try ListFlags(session.arguments)
+        let request = ListDeliveryVehiclesRequest(parent: try session.parent(), pageSize: flags.pageSize, filter: flags.filter,
+                                                  viewport: flags.viewport)
+        let limit = flags.limit
         let writer = session.printer.list(of: DeliveryVehicle.self, table: DeliveryVehicleFormatting.table)
         try session.withAPI { api in
             try FleetPager(api: api, progress: session.progress("Listing delivery vehicles")).deliveryVehicles(request, limit: limit) {

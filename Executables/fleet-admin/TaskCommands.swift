@@ -69,29 +69,32 @@ enum TaskCommands {
 
     // MARK: list
 
-    /// `--filter EXPR` of `list`.
-    static let filterOption = OptionDefinition.value(
-        "filter", valueName: "expr",
-        help: "Fleet Engine's task filter (AIP-160), passed through: like state = OPEN, delivery_vehicle_id = \"van-1\", task_outcome = FAILED, tracking_id = \"parcel-17\" or attributes.zone = \"A\", joined with AND or OR.")
-    /// `--page-size N` of `list`.
-    static let pageSizeOption = OptionDefinition.value("page-size", valueName: "n", help: "Tasks per request.", default: "100")
-    /// `--limit N` of `list`.
-    static let limitOption = OptionDefinition.value("limit", valueName: "n", help: "Stop after N tasks.")
+    /// The options of `tasks list`.
+    struct ListFlags: OptionGroup {
+        @Option("filter", valueName: "expr",
+                help: "Fleet Engine's task filter (AIP-160), passed through: like state = OPEN, delivery_vehicle_id = \"van-1\", task_outcome = FAILED, tracking_id = \"parcel-17\" or attributes.zone = \"A\", joined with AND or OR.")
+        var filter: String?
+        @Option("page-size", valueName: "n", help: "Tasks per request.", default: "100", check: .within(1...Int32.max))
+        var pageSize: Int32
+        @Option("limit", valueName: "n", help: "Stop after N tasks.")
+        var limit: Int?
+
+        init() {}
+    }
 
     /// `tasks list`.
     static let list = AdminCommand.make(
         "list", abstract: "List tasks (every page; a progress bar on a terminal).",
         discussion: "Follows nextPageToken to the end (or to --limit), printing JSON lines and JSON array elements as pages arrive.",
-        options: [filterOption, pageSizeOption, limitOption],
+        options: ListFlags.options,
         examples: [
             Example("fleet-admin --provider demo tasks list --filter 'delivery_vehicle_id = \"van-1\" AND state = OPEN'", "What van-1 still has to do."),
             Example("fleet-admin --provider demo tasks list --filter 'task_outcome = FAILED' --jsonl | jq -r .trackingId",
                     "The tracking IDs of failed tasks, for a pipe."),
         ]) { session in
-        let arguments = session.arguments
-        let request = ListTasksRequest(parent: try session.parent(), pageSize: try arguments.int32(pageSizeOption, in: 1...Int32.max),
-                                       filter: arguments.string(filterOption))
-        let limit = try arguments.int(limitOption)
+        let flags = try ListFlags(session.arguments)
+        let request = ListTasksRequest(parent: try session.parent(), pageSize: flags.pageSize, filter: flags.filter)
+        let limit = flags.limit
         let writer = session.printer.list(of: DeliveryTask.self, table: TaskFormatting.table)
         try session.withAPI { api in
             try FleetPager(api: api, progress: session.progress("Listing tasks")).tasks(request, limit: limit) { writer.add($0) }
@@ -128,22 +131,26 @@ enum TaskCommands {
 
     // MARK: close
 
-    /// `tasks close --outcome`.
-    static let outcomeOption = EnumOption(
-        "outcome", valueName: "outcome", help: "How it went (required): succeeded, or failed (not done, or cancelled).", accepted: Vocabulary.taskOutcomes)
-    /// `tasks close --at`.
-    static let outcomeTimeOption = OptionDefinition.value(
-        "at", valueName: "time", help: "When the outcome happened (taskOutcomeTime), RFC 3339; default: now.")
-    /// `tasks close --location`.
-    static let outcomeLocationOption = OptionDefinition.value(
-        "location", valueName: "lat,lng",
-        help: "Where the outcome happened (taskOutcomeLocation); without it Fleet Engine takes the vehicle's last location.")
+    /// The options of `tasks close`.
+    struct CloseFlags: OptionGroup {
+        @Option("outcome", valueName: "outcome", help: "How it went (required): succeeded, or failed (not done, or cancelled).",
+                accepted: Vocabulary.taskOutcomes)
+        var outcome: DeliveryTask.TaskOutcome?
+        @Option("at", valueName: "time", help: "When the outcome happened (taskOutcomeTime), RFC 3339; default: now.", transform: FlagValue.timestamp)
+        var time: Timestamp?
+        @Option("location", valueName: "lat,lng",
+                help: "Where the outcome happened (taskOutcomeLocation); without it Fleet Engine takes the vehicle's last location.",
+                transform: FlagValue.latLng)
+        var location: LatLng?
+
+        init() {}
+    }
 
     /// `tasks close`.
     static let close = AdminCommand.make(
         "close", abstract: "Close a task and record its outcome (UpdateTask).",
         discussion: "Sets the outcome, its time and place, and the state CLOSED when the task is still OPEN. Fleet Engine allows this only once the task is no longer among a vehicle's remaining stops: a task assigned to a delivery vehicle is closed by removing its stop (delivery-vehicles update --stop … without it, or --no-stops), and this command then records the outcome. An unassigned task is closed directly. An outcome cannot change once set.",
-        options: [outcomeOption.option, outcomeTimeOption, outcomeLocationOption],
+        options: CloseFlags.options,
         arguments: [taskArgument],
         examples: [
             Example("fleet-admin --provider demo tasks close t-1 --outcome succeeded", "Delivered, now, where the vehicle is."),
@@ -152,11 +159,12 @@ enum TaskCommands {
         ]) { session in
         let arguments = session.arguments
         let name = try session.taskName(try arguments.require(taskArgument))
-        guard let outcome = try arguments.value(outcomeOption) else {
+        let flags = try CloseFlags(arguments)
+        guard let outcome = flags.outcome else {
             throw arguments.usageError("--outcome is required: succeeded or failed")
         }
-        let time = try arguments.timestamp(outcomeTimeOption) ?? Timestamp(date: Date())
-        let location = try arguments.latLng(outcomeLocationOption)
+        let time = flags.time ?? Timestamp(date: Date())
+        let location = flags.location
         let closed = try session.withAPI { api in
             let current = try api.getTask(GetTaskRequest(name: name.description))
             let request = TaskOutcomeUpdate(name: name, outcome: outcome, time: time, location: location, current: current).request
