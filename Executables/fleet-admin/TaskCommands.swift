@@ -16,8 +16,6 @@ enum TaskCommands {
     /// The `<task>` argument.
     static let taskArgument = Argument("task", help: "The task ID (with --provider) or its full name providers/P/tasks/T.")
 
-    /// `--json-body FILE|-` of `create` and `update`.
-    static let bodyOption = VehicleCommands.jsonBodyOption("Task")
 
     // MARK: create
 
@@ -25,7 +23,7 @@ enum TaskCommands {
     static let create = AdminCommand.make(
         "create", abstract: "Create a task (OPEN).",
         discussion: "Fields come from flags, or from a Task JSON body (--json-body FILE, or -) that flags then override field by field. --type and --duration are required; --tracking-id is required for pickups and deliveries and refused for scheduled stops and breaks; --location is required unless the task is a break (unavailable). The task is created OPEN and unassigned: put it on a delivery vehicle's stop to assign it.",
-        options: TaskFlags.createOptions + [bodyOption],
+        options: TaskFlags.createOptions + JSONBodyFlag<DeliveryTask>.options,
         arguments: [taskArgument],
         examples: [
             Example("fleet-admin --provider demo tasks create t-1 --type delivery --tracking-id parcel-17 --location 52.52,13.40 --duration 5m",
@@ -36,7 +34,7 @@ enum TaskCommands {
         ]) { session in
         let name = try session.taskName(try session.arguments.require(taskArgument))
         let flags = try TaskFlags(session.arguments)
-        let body = try JSONBody<DeliveryTask>.read(session, from: bodyOption, path: "task")
+        let body = try JSONBody<DeliveryTask>.read(session, path: "task")
         let task = flags.taskToCreate(body: body?.message)
         // Checked here so the message names the flag, not the API field it fills (task.type).
         guard task.type != nil else {
@@ -109,7 +107,7 @@ enum TaskCommands {
     static let update = AdminCommand.make(
         "update", abstract: "Change a task's window or attributes.",
         discussion: "The update mask is made from the flags given. A task's type, tracking ID, location and duration cannot change; its state and outcome are set by tasks close. With --json-body, the body's top-level fields join the mask, or --mask names the fields to take from it (taskTrackingViewConfig, for one); flags override the body.",
-        options: TaskFlags.updateOptions + [bodyOption, MaskFlag.option],
+        options: TaskFlags.updateOptions + JSONBodyFlag<DeliveryTask>.options + MaskFlag.options,
         arguments: [taskArgument],
         examples: [
             Example("fleet-admin --provider demo tasks update t-1 --window 2026-03-01T13:00:00Z,2026-03-01T15:00:00Z", "Move the delivery to the afternoon."),
@@ -117,8 +115,8 @@ enum TaskCommands {
         ]) { session in
         let name = try session.taskName(try session.arguments.require(taskArgument))
         let flags = try TaskFlags(session.arguments)
-        let body = try JSONBody<DeliveryTask>.read(session, from: bodyOption, path: "task")
-        let paths = MaskFlag.unique((try MaskFlag.paths(session.arguments) ?? body?.fields ?? []) + flags.paths)
+        let body = try JSONBody<DeliveryTask>.read(session, path: "task")
+        let paths = MaskFlag.unique((try MaskFlag(session.arguments).paths ?? body?.fields ?? []) + flags.paths)
         guard !paths.isEmpty else {
             throw session.arguments.usageError("nothing to update: give a field flag (--window, --attribute) or --json-body")
         }

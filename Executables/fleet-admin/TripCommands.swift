@@ -20,7 +20,7 @@ enum TripCommands {
     static let create = AdminCommand.make(
         "create", abstract: "Create a trip (NEW), optionally assigned to a vehicle.",
         discussion: "Fields come from flags, or from a Trip JSON body (--json-body FILE, or -) that flags then override field by field. --type defaults to exclusive.",
-        options: TripFlags.createOptions + [bodyOption],
+        options: TripFlags.createOptions + JSONBodyFlag<Trip>.options,
         arguments: [tripArgument],
         examples: [
             Example("fleet-admin --provider demo trips create trip-1 --pickup 52.52,13.40 --dropoff 52.50,13.45",
@@ -30,7 +30,7 @@ enum TripCommands {
         ]) { session in
         let name = try session.tripName(try session.arguments.require(tripArgument))
         let flags = try TripFlags(session.arguments)
-        let body = try JSONBody<Trip>.read(session, from: bodyOption, path: "trip")
+        let body = try JSONBody<Trip>.read(session, path: "trip")
         var trip = flags.tripToCreate(body: body?.message)
         // Checked here so the message names the flag, not the API field it fills (trip.pickupPoint).
         guard trip.pickupPoint != nil else {
@@ -74,8 +74,6 @@ enum TripCommands {
         init() {}
     }
 
-    /// `--json-body FILE|-` of `create` and `update`.
-    static let bodyOption = VehicleCommands.jsonBodyOption("Trip")
 
     /// The options of `trips list` and `trips search`.
     struct ListFlags: OptionGroup {
@@ -150,7 +148,7 @@ enum TripCommands {
     static let update = AdminCommand.make(
         "update", abstract: "Change a trip's fields.",
         discussion: "The update mask is made from the flags given. With --json-body, the body's top-level fields join the mask, or --mask names the fields to take from it; flags override the body. --vehicle '' unassigns the trip.",
-        options: TripFlags.updateOptions + [bodyOption, MaskFlag.option],
+        options: TripFlags.updateOptions + JSONBodyFlag<Trip>.options + MaskFlag.options,
         arguments: [tripArgument],
         examples: [
             Example("fleet-admin --provider demo trips update trip-1 --dropoff 52.49,13.46", "Move the dropoff."),
@@ -159,8 +157,8 @@ enum TripCommands {
         let name = try session.tripName(try session.arguments.require(tripArgument))
         var flags = try TripFlags(session.arguments)
         if let vehicle = flags.vehicle, vehicle.hasPrefix("providers/") { flags.vehicle = try session.vehicleName(vehicle).vehicleID }
-        let body = try JSONBody<Trip>.read(session, from: bodyOption, path: "trip")
-        let paths = MaskFlag.unique((try MaskFlag.paths(session.arguments) ?? body?.fields ?? []) + flags.paths)
+        let body = try JSONBody<Trip>.read(session, path: "trip")
+        let paths = MaskFlag.unique((try MaskFlag(session.arguments).paths ?? body?.fields ?? []) + flags.paths)
         guard !paths.isEmpty else {
             throw session.arguments.usageError("nothing to update: give a field flag (--status, --vehicle, --dropoff, …) or --json-body")
         }

@@ -19,7 +19,7 @@ enum VehicleCommands {
     static let create = AdminCommand.make(
         "create", abstract: "Create a vehicle.",
         discussion: "Fields come from flags, or from a Vehicle JSON body (--json-body FILE, or - for standard input) that flags then override field by field. What neither gives defaults to --state offline, --type exclusive and --category auto; --capacity has no default.",
-        options: VehicleFlags.options + [bodyOption],
+        options: VehicleFlags.options + JSONBodyFlag<Vehicle>.options,
         arguments: [vehicleArgument],
         examples: [
             Example("fleet-admin --provider demo vehicles create car-1 --capacity 4 --type exclusive,shared --state online --location 52.52,13.40",
@@ -29,7 +29,7 @@ enum VehicleCommands {
         ]) { session in
         let name = try session.vehicleName(try session.arguments.require(vehicleArgument))
         let flags = try VehicleFlags(session.arguments)
-        let body = try JSONBody<Vehicle>.read(session, from: bodyOption, path: "vehicle")
+        let body = try JSONBody<Vehicle>.read(session, path: "vehicle")
         let request = CreateVehicleRequest(parent: "providers/\(name.provider)", vehicleId: name.vehicleID,
                                            vehicle: flags.vehicleToCreate(body: body?.message))
         let vehicle = try session.withAPI { try $0.createVehicle(request) }
@@ -88,7 +88,7 @@ enum VehicleCommands {
     static let update = AdminCommand.make(
         "update", abstract: "Change a vehicle's fields.",
         discussion: "The update mask is made from the flags given (--attributes replaces every attribute). With --json-body, the body's top-level fields join the mask, or --mask names the fields to take from it; flags override the body.",
-        options: VehicleFlags.options + [bodyOption, MaskFlag.option],
+        options: VehicleFlags.options + JSONBodyFlag<Vehicle>.options + MaskFlag.options,
         arguments: [vehicleArgument],
         examples: [
             Example("fleet-admin --provider demo vehicles update car-1 --location 52.53,13.41", "Report a new location."),
@@ -97,8 +97,8 @@ enum VehicleCommands {
         ]) { session in
         let name = try session.vehicleName(try session.arguments.require(vehicleArgument))
         let flags = try VehicleFlags(session.arguments)
-        let body = try JSONBody<Vehicle>.read(session, from: bodyOption, path: "vehicle")
-        let paths = MaskFlag.unique((try MaskFlag.paths(session.arguments) ?? body?.fields ?? []) + flags.paths)
+        let body = try JSONBody<Vehicle>.read(session, path: "vehicle")
+        let paths = MaskFlag.unique((try MaskFlag(session.arguments).paths ?? body?.fields ?? []) + flags.paths)
         guard !paths.isEmpty else {
             throw session.arguments.usageError("nothing to update: give a field flag (--state, --capacity, --location, …) or --json-body")
         }
@@ -179,15 +179,6 @@ enum VehicleCommands {
     }
 
     // MARK: Shared options
-
-    /// `--json-body FILE|-` for a message named `message`.
-    static func jsonBodyOption(_ message: String) -> OptionDefinition {
-        .value("json-body", valueName: "file", help: "A \(message) as JSON, from a file or - (standard input); flags override its fields.",
-               completion: .files)
-    }
-
-    /// `--json-body FILE|-` of `create` and `update`.
-    static let bodyOption = jsonBodyOption("Vehicle")
 
     /// The options of `vehicles list`.
     struct ListOptions: OptionGroup {

@@ -69,9 +69,11 @@ import Testing
 
     @Test func masksAreCamelCasedAndMalformedOnesAreUsageErrors() throws {
         let given = ParsedArguments(commandPath: ["fleet-admin", "vehicles", "update"], values: ["mask": ["vehicle_state, maximumCapacity"]])
-        #expect(try MaskFlag.paths(given) == ["vehicleState", "maximumCapacity"])
+        #expect(try MaskFlag(given).paths == ["vehicleState", "maximumCapacity"])
         let bad = ParsedArguments(commandPath: ["fleet-admin", "vehicles", "update"], values: ["mask": ["a,,b"]])
-        #expect(throws: UsageError.self) { try MaskFlag.paths(bad) }
+        #expect(throws: UsageError("--mask: 'a,,b' is not a comma-separated list of field names (like vehicleState,maximumCapacity)", commandPath: ["fleet-admin", "vehicles", "update"])) {
+            try MaskFlag(bad)
+        }
         #expect(MaskFlag.unique(["a", "b", "a"]) == ["a", "b"])
     }
 

@@ -38,7 +38,7 @@ public struct ArgumentProblem: Error, Sendable, Hashable {
     }
 
     /// The whole message about `text`, given for the option or argument spelt `label` (`--count`, `<code>`).
-    func report(label: String, text: String, source: ParsedArguments.Source?) -> String {
+    public func report(label: String, text: String, source: ParsedArguments.Source?) -> String {
         switch wording {
         case .aboutText:
             var from = ""
