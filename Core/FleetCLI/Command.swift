@@ -3,17 +3,20 @@
 /// come from this declaration.
 ///
 /// ```swift
-/// let tool = Command("fleet-admin", abstract: "Manage a fleet.",
-///     options: [.value("transport", valueName: "url", help: "Where the engine is.", default: "memory",
-///                      environment: "FLEET_TRANSPORT"),
-///               .flag("json", short: "j", help: "Print JSON.")],
-///     subcommands: [
-///         Command("vehicles", abstract: "Manage vehicles.", subcommands: [
-///             Command("get", abstract: "Show a vehicle.", arguments: [Argument("vehicle-id", help: "The vehicle.")]) { args, context in
-///                 context.print(try args.require("vehicle-id")); return 0
-///             },
-///         ]),
-///     ])
+/// struct Connection: OptionGroup {
+///     @Option("transport", valueName: "url", help: "Where the engine is.", default: "memory", environment: "FLEET_TRANSPORT")
+///     var transport: String
+///     @Flag("json", short: "j", help: "Print JSON.") var json: Bool
+/// }
+///
+/// let tool = Command("fleet-admin", abstract: "Manage a fleet.", options: Connection.options, subcommands: [
+///     Command("vehicles", abstract: "Manage vehicles.", subcommands: [
+///         Command("get", abstract: "Show a vehicle.", arguments: [Argument("vehicle-id", help: "The vehicle.")]) { args, context in
+///             let connection = try Connection(args)
+///             context.print("\(try args.require("vehicle-id")) over \(connection.transport)"); return 0
+///         },
+///     ]),
+/// ])
 /// await CommandLineTool.main(tool)
 /// ```
 public struct Command: Sendable {

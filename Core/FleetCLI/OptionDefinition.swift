@@ -1,8 +1,11 @@
-/// A named command-line option: a flag (`--json`, `-j`) or an option with a value
-/// (`--transport URL`, `--transport=URL`), with help, a default and an environment variable.
+/// What help, completion scripts and the parser know of a command-line option: a flag (`--json`,
+/// `-j`) or an option with a value (`--transport URL`, `--transport=URL`), with help, a default and
+/// an environment variable.
 ///
-/// Declare with `.flag(...)` or `.value(...)`. Options of a command are accepted by all its
-/// subcommands too, so shared options (`--transport`) are declared once, on the root.
+/// Commands declare their options once with `@Option` and `@Flag` in an `OptionGroup`, whose
+/// `options` are these definitions; `.flag(...)` and `.value(...)` make one directly, for a program
+/// that reads its few options by name (the test helpers). Options of a command are accepted by all
+/// its subcommands too, so shared options (`--transport`) are declared once, on the root.
 public struct OptionDefinition: Sendable, Hashable {
     /// Whether the option takes a value.
     public enum Kind: Sendable, Hashable {

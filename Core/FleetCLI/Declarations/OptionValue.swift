@@ -15,13 +15,3 @@ extension OptionValue {
     /// Every case's raw value.
     public static var allowedValues: [String] { allCases.map(\.rawValue) }
 }
-
-extension OptionDefinition {
-    /// An option whose value is one case of `type`, spelt as its raw value.
-    public static func choice<Value: OptionValue>(_ name: String, of type: Value.Type, short: Character? = nil,
-                                                 valueName: String? = nil, help: String, default defaultValue: Value? = nil,
-                                                 environment: String? = nil, required: Bool = false, hidden: Bool = false) -> OptionDefinition {
-        .value(name, short: short, valueName: valueName ?? name, help: help, default: defaultValue?.rawValue,
-               environment: environment, required: required, allowedValues: type.allCases.map(\.rawValue), hidden: hidden)
-    }
-}
