@@ -203,10 +203,7 @@ enum VehicleCommands {
         init() {}
 
         /// The categories asked for; every category when none is.
-        var categories: [VehicleType.Category] {
-            let given = FlagValue.union(categoryLists)
-            return given.isEmpty ? Vocabulary.categories : given
-        }
+        var categories: [VehicleType.Category] { Vocabulary.categories(given: categoryLists) }
     }
 
     /// The options of `vehicles search`.
@@ -245,10 +242,7 @@ enum VehicleCommands {
         init() {}
 
         /// The categories asked for; every category when none is.
-        var categories: [VehicleType.Category] {
-            let given = FlagValue.union(categoryLists)
-            return given.isEmpty ? Vocabulary.categories : given
-        }
+        var categories: [VehicleType.Category] { Vocabulary.categories(given: categoryLists) }
     }
 }
 
