@@ -3,17 +3,20 @@
 /// come from this declaration.
 ///
 /// ```swift
-/// let tool = Command("fleet-admin", abstract: "Manage a fleet.",
-///     options: [.value("transport", valueName: "url", help: "Where the engine is.", default: "memory",
-///                      environment: "FLEET_TRANSPORT"),
-///               .flag("json", short: "j", help: "Print JSON.")],
-///     subcommands: [
-///         Command("vehicles", abstract: "Manage vehicles.", subcommands: [
-///             Command("get", abstract: "Show a vehicle.", arguments: [Argument("vehicle-id", help: "The vehicle.")]) { args, context in
-///                 context.print(try args.require("vehicle-id")); return 0
-///             },
-///         ]),
-///     ])
+/// struct Connection: OptionGroup {
+///     @Option("transport", valueName: "url", help: "Where the engine is.", default: "memory", environment: "FLEET_TRANSPORT")
+///     var transport: String
+///     @Flag("json", short: "j", help: "Print JSON.") var json: Bool
+/// }
+///
+/// let tool = Command("fleet-admin", abstract: "Manage a fleet.", options: Connection.options, subcommands: [
+///     Command("vehicles", abstract: "Manage vehicles.", subcommands: [
+///         Command("get", abstract: "Show a vehicle.", arguments: [Argument("vehicle-id", help: "The vehicle.")]) { args, context in
+///             let connection = try Connection(args)
+///             context.print("\(try args.require("vehicle-id")) over \(connection.transport)"); return 0
+///         },
+///     ]),
+/// ])
 /// await CommandLineTool.main(tool)
 /// ```
 public struct Command: Sendable {
@@ -30,7 +33,7 @@ public struct Command: Sendable {
     /// The version printed by `--version` (root command only), if any.
     public let version: String?
     /// Options and flags, in the order help shows them.
-    public let options: [Option]
+    public let options: [OptionDefinition]
     /// Positional arguments, in order.
     public let arguments: [Argument]
     /// Subcommands, in the order help shows them.
@@ -42,7 +45,7 @@ public struct Command: Sendable {
 
     /// A command.
     public init(_ name: String, abstract: String, discussion: String? = nil, version: String? = nil,
-                options: [Option] = [], arguments: [Argument] = [], subcommands: [Command] = [],
+                options: [OptionDefinition] = [], arguments: [Argument] = [], subcommands: [Command] = [],
                 examples: [Example] = [], handler: Handler? = nil) {
         self.name = name
         self.abstract = abstract
@@ -63,7 +66,7 @@ public struct Command: Sendable {
     /// Mistakes in the declaration of this command and its subcommands (duplicate names, a
     /// variadic argument not last, a group without handler or subcommands…); empty when sound.
     /// Tests call it for every executable's command.
-    public func declarationProblems(inherited: [Option] = [], path: [String] = []) -> [String] {
+    public func declarationProblems(inherited: [OptionDefinition] = [], path: [String] = []) -> [String] {
         let here = (path + [name]).joined(separator: " ")
         var problems: [String] = []
         let visible = inherited + options

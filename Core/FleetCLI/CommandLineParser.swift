@@ -82,7 +82,7 @@ public struct CommandLineParser: Sendable {
         init(root: Command) { path = [root] }
 
         var names: [String] { path.map(\.name) }
-        var visibleOptions: [Option] { path.flatMap(\.options) }
+        var visibleOptions: [OptionDefinition] { path.flatMap(\.options) }
 
         mutating func fail(_ message: String) {
             if firstError == nil { firstError = UsageError(message, commandPath: names) }

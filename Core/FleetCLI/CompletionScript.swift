@@ -163,7 +163,7 @@ public enum CompletionScript {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func zshSpec(for option: Option) -> String {
+    private static func zshSpec(for option: OptionDefinition) -> String {
         let help = "[" + zshEscaped(firstSentence(option.help)) + "]"
         let repeat_ = option.isRepeatable ? "*" : ""
         let value = option.kind == .value
@@ -203,7 +203,7 @@ public enum CompletionScript {
     private struct Entry {
         var path: [Command]
         var id: String
-        var options: [Option]
+        var options: [OptionDefinition]
         var command: Command { path[path.count - 1] }
     }
 
@@ -220,7 +220,7 @@ public enum CompletionScript {
         return entries
     }
 
-    private static func spellings(of option: Option) -> [String] {
+    private static func spellings(of option: OptionDefinition) -> [String] {
         ["--" + option.name] + (option.short.map { ["-\($0)"] } ?? [])
     }
 

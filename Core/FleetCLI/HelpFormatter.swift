@@ -71,7 +71,7 @@ public enum HelpFormatter {
         return parts.joined(separator: " ")
     }
 
-    private static func optionRow(_ option: Option) -> (String, String) {
+    private static func optionRow(_ option: OptionDefinition) -> (String, String) {
         var left = option.short.map { "-\($0), " } ?? ""
         left += "--" + option.name
         if option.kind == .value { left += " <\(option.valueName)>" }

@@ -1,4 +1,7 @@
-/// The values of a parsed command line, read by name with typed getters.
+/// The values of a parsed command line. Commands read their options through the declarations of an
+/// `OptionGroup` (`try ServeFlags(arguments)`) and their positional arguments through `Argument`s;
+/// the getters by name serve that reading and programs that read a few options by name (the test
+/// helpers, fleet-bench).
 ///
 /// Options and positional arguments share one namespace: `string("transport")` reads
 /// `--transport`, `string("code")` the argument `<code>`. A value comes from the command line,

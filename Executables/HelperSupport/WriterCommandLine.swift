@@ -16,7 +16,7 @@ public struct WriterCommandLine {
     public let arguments: ParsedArguments
 
     /// Parses the process's arguments; help exits 0, a usage error exits 2 with the message.
-    public static func parseOrExit(_ name: String, abstract: String, target: Argument, options: [Option] = []) -> WriterCommandLine {
+    public static func parseOrExit(_ name: String, abstract: String, target: Argument, options: [OptionDefinition] = []) -> WriterCommandLine {
         let command = Command(name, abstract: abstract, options: [
             .value("writer", valueName: "n", help: "This writer's number.", required: true),
             .value("count", valueName: "k", help: "How many rounds to do.", required: true),

@@ -37,43 +37,27 @@ struct FollowSettings {
 
     /// Reads and checks the arguments; a `UsageError` (exit 2) for anything wrong with them.
     init(_ arguments: ParsedArguments, context: Context) throws {
-        connection = try arguments.group(ConnectionGroup.self)
+        let options = try FollowOptions(arguments)
+        connection = options.connection
         try connection.check(arguments, environment: context.environment)
-        let tokens = try arguments.group(TokenGroup.self)
-        token = try arguments.checkingSettings { try TokenOption(tokens) }
-
-        let stale = try arguments.double(FollowOptions.staleAfter) ?? FollowConfiguration.defaultStaleAfterSeconds
-        guard stale > 0, stale.isFinite else {
-            throw arguments.usageError("--stale-after must be a positive number of seconds, got '\(arguments.string(FollowOptions.staleAfter) ?? "")'")
-        }
-        staleAfterSeconds = stale
-        let scale = try arguments.double(FollowOptions.timeScale) ?? 1
-        guard scale > 0 else { throw arguments.usageError("--time-scale must be above 0, got '\(arguments.string(FollowOptions.timeScale) ?? "")'") }
-        timeScale = scale
-        let interval = try arguments.duration(FollowOptions.interval) ?? .seconds(FollowConfiguration.defaultRefreshSeconds)
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
-        guard seconds >= FollowConfiguration.minimumRefreshSeconds else {
-            throw arguments.usageError("--interval must be at least 1s, got '\(arguments.string(FollowOptions.interval) ?? "")'")
-        }
-        if let tracking = try Self.trackingName(arguments) {
-            if arguments.string(FollowOptions.until) != nil {
-                throw arguments.usageError("--until takes a trip status: it does not go with --tracking-id (a shipment is followed until its task closes)")
-            }
-            subject = .shipment(name: tracking, events: try Self.events(arguments, ShipmentEventKind.self))
+        token = try arguments.checkingSettings { try TokenOption(options.token) }
+        staleAfterSeconds = options.staleAfterSeconds
+        timeScale = options.timeScale
+        if let tracking = try Self.trackingName(options, arguments) {
+            subject = .shipment(name: tracking, events: try Self.events(options.events, ShipmentEventKind.self, arguments))
         } else {
-            subject = .trip(name: try Self.tripName(arguments), events: try Self.events(arguments, TripEventKind.self))
+            subject = .trip(name: try Self.tripName(options, arguments), events: try Self.events(options.events, TripEventKind.self, arguments))
         }
         var configuration = FollowConfiguration(
-            until: arguments.string(FollowOptions.until).map(TripStatus.init(name:)),
-            failFast: arguments.flag(FollowOptions.failFast),
-            refreshSeconds: seconds,
-            deadlineSeconds: try Self.deadlineSeconds(arguments))
+            until: options.until,
+            failFast: options.failFast,
+            refreshSeconds: options.interval.seconds,
+            deadlineSeconds: options.deadline?.seconds)
         if case .trip(_, let events) = subject { configuration.events = events }
         self.configuration = configuration
-        poll = arguments.flag(FollowOptions.poll)
-        let output = try arguments.group(OutputGroup.self)
-        json = output.isJSON
-        color = output.style(context.outputStyle).isEnabled
+        poll = options.poll
+        json = options.output.isJSON
+        color = options.output.style(context.outputStyle).isEnabled
     }
 
     /// Where to connect, with the bearer token over http: a `--token-url` token is cached for the
@@ -125,30 +109,30 @@ struct FollowSettings {
 
     /// `providers/P/trips/T` as given, or `<trip>` with `--provider`. A name that is not well formed is
     /// sent as it is, so that the server's INVALID_ARGUMENT is reported like any client error.
-    private static func tripName(_ arguments: ParsedArguments) throws -> String {
+    private static func tripName(_ options: FollowOptions, _ arguments: ParsedArguments) throws -> String {
         guard let given = arguments.string(FollowOptions.trip) else {
             throw arguments.usageError("missing argument <trip> (or --tracking-id ID to follow a shipment)")
         }
-        return try fullName(given, collection: "trips", what: "trip", option: "<trip>", arguments)
+        return try fullName(given, collection: "trips", what: "trip", options, arguments)
     }
 
     /// `--tracking-id`'s tracking info name, nil without the option; a `<trip>` beside it is a usage error.
-    private static func trackingName(_ arguments: ParsedArguments) throws -> String? {
-        guard let given = arguments.string(FollowOptions.trackingID) else { return nil }
+    private static func trackingName(_ options: FollowOptions, _ arguments: ParsedArguments) throws -> String? {
+        guard let given = options.trackingID else { return nil }
         if let trip = arguments.string(FollowOptions.trip) {
             throw arguments.usageError("give a trip ('\(trip)') or --tracking-id, not both")
         }
         guard !given.isEmpty else { throw arguments.usageError("--tracking-id is empty") }
-        return try fullName(given, collection: "taskTrackingInfo", what: "tracking", option: "--tracking-id", arguments)
+        return try fullName(given, collection: "taskTrackingInfo", what: "tracking", options, arguments)
     }
 
     /// `given` when it is a full name (`providers/…`; its provider must be `--provider`'s when both are
     /// given), else `providers/{--provider}/{collection}/{given}`.
-    private static func fullName(_ given: String, collection: String, what: String, option: String,
+    private static func fullName(_ given: String, collection: String, what: String, _ options: FollowOptions,
                                  _ arguments: ParsedArguments) throws -> String {
-        let provider = arguments.string(FollowOptions.provider).flatMap { $0.isEmpty ? nil : $0 }
+        let provider = options.provider.flatMap { $0.isEmpty ? nil : $0 }
         if given.hasPrefix("providers/") {
-            if arguments.source(FollowOptions.provider) == .commandLine, let provider,
+            if options.$provider.source == .commandLine, let provider,
                !given.hasPrefix("providers/\(provider)/") {
                 throw arguments.usageError("the \(what) name '\(given)' names another provider than --provider '\(provider)'")
             }
@@ -161,19 +145,8 @@ struct FollowSettings {
         return given
     }
 
-    /// `--deadline` in seconds; nil without one. A deadline must be above zero.
-    private static func deadlineSeconds(_ arguments: ParsedArguments) throws -> Double? {
-        guard let deadline = try arguments.duration(FollowOptions.deadline) else { return nil }
-        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
-        guard seconds > 0 else {
-            throw arguments.usageError("--deadline must be above 0, got '\(arguments.string(FollowOptions.deadline) ?? "")'")
-        }
-        return seconds
-    }
-
     /// The union of every `--events` list, as events of `Kind`; all of them when none is given.
-    private static func events<Kind: FollowEventKind>(_ arguments: ParsedArguments, _ kind: Kind.Type) throws -> Set<Kind> {
-        let lists = arguments.strings(FollowOptions.events)
+    private static func events<Kind: FollowEventKind>(_ lists: [String], _ kind: Kind.Type, _ arguments: ParsedArguments) throws -> Set<Kind> {
         guard !lists.isEmpty else { return Set(Kind.allCases) }
         var kinds: Set<Kind> = []
         for list in lists {

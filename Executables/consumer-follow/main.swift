@@ -45,10 +45,7 @@ let consumerFollow = Command(
         --poll forces polling.
         """,
     version: ProductVersion.of("consumer-follow"),
-    options: [FollowOptions.provider, FollowOptions.trackingID] + ConnectionGroup.options + OutputGroup.options + [
-        FollowOptions.events, FollowOptions.until, FollowOptions.deadline, FollowOptions.interval, FollowOptions.staleAfter,
-        FollowOptions.timeScale, FollowOptions.poll, FollowOptions.failFast,
-    ] + TokenGroup.options,
+    options: FollowOptions.options,
     arguments: [FollowOptions.trip],
     examples: [
         Example("consumer-follow providers/my-project/trips/trip-42", "Follow a trip in the live panel until it ends."),

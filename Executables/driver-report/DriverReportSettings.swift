@@ -40,22 +40,13 @@ struct DriverReportSettings: Sendable {
 
     init(_ arguments: ParsedArguments, context: Context) throws {
         func usage(_ message: String) -> UsageError { context.usageError(message) }
-        func seconds(_ option: Option) throws -> Double? {
-            try arguments.duration(option).map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
-        }
-        func positive(_ option: Option) throws -> Double? {
-            guard let value = try arguments.double(option) else { return nil }
-            guard value > 0 else { throw usage("--\(option.name) must be above 0, got \(value)") }
-            return value
-        }
+        let options = try DriverReportOptions(arguments)
 
-        vehicle = try Self.vehicle(arguments, usage: usage)
-        connection = try arguments.group(ConnectionGroup.self)
+        vehicle = try Self.vehicle(options, usage: usage)
+        connection = options.connection
         try connection.check(arguments, environment: context.environment)
 
-        let state = arguments.value(DriverReportOptions.state, as: DriverReportOptions.State.self)
-        let source = arguments.string(DriverReportOptions.source)
-        switch (state, source) {
+        switch (options.state, options.source) {
         case (let state?, nil):
             mode = .oneShot(state == .online ? .online : .offline)
         case (nil, let source?):
@@ -76,30 +67,29 @@ struct DriverReportSettings: Sendable {
             throw usage("give --source SOURCE to track the vehicle, or --state online|offline to change its state once")
         }
 
-        interval = ReportingInterval(requestedSeconds: try seconds(DriverReportOptions.interval))
-        statusFile = arguments.string(DriverReportOptions.statusFile)
-        duration = try seconds(DriverReportOptions.duration)
-        if let duration, duration <= 0 { throw usage("--duration must be above 0") }
+        interval = ReportingInterval(requestedSeconds: options.interval?.seconds)
+        statusFile = options.statusFile
+        duration = options.duration?.seconds
         do {
-            route = try arguments.string(DriverReportOptions.route).map { try RouteReference(parsing: $0) }
-            stops = try arguments.string(DriverReportOptions.stops).map(SimulatedStop.parseList) ?? []
+            route = try options.route.map { try RouteReference(parsing: $0) }
+            stops = try options.stops.map(SimulatedStop.parseList) ?? []
         } catch let error as FleetError {
             throw usage(error.message)
         }
-        router = try Self.router(arguments.string(DriverReportOptions.router), context: context)
-        speedup = try positive(DriverReportOptions.speedup) ?? 1
-        cruiseKilometersPerHour = try positive(DriverReportOptions.speed)
-        maximumMetersPerSecond = try positive(DriverReportOptions.maxSpeed).map { $0 / 3.6 }
-        stopTimeoutSeconds = try seconds(DriverReportOptions.stopTimeout) ?? 30
-        logFormat = arguments.value(DriverReportOptions.logFormat, as: LogFormat.self) ?? .text
+        router = try Self.router(options.router, context: context)
+        speedup = options.speedup
+        cruiseKilometersPerHour = options.speed
+        maximumMetersPerSecond = options.maxSpeed.map { $0 / 3.6 }
+        stopTimeoutSeconds = options.stopTimeout.seconds
+        logFormat = options.logFormat
+        token = try arguments.checkingSettings { try TokenOption(options.token) }
 
-        let tokens = try arguments.group(TokenGroup.self)
-        token = try arguments.checkingSettings { try TokenOption(tokens) }
-
-        if case .oneShot = mode {
-            for option in [DriverReportOptions.route, DriverReportOptions.router, DriverReportOptions.duration, DriverReportOptions.speed, DriverReportOptions.stops] where arguments.isGiven(option) {
-                throw usage("--\(option.name) is for tracking (--source); --state only changes the state")
-            }
+        /// `--name` of an option given, or nil.
+        func given<Value>(_ option: Option<Value>) -> String? { option.isGiven ? option.definition.longSpelling : nil }
+        if case .oneShot = mode,
+           let tracking = [given(options.$route), given(options.$router), given(options.$duration), given(options.$speed),
+                           given(options.$stops)].compactMap({ $0 }).first {
+            throw usage("\(tracking) is for tracking (--source); --state only changes the state")
         }
         if case .track(let spec) = mode, !(spec.isSimulation), cruiseKilometersPerHour != nil || !stops.isEmpty {
             throw usage("--speed and --stops shape a simulated drive: use them with --source simulate:ROUTE")
@@ -108,21 +98,18 @@ struct DriverReportSettings: Sendable {
             throw usage("--stops puts stops along a route (simulate:ROUTE); simulate:plan stops where the engine's waypoints and stops are")
         }
 
-        let stopOptions = [DriverReportOptions.arrivalRadius, DriverReportOptions.dwell, DriverReportOptions.stopUpdates]
         switch vehicle {
         case .vehicle:
-            for option in stopOptions where arguments.isGiven(option) {
-                throw usage("--\(option.name) is about a delivery vehicle's stops: use it with --delivery-vehicle")
+            if let stopOption = [given(options.$arrivalRadius), given(options.$dwell), given(options.$stopUpdates)].compactMap({ $0 }).first {
+                throw usage("\(stopOption) is about a delivery vehicle's stops: use it with --delivery-vehicle")
             }
             stopPolicy = nil
         case .deliveryVehicle:
             if case .oneShot = mode {
                 throw usage("--state sets a rides vehicle ONLINE or OFFLINE: a delivery vehicle has no state (track it with --source)")
             }
-            let radius = try positive(DriverReportOptions.arrivalRadius) ?? StopPolicy.defaultArrivalRadiusMeters
-            let dwell = try Self.dwell(arguments.string(DriverReportOptions.dwell), usage: usage)
-            let updates = arguments.value(DriverReportOptions.stopUpdates, as: DriverReportOptions.StopUpdates.self) ?? .driver
-            stopPolicy = updates == .driver ? StopPolicy(arrivalRadiusMeters: radius, dwell: dwell) : nil
+            let dwell = try Self.dwell(options.dwell, usage: usage)
+            stopPolicy = options.stopUpdates == .driver ? StopPolicy(arrivalRadiusMeters: options.arrivalRadius, dwell: dwell) : nil
         }
     }
 }
@@ -131,18 +118,18 @@ extension DriverReportSettings {
     /// The vehicle `--vehicle` (rides) or `--delivery-vehicle` names, with `--provider`. When both are set,
     /// one typed on the command line wins over one from the environment (the systemd unit sets
     /// FLEET_VEHICLE); two on the same footing are a usage error.
-    static func vehicle(_ arguments: ParsedArguments, usage: (String) -> UsageError) throws -> ReportedVehicle {
-        var rides = arguments.string(DriverReportOptions.vehicle)
-        var delivery = arguments.string(DriverReportOptions.deliveryVehicle)
+    static func vehicle(_ options: DriverReportOptions, usage: (String) -> UsageError) throws -> ReportedVehicle {
+        var rides = options.vehicle
+        var delivery = options.deliveryVehicle
         if rides != nil, delivery != nil {
-            let ridesTyped = arguments.source(DriverReportOptions.vehicle) == .commandLine
-            let deliveryTyped = arguments.source(DriverReportOptions.deliveryVehicle) == .commandLine
+            let ridesTyped = options.$vehicle.source == .commandLine
+            let deliveryTyped = options.$deliveryVehicle.source == .commandLine
             guard ridesTyped != deliveryTyped else {
                 throw usage("--vehicle names a rides vehicle and --delivery-vehicle a delivery vehicle: give one of them, not both")
             }
             if ridesTyped { delivery = nil } else { rides = nil }
         }
-        let provider = try arguments.require(DriverReportOptions.provider)
+        let provider = options.provider
         do {
             if let rides { return .vehicle(try VehicleName(provider: provider, vehicleID: rides)) }
             if let delivery { return .deliveryVehicle(try DeliveryVehicleName(provider: provider, deliveryVehicleID: delivery)) }

@@ -44,12 +44,7 @@ let driverReport = Command(
         vehicle does not exist, 26 no token could be obtained).
         """,
     version: ProductVersion.of("driver-report"),
-    options: [DriverReportOptions.provider, DriverReportOptions.vehicle, DriverReportOptions.deliveryVehicle] + ConnectionGroup.options + [
-        DriverReportOptions.source, DriverReportOptions.interval, DriverReportOptions.statusFile, DriverReportOptions.duration,
-        DriverReportOptions.state, DriverReportOptions.route, DriverReportOptions.router, DriverReportOptions.speedup,
-        DriverReportOptions.speed, DriverReportOptions.stops, DriverReportOptions.maxSpeed,
-        DriverReportOptions.arrivalRadius, DriverReportOptions.dwell, DriverReportOptions.stopUpdates,
-    ] + TokenGroup.options + [DriverReportOptions.stopTimeout, DriverReportOptions.logFormat],
+    options: DriverReportOptions.options,
     examples: [
         Example("driver-report --provider acme --vehicle cab-7 --source gpsd://localhost:2947",
                 "Track cab-7 from the local gpsd until SIGTERM."),

@@ -4,6 +4,22 @@ import FleetCLI
 import FleetErrors
 import FleetCatalogue
 
+/// error-explain's options, each declared once.
+struct ExplainOptions: OptionGroup {
+    @Flag("json", short: "j", help: "Print JSON: one object when one <code> names one code, otherwise an array.")
+    var json: Bool
+    @Flag("list", short: "l", help: "List the 17 gRPC codes with number, HTTP status and retry class.")
+    var list: Bool
+    @Flag("markdown", help: "Print the whole catalogue as Markdown (docs/errors.md is this output).")
+    var markdown: Bool
+
+    /// `<code> ...`.
+    static let codes = Argument("code", help: "An HTTP status, gRPC number, code name, io.grpc:N, or - for standard input.",
+                                arity: .variadic(minimum: 0), completion: .values(GRPCCode.allCases.map(\.name)))
+
+    init() {}
+}
+
 let errorExplain = Command(
     "error-explain",
     abstract: "Explain a Fleet Engine error: a gRPC code, an HTTP status, or an error body.",
@@ -19,15 +35,8 @@ let errorExplain = Command(
         (or standard input could not be read), 2 for a usage error.
         """,
     version: ProductVersion.of("error-explain"),
-    options: [
-        .flag("json", short: "j", help: "Print JSON: one object when one <code> names one code, otherwise an array."),
-        .flag("list", short: "l", help: "List the 17 gRPC codes with number, HTTP status and retry class."),
-        .flag("markdown", help: "Print the whole catalogue as Markdown (docs/errors.md is this output)."),
-    ],
-    arguments: [
-        Argument("code", help: "An HTTP status, gRPC number, code name, io.grpc:N, or - for standard input.",
-                 arity: .variadic(minimum: 0), completion: .values(GRPCCode.allCases.map(\.name))),
-    ],
+    options: ExplainOptions.options,
+    arguments: [ExplainOptions.codes],
     examples: [
         Example("error-explain 403", "What HTTP 403 means and what causes it."),
         Example("error-explain 7 permission-denied io.grpc:7", "The same code three ways."),
@@ -39,16 +48,17 @@ let errorExplain = Command(
         Example("error-explain --list", "The table of all codes."),
     ]
 ) { arguments, context in
-    let inputs = arguments.strings("code")
-    let json = arguments.flag("json")
-    if arguments.flag("markdown") {
-        guard inputs.isEmpty, !json, !arguments.flag("list") else {
+    let options = try ExplainOptions(arguments)
+    let inputs = arguments.strings(ExplainOptions.codes)
+    let json = options.json
+    if options.markdown {
+        guard inputs.isEmpty, !json, !options.list else {
             throw context.usageError("--markdown takes no <code> and no other option")
         }
         context.print(CatalogueMarkdown.document(), terminator: "")
         return ExitCode.success.rawValue
     }
-    if arguments.flag("list") {
+    if options.list {
         guard inputs.isEmpty else { throw context.usageError("--list takes no <code>") }
         context.print(json ? ExplanationJSON.catalogue() : ExplanationPrinter.table(style: context.outputStyle), terminator: "")
         return ExitCode.success.rawValue

@@ -9,7 +9,7 @@ enum AdminCommand {
     typealias Body = @Sendable (AdminSession) async throws -> Int32
 
     /// A leaf command.
-    static func make(_ name: String, abstract: String, discussion: String? = nil, options: [Option] = [],
+    static func make(_ name: String, abstract: String, discussion: String? = nil, options: [OptionDefinition] = [],
                      arguments: [Argument] = [], examples: [Example] = [], body: @escaping Body) -> Command {
         Command(name, abstract: abstract, discussion: discussion, options: options, arguments: arguments,
                 examples: examples) { parsed, context in

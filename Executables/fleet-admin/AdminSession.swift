@@ -19,6 +19,8 @@ struct AdminSession: Sendable {
     let connection: ConnectionGroup
     /// `--token` and `--token-file`.
     let token: TokenGroup
+    /// `--provider`, when given.
+    let givenProvider: String?
     /// The style of standard output (plain with `--no-color`).
     let style: Style
     /// The style of standard error (plain with `--no-color`).
@@ -34,6 +36,7 @@ struct AdminSession: Sendable {
         errorStyle = output.style(context.errorStyle)
         connection = try arguments.group(ConnectionGroup.self)
         token = try arguments.group(TokenGroup.self)
+        givenProvider = try arguments.group(GlobalOptions.self).provider.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     // MARK: Output
@@ -54,7 +57,7 @@ struct AdminSession: Sendable {
 
     /// `--provider`, required: a usage error when neither the flag nor FLEET_PROVIDER gives it.
     func provider() throws(UsageError) -> String {
-        guard let provider = arguments.string(GlobalOptions.provider), !provider.isEmpty else {
+        guard let provider = givenProvider else {
             throw arguments.usageError("missing --provider <id> (or set FLEET_PROVIDER): the provider whose fleet to use")
         }
         return provider
@@ -110,7 +113,7 @@ struct AdminSession: Sendable {
 
     /// A full name and `--provider` must agree.
     private func checkProvider(of name: String, is provider: String) throws(UsageError) {
-        if let given = arguments.string(GlobalOptions.provider), !given.isEmpty, given != provider {
+        if let given = givenProvider, given != provider {
             throw arguments.usageError("\(name) belongs to provider '\(provider)', but --provider is '\(given)'")
         }
     }

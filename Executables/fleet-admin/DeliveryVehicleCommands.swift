@@ -15,8 +15,6 @@ enum DeliveryVehicleCommands {
     static let vehicleArgument = Argument(
         "delivery-vehicle", help: "The delivery vehicle ID (with --provider) or its full name providers/P/deliveryVehicles/V.")
 
-    /// `--json-body FILE|-` of `create` and `update`.
-    static let bodyOption = VehicleCommands.jsonBodyOption("DeliveryVehicle")
 
     // MARK: create
 
@@ -24,7 +22,7 @@ enum DeliveryVehicleCommands {
     static let create = AdminCommand.make(
         "create", abstract: "Create a delivery vehicle.",
         discussion: "Fields come from flags, or from a DeliveryVehicle JSON body (--json-body FILE, or - for standard input) that flags then override field by field. Fleet Engine lets a new delivery vehicle set only its type, location and attributes; give it stops with update.",
-        options: DeliveryVehicleFlags.createOptions + [bodyOption],
+        options: DeliveryVehicleFlags.createOptions + JSONBodyFlag<DeliveryVehicle>.options,
         arguments: [vehicleArgument],
         examples: [
             Example("fleet-admin --provider demo delivery-vehicles create van-1 --type auto --location 52.52,13.40",
@@ -34,7 +32,7 @@ enum DeliveryVehicleCommands {
         ]) { session in
         let name = try session.deliveryVehicleName(try session.arguments.require(vehicleArgument))
         let flags = try DeliveryVehicleFlags(session.arguments)
-        let body = try JSONBody<DeliveryVehicle>.read(session, from: bodyOption, path: "deliveryVehicle")
+        let body = try JSONBody<DeliveryVehicle>.read(session, path: "deliveryVehicle")
         let request = CreateDeliveryVehicleRequest(parent: "providers/\(name.provider)", deliveryVehicleId: name.deliveryVehicleID,
                                                    deliveryVehicle: flags.applied(to: body?.message ?? DeliveryVehicle()))
         let vehicle = try session.withAPI { try $0.createDeliveryVehicle(request) }
@@ -60,34 +58,37 @@ enum DeliveryVehicleCommands {
 
     // MARK: list
 
-    /// `--filter EXPR` of `list`.
-    static let filterOption = Option.value(
-        "filter", valueName: "expr",
-        help: "Only vehicles whose attributes match: attributes.KEY = \"VALUE\", joined with AND (at most 50; values compare as strings).")
-    /// `--viewport LOW_LAT,LOW_LNG,HIGH_LAT,HIGH_LNG` of `list`.
-    static let viewportOption = Option.value(
-        "viewport", valueName: "lat,lng,lat,lng",
-        help: "Only vehicles last seen in this rectangle: its south-west then north-east corner, like 52.50,13.35,52.55,13.45.")
-    /// `--page-size N` of `list`.
-    static let pageSizeOption = Option.value("page-size", valueName: "n", help: "Delivery vehicles per request.", default: "100")
-    /// `--limit N` of `list`.
-    static let limitOption = Option.value("limit", valueName: "n", help: "Stop after N delivery vehicles.")
+    /// The options of `delivery-vehicles list`.
+    struct ListFlags: OptionGroup {
+        @Option("filter", valueName: "expr",
+                help: "Only vehicles whose attributes match: attributes.KEY = \"VALUE\", joined with AND (at most 50; values compare as strings).")
+        var filter: String?
+        @Option("viewport", valueName: "lat,lng,lat,lng",
+                help: "Only vehicles last seen in this rectangle: its south-west then north-east corner, like 52.50,13.35,52.55,13.45.",
+                transform: FlagValue.viewport)
+        var viewport: Viewport?
+        @Option("page-size", valueName: "n", help: "Delivery vehicles per request.", default: "100", check: .within(1...Int32.max))
+        var pageSize: Int32
+        @Option("limit", valueName: "n", help: "Stop after N delivery vehicles.")
+        var limit: Int?
+
+        init() {}
+    }
 
     /// `delivery-vehicles list`.
     static let list = AdminCommand.make(
         "list", abstract: "List delivery vehicles (every page; a progress bar on a terminal).",
         discussion: "Follows nextPageToken to the end (or to --limit), printing JSON lines and JSON array elements as pages arrive. Fleet Engine leaves the stops out of listed vehicles: get shows them.",
-        options: [filterOption, viewportOption, pageSizeOption, limitOption],
+        options: ListFlags.options,
         examples: [
             Example("fleet-admin --provider demo delivery-vehicles list", "Every delivery vehicle of the provider."),
             Example("fleet-admin --provider demo delivery-vehicles list --filter 'attributes.depot = \"north\"' --viewport 52.50,13.35,52.55,13.45",
                     "The north depot's vehicles inside a rectangle."),
         ]) { session in
-        let arguments = session.arguments
-        let request = ListDeliveryVehiclesRequest(
-            parent: try session.parent(), pageSize: try arguments.int32(pageSizeOption, in: 1...Int32.max),
-            filter: arguments.string(filterOption), viewport: try arguments.viewport(viewportOption))
-        let limit = try arguments.int(limitOption)
+        let flags = try ListFlags(session.arguments)
+        let request = ListDeliveryVehiclesRequest(parent: try session.parent(), pageSize: flags.pageSize, filter: flags.filter,
+                                                  viewport: flags.viewport)
+        let limit = flags.limit
         let writer = session.printer.list(of: DeliveryVehicle.self, table: DeliveryVehicleFormatting.table)
         try session.withAPI { api in
             try FleetPager(api: api, progress: session.progress("Listing delivery vehicles")).deliveryVehicles(request, limit: limit) {
@@ -104,7 +105,7 @@ enum DeliveryVehicleCommands {
     static let update = AdminCommand.make(
         "update", abstract: "Change a delivery vehicle's location, attributes or stops.",
         discussion: "The update mask is made from the flags given. --stop, repeated, replaces the remaining stops (remainingVehicleJourneySegments) in the order driven: a task on a stop is assigned to this vehicle, and a task whose stop is left out is closed (then record how it went with tasks close). For the drive and path fields of the stops, give a DeliveryVehicle body with --json-body: its top-level fields join the mask, or --mask names the fields to take from it; flags override the body.",
-        options: DeliveryVehicleFlags.updateOptions + [bodyOption, MaskFlag.option],
+        options: DeliveryVehicleFlags.updateOptions + JSONBodyFlag<DeliveryVehicle>.options + MaskFlag.options,
         arguments: [vehicleArgument],
         examples: [
             Example("fleet-admin --provider demo delivery-vehicles update van-1 --stop 52.52,13.40:t-1:enroute --stop 52.50,13.45:t-2,t-3",
@@ -117,8 +118,8 @@ enum DeliveryVehicleCommands {
         ]) { session in
         let name = try session.deliveryVehicleName(try session.arguments.require(vehicleArgument))
         let flags = try DeliveryVehicleFlags(session.arguments)
-        let body = try JSONBody<DeliveryVehicle>.read(session, from: bodyOption, path: "deliveryVehicle")
-        let paths = MaskFlag.unique((try MaskFlag.paths(session.arguments) ?? body?.fields ?? []) + flags.paths)
+        let body = try JSONBody<DeliveryVehicle>.read(session, path: "deliveryVehicle")
+        let paths = MaskFlag.unique((try MaskFlag(session.arguments).paths ?? body?.fields ?? []) + flags.paths)
         guard !paths.isEmpty else {
             throw session.arguments.usageError("nothing to update: give a field flag (--location, --stop, --no-stops, --attribute, --type) or --json-body")
         }

@@ -11,25 +11,30 @@ import FleetOperator
 
 /// `fleet-admin export`: a provider's whole fleet as JSON lines, vehicles first, then trips.
 enum ExportCommand {
-    /// `-o`, `--output FILE`.
-    static let outputOption = Option.value("output", short: "o", valueName: "file", help: "Write to this file instead of standard output.",
-                                           completion: .files)
-    /// `--page-size N`.
-    static let pageSizeOption = Option.value("page-size", valueName: "n", help: "Resources per request.", default: "500")
+    /// The options of `export`.
+    struct Flags: OptionGroup {
+        @Option("output", short: "o", valueName: "file", help: "Write to this file instead of standard output.", completion: .files)
+        var output: String?
+        @Option("page-size", valueName: "n", help: "Resources per request.", default: "500", check: .within(1...Int32.max))
+        var pageSize: Int32
+
+        init() {}
+    }
 
     /// The command.
     static let command = AdminCommand.make(
         "export", abstract: "Write a provider's vehicles and trips as JSON lines (streaming, with a progress bar).",
         discussion: "Each line is {\"kind\":\"vehicle\",\"resource\":{…}} or {\"kind\":\"trip\",\"resource\":{…}}, the resource in Fleet Engine's JSON: every vehicle of --provider (all categories), then every trip. Pages are written as they arrive. Another provider's fleet is another export.",
-        options: [outputOption, pageSizeOption],
+        options: Flags.options,
         examples: [
             Example("fleet-admin --provider demo export -o fleet.jsonl", "Back up the demo fleet."),
             Example("fleet-admin --provider demo export | fleet-admin --provider copy --store sqlite:copy.db import -",
                     "Copy a fleet into another store."),
         ]) { session in
         let parent = try session.parent()
-        let pageSize = try session.arguments.int32(pageSizeOption, in: 1...Int32.max)
-        let destination = try Destination(path: session.arguments.string(outputOption), standardOutput: session.context.standardOutput)
+        let flags = try Flags(session.arguments)
+        let pageSize = flags.pageSize
+        let destination = try Destination(path: flags.output, standardOutput: session.context.standardOutput)
         defer { destination.finish() }
         var counts = (vehicles: 0, trips: 0)
         try session.withAPI { api in
@@ -45,7 +50,7 @@ enum ExportCommand {
             }
         }
         try destination.check()
-        let target = session.arguments.string(outputOption) ?? "standard output"
+        let target = flags.output ?? "standard output"
         session.context.printError("Exported \(counts.vehicles) vehicles and \(counts.trips) trips of \(parent) to \(target).")
         return 0
     }

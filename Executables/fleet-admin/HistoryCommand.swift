@@ -9,15 +9,23 @@ extension HistoryFormat: OptionValue {}
 /// `fleet-admin history VEHICLE`: a vehicle's position history, in a format for people's tools
 /// (GPX, GeoJSON) or for the ETA evaluator (CSV).
 enum HistoryCommand {
-    /// `--trip ID`.
-    static let tripOption = Option.value("trip", valueName: "id", help: "Only the points that served this trip.")
-    /// `--from TIME`.
-    static let fromOption = Option.value("from", valueName: "time", help: "The first time (RFC 3339, or seconds since 1970); default: the oldest point kept.")
-    /// `--to TIME`.
-    static let toOption = Option.value("to", valueName: "time", help: "The time the span ends before (RFC 3339, or seconds since 1970); default: now.")
-    /// `--format csv|gpx|geojson|jsonl`.
-    static let formatOption = Option.choice("format", of: HistoryFormat.self, valueName: "format",
-        help: "csv (trip_id,timestamp,latitude,longitude,…: what fleet-bench eta --traces reads), gpx, geojson or jsonl.", default: .csv)
+    /// The options of `history`.
+    struct Flags: OptionGroup {
+        @Option("trip", valueName: "id", help: "Only the points that served this trip.")
+        var trip: String?
+        @Option("from", valueName: "time", help: "The first time (RFC 3339, or seconds since 1970); default: the oldest point kept.",
+                transform: HistoryCommand.time)
+        var from: Timestamp?
+        @Option("to", valueName: "time", help: "The time the span ends before (RFC 3339, or seconds since 1970); default: now.",
+                transform: HistoryCommand.time)
+        var to: Timestamp?
+        @Option("format", valueName: "format",
+                help: "csv (trip_id,timestamp,latitude,longitude,…: what fleet-bench eta --traces reads), gpx, geojson or jsonl.", default: "csv")
+        var format: HistoryFormat
+
+        init() {}
+    }
+
     /// The `<vehicle>` argument.
     static let vehicleArgument = Argument("vehicle", help: "The vehicle ID (with --provider) or its full name providers/P/vehicles/V.")
 
@@ -32,7 +40,7 @@ enum HistoryCommand {
         GPX, GeoJSON and JSON lines hold every point. Points are read a page at a time, so a long history is \
         written as it arrives.
         """,
-        options: [tripOption, fromOption, toOption, formatOption],
+        options: Flags.options,
         arguments: [vehicleArgument],
         examples: [
             Example("fleet-admin --provider demo history bus-14 --from 2026-11-28T06:00:00Z --to 2026-11-28T10:00:00Z > morning.csv",
@@ -41,10 +49,11 @@ enum HistoryCommand {
             Example("fleet-admin --provider demo history car-1 --trip trip-7 --format gpx > trip-7.gpx", "One trip's path, for a GPS tool."),
         ]) { session in
         let name = try session.vehicleName(try session.arguments.require(vehicleArgument))
-        var request = HistoryRequest(name: name.description, tripID: session.arguments.string(tripOption), pageSize: 5_000)
-        request.from = try time(session, fromOption)
-        request.to = try time(session, toOption)
-        let format = session.arguments.value(formatOption, as: HistoryFormat.self) ?? .csv
+        let flags = try Flags(session.arguments)
+        var request = HistoryRequest(name: name.description, tripID: flags.trip, pageSize: 5_000)
+        request.from = flags.from
+        request.to = flags.to
+        let format = flags.format
         let output = session.context.standardOutput
         try session.withAPI { api in
             var writer = HistoryWriter(format: format) { output.write($0) }
@@ -65,14 +74,13 @@ enum HistoryCommand {
     }
 
     /// A time option: RFC 3339 or seconds since 1970; a usage error otherwise.
-    private static func time(_ session: AdminSession, _ option: Option) throws -> Timestamp? {
-        guard let text = session.arguments.string(option) else { return nil }
+    @Sendable static func time(_ text: String) throws(ArgumentProblem) -> Timestamp {
         if let seconds = Double(text), seconds.isFinite {
             let whole = seconds.rounded(.down)
             return Timestamp(seconds: Int64(whole), nanos: Int32(((seconds - whole) * 1e9).rounded()))
         }
         guard let time = try? Timestamp(rfc3339: text) else {
-            throw session.arguments.usageError("--\(option.name): '\(text)' is neither an RFC 3339 time (2026-11-28T08:00:00Z) nor seconds since 1970")
+            throw ArgumentProblem("is neither an RFC 3339 time (2026-11-28T08:00:00Z) nor seconds since 1970")
         }
         return time
     }

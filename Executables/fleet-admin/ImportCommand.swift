@@ -5,8 +5,13 @@ import FleetOperator
 
 /// `fleet-admin import FILE|-`: re-creates what `export` wrote.
 enum ImportCommand {
-    /// `--skip-existing`.
-    static let skipExisting = Option.flag("skip-existing", help: "Leave vehicles and trips that already exist alone and go on.")
+    /// The options of `import`.
+    struct Flags: OptionGroup {
+        @Flag("skip-existing", help: "Leave vehicles and trips that already exist alone and go on.")
+        var skipExisting: Bool
+
+        init() {}
+    }
     /// `<file>`.
     static let file = Argument("file", help: "The export file, or - for standard input.", completion: .files)
 
@@ -14,7 +19,7 @@ enum ImportCommand {
     static let command = AdminCommand.make(
         "import", abstract: "Re-create exported vehicles and trips (JSON lines; streaming, with a progress count).",
         discussion: "Vehicles are created as exported. Each trip is created with its points, type, passengers, attributes and vehicle, then moved along the legal statuses to the one it had (NEW → ENROUTE_TO_PICKUP → ARRIVED_AT_PICKUP → … → COMPLETE; CANCELED straight from NEW), so pickup and dropoff times are those of the import. Finished trips are restored as read, active ones at the end. Resources land in --provider, whatever provider the file names. A resource that already exists fails the import (exit 16), unless --skip-existing.",
-        options: [skipExisting],
+        options: Flags.options,
         arguments: [file],
         examples: [
             Example("fleet-admin --provider demo import fleet.jsonl", "Restore a backup into an empty store."),
@@ -25,7 +30,7 @@ enum ImportCommand {
         let progress = session.progress("Importing")
         defer { progress.finish() }
         let counts = try session.withAPI { api in
-            let importer = FleetImporter(api: api, provider: provider, skipExisting: session.arguments.flag(skipExisting))
+            let importer = FleetImporter(api: api, provider: provider, skipExisting: try Flags(session.arguments).skipExisting)
             var read = 0
             do {
                 try reader.forEachLine { line, number in

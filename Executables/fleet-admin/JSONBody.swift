@@ -10,10 +10,10 @@ struct JSONBody<Message: ProtoMessage>: Sendable {
     /// The JSON names of the fields the body sets, in order, as camelCase paths.
     let fields: [String]
 
-    /// The body `option` (the command's `--json-body`) names, or nil when the option is absent. Bad JSON or a field that is
+    /// The body the command's `--json-body` names, or nil when the option is absent. Bad JSON or a field that is
     /// not one of `Message`'s is INVALID_ARGUMENT naming `path` (`vehicle.maximumCapacity`).
-    static func read(_ session: AdminSession, from option: Option, path: String) throws -> JSONBody? {
-        guard let file = session.arguments.string(option) else { return nil }
+    static func read(_ session: AdminSession, path: String) throws -> JSONBody? {
+        guard let file = try JSONBodyFlag<Message>(session.arguments).file else { return nil }
         let text = try InputFiles.text(file, standardInput: session.context.standardInput)
         let json = try JSON.parse(text)
         guard let object = json.objectValue else {
@@ -24,17 +24,29 @@ struct JSONBody<Message: ProtoMessage>: Sendable {
     }
 }
 
-/// `--mask a,b` of an update, camelCased (`vehicle_state` → `vehicleState`).
-enum MaskFlag {
-    /// `--mask a,b`.
-    static let option = Option.value("mask", valueName: "fields",
-                                     help: "The fields to update from --json-body (comma-separated JSON or proto names); default: the fields the body sets.")
+/// `--json-body FILE|-` of `create` and `update`: a `Message` (named in the help by its proto name) as JSON.
+struct JSONBodyFlag<Message: ProtoMessage>: OptionGroup {
+    @Option("json-body", valueName: "file",
+            help: "A \(Message.protoMessageName.split(separator: ".").last ?? "") as JSON, from a file or - (standard input); flags override its fields.",
+            completion: .files)
+    var file: String?
 
-    /// The paths `--mask` names, or nil when it is not given; a malformed mask is a usage error.
-    static func paths(_ arguments: ParsedArguments) throws(UsageError) -> [String]? {
-        guard let text = arguments.string(option) else { return nil }
+    init() {}
+}
+
+/// `--mask a,b` of an update, camelCased (`vehicle_state` → `vehicleState`).
+struct MaskFlag: OptionGroup {
+    @Option("mask", valueName: "fields",
+            help: "The fields to update from --json-body (comma-separated JSON or proto names); default: the fields the body sets.",
+            transform: MaskFlag.paths)
+    var paths: [String]?
+
+    init() {}
+
+    /// The camelCased paths a mask names; a malformed mask is a problem.
+    @Sendable static func paths(_ text: String) throws(ArgumentProblem) -> [String] {
         guard let mask = try? FieldMask(parsing: text), !mask.isEmpty else {
-            throw arguments.usageError("--mask: '\(text)' is not a comma-separated list of field names (like vehicleState,maximumCapacity)")
+            throw ArgumentProblem("is not a comma-separated list of field names (like vehicleState,maximumCapacity)")
         }
         return mask.paths.map(FieldMask.camelCase)
     }

@@ -17,10 +17,15 @@ enum MapCommands {
         Wiring.dataDirectory(environment: session.context.environment) + "/map"
     }
 
-    /// `--into DIR`.
-    static let intoOption = Option.value(
-        "into", valueName: "dir", help: "The folder for the database. Default: map in $FLEET_DATA_DIR, else $XDG_DATA_HOME/fleet-engine, else ~/.local/share/fleet-engine.",
-        completion: .directories)
+    /// The options of `map import`.
+    struct ImportFlags: OptionGroup {
+        @Option("into", valueName: "dir",
+                help: "The folder for the database. Default: map in $FLEET_DATA_DIR, else $XDG_DATA_HOME/fleet-engine, else ~/.local/share/fleet-engine.",
+                completion: .directories)
+        var folder: String?
+
+        init() {}
+    }
     /// `<file>`.
     static let extractArgument = Argument("file", help: "The OpenStreetMap extract (.osm.pbf, .osm, .o5m).", completion: .files)
 
@@ -28,7 +33,7 @@ enum MapCommands {
     static let importMap = AdminCommand.make(
         "import", abstract: "Build a Routino routing database from an OpenStreetMap extract (runs planetsplitter).",
         discussion: "FILE is an extract of your region in .osm.pbf (or .osm, .o5m) format: Geofabrik (download.geofabrik.de) has countries and regions, BBBike (extract.bbbike.org) cuts a city or any rectangle. The database (nodes.mem, segments.mem, ways.mem, relations.mem, memory-mapped and shared between processes) goes into --into, replacing what is there; then route with --router routino:DIR. planetsplitter's log is kept as DIR/planetsplitter.log. A file planetsplitter cannot read fails with INVALID_ARGUMENT (exit 13); without Routino's tools (Debian package routino) FAILED_PRECONDITION (exit 19). Map data from OpenStreetMap is © OpenStreetMap contributors, ODbL: credit it wherever routes or maps are shown.",
-        options: [intoOption],
+        options: ImportFlags.options,
         arguments: [extractArgument],
         examples: [
             Example("fleet-admin map import berlin-latest.osm.pbf --into /var/lib/fleet/map", "A city from Geofabrik."),
@@ -36,7 +41,7 @@ enum MapCommands {
                     "Then route on it."),
         ]) { session in
         let file = try session.arguments.require(extractArgument)
-        let folder = session.arguments.string(intoOption) ?? defaultFolder(session)
+        let folder = try ImportFlags(session.arguments).folder ?? defaultFolder(session)
         let summary = try RoutinoMapImport.run(file: file, into: folder, environment: session.context.environment)
         let json: JSON = .object([
             "directory": .string(summary.directory),

@@ -10,10 +10,16 @@ enum ReplayCommand {
     /// The commands this file adds to the tree.
     static let commands: [Command] = [command]
 
-    /// `--to URL`: the engine to replay into, a transport URL.
-    static let toOption = Option.value("to", valueName: "url", help: "The engine to replay into (default: --transport).")
-    /// `--from N`.
-    static let fromOption = Option.value("from", valueName: "sequence", help: "Skip records numbered below this.")
+    /// The options of `replay`.
+    struct Flags: OptionGroup {
+        /// The engine to replay into, a transport URL.
+        @Option("to", valueName: "url", help: "The engine to replay into (default: --transport).")
+        var target: String?
+        @Option("from", valueName: "sequence", help: "Skip records numbered below this.")
+        var from: Int?
+
+        init() {}
+    }
     /// `<journal>`.
     static let journalArgument = Argument("journal", help: "The journal file.", completion: .files)
 
@@ -21,10 +27,7 @@ enum ReplayCommand {
     static let command = AdminCommand.make(
         "replay", abstract: "Make a journal's recorded calls again, in order, against an engine.",
         discussion: "JOURNAL is the file of a file: transport (JSON lines of CreateVehicle, UpdateTrip, … calls). --to names the target like --transport (default: --transport): an http://HOST:PORT server, or memory over --store, where each call runs at the time it was recorded, reproducing the journal's state exactly. The first call that fails stops the replay; its line is in the message. --from skips records before a sequence number (to resume).",
-        options: [
-            toOption,
-            fromOption,
-        ],
+        options: Flags.options,
         arguments: [journalArgument],
         examples: [
             Example("fleet-admin replay /var/lib/fleet/journal.jsonl --to http://127.0.0.1:8080 --token \"$TOKEN\"",
@@ -33,8 +36,9 @@ enum ReplayCommand {
         ]) { session in
         let arguments = session.arguments
         let path = try arguments.require(journalArgument)
-        let target = arguments.string(toOption).map { ConnectionGroup(transport: $0, store: session.connection.store) } ?? session.connection
-        let from = try arguments.int(fromOption) ?? 0
+        let flags = try Flags(arguments)
+        let target = flags.target.map { ConnectionGroup(transport: $0, store: session.connection.store) } ?? session.connection
+        let from = flags.from ?? 0
         let clock = RecordTimeClock()
         var options = try session.connectionOptions()
         options.clock = clock

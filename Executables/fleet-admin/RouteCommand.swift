@@ -11,44 +11,38 @@ enum RouteCommand {
     /// Map data credit, shown wherever a route on OpenStreetMap data is shown.
     static let attribution = "© OpenStreetMap contributors, ODbL"
 
-    /// `--router`, shared by the commands that plan routes.
-    static let routerOption = Option.value(
-        "router", valueName: "url",
-        help: "Where routes come from: straight (great-circle estimates, no map needed) or routino:DIR (road routes on a Routino database: make map builds .build/map; map import builds your own).",
-        environment: RouterRegistry.environmentVariable, completion: .values(["straight", "routino:"]))
+    /// The options of `route`.
+    struct Flags: OptionGroup {
+        @Option("from", valueName: "lat,lng", help: "Where the route starts.", transform: FlagValue.latLng)
+        var from: LatLng
+        @Option("to", valueName: "lat,lng", help: "Where the route ends.", transform: FlagValue.latLng)
+        var to: LatLng
+        @Option("via", valueName: "lat,lng", help: "A point to pass on the way; repeat for several, in order.", transform: FlagValue.latLng)
+        var vias: [LatLng]
+        /// Only the categories' spellings are accepted.
+        @Option("category", valueName: "category", help: "The vehicle category: auto, taxi, truck, two-wheeler, bicycle or pedestrian.",
+                accepted: Vocabulary.categories, default: "auto", strict: true)
+        var category: VehicleType.Category
+        var router = RouterFlag()
 
-    /// `--from LAT,LNG`.
-    static let fromOption = Option.value("from", valueName: "lat,lng", help: "Where the route starts.", required: true)
-    /// `--to LAT,LNG`.
-    static let toOption = Option.value("to", valueName: "lat,lng", help: "Where the route ends.", required: true)
-    /// `--via LAT,LNG` (repeatable).
-    static let viaOption = Option.value("via", valueName: "lat,lng", help: "A point to pass on the way; repeat for several, in order.",
-                                        repeatable: true)
-    /// `--category C`: only the categories' spellings are accepted.
-    static let categoryOption = EnumOption(
-        "category", valueName: "category", help: "The vehicle category: auto, taxi, truck, two-wheeler, bicycle or pedestrian.",
-        accepted: Vocabulary.categories, default: "auto", strict: true)
+        init() {}
+    }
 
     /// The command.
     static let command = AdminCommand.make(
         "route", abstract: "Plan a route between points and print its distance, duration and encoded polyline.",
         discussion: "The route goes --from, through each --via in order, --to, for a vehicle of --category (which roads it may use and how fast). With routino:DIR it follows the roads (one-way streets, access and turn restrictions, quickest route); with straight it is a great-circle estimate, marked as such. A point far from every road fails with INVALID_ARGUMENT naming the field (exit 13), points no road joins with NOT_FOUND (exit 15). --json prints distanceMeters, durationSeconds, encodedPolyline, isEstimate and the distance and time to each waypoint.",
-        options: [fromOption, toOption, viaOption, categoryOption.option, routerOption],
+        options: Flags.options,
         examples: [
             Example("fleet-admin route --router routino:.build/map --from 60.1699,24.9384 --to 60.1675,24.9480",
                     "A drive across central Helsinki on the sample map (make map)."),
             Example("fleet-admin route --from 60.1699,24.9384 --via 60.1710,24.9440 --to 60.1675,24.9480 --json",
                     "Through a via, as JSON (straight estimate unless FLEET_ROUTER names a map)."),
         ]) { session in
-        let arguments = session.arguments
-        guard let from = try arguments.latLng(fromOption), let to = try arguments.latLng(toOption) else {
-            throw arguments.usageError("give both --from LAT,LNG and --to LAT,LNG")
-        }
-        let vias = try arguments.latLngs(viaOption)
-        let category = try arguments.value(categoryOption) ?? .auto
-        let router = try Wiring.openRouter(arguments.string(routerOption), environment: session.context.environment)
-        let request = RouteRequest(from: GeoPoint(from), to: GeoPoint(to), via: vias.map(GeoPoint.init),
-                                   category: VehicleCategory(rawValue: category.name) ?? .unknown)
+        let flags = try Flags(session.arguments)
+        let router = try Wiring.openRouter(flags.router.url, environment: session.context.environment)
+        let request = RouteRequest(from: GeoPoint(flags.from), to: GeoPoint(flags.to), via: flags.vias.map(GeoPoint.init),
+                                   category: VehicleCategory(rawValue: flags.category.name) ?? .unknown)
         let plan = try router.route(request)
         let report = RouteReport(plan: plan, router: router.url, credit: router.url.hasPrefix("routino:") ? attribution : nil)
         session.printer.value(report.json) { report.block.lines(labelStyle: session.style.dim) }
@@ -115,5 +109,25 @@ struct RouteReport: Sendable {
 extension GeoPoint {
     init(_ point: LatLng) {
         self.init(latitude: point.latitude, longitude: point.longitude)
+    }
+}
+
+/// `--router`: where routes come from, declared once for the commands that plan routes (`route`, `serve`).
+struct RouterFlag: OptionGroup {
+    @Option("router", valueName: "url",
+            help: "Where routes come from: straight (great-circle estimates, no map needed) or routino:DIR (road routes on a Routino database: make map builds .build/map; map import builds your own).",
+            environment: RouterRegistry.environmentVariable, completion: .values(["straight", "routino:"]))
+    var url: String?
+
+    init() {}
+
+    /// The router `--router` (or `FLEET_ROUTER`) names when it plans on roads; a bad URL is a usage error
+    /// listing the schemes.
+    func planningRouter(_ arguments: ParsedArguments) throws -> (any Router)? {
+        do {
+            return try Wiring.planningRouter(url, environment: [:])
+        } catch {
+            throw arguments.usageError("--router: \(error.message)")
+        }
     }
 }

@@ -18,13 +18,23 @@ enum SpeedsCommands {
         "speeds", abstract: "Learn, inspect and reset the travel times and waits learned from the fleet's drives.",
         subcommands: [learn, show, clear])
 
-    /// `--traces FILE.csv`.
-    static let tracesOption = Option.value(
-        "traces", valueName: "file.csv",
-        help: "Learn from recorded drives in a CSV file (trip_id,timestamp,latitude,longitude; the form `fleet-bench eta --traces` reads) instead of from the store's position history.",
-        completion: .files)
-    /// `--limit N`.
-    static let limitOption = Option.value("limit", valueName: "n", help: "How many pieces of road to list, most passes first.", default: "20")
+    /// The options of `speeds learn`.
+    struct LearnFlags: OptionGroup {
+        @Option("traces", valueName: "file.csv",
+                help: "Learn from recorded drives in a CSV file (trip_id,timestamp,latitude,longitude; the form `fleet-bench eta --traces` reads) instead of from the store's position history.",
+                completion: .files)
+        var traces: String?
+
+        init() {}
+    }
+
+    /// The options of `speeds show`.
+    struct ShowFlags: OptionGroup {
+        @Option("limit", valueName: "n", help: "How many pieces of road to list, most passes first.", default: "20", check: .zeroOrMore)
+        var limit: Int
+
+        init() {}
+    }
 
     /// Opens the store the session names; a transport other than the in-process one is a usage error.
     static func withStorage<Result>(_ session: AdminSession, _ body: (LearnedTimesStorage) throws -> Result) throws -> Result {
@@ -42,14 +52,14 @@ enum SpeedsCommands {
     static let learn = AdminCommand.make(
         "learn", abstract: "Learn travel times and waits from the position history (or recorded drives) and add them to the store's tables.",
         discussion: "Without --traces, learns from the store's position history every point kept since the last learning (a server learns the same way every 5 minutes by itself; each span is learned once, however many nodes and commands run). Each drive is cut into 10 m steps on directed 50 m pieces of road; the seconds spent on each piece, and the waits (intervals averaging under 1 m/s), are added to the store's tables by quarter hour of the week in the machine's time zone. Learning a trace file adds: learning the same file twice counts it twice (`speeds clear` starts again). Servers on the store use what is learned within a minute.",
-        options: [tracesOption],
+        options: LearnFlags.options,
         examples: [
             Example("fleet-admin --provider demo speeds learn", "Learn what the fleet drove since the last learning."),
             Example("fleet-admin --provider demo speeds learn --traces drives.csv", "Learn from a file of past drives."),
         ]) { session in
         let provider = try session.provider()
         let learner = DriveLearner(utcOffsetSeconds: LearnedETASettings().model.utcOffsetSeconds)
-        guard let path = session.arguments.string(tracesOption) else {
+        guard let path = try LearnFlags(session.arguments).traces else {
             let (summary, total) = try withStorage(session) { storage in
                 let summary = try HistoryLearning(storage: storage, learner: learner).run(provider: provider, now: Date().timeIntervalSince1970)
                 return (summary, try storage.load(provider: provider).extent)
@@ -109,12 +119,10 @@ enum SpeedsCommands {
     static let show = AdminCommand.make(
         "show", abstract: "Show how much is learned, and the pieces of road with the most evidence.",
         discussion: "Lists pieces of road by passes: where (the piece's centre), the direction of travel, passes seen, the learned speed over the whole week and at this quarter hour, and how often and how long vehicles stand there.",
-        options: [limitOption],
+        options: ShowFlags.options,
         examples: [Example("fleet-admin --provider demo speeds show --limit 5", "The five best-known pieces of road.")]) { session in
         let provider = try session.provider()
-        guard let limit = try session.arguments.int(limitOption), limit >= 0 else {
-            throw session.arguments.usageError("--limit must be 0 or more")
-        }
+        let limit = try ShowFlags(session.arguments).limit
         let times = try withStorage(session) { try $0.load(provider: provider) }
         let now = WeekSlot(epochSeconds: Date().timeIntervalSince1970, utcOffsetSeconds: LearnedETASettings().model.utcOffsetSeconds)
         let extent = times.extent

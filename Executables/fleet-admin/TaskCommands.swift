@@ -16,8 +16,6 @@ enum TaskCommands {
     /// The `<task>` argument.
     static let taskArgument = Argument("task", help: "The task ID (with --provider) or its full name providers/P/tasks/T.")
 
-    /// `--json-body FILE|-` of `create` and `update`.
-    static let bodyOption = VehicleCommands.jsonBodyOption("Task")
 
     // MARK: create
 
@@ -25,7 +23,7 @@ enum TaskCommands {
     static let create = AdminCommand.make(
         "create", abstract: "Create a task (OPEN).",
         discussion: "Fields come from flags, or from a Task JSON body (--json-body FILE, or -) that flags then override field by field. --type and --duration are required; --tracking-id is required for pickups and deliveries and refused for scheduled stops and breaks; --location is required unless the task is a break (unavailable). The task is created OPEN and unassigned: put it on a delivery vehicle's stop to assign it.",
-        options: TaskFlags.createOptions + [bodyOption],
+        options: TaskFlags.createOptions + JSONBodyFlag<DeliveryTask>.options,
         arguments: [taskArgument],
         examples: [
             Example("fleet-admin --provider demo tasks create t-1 --type delivery --tracking-id parcel-17 --location 52.52,13.40 --duration 5m",
@@ -36,7 +34,7 @@ enum TaskCommands {
         ]) { session in
         let name = try session.taskName(try session.arguments.require(taskArgument))
         let flags = try TaskFlags(session.arguments)
-        let body = try JSONBody<DeliveryTask>.read(session, from: bodyOption, path: "task")
+        let body = try JSONBody<DeliveryTask>.read(session, path: "task")
         let task = flags.taskToCreate(body: body?.message)
         // Checked here so the message names the flag, not the API field it fills (task.type).
         guard task.type != nil else {
@@ -69,29 +67,32 @@ enum TaskCommands {
 
     // MARK: list
 
-    /// `--filter EXPR` of `list`.
-    static let filterOption = Option.value(
-        "filter", valueName: "expr",
-        help: "Fleet Engine's task filter (AIP-160), passed through: like state = OPEN, delivery_vehicle_id = \"van-1\", task_outcome = FAILED, tracking_id = \"parcel-17\" or attributes.zone = \"A\", joined with AND or OR.")
-    /// `--page-size N` of `list`.
-    static let pageSizeOption = Option.value("page-size", valueName: "n", help: "Tasks per request.", default: "100")
-    /// `--limit N` of `list`.
-    static let limitOption = Option.value("limit", valueName: "n", help: "Stop after N tasks.")
+    /// The options of `tasks list`.
+    struct ListFlags: OptionGroup {
+        @Option("filter", valueName: "expr",
+                help: "Fleet Engine's task filter (AIP-160), passed through: like state = OPEN, delivery_vehicle_id = \"van-1\", task_outcome = FAILED, tracking_id = \"parcel-17\" or attributes.zone = \"A\", joined with AND or OR.")
+        var filter: String?
+        @Option("page-size", valueName: "n", help: "Tasks per request.", default: "100", check: .within(1...Int32.max))
+        var pageSize: Int32
+        @Option("limit", valueName: "n", help: "Stop after N tasks.")
+        var limit: Int?
+
+        init() {}
+    }
 
     /// `tasks list`.
     static let list = AdminCommand.make(
         "list", abstract: "List tasks (every page; a progress bar on a terminal).",
         discussion: "Follows nextPageToken to the end (or to --limit), printing JSON lines and JSON array elements as pages arrive.",
-        options: [filterOption, pageSizeOption, limitOption],
+        options: ListFlags.options,
         examples: [
             Example("fleet-admin --provider demo tasks list --filter 'delivery_vehicle_id = \"van-1\" AND state = OPEN'", "What van-1 still has to do."),
             Example("fleet-admin --provider demo tasks list --filter 'task_outcome = FAILED' --jsonl | jq -r .trackingId",
                     "The tracking IDs of failed tasks, for a pipe."),
         ]) { session in
-        let arguments = session.arguments
-        let request = ListTasksRequest(parent: try session.parent(), pageSize: try arguments.int32(pageSizeOption, in: 1...Int32.max),
-                                       filter: arguments.string(filterOption))
-        let limit = try arguments.int(limitOption)
+        let flags = try ListFlags(session.arguments)
+        let request = ListTasksRequest(parent: try session.parent(), pageSize: flags.pageSize, filter: flags.filter)
+        let limit = flags.limit
         let writer = session.printer.list(of: DeliveryTask.self, table: TaskFormatting.table)
         try session.withAPI { api in
             try FleetPager(api: api, progress: session.progress("Listing tasks")).tasks(request, limit: limit) { writer.add($0) }
@@ -106,7 +107,7 @@ enum TaskCommands {
     static let update = AdminCommand.make(
         "update", abstract: "Change a task's window or attributes.",
         discussion: "The update mask is made from the flags given. A task's type, tracking ID, location and duration cannot change; its state and outcome are set by tasks close. With --json-body, the body's top-level fields join the mask, or --mask names the fields to take from it (taskTrackingViewConfig, for one); flags override the body.",
-        options: TaskFlags.updateOptions + [bodyOption, MaskFlag.option],
+        options: TaskFlags.updateOptions + JSONBodyFlag<DeliveryTask>.options + MaskFlag.options,
         arguments: [taskArgument],
         examples: [
             Example("fleet-admin --provider demo tasks update t-1 --window 2026-03-01T13:00:00Z,2026-03-01T15:00:00Z", "Move the delivery to the afternoon."),
@@ -114,8 +115,8 @@ enum TaskCommands {
         ]) { session in
         let name = try session.taskName(try session.arguments.require(taskArgument))
         let flags = try TaskFlags(session.arguments)
-        let body = try JSONBody<DeliveryTask>.read(session, from: bodyOption, path: "task")
-        let paths = MaskFlag.unique((try MaskFlag.paths(session.arguments) ?? body?.fields ?? []) + flags.paths)
+        let body = try JSONBody<DeliveryTask>.read(session, path: "task")
+        let paths = MaskFlag.unique((try MaskFlag(session.arguments).paths ?? body?.fields ?? []) + flags.paths)
         guard !paths.isEmpty else {
             throw session.arguments.usageError("nothing to update: give a field flag (--window, --attribute) or --json-body")
         }
@@ -128,22 +129,26 @@ enum TaskCommands {
 
     // MARK: close
 
-    /// `tasks close --outcome`.
-    static let outcomeOption = EnumOption(
-        "outcome", valueName: "outcome", help: "How it went (required): succeeded, or failed (not done, or cancelled).", accepted: Vocabulary.taskOutcomes)
-    /// `tasks close --at`.
-    static let outcomeTimeOption = Option.value(
-        "at", valueName: "time", help: "When the outcome happened (taskOutcomeTime), RFC 3339; default: now.")
-    /// `tasks close --location`.
-    static let outcomeLocationOption = Option.value(
-        "location", valueName: "lat,lng",
-        help: "Where the outcome happened (taskOutcomeLocation); without it Fleet Engine takes the vehicle's last location.")
+    /// The options of `tasks close`.
+    struct CloseFlags: OptionGroup {
+        @Option("outcome", valueName: "outcome", help: "How it went (required): succeeded, or failed (not done, or cancelled).",
+                accepted: Vocabulary.taskOutcomes)
+        var outcome: DeliveryTask.TaskOutcome?
+        @Option("at", valueName: "time", help: "When the outcome happened (taskOutcomeTime), RFC 3339; default: now.", transform: FlagValue.timestamp)
+        var time: Timestamp?
+        @Option("location", valueName: "lat,lng",
+                help: "Where the outcome happened (taskOutcomeLocation); without it Fleet Engine takes the vehicle's last location.",
+                transform: FlagValue.latLng)
+        var location: LatLng?
+
+        init() {}
+    }
 
     /// `tasks close`.
     static let close = AdminCommand.make(
         "close", abstract: "Close a task and record its outcome (UpdateTask).",
         discussion: "Sets the outcome, its time and place, and the state CLOSED when the task is still OPEN. Fleet Engine allows this only once the task is no longer among a vehicle's remaining stops: a task assigned to a delivery vehicle is closed by removing its stop (delivery-vehicles update --stop … without it, or --no-stops), and this command then records the outcome. An unassigned task is closed directly. An outcome cannot change once set.",
-        options: [outcomeOption.option, outcomeTimeOption, outcomeLocationOption],
+        options: CloseFlags.options,
         arguments: [taskArgument],
         examples: [
             Example("fleet-admin --provider demo tasks close t-1 --outcome succeeded", "Delivered, now, where the vehicle is."),
@@ -152,11 +157,12 @@ enum TaskCommands {
         ]) { session in
         let arguments = session.arguments
         let name = try session.taskName(try arguments.require(taskArgument))
-        guard let outcome = try arguments.value(outcomeOption) else {
+        let flags = try CloseFlags(arguments)
+        guard let outcome = flags.outcome else {
             throw arguments.usageError("--outcome is required: succeeded or failed")
         }
-        let time = try arguments.timestamp(outcomeTimeOption) ?? Timestamp(date: Date())
-        let location = try arguments.latLng(outcomeLocationOption)
+        let time = flags.time ?? Timestamp(date: Date())
+        let location = flags.location
         let closed = try session.withAPI { api in
             let current = try api.getTask(GetTaskRequest(name: name.description))
             let request = TaskOutcomeUpdate(name: name, outcome: outcome, time: time, location: location, current: current).request

@@ -4,66 +4,44 @@ import FleetModel
 /// The task fields set by flags of `tasks create` and `tasks update`. Flags win over a `--json-body`:
 /// each flag given replaces that field of the body. Type, tracking ID, location and duration are
 /// immutable once created (Fleet Engine), so `update` offers only the window and the attributes.
-struct TaskFlags: Sendable {
+struct TaskFlags: OptionGroup {
     /// `--type T` → `type` (create only).
+    @Option("type", valueName: "type", help: "The task type (required): pickup, delivery, scheduled-stop or unavailable (a break).",
+            accepted: Vocabulary.taskTypes)
     var type: DeliveryTask.TaskType?
     /// `--tracking-id T` → `trackingId` (create only).
+    @Option("tracking-id", valueName: "id",
+            help: "The shipment's tracking ID, what customers look it up by (required for pickup and delivery, refused for scheduled-stop and unavailable).")
     var trackingID: String?
     /// `--location LAT,LNG` → `plannedLocation` (create only).
+    @Option("location", valueName: "lat,lng",
+            help: "Where the task is done (plannedLocation; optional for unavailable). Write --location=-33.87,151.21 for a negative latitude.",
+            transform: FlagValue.latLng)
     var location: LatLng?
     /// `--duration D` → `taskDuration` (create only).
+    @Option("duration", valueName: "duration", help: "How long the task takes at its location (taskDuration; required), like 5m or 90s.",
+            transform: { text throws(ArgumentProblem) in ProtoDuration(try Duration(argument: text)) })
     var duration: ProtoDuration?
     /// `--window FROM,TO` → `targetTimeWindow`.
+    @Option("window", valueName: "from,to",
+            help: "When the task should be done (targetTimeWindow): two RFC 3339 times, like 2026-03-01T09:00:00Z,2026-03-01T12:00:00Z.",
+            transform: FlagValue.timeWindow)
     var window: TimeWindow?
     /// `--attribute k=v`, repeated → `attributes` (replacing all of them).
-    var attributes: [TaskAttribute]?
-
-    /// `--type T`.
-    static let typeOption = EnumOption(
-        "type", valueName: "type", help: "The task type (required): pickup, delivery, scheduled-stop or unavailable (a break).",
-        accepted: Vocabulary.taskTypes)
-    /// `--tracking-id T`.
-    static let trackingIDOption = Option.value(
-        "tracking-id", valueName: "id",
-        help: "The shipment's tracking ID, what customers look it up by (required for pickup and delivery, refused for scheduled-stop and unavailable).")
-    /// `--location LAT,LNG`.
-    static let locationOption = Option.value(
-        "location", valueName: "lat,lng",
-        help: "Where the task is done (plannedLocation; optional for unavailable). Write --location=-33.87,151.21 for a negative latitude.")
-    /// `--duration D`.
-    static let durationOption = Option.value(
-        "duration", valueName: "duration", help: "How long the task takes at its location (taskDuration; required), like 5m or 90s.")
-    /// `--window FROM,TO`.
-    static let windowOption = Option.value(
-        "window", valueName: "from,to",
-        help: "When the task should be done (targetTimeWindow): two RFC 3339 times, like 2026-03-01T09:00:00Z,2026-03-01T12:00:00Z.")
+    private var attributeFlag = AttributeFlag<TaskAttribute>()
 
     /// The options of `create`.
-    static let createOptions: [Option] = [typeOption.option, trackingIDOption, locationOption, durationOption, windowOption, AttributeFlag.option]
-    /// The options of `update`.
-    static let updateOptions: [Option] = [windowOption, AttributeFlag.option]
+    static let createOptions = options
+    /// The options of `update` (type, tracking ID, location and duration are fixed once created).
+    static let updateOptions = options(\.$window) + AttributeFlag<TaskAttribute>.options
 
-    /// Reads whichever of the flags the running command declares; a malformed value is a usage error.
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        if arguments.declares(option: Self.typeOption.option.name) {
-            type = try arguments.value(Self.typeOption)
-            trackingID = arguments.string(Self.trackingIDOption)
-            location = try arguments.latLng(Self.locationOption)
-            duration = try arguments.protoDuration(Self.durationOption)
-        }
-        window = try arguments.timeWindow(Self.windowOption)
-        attributes = try arguments.attributeList(AttributeFlag.option)
-    }
+    /// No flag given.
+    init() {}
 
-    /// Flags set directly (tests).
-    init(type: DeliveryTask.TaskType? = nil, trackingID: String? = nil, location: LatLng? = nil, duration: ProtoDuration? = nil,
-         window: TimeWindow? = nil, attributes: [TaskAttribute]? = nil) {
-        self.type = type
-        self.trackingID = trackingID
-        self.location = location
-        self.duration = duration
-        self.window = window
-        self.attributes = attributes
+    /// `--attribute k=v`, repeated → `attributes` (replacing all of them).
+    var attributes: [TaskAttribute]? {
+        get { attributeFlag.attributes }
+        set { attributeFlag.attributes = newValue }
     }
 
     /// The update-mask paths of the fields `update` may set, in declaration order.

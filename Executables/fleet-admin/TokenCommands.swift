@@ -16,56 +16,58 @@ enum TokenCommands {
         "token", abstract: "Mint and inspect Fleet Engine JWTs.",
         subcommands: [mint, inspect])
 
-    /// `--key sa.json`.
-    static let keyOption = Option.value(
-        "key", valueName: "sa.json", help: "A Google service-account key file: RS256, kid = private_key_id, iss = sub = client_email.",
-        completion: .files)
-    /// `--secret-file FILE`.
-    static let secretFileOption = Option.value(
-        "secret-file", valueName: "file", help: "An HS256 secret of at least 32 bytes (one trailing newline ignored); the file serve --jwt-secret-file takes.",
-        completion: .files)
     /// `--key` and `--secret-file`: the signing (or verifying) key.
-    static let keyOptions: [Option] = [keyOption, secretFileOption]
+    struct KeyFlags: OptionGroup {
+        @Option("key", valueName: "sa.json", help: "A Google service-account key file: RS256, kid = private_key_id, iss = sub = client_email.",
+                completion: .files)
+        var serviceAccountFile: String?
+        @Option("secret-file", valueName: "file", help: "An HS256 secret of at least 32 bytes (one trailing newline ignored); the file serve --jwt-secret-file takes.",
+                completion: .files)
+        var secretFile: String?
 
-    /// The options of `token mint`.
-    enum MintOptions {
-        /// `--role ROLE`, one of `Role`'s claim values.
-        static let role = Option.choice("role", of: Role.self, help: "Who the token speaks for.", required: true)
-        /// `--vehicle ID`.
-        static let vehicle = Option.value(
-            "vehicle", valueName: "id", help: "authorization.vehicleid: the rides vehicle (a driver token needs it or --delivery-vehicle).")
-        /// `--trip ID`.
-        static let trip = Option.value(
-            "trip", valueName: "id", help: "authorization.tripid: the rides trip (a consumer token needs it or --tracking).")
-        /// `--delivery-vehicle ID`.
-        static let deliveryVehicle = Option.value(
-            "delivery-vehicle", valueName: "id",
-            help: "authorization.deliveryvehicleid: the Deliveries vehicle (a driver or trusted-driver token needs it or --vehicle).")
-        /// `--task ID`.
-        static let task = Option.value(
-            "task", valueName: "id", help: "authorization.taskid: the task a trusted-driver token may update (* for every task).")
-        /// `--tracking ID`.
-        static let tracking = Option.value(
-            "tracking", valueName: "id", help: "authorization.trackingid: the shipment a consumer token may follow (GetTaskTrackingInfo).")
-        /// `--ttl D`.
-        static let ttl = Option.value("ttl", valueName: "duration", help: "How long the token lives.", default: "1h")
-        /// `--issuer ISS`.
-        static let issuer = Option.value(
-            "issuer", valueName: "iss", help: "iss and sub (default: the service account's email, else fleet-engine-self-hosted).")
-        /// `--audience AUD`.
-        static let audience = Option.value("audience", valueName: "aud", help: "aud.", default: TokenVerifier.fleetEngineAudience)
-        /// `--allow-long-ttl`.
-        static let allowLongTTL = Option.flag("allow-long-ttl", help: "Accept a --ttl over one hour (self-hosted servers configured for it only).")
-        /// In the order help shows them.
-        static let all = [role, vehicle, trip, deliveryVehicle, task, tracking, ttl, issuer, audience, allowLongTTL]
+        init() {}
     }
 
-    /// `token inspect --public-key PEM`.
-    static let publicKeyOption = Option.value(
-        "public-key", valueName: "pem", help: "An RSA public key or certificate (PEM) to verify RS256 tokens with.", completion: .files)
-    /// `token inspect --accept-audience AUD` (repeatable).
-    static let acceptAudienceOption = Option.value(
-        "accept-audience", valueName: "aud", help: "Another accepted aud besides Fleet Engine's.", repeatable: true)
+    /// The options of `token mint`.
+    struct MintFlags: OptionGroup {
+        /// One of `Role`'s claim values.
+        @Option("role", valueName: "role", help: "Who the token speaks for.")
+        var role: Role
+        @Option("vehicle", valueName: "id", help: "authorization.vehicleid: the rides vehicle (a driver token needs it or --delivery-vehicle).")
+        var vehicle: String?
+        @Option("trip", valueName: "id", help: "authorization.tripid: the rides trip (a consumer token needs it or --tracking).")
+        var trip: String?
+        @Option("delivery-vehicle", valueName: "id",
+                help: "authorization.deliveryvehicleid: the Deliveries vehicle (a driver or trusted-driver token needs it or --vehicle).")
+        var deliveryVehicle: String?
+        @Option("task", valueName: "id", help: "authorization.taskid: the task a trusted-driver token may update (* for every task).")
+        var task: String?
+        @Option("tracking", valueName: "id", help: "authorization.trackingid: the shipment a consumer token may follow (GetTaskTrackingInfo).")
+        var tracking: String?
+        @Option("ttl", valueName: "duration", help: "How long the token lives.", default: "1h")
+        var ttl: Duration
+        @Option("issuer", valueName: "iss", help: "iss and sub (default: the service account's email, else fleet-engine-self-hosted).")
+        var issuer: String?
+        @Option("audience", valueName: "aud", help: "aud.", default: TokenVerifier.fleetEngineAudience)
+        var audience: String
+        @Flag("allow-long-ttl", help: "Accept a --ttl over one hour (self-hosted servers configured for it only).")
+        var allowLongTTL: Bool
+        var keys = KeyFlags()
+
+        init() {}
+    }
+
+    /// The options of `token inspect`.
+    struct InspectFlags: OptionGroup {
+        var keys = KeyFlags()
+        @Option("public-key", valueName: "pem", help: "An RSA public key or certificate (PEM) to verify RS256 tokens with.", completion: .files)
+        var publicKeyFile: String?
+        @Option("accept-audience", valueName: "aud", help: "Another accepted aud besides Fleet Engine's.")
+        var acceptedAudiences: [String]
+
+        init() {}
+    }
+
     /// `token inspect [<jwt>]`.
     static let jwtArgument = Argument("jwt", help: "The token, or - to read it from standard input (default: --token).", arity: .optional)
 
@@ -75,7 +77,7 @@ enum TokenCommands {
     static let mint = AdminCommand.make(
         "mint", abstract: "Sign a token for a role and print it alone on standard output.",
         discussion: "Claims: iss and sub (the service account, or --issuer), aud (Fleet Engine's, or --audience), iat, exp = iat + --ttl (at most 1h unless --allow-long-ttl), authorization {vehicleid, tripid, deliveryvehicleid, taskid, trackingid} (server tokens: * unless given; fleet-reader: every ID *; driver and trusted-driver: --vehicle or --delivery-vehicle required; consumer: --trip or --tracking required), and fleetrole, which a self-hosted server reads. For Deliveries, driver is Fleet Engine's Delivery Untrusted Driver and trusted-driver its Delivery Trusted Driver.",
-        options: MintOptions.all + keyOptions,
+        options: MintFlags.options,
         examples: [
             Example("fleet-admin token mint --role server --key sa.json", "A one-hour server token, as Fleet Engine expects it."),
             Example("fleet-admin token mint --role driver --vehicle car-1 --secret-file /etc/fleet/jwt.secret --ttl 30m",
@@ -89,29 +91,22 @@ enum TokenCommands {
             Example("fleet-admin token mint --role consumer --tracking parcel-42 --secret-file jwt.secret",
                     "A customer following shipment parcel-42 (GetTaskTrackingInfo)."),
         ]) { session in
-        let arguments = session.arguments
-        guard let role = arguments.value(MintOptions.role, as: Role.self) else { throw arguments.usageError("missing --role") }
-        guard let ttl = try arguments.duration(MintOptions.ttl) else { throw arguments.usageError("missing --ttl") }
-        guard let key = try signingKey(session) else {
-            throw arguments.usageError("missing the signing key: --key sa.json (RS256) or --secret-file FILE (HS256)")
+        let flags = try MintFlags(session.arguments)
+        guard let key = try signingKey(flags.keys, session) else {
+            throw session.arguments.usageError("missing the signing key: --key sa.json (RS256) or --secret-file FILE (HS256)")
         }
-        let minter = TokenMinter(key: key, issuer: arguments.string(MintOptions.issuer),
-                                 audience: arguments.string(MintOptions.audience) ?? TokenVerifier.fleetEngineAudience,
-                                 allowsLifetimeOverOneHour: arguments.flag(MintOptions.allowLongTTL))
-        let seconds = Double(ttl.components.seconds) + Double(ttl.components.attoseconds) / 1e18
-        let token = try minter.mint(role: role, vehicleID: arguments.string(MintOptions.vehicle), tripID: arguments.string(MintOptions.trip),
-                                    deliveryVehicleID: arguments.string(MintOptions.deliveryVehicle), taskID: arguments.string(MintOptions.task),
-                                    trackingID: arguments.string(MintOptions.tracking), ttl: seconds)
+        let minter = TokenMinter(key: key, issuer: flags.issuer, audience: flags.audience, allowsLifetimeOverOneHour: flags.allowLongTTL)
+        let token = try minter.mint(role: flags.role, vehicleID: flags.vehicle, tripID: flags.trip, deliveryVehicleID: flags.deliveryVehicle,
+                                    taskID: flags.task, trackingID: flags.tracking, ttl: flags.ttl.seconds)
         session.context.print(token)
         return 0
     }
 
     /// The key `--key` or `--secret-file` names, or nil when neither is given; a usage error when both are.
-    static func signingKey(_ session: AdminSession) throws -> SigningKey? {
-        let arguments = session.arguments
-        switch (arguments.string(keyOption), arguments.string(secretFileOption)) {
+    static func signingKey(_ keys: KeyFlags, _ session: AdminSession) throws -> SigningKey? {
+        switch (keys.serviceAccountFile, keys.secretFile) {
         case (_?, _?):
-            throw arguments.usageError("give --key or --secret-file, not both")
+            throw session.arguments.usageError("give --key or --secret-file, not both")
         case (let path?, nil):
             return try SigningKey.rs256(serviceAccountJSON: InputFiles.text(path, standardInput: session.context.standardInput))
         case (nil, let path?):
@@ -127,7 +122,7 @@ enum TokenCommands {
     static let inspect = AdminCommand.make(
         "inspect", abstract: "Decode a token and, given its key, verify it as a server would.",
         discussion: "Without a key the token is only decoded (signature not checked). With --key, --public-key or --secret-file it is verified: signature, exp/nbf/iat (30 s skew, lifetime at most 1h), aud, and the fleetrole claim; a failure prints the explanation and exits 26 (UNAUTHENTICATED) or 17 (PERMISSION_DENIED). The token comes from the argument, - (standard input), or --token/FLEET_TOKEN.",
-        options: keyOptions + [publicKeyOption, acceptAudienceOption],
+        options: InspectFlags.options,
         arguments: [jwtArgument],
         examples: [
             Example("fleet-admin token inspect eyJhbGciOi…", "Header and claims, with times in UTC."),
@@ -135,18 +130,19 @@ enum TokenCommands {
                     "Mint and verify in one go."),
         ]) { session in
         let arguments = session.arguments
-        var text = arguments.string(jwtArgument) ?? arguments.string(TokenGroup.token)
+        let flags = try InspectFlags(arguments)
+        var text = arguments.string(jwtArgument) ?? session.token.token
         if text == "-" { text = try session.context.standardInput.readText() }
         guard let token = text?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty else {
             throw arguments.usageError("missing the token: give it as an argument, - for standard input, or --token")
         }
         let jwt = try JWT.decode(token)
         let now = Date().timeIntervalSince1970
-        let keys = try verificationKeys(session)
+        let keys = try verificationKeys(flags, session)
         var verification: TokenReport.Verification = .notChecked
         var failure: FleetError?
         if !keys.isEmpty {
-            let verifier = TokenVerifier(keys: keys, additionalAudiences: arguments.strings(acceptAudienceOption))
+            let verifier = TokenVerifier(keys: keys, additionalAudiences: flags.acceptedAudiences)
             do {
                 verification = .verified(role: try verifier.verify(token).role)
             } catch let error as FleetError where error.cause == ErrorCause.jwtWithoutRole.id {
@@ -164,16 +160,15 @@ enum TokenCommands {
     }
 
     /// The keys `--key`, `--public-key` and `--secret-file` give, to verify with.
-    static func verificationKeys(_ session: AdminSession) throws -> [VerificationKey] {
-        let arguments = session.arguments
+    static func verificationKeys(_ flags: InspectFlags, _ session: AdminSession) throws -> [VerificationKey] {
         var keys: [VerificationKey] = []
-        if let path = arguments.string(keyOption) {
+        if let path = flags.keys.serviceAccountFile {
             keys.append(try VerificationKey.fromServiceAccountJSON(InputFiles.text(path, standardInput: session.context.standardInput)))
         }
-        if let path = arguments.string(publicKeyOption) {
+        if let path = flags.publicKeyFile {
             keys.append(try VerificationKey.rs256(publicKeyPEM: InputFiles.text(path, standardInput: session.context.standardInput)))
         }
-        if let path = arguments.string(secretFileOption) {
+        if let path = flags.keys.secretFile {
             keys.append(try VerificationKey.hs256(secretFileContents: InputFiles.bytes(path)))
         }
         return keys

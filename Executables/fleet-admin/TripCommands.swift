@@ -20,7 +20,7 @@ enum TripCommands {
     static let create = AdminCommand.make(
         "create", abstract: "Create a trip (NEW), optionally assigned to a vehicle.",
         discussion: "Fields come from flags, or from a Trip JSON body (--json-body FILE, or -) that flags then override field by field. --type defaults to exclusive.",
-        options: TripFlags.commonOptions + TripFlags.createOptions + [bodyOption],
+        options: TripFlags.createOptions + JSONBodyFlag<Trip>.options,
         arguments: [tripArgument],
         examples: [
             Example("fleet-admin --provider demo trips create trip-1 --pickup 52.52,13.40 --dropoff 52.50,13.45",
@@ -29,8 +29,8 @@ enum TripCommands {
                     "A trip with one intermediate stop, assigned to car-1."),
         ]) { session in
         let name = try session.tripName(try session.arguments.require(tripArgument))
-        let flags = try TripFlags(session.arguments, declared: TripFlags.commonOptions + TripFlags.createOptions)
-        let body = try JSONBody<Trip>.read(session, from: bodyOption, path: "trip")
+        let flags = try TripFlags(session.arguments)
+        let body = try JSONBody<Trip>.read(session, path: "trip")
         var trip = flags.tripToCreate(body: body?.message)
         // Checked here so the message names the flag, not the API field it fills (trip.pickupPoint).
         guard trip.pickupPoint != nil else {
@@ -50,14 +50,14 @@ enum TripCommands {
     /// `trips get`.
     static let get = AdminCommand.make(
         "get", abstract: "Show a trip.",
-        options: [viewOption.option],
+        options: ViewFlag.options,
         arguments: [tripArgument],
         examples: [
             Example("fleet-admin --provider demo trips get trip-1", "Status, vehicle, route progress and ETA."),
             Example("fleet-admin --provider demo trips get trip-1 --view journey-sharing --json", "What a rider's app is shown, as JSON."),
         ]) { session in
         let name = try session.tripName(try session.arguments.require(tripArgument))
-        let view = try session.arguments.value(viewOption)
+        let view = try ViewFlag(session.arguments).view
         let trip = try session.withAPI { try $0.getTrip(GetTripRequest(name: name.description, view: view)) }
         session.printer.single(trip, details: TripFormatting.details)
         return 0
@@ -66,64 +66,74 @@ enum TripCommands {
     // MARK: list / search
 
     /// `trips get --view`.
-    static let viewOption = EnumOption(
-        "view", valueName: "view", help: "sdk, or journey-sharing (JOURNEY_SHARING_V1S: other riders' waypoints anonymous).",
-        accepted: Vocabulary.tripViews)
+    struct ViewFlag: OptionGroup {
+        @Option("view", valueName: "view", help: "sdk, or journey-sharing (JOURNEY_SHARING_V1S: other riders' waypoints anonymous).",
+                accepted: Vocabulary.tripViews)
+        var view: TripView?
 
-    /// `--json-body FILE|-` of `create` and `update`.
-    static let bodyOption = VehicleCommands.jsonBodyOption("Trip")
+        init() {}
+    }
 
-    /// `--vehicle ID` of `list` and `search`.
-    static let vehicleFilterOption = Option.value("vehicle", valueName: "id", help: "Only the trips of this vehicle.")
-    /// `--active` of `list` and `search`.
-    static let activeOption = Option.flag("active", help: "Only active trips (not COMPLETE or CANCELED).")
-    /// `--page-size N` of `list` and `search`.
-    static let pageSizeOption = Option.value("page-size", valueName: "n", help: "Trips per request.", default: "100")
-    /// `--limit N` of `list` and `search`.
-    static let limitOption = Option.value("limit", valueName: "n", help: "Stop after N trips.")
-    /// `trips search --stale-for D`.
-    static let staleForOption = Option.value(
-        "stale-for", valueName: "duration", help: "Only trips not updated for at least this long (minimumStaleness).")
+
+    /// The options of `trips list` and `trips search`.
+    struct ListFlags: OptionGroup {
+        @Option("vehicle", valueName: "id", help: "Only the trips of this vehicle.")
+        var vehicle: String?
+        @Flag("active", help: "Only active trips (not COMPLETE or CANCELED).")
+        var active: Bool
+        @Option("page-size", valueName: "n", help: "Trips per request.", default: "100", check: .within(1...Int32.max))
+        var pageSize: Int32
+        @Option("limit", valueName: "n", help: "Stop after N trips.")
+        var limit: Int?
+        /// `trips search` only.
+        @Option("stale-for", valueName: "duration", help: "Only trips not updated for at least this long (minimumStaleness).")
+        var staleFor: Duration?
+
+        init() {}
+    }
+
     /// `trips status --index N`.
-    static let statusIndexOption = Option.value(
-        "index", valueName: "n", help: "The intermediate destination (intermediateDestinationIndex).")
+    struct StatusFlags: OptionGroup {
+        @Option("index", valueName: "n", help: "The intermediate destination (intermediateDestinationIndex).", check: .within(0...Int32.max))
+        var index: Int32?
+
+        init() {}
+    }
+
     /// `trips status <status>`.
     static let statusArgument = EnumArgument(
         "status", help: "The new status, like enroute-to-pickup or ENROUTE_TO_PICKUP.", accepted: Vocabulary.tripStatuses)
 
-    /// Options of `trips list` and `trips search`.
-    static let listOptions: [Option] = [vehicleFilterOption, activeOption, pageSizeOption, limitOption]
-
     /// `trips list`.
     static let list = AdminCommand.make(
         "list", abstract: "List trips (SearchTrips; every page, a progress bar on a terminal).",
-        options: listOptions,
+        options: ListFlags.options(excluding: \.$staleFor),
         examples: [
             Example("fleet-admin --provider demo trips list --vehicle car-1 --active", "The trips car-1 is serving now."),
             Example("fleet-admin --provider demo trips list --json", "Every trip of the provider as a JSON array."),
         ]) { session in
-        try listTrips(session, minimumStaleness: nil)
+        try listTrips(session)
     }
 
     /// `trips search`.
     static let search = AdminCommand.make(
         "search", abstract: "Search trips: list's filters plus --stale-for.",
-        options: listOptions + [staleForOption],
+        options: ListFlags.options,
         examples: [
             Example("fleet-admin --provider demo trips search --active --stale-for 30m", "Active trips nobody touched for half an hour."),
         ]) { session in
-        try listTrips(session, minimumStaleness: try session.arguments.protoDuration(staleForOption))
+        try listTrips(session)
     }
 
     /// Lists trips (SearchTrips, every page) in the chosen format.
-    static func listTrips(_ session: AdminSession, minimumStaleness: ProtoDuration?) throws -> Int32 {
-        let arguments = session.arguments
-        let vehicleID = try arguments.string(vehicleFilterOption).map { try session.vehicleName($0).vehicleID }
+    static func listTrips(_ session: AdminSession) throws -> Int32 {
+        let flags = try ListFlags(session.arguments)
+        let vehicleID = try flags.vehicle.map { try session.vehicleName($0).vehicleID }
         let request = SearchTripsRequest(parent: try session.parent(), vehicleId: vehicleID,
-                                         activeTripsOnly: arguments.flag(activeOption) ? true : nil,
-                                         pageSize: try arguments.int32(pageSizeOption, in: 1...Int32.max),
-                                         minimumStaleness: minimumStaleness)
-        let limit = try arguments.int(limitOption)
+                                         activeTripsOnly: flags.active ? true : nil,
+                                         pageSize: flags.pageSize,
+                                         minimumStaleness: flags.staleFor.map { ProtoDuration($0) })
+        let limit = flags.limit
         let writer = session.printer.list(of: Trip.self, table: TripFormatting.table)
         try session.withAPI { api in
             try FleetPager(api: api, progress: session.progress("Listing trips")).trips(request, limit: limit) { writer.add($0) }
@@ -138,17 +148,17 @@ enum TripCommands {
     static let update = AdminCommand.make(
         "update", abstract: "Change a trip's fields.",
         discussion: "The update mask is made from the flags given. With --json-body, the body's top-level fields join the mask, or --mask names the fields to take from it; flags override the body. --vehicle '' unassigns the trip.",
-        options: TripFlags.commonOptions + TripFlags.updateOptions + [bodyOption, MaskFlag.option],
+        options: TripFlags.updateOptions + JSONBodyFlag<Trip>.options + MaskFlag.options,
         arguments: [tripArgument],
         examples: [
             Example("fleet-admin --provider demo trips update trip-1 --dropoff 52.49,13.46", "Move the dropoff."),
             Example("fleet-admin --provider demo trips update trip-1 --status enroute-to-pickup --vehicle car-1", "Assign and start in one update."),
         ]) { session in
         let name = try session.tripName(try session.arguments.require(tripArgument))
-        var flags = try TripFlags(session.arguments, declared: TripFlags.commonOptions + TripFlags.updateOptions)
+        var flags = try TripFlags(session.arguments)
         if let vehicle = flags.vehicle, vehicle.hasPrefix("providers/") { flags.vehicle = try session.vehicleName(vehicle).vehicleID }
-        let body = try JSONBody<Trip>.read(session, from: bodyOption, path: "trip")
-        let paths = MaskFlag.unique((try MaskFlag.paths(session.arguments) ?? body?.fields ?? []) + flags.paths)
+        let body = try JSONBody<Trip>.read(session, path: "trip")
+        let paths = MaskFlag.unique((try MaskFlag(session.arguments).paths ?? body?.fields ?? []) + flags.paths)
         guard !paths.isEmpty else {
             throw session.arguments.usageError("nothing to update: give a field flag (--status, --vehicle, --dropoff, …) or --json-body")
         }
@@ -182,7 +192,7 @@ enum TripCommands {
     static let status = AdminCommand.make(
         "status", abstract: "Move a trip to a status.",
         discussion: "Statuses: \(FlagValue.spellings(Vocabulary.tripStatuses).joined(separator: ", ")) (any case, dashes or underscores). For the intermediate statuses without --index, the next destination after an arrival, the current one otherwise.",
-        options: [statusIndexOption],
+        options: StatusFlags.options,
         arguments: [tripArgument, statusArgument.argument],
         examples: [
             Example("fleet-admin --provider demo trips status trip-1 enroute-to-pickup", "The driver is on the way."),
@@ -192,7 +202,7 @@ enum TripCommands {
         guard let status = try session.arguments.value(statusArgument) else {
             throw session.arguments.usageError("missing argument <status>")
         }
-        let given = try session.arguments.int32(statusIndexOption, in: 0...Int32.max)
+        let given = try StatusFlags(session.arguments).index
         let trip = try session.withAPI { api in
             var index = given
             if index == nil, status == .enrouteToIntermediateDestination || status == .arrivedAtIntermediateDestination {

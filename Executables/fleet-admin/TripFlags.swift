@@ -3,88 +3,51 @@ import FleetModel
 
 /// The trip fields set by flags of `trips create` and `trips update`. Flags win over a
 /// `--json-body`: each flag given replaces that field of the body.
-struct TripFlags: Sendable {
+struct TripFlags: OptionGroup {
     /// `--pickup LAT,LNG` → `pickupPoint`.
+    @Option("pickup", valueName: "lat,lng", help: "The pickup point (write --pickup=-33.87,151.21 for a negative latitude).",
+            transform: FlagValue.latLng)
     var pickup: LatLng?
     /// `--dropoff LAT,LNG` → `dropoffPoint`.
+    @Option("dropoff", valueName: "lat,lng", help: "The dropoff point.", transform: FlagValue.latLng)
     var dropoff: LatLng?
     /// `--stop LAT,LNG`, repeated → `intermediateDestinations`, in order.
-    var stops: [LatLng]?
+    @Option("stop", valueName: "lat,lng", help: "An intermediate destination; repeat for several, in order (exclusive trips only).",
+            transform: FlagValue.latLng)
+    private var givenStops: [LatLng]
     /// `--type exclusive|shared` → `tripType`.
+    @Option("type", valueName: "type", help: "The trip type: exclusive or shared.", accepted: Vocabulary.tripTypes)
     var type: TripType?
     /// `--vehicle ID` → `vehicleId` ('' unassigns, on update).
+    @Option("vehicle", valueName: "id", help: "The vehicle the trip is assigned to.")
     var vehicle: String?
     /// `--attributes k=v,…` → `attributes`.
+    @Option("attributes", valueName: "k=v,...", help: "The trip's attributes: k=v,k2=v2 (string values).", transform: FlagValue.attributes)
     var attributes: [TripAttribute]?
     /// `--passengers N` → `numberOfPassengers` (create only: the server owns it afterwards).
+    @Option("passengers", valueName: "n", help: "How many riders (numberOfPassengers).", check: .within(0...Int32.max))
     var passengers: Int32?
     /// `--status S` → `tripStatus` (update only).
+    @Option("status", valueName: "status", help: "The new trip status (any case, dashes or underscores: enroute-to-pickup).",
+            accepted: Vocabulary.tripStatuses)
     var status: TripStatus?
     /// `--index N` → `intermediateDestinationIndex` (update only).
+    @Option("index", valueName: "n", help: "The intermediate destination the status refers to (intermediateDestinationIndex).",
+            check: .within(0...Int32.max))
     var index: Int32?
 
-    /// `--pickup LAT,LNG`.
-    static let pickupOption = Option.value(
-        "pickup", valueName: "lat,lng", help: "The pickup point (write --pickup=-33.87,151.21 for a negative latitude).")
-    /// `--dropoff LAT,LNG`.
-    static let dropoffOption = Option.value("dropoff", valueName: "lat,lng", help: "The dropoff point.")
-    /// `--stop LAT,LNG` (repeatable).
-    static let stopOption = Option.value(
-        "stop", valueName: "lat,lng", help: "An intermediate destination; repeat for several, in order (exclusive trips only).",
-        repeatable: true)
-    /// `--type exclusive|shared`.
-    static let typeOption = EnumOption(
-        "type", valueName: "type", help: "The trip type: exclusive or shared.", accepted: Vocabulary.tripTypes)
-    /// `--vehicle ID`.
-    static let vehicleOption = Option.value("vehicle", valueName: "id", help: "The vehicle the trip is assigned to.")
-    /// `--attributes k=v,…`.
-    static let attributesOption = Option.value(
-        "attributes", valueName: "k=v,...", help: "The trip's attributes: k=v,k2=v2 (string values).")
-    /// `--passengers N`.
-    static let passengersOption = Option.value("passengers", valueName: "n", help: "How many riders (numberOfPassengers).")
-    /// `--status S`.
-    static let statusOption = EnumOption(
-        "status", valueName: "status", help: "The new trip status (any case, dashes or underscores: enroute-to-pickup).",
-        accepted: Vocabulary.tripStatuses)
-    /// `--index N`.
-    static let indexOption = Option.value(
-        "index", valueName: "n", help: "The intermediate destination the status refers to (intermediateDestinationIndex).")
+    /// The options of `create` (the status and index are the server's until then).
+    static let createOptions = options(excluding: \.$status, \.$index)
+    /// The options of `update` (the number of passengers is the server's once created).
+    static let updateOptions = options(excluding: \.$passengers)
 
-    /// Options of both `create` and `update`.
-    static let commonOptions: [Option] = [
-        pickupOption, dropoffOption, stopOption, typeOption.option, vehicleOption, attributesOption,
-    ]
-    /// `--passengers`, for `create`.
-    static let createOptions: [Option] = [passengersOption]
-    /// `--status`, `--index`, for `update`.
-    static let updateOptions: [Option] = [statusOption.option, indexOption]
+    /// No flag given.
+    init() {}
 
-    /// Reads whichever of the flags the running command declares.
-    init(_ arguments: ParsedArguments, declared options: [Option]) throws(UsageError) {
-        pickup = try arguments.latLng(Self.pickupOption)
-        dropoff = try arguments.latLng(Self.dropoffOption)
-        let stops = try arguments.latLngs(Self.stopOption)
-        self.stops = stops.isEmpty ? nil : stops
-        type = try arguments.value(Self.typeOption)
-        vehicle = arguments.string(Self.vehicleOption)
-        attributes = try arguments.attributes(Self.attributesOption)
-        if options.contains(Self.passengersOption) { passengers = try arguments.int32(Self.passengersOption, in: 0...Int32.max) }
-        if options.contains(Self.statusOption.option) { status = try arguments.value(Self.statusOption) }
-        if options.contains(Self.indexOption) { index = try arguments.int32(Self.indexOption, in: 0...Int32.max) }
-    }
-
-    /// Flags set directly (tests).
-    init(pickup: LatLng? = nil, dropoff: LatLng? = nil, stops: [LatLng]? = nil, type: TripType? = nil, vehicle: String? = nil,
-         attributes: [TripAttribute]? = nil, passengers: Int32? = nil, status: TripStatus? = nil, index: Int32? = nil) {
-        self.pickup = pickup
-        self.dropoff = dropoff
-        self.stops = stops
-        self.type = type
-        self.vehicle = vehicle
-        self.attributes = attributes
-        self.passengers = passengers
-        self.status = status
-        self.index = index
+    /// `--stop LAT,LNG`, repeated → `intermediateDestinations`, in order; nil when not given.
+    var stops: [LatLng]? {
+        get { givenStops.isEmpty ? nil : givenStops }
+        set { givenStops = newValue ?? [] }
     }
 
     /// The update-mask paths of the fields given, in declaration order.

@@ -19,7 +19,7 @@ enum VehicleCommands {
     static let create = AdminCommand.make(
         "create", abstract: "Create a vehicle.",
         discussion: "Fields come from flags, or from a Vehicle JSON body (--json-body FILE, or - for standard input) that flags then override field by field. What neither gives defaults to --state offline, --type exclusive and --category auto; --capacity has no default.",
-        options: VehicleFlags.options + [bodyOption],
+        options: VehicleFlags.options + JSONBodyFlag<Vehicle>.options,
         arguments: [vehicleArgument],
         examples: [
             Example("fleet-admin --provider demo vehicles create car-1 --capacity 4 --type exclusive,shared --state online --location 52.52,13.40",
@@ -29,7 +29,7 @@ enum VehicleCommands {
         ]) { session in
         let name = try session.vehicleName(try session.arguments.require(vehicleArgument))
         let flags = try VehicleFlags(session.arguments)
-        let body = try JSONBody<Vehicle>.read(session, from: bodyOption, path: "vehicle")
+        let body = try JSONBody<Vehicle>.read(session, path: "vehicle")
         let request = CreateVehicleRequest(parent: "providers/\(name.provider)", vehicleId: name.vehicleID,
                                            vehicle: flags.vehicleToCreate(body: body?.message))
         let vehicle = try session.withAPI { try $0.createVehicle(request) }
@@ -59,23 +59,21 @@ enum VehicleCommands {
     static let list = AdminCommand.make(
         "list", abstract: "List vehicles (every page; a progress bar on a terminal).",
         discussion: "Follows nextPageToken to the end (or to --limit), printing JSON lines and JSON array elements as pages arrive.",
-        options: ListOptions.all,
+        options: ListOptions.options,
         examples: [
             Example("fleet-admin --provider demo vehicles list --state online", "Every online vehicle."),
             Example("fleet-admin --provider demo vehicles list --jsonl | jq -r .name", "One JSON object per vehicle, for a pipe."),
         ]) { session in
-        let arguments = session.arguments
-        var categories = try arguments.values(ListOptions.category)
-        if categories.isEmpty { categories = Vocabulary.categories }
+        let options = try ListOptions(session.arguments)
         let request = ListVehiclesRequest(
-            parent: try session.parent(), pageSize: try arguments.int32(ListOptions.pageSize, in: 1...Int32.max),
-            minimumCapacity: try arguments.int32(ListOptions.minCapacity),
-            tripTypes: try arguments.values(ListOptions.type),
-            vehicleTypeCategories: categories,
-            vehicleState: try arguments.value(ListOptions.state),
-            onTripOnly: arguments.flag(ListOptions.onTrip) ? true : nil,
-            filter: arguments.string(ListOptions.filter))
-        let limit = try arguments.int(ListOptions.limit)
+            parent: try session.parent(), pageSize: options.pageSize,
+            minimumCapacity: options.minCapacity,
+            tripTypes: options.tripTypes ?? [],
+            vehicleTypeCategories: options.categories,
+            vehicleState: options.state,
+            onTripOnly: options.onTrip ? true : nil,
+            filter: options.filter)
+        let limit = options.limit
         let writer = session.printer.list(of: Vehicle.self, table: VehicleFormatting.table)
         try session.withAPI { api in
             try FleetPager(api: api, progress: session.progress("Listing vehicles")).vehicles(request, limit: limit) { writer.add($0) }
@@ -90,7 +88,7 @@ enum VehicleCommands {
     static let update = AdminCommand.make(
         "update", abstract: "Change a vehicle's fields.",
         discussion: "The update mask is made from the flags given (--attributes replaces every attribute). With --json-body, the body's top-level fields join the mask, or --mask names the fields to take from it; flags override the body.",
-        options: VehicleFlags.options + [bodyOption, MaskFlag.option],
+        options: VehicleFlags.options + JSONBodyFlag<Vehicle>.options + MaskFlag.options,
         arguments: [vehicleArgument],
         examples: [
             Example("fleet-admin --provider demo vehicles update car-1 --location 52.53,13.41", "Report a new location."),
@@ -99,8 +97,8 @@ enum VehicleCommands {
         ]) { session in
         let name = try session.vehicleName(try session.arguments.require(vehicleArgument))
         let flags = try VehicleFlags(session.arguments)
-        let body = try JSONBody<Vehicle>.read(session, from: bodyOption, path: "vehicle")
-        let paths = MaskFlag.unique((try MaskFlag.paths(session.arguments) ?? body?.fields ?? []) + flags.paths)
+        let body = try JSONBody<Vehicle>.read(session, path: "vehicle")
+        let paths = MaskFlag.unique((try MaskFlag(session.arguments).paths ?? body?.fields ?? []) + flags.paths)
         guard !paths.isEmpty else {
             throw session.arguments.usageError("nothing to update: give a field flag (--state, --capacity, --location, …) or --json-body")
         }
@@ -138,31 +136,28 @@ enum VehicleCommands {
     static let search = AdminCommand.make(
         "search", abstract: "Find vehicles that can serve a pickup (SearchVehicles).",
         discussion: "Vehicles whose location is older than --staleness (default 5m) are left out, as Fleet Engine does.",
-        options: SearchOptions.all,
+        options: SearchOptions.options,
         examples: [
             Example("fleet-admin --provider demo vehicles search --pickup 52.52,13.40", "The nearest vehicles for an exclusive trip."),
             Example("fleet-admin --provider demo vehicles search --pickup 52.52,13.40 --dropoff 52.50,13.45 --type shared --capacity 2",
                     "Vehicles with two free seats for a shared trip."),
         ]) { session in
-        let arguments = session.arguments
-        guard let pickup = try arguments.latLng(SearchOptions.pickup) else { throw arguments.usageError("missing --pickup <lat,lng>") }
-        var categories = try arguments.values(SearchOptions.category)
-        if categories.isEmpty { categories = Vocabulary.categories }
+        let options = try SearchOptions(session.arguments)
         let request = SearchVehiclesRequest(
             parent: try session.parent(),
-            pickupPoint: TerminalLocation(point: pickup),
-            dropoffPoint: try arguments.latLng(SearchOptions.dropoff).map { TerminalLocation(point: $0) },
-            pickupRadiusMeters: try arguments.int32(SearchOptions.radius),
-            count: try arguments.int32(SearchOptions.count),
-            minimumCapacity: try arguments.int32(SearchOptions.capacity),
-            tripTypes: try arguments.value(SearchOptions.type).map { [$0] } ?? [],
-            maximumStaleness: try arguments.protoDuration(SearchOptions.staleness),
-            vehicleTypes: categories.map { VehicleType(category: $0) },
-            orderBy: try arguments.value(SearchOptions.orderBy),
-            includeBackToBack: arguments.flag(SearchOptions.backToBack) ? true : nil,
-            tripId: arguments.string(SearchOptions.trip),
-            currentTripsPresent: try arguments.value(SearchOptions.currentTrips),
-            filter: arguments.string(SearchOptions.filter))
+            pickupPoint: TerminalLocation(point: options.pickup),
+            dropoffPoint: options.dropoff.map { TerminalLocation(point: $0) },
+            pickupRadiusMeters: options.radius,
+            count: options.count,
+            minimumCapacity: options.capacity,
+            tripTypes: [options.type],
+            maximumStaleness: options.staleness.map { ProtoDuration($0) },
+            vehicleTypes: options.categories.map { VehicleType(category: $0) },
+            orderBy: options.orderBy,
+            includeBackToBack: options.backToBack ? true : nil,
+            tripId: options.trip,
+            currentTripsPresent: options.currentTrips,
+            filter: options.filter)
         let response = try session.withAPI { try $0.searchVehicles(request) }
         let writer = session.printer.list(of: VehicleMatch.self, table: MatchFormatting.table)
         writer.add(response.matches)
@@ -185,83 +180,69 @@ enum VehicleCommands {
 
     // MARK: Shared options
 
-    /// `--json-body FILE|-` for a message named `message`.
-    static func jsonBodyOption(_ message: String) -> Option {
-        .value("json-body", valueName: "file", help: "A \(message) as JSON, from a file or - (standard input); flags override its fields.",
-               completion: .files)
-    }
-
-    /// `--json-body FILE|-` of `create` and `update`.
-    static let bodyOption = jsonBodyOption("Vehicle")
-
     /// The options of `vehicles list`.
-    enum ListOptions {
-        /// `--category a,b` (repeatable).
-        static let category = EnumOption(
-            "category", valueName: "categories", help: "Only these categories (comma-separated; default: all).",
-            accepted: Vocabulary.categories, repeatable: true)
-        /// `--state online|offline`.
-        static let state = EnumOption(
-            "state", valueName: "state", help: "Only vehicles in this state: online or offline.", accepted: Vocabulary.vehicleStates)
-        /// `--type a,b`.
-        static let type = EnumOption(
-            "type", valueName: "types", help: "Only vehicles taking one of these trip types.", accepted: Vocabulary.tripTypes)
-        /// `--min-capacity N`.
-        static let minCapacity = Option.value("min-capacity", valueName: "n", help: "Only vehicles seating at least N.")
-        /// `--filter EXPR`.
-        static let filter = Option.value(
-            "filter", valueName: "expr", help: "An AIP-160 filter over attributes, like 'attributes.wheelchair=\"yes\"'.")
-        /// `--on-trip`.
-        static let onTrip = Option.flag("on-trip", help: "Only vehicles with current trips.")
-        /// `--page-size N`.
-        static let pageSize = Option.value("page-size", valueName: "n", help: "Vehicles per request.", default: "100")
-        /// `--limit N`.
-        static let limit = Option.value("limit", valueName: "n", help: "Stop after N vehicles.")
-        /// In the order help shows them.
-        static let all = [category.option, state.option, type.option, minCapacity, filter, onTrip, pageSize, limit]
+    struct ListOptions: OptionGroup {
+        @Option("category", valueName: "categories", help: "Only these categories (comma-separated; default: all).",
+                acceptedLists: Vocabulary.categories)
+        private var categoryLists: [[VehicleType.Category]]
+        @Option("state", valueName: "state", help: "Only vehicles in this state: online or offline.", accepted: Vocabulary.vehicleStates)
+        var state: VehicleState?
+        @Option("type", valueName: "types", help: "Only vehicles taking one of these trip types.", acceptedList: Vocabulary.tripTypes)
+        var tripTypes: [TripType]?
+        @Option("min-capacity", valueName: "n", help: "Only vehicles seating at least N.")
+        var minCapacity: Int32?
+        @Option("filter", valueName: "expr", help: "An AIP-160 filter over attributes, like 'attributes.wheelchair=\"yes\"'.")
+        var filter: String?
+        @Flag("on-trip", help: "Only vehicles with current trips.")
+        var onTrip: Bool
+        @Option("page-size", valueName: "n", help: "Vehicles per request.", default: "100", check: .within(1...Int32.max))
+        var pageSize: Int32
+        @Option("limit", valueName: "n", help: "Stop after N vehicles.")
+        var limit: Int?
+
+        init() {}
+
+        /// The categories asked for; every category when none is.
+        var categories: [VehicleType.Category] { Vocabulary.categories(given: categoryLists) }
     }
 
     /// The options of `vehicles search`.
-    enum SearchOptions {
-        /// `--pickup LAT,LNG`.
-        static let pickup = Option.value("pickup", valueName: "lat,lng", help: "The pickup point.", required: true)
-        /// `--dropoff LAT,LNG`.
-        static let dropoff = Option.value(
-            "dropoff", valueName: "lat,lng", help: "The dropoff point (needed for shared trips and --order-by dropoff-point-eta).")
-        /// `--radius METERS`.
-        static let radius = Option.value(
-            "radius", valueName: "meters", help: "How far from the pickup to look (400–10000).", default: "2000")
-        /// `--count N`.
-        static let count = Option.value("count", valueName: "n", help: "At most this many matches (1–50).", default: "10")
-        /// `--capacity N`.
-        static let capacity = Option.value("capacity", valueName: "n", help: "Seats needed.", default: "1")
-        /// `--type exclusive|shared`.
-        static let type = EnumOption(
-            "type", valueName: "type", help: "The trip type: exclusive or shared.", accepted: Vocabulary.tripTypes, default: "exclusive")
-        /// `--category a,b` (repeatable).
-        static let category = EnumOption(
-            "category", valueName: "categories", help: "Vehicle categories (comma-separated; default: all).",
-            accepted: Vocabulary.categories, repeatable: true)
-        /// `--order-by ORDER`.
-        static let orderBy = EnumOption(
-            "order-by", valueName: "order", help: "How matches are ordered.", accepted: Vocabulary.matchOrders,
-            default: "pickup-point-eta")
-        /// `--back-to-back`.
-        static let backToBack = Option.flag("back-to-back", help: "Include vehicles finishing another trip (includeBackToBack).")
-        /// `--current-trips none|any`.
-        static let currentTrips = EnumOption(
-            "current-trips", valueName: "none|any", help: "Whether vehicles with current trips are included.",
-            accepted: Vocabulary.currentTripsPresent)
-        /// `--trip ID`.
-        static let trip = Option.value("trip", valueName: "id", help: "The trip the search is for (tripId).")
-        /// `--staleness D`.
-        static let staleness = Option.value(
-            "staleness", valueName: "duration", help: "Leave out vehicles whose location is older (maximumStaleness).")
-        /// `--filter EXPR`.
-        static let filter = Option.value("filter", valueName: "expr", help: "An AIP-160 filter over attributes.")
-        /// In the order help shows them.
-        static let all = [pickup, dropoff, radius, count, capacity, type.option, category.option, orderBy.option, backToBack,
-                          currentTrips.option, trip, staleness, filter]
+    struct SearchOptions: OptionGroup {
+        @Option("pickup", valueName: "lat,lng", help: "The pickup point.", transform: FlagValue.latLng)
+        var pickup: LatLng
+        @Option("dropoff", valueName: "lat,lng", help: "The dropoff point (needed for shared trips and --order-by dropoff-point-eta).",
+                transform: FlagValue.latLng)
+        var dropoff: LatLng?
+        @Option("radius", valueName: "meters", help: "How far from the pickup to look (400–10000).", default: "2000")
+        var radius: Int32
+        @Option("count", valueName: "n", help: "At most this many matches (1–50).", default: "10")
+        var count: Int32
+        @Option("capacity", valueName: "n", help: "Seats needed.", default: "1")
+        var capacity: Int32
+        @Option("type", valueName: "type", help: "The trip type: exclusive or shared.", accepted: Vocabulary.tripTypes, default: "exclusive")
+        var type: TripType
+        @Option("category", valueName: "categories", help: "Vehicle categories (comma-separated; default: all).",
+                acceptedLists: Vocabulary.categories)
+        private var categoryLists: [[VehicleType.Category]]
+        @Option("order-by", valueName: "order", help: "How matches are ordered.", accepted: Vocabulary.matchOrders,
+                default: "pickup-point-eta")
+        var orderBy: SearchVehiclesRequest.VehicleMatchOrder
+        @Flag("back-to-back", help: "Include vehicles finishing another trip (includeBackToBack).")
+        var backToBack: Bool
+        @Option("current-trips", valueName: "none|any", help: "Whether vehicles with current trips are included.",
+                accepted: Vocabulary.currentTripsPresent)
+        var currentTrips: SearchVehiclesRequest.CurrentTripsPresent?
+        @Option("trip", valueName: "id", help: "The trip the search is for (tripId).")
+        var trip: String?
+        @Option("staleness", valueName: "duration", help: "Leave out vehicles whose location is older (maximumStaleness).")
+        var staleness: Duration?
+        @Option("filter", valueName: "expr", help: "An AIP-160 filter over attributes.")
+        var filter: String?
+
+        init() {}
+
+        /// The categories asked for; every category when none is.
+        var categories: [VehicleType.Category] { Vocabulary.categories(given: categoryLists) }
     }
 }
 

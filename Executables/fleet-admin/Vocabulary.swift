@@ -8,6 +8,11 @@ enum Vocabulary {
     static let tripTypes: [TripType] = [.exclusive, .shared]
     /// `--category`: auto, taxi, truck, two-wheeler, bicycle, pedestrian.
     static let categories: [VehicleType.Category] = VehicleType.Category.allKnown.filter { $0 != .unknown }
+    /// The categories of every `--category a,b` given, without repeats; every category when none is.
+    static func categories(given lists: [[VehicleType.Category]]) -> [VehicleType.Category] {
+        let given = FlagValue.union(lists)
+        return given.isEmpty ? categories : given
+    }
     /// Trip statuses an operator may set (every known status but UNKNOWN_TRIP_STATUS).
     static let tripStatuses: [TripStatus] = TripStatus.allKnown.filter { $0 != .unknownTripStatus }
     /// `trips get --view`: sdk, journey-sharing-v1s.

@@ -6,35 +6,32 @@ import Foundation
 /// Shared by fleet-admin, driver-report and consumer-follow, so each reaches the engine alike; the
 /// schemes their help lists and the default transport come from the registries (`Wiring.transports`,
 /// `Wiring.stores`).
-public struct ConnectionGroup: OptionGroup, Hashable {
-    /// `--transport URL` (`FLEET_TRANSPORT`, default the registry's, `memory`).
-    public static let transport = Option.value(
-        "transport", valueName: "url",
-        help: "Where the engine runs: " + Wiring.transports.schemes.map { "\($0.pattern) (\($0.summary))" }.joined(separator: ", ") + ".",
-        default: Wiring.transports.defaultURL, environment: "FLEET_TRANSPORT")
-    /// `--store URL` (`FLEET_STORE`); the embedded SQLite store when not given.
-    public static let store = Option.value(
-        "store", valueName: "url",
-        help: "The store of the in-process engine: \(Wiring.stores.usage). Default: the embedded SQLite store in $FLEET_DATA_DIR, else $XDG_DATA_HOME/fleet-engine, else ~/.local/share/fleet-engine, so separate invocations see the same fleet.",
-        environment: "FLEET_STORE", completion: .files)
-    /// The group's options.
-    public static let options = [transport, store]
-
+public struct ConnectionGroup: OptionGroup, Equatable {
     /// The transport URL as given (the registry's default, `memory`, when not).
-    public let transport: String
-    /// The store URL as given; nil for the embedded default.
-    public let store: String?
+    @Option("transport", valueName: "url",
+            help: "Where the engine runs: " + Wiring.transports.schemes.map { "\($0.pattern) (\($0.summary))" }.joined(separator: ", ") + ".",
+            default: Wiring.transports.defaultURL, environment: "FLEET_TRANSPORT")
+    public var transport: String
+    @Option("store", valueName: "url",
+            help: "The store of the in-process engine: \(Wiring.stores.usage). Default: the embedded SQLite store in $FLEET_DATA_DIR, else $XDG_DATA_HOME/fleet-engine, else ~/.local/share/fleet-engine, so separate invocations see the same fleet.",
+            environment: "FLEET_STORE", completion: .files)
+    private var givenStore: String?
 
-    /// Reads `--transport` and `--store`.
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        self.init(transport: arguments.string(Self.transport) ?? Wiring.transports.defaultURL ?? "",
-                  store: arguments.string(Self.store).flatMap { $0.isEmpty ? nil : $0 })
-    }
+    /// No option given.
+    public init() {}
 
     /// Settings given directly (tests, and commands with a target of their own such as `replay --to`).
     public init(transport: String, store: String?) {
         self.transport = transport
-        self.store = store
+        givenStore = store
+    }
+
+    /// The store URL as given; nil for the embedded default.
+    public var store: String? { givenStore.flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// The same transport and store.
+    public static func == (left: ConnectionGroup, right: ConnectionGroup) -> Bool {
+        left.transport == right.transport && left.store == right.store
     }
 
     /// Whether the engine runs in this process (the `memory` transport), the only case `store` applies to.

@@ -27,7 +27,7 @@ import Testing
         ("1,2:a:flying", "ends with the state 'flying', which is not one of new, enroute, arrived"),
     ])
     func aMalformedStopSaysWhatIsWrong(text: String, message: String) {
-        #expect(throws: FlagValueProblem(message: message)) { try FlagValue.vehicleStop(text) }
+        #expect(throws: ArgumentProblem(message)) { try FlagValue.vehicleStop(text) }
     }
 
     @Test func anAttributeTakesItsValueWholeAndAnEmptyOneIsNone() throws {
@@ -35,19 +35,19 @@ import Testing
         #expect(attribute == TaskAttribute(key: "note", taskAttributeValue: .stringValue("ring twice, then wait=5m")))
         let none: DeliveryVehicleAttribute? = try FlagValue.attribute(" ")
         #expect(none == nil)
-        #expect(throws: FlagValueProblem.self) { let _: TaskAttribute? = try FlagValue.attribute("zone") }
-        #expect(throws: FlagValueProblem.self) { let _: TaskAttribute? = try FlagValue.attribute("=A") }
+        #expect(throws: ArgumentProblem.self) { let _: TaskAttribute? = try FlagValue.attribute("zone") }
+        #expect(throws: ArgumentProblem.self) { let _: TaskAttribute? = try FlagValue.attribute("=A") }
     }
 
     @Test func viewportsWindowsAndTimes() throws {
         let viewport = try FlagValue.viewport("52.50, 13.35,52.55,13.45")
         #expect(viewport == Viewport(low: LatLng(latitude: 52.50, longitude: 13.35), high: LatLng(latitude: 52.55, longitude: 13.45)))
-        #expect(throws: FlagValueProblem.self) { try FlagValue.viewport("52.50,13.35,52.55") }
+        #expect(throws: ArgumentProblem.self) { try FlagValue.viewport("52.50,13.35,52.55") }
         let window = try FlagValue.timeWindow("2026-03-01T09:00:00Z,2026-03-01T12:00:00+01:00")
         #expect(window.startTime == Timestamp(seconds: 1_772_355_600))
         #expect(window.endTime == Timestamp(seconds: 1_772_362_800))
-        #expect(throws: FlagValueProblem.self) { try FlagValue.timeWindow("2026-03-01T09:00:00Z") }
-        #expect(throws: FlagValueProblem.self) { try FlagValue.timestamp("tomorrow") }
+        #expect(throws: ArgumentProblem.self) { try FlagValue.timeWindow("2026-03-01T09:00:00Z") }
+        #expect(throws: ArgumentProblem.self) { try FlagValue.timestamp("tomorrow") }
     }
 
     @Test func theRepeatedAttributeFlagReplacesOrClears() throws {

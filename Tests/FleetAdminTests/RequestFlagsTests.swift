@@ -35,13 +35,19 @@ import Testing
         #expect(none.vehicleType == VehicleType(category: .auto))
         #expect(none.maximumCapacity == nil, "no default capacity")
         let body = Vehicle(vehicleState: .online, supportedTripTypes: [.shared], vehicleType: VehicleType(category: .truck))
-        let fromBody = VehicleFlags(capacity: 3).vehicleToCreate(body: body)
+        var capacity = VehicleFlags()
+        capacity.capacity = 3
+        let fromBody = capacity.vehicleToCreate(body: body)
         #expect(fromBody == Vehicle(vehicleState: .online, supportedTripTypes: [.shared], maximumCapacity: 3, vehicleType: VehicleType(category: .truck)))
     }
 
     @Test func tripFlagsNameTheirPaths() throws {
-        let flags = TripFlags(pickup: LatLng(latitude: 1, longitude: 2), stops: [LatLng(latitude: 3, longitude: 4)], vehicle: "",
-                              status: .enrouteToIntermediateDestination, index: 0)
+        var flags = TripFlags()
+        flags.pickup = LatLng(latitude: 1, longitude: 2)
+        flags.stops = [LatLng(latitude: 3, longitude: 4)]
+        flags.vehicle = ""
+        flags.status = .enrouteToIntermediateDestination
+        flags.index = 0
         #expect(flags.paths == ["vehicleId", "tripStatus", "pickupPoint", "intermediateDestinations", "intermediateDestinationIndex"])
         let trip = flags.applied(to: Trip(vehicleId: "old", tripType: .shared))
         #expect(trip.vehicleId == "", "'' unassigns")
@@ -55,7 +61,7 @@ import Testing
         let arguments = ParsedArguments(commandPath: ["fleet-admin", "trips", "create"],
                                         values: ["pickup": ["1,2"], "dropoff": [], "stop": [], "type": ["SHARED"], "vehicle": [],
                                                  "attributes": [], "passengers": ["3"]])
-        let flags = try TripFlags(arguments, declared: TripFlags.commonOptions + TripFlags.createOptions)
+        let flags = try TripFlags(arguments)
         #expect(flags.passengers == 3)
         #expect(flags.type == .shared)
         #expect(flags.status == nil)
@@ -63,9 +69,11 @@ import Testing
 
     @Test func masksAreCamelCasedAndMalformedOnesAreUsageErrors() throws {
         let given = ParsedArguments(commandPath: ["fleet-admin", "vehicles", "update"], values: ["mask": ["vehicle_state, maximumCapacity"]])
-        #expect(try MaskFlag.paths(given) == ["vehicleState", "maximumCapacity"])
+        #expect(try MaskFlag(given).paths == ["vehicleState", "maximumCapacity"])
         let bad = ParsedArguments(commandPath: ["fleet-admin", "vehicles", "update"], values: ["mask": ["a,,b"]])
-        #expect(throws: UsageError.self) { try MaskFlag.paths(bad) }
+        #expect(throws: UsageError("--mask: 'a,,b' is not a comma-separated list of field names (like vehicleState,maximumCapacity)", commandPath: ["fleet-admin", "vehicles", "update"])) {
+            try MaskFlag(bad)
+        }
         #expect(MaskFlag.unique(["a", "b", "a"]) == ["a", "b"])
     }
 

@@ -5,11 +5,14 @@ import Testing
 /// The shared option groups: declared once, read into typed values, checked in one place.
 struct OptionGroupTests {
     enum Colour: String, OptionValue { case red, green }
-    static let colour = Option.choice("colour", of: Colour.self, help: "A colour.", default: .red)
-    static let store = Option.value("store", valueName: "url", help: "A store.")
+
+    struct Extra: OptionGroup {
+        @Option("colour", valueName: "colour", help: "A colour.", default: "red") var colour: Colour
+        @Option("store", valueName: "url", help: "A store.") var store: String?
+    }
 
     static let tool = Command("tool", abstract: "A tool.",
-                              options: TokenGroup.options + OutputGroup.options + [colour, store]) { _, _ in 0 }
+                              options: TokenGroup.options + OutputGroup.options + Extra.options) { _, _ in 0 }
     static let fixedTokens = Command("admin", abstract: "A tool.", options: TokenGroup.fixedOptions) { _, _ in 0 }
 
     func parse(_ arguments: [String], command: Command = tool, environment: [String: String] = [:]) throws -> ParsedArguments {
@@ -51,8 +54,9 @@ struct OptionGroupTests {
     }
 
     @Test func aChoiceIsCheckedByTheParserAndReadAsItsType() throws {
-        #expect(try parse([]).value(Self.colour, as: Colour.self) == .red)
-        #expect(try parse(["--colour", "green"]).value(Self.colour, as: Colour.self) == .green)
+        #expect(try parse([]).group(Extra.self).colour == .red)
+        #expect(try parse(["--colour", "green"]).group(Extra.self).colour == .green)
+        #expect(Extra.options[0].allowedValues == ["red", "green"] && Extra.options[0].completion == .values(["red", "green"]))
         #expect(throws: UsageError("--colour: 'gren' is not one of red, green; did you mean 'green'?", commandPath: ["tool"])) {
             try parse(["--colour", "gren"])
         }

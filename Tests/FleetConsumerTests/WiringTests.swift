@@ -25,9 +25,10 @@ import Testing
     }
 
     @Test func theHelpListsTheRegisteredSchemes() {
-        for scheme in Wiring.transports.schemes { #expect(ConnectionGroup.transport.help.contains(scheme.pattern)) }
-        #expect(ConnectionGroup.store.help.contains(Wiring.stores.usage))
-        #expect(ConnectionGroup.transport.defaultValue == Wiring.transports.defaultURL)
+        let transport = ConnectionGroup.options[0], store = ConnectionGroup.options[1]
+        for scheme in Wiring.transports.schemes { #expect(transport.help.contains(scheme.pattern)) }
+        #expect(store.help.contains(Wiring.stores.usage))
+        #expect(transport.defaultValue == Wiring.transports.defaultURL)
     }
 
     @Test func theBuildRegistersFourTransports() {

@@ -1,6 +1,6 @@
 /// How a tool prints for people or programs: `--json`, `--jsonl`, `--no-color`. Shared by
 /// fleet-admin and consumer-follow, so the same flags mean the same thing in both.
-public struct OutputGroup: OptionGroup, Hashable {
+public struct OutputGroup: OptionGroup {
     /// What the output is.
     public enum Format: Sendable, Hashable {
         /// For people: tables, blocks, readable lines or a live panel.
@@ -11,32 +11,24 @@ public struct OutputGroup: OptionGroup, Hashable {
         case jsonLines
     }
 
-    /// `--json`, `-j`.
-    public static let json = Option.flag(
-        "json", short: "j", help: "Print Fleet Engine's JSON: one object, or a JSON array for lists (events: one object per line).")
-    /// `--jsonl`.
-    public static let jsonLines = Option.flag("jsonl", help: "Print one compact JSON object per line (for pipes and jq).")
-    /// `--no-color`.
-    public static let noColor = Option.flag(
-        "no-color", help: "Never colour the output (colour is used only on a terminal, and never with NO_COLOR set).")
-    /// The group's options.
-    public static let options = [json, jsonLines, noColor]
+    @Flag("json", short: "j", help: "Print Fleet Engine's JSON: one object, or a JSON array for lists (events: one object per line).")
+    private var json: Bool
+    @Flag("jsonl", help: "Print one compact JSON object per line (for pipes and jq).")
+    private var jsonLines: Bool
+    /// Whether `--no-color` was given.
+    @Flag("no-color", help: "Never colour the output (colour is used only on a terminal, and never with NO_COLOR set).")
+    public var noColor: Bool
+
+    /// No flag given.
+    public init() {}
+
+    /// `--json` with `--jsonl` is a usage error.
+    public func validate() throws(ValidationError) {
+        if json && jsonLines { throw ValidationError("--json and --jsonl cannot be used together") }
+    }
 
     /// The format asked for.
-    public let format: Format
-    /// Whether `--no-color` was given.
-    public let noColor: Bool
-
-    /// Reads the flags; `--json` with `--jsonl` is a usage error.
-    public init(_ arguments: ParsedArguments) throws(UsageError) {
-        switch (arguments.flag(Self.json), arguments.flag(Self.jsonLines)) {
-        case (true, true): throw arguments.usageError("--json and --jsonl cannot be used together")
-        case (true, false): format = .json
-        case (false, true): format = .jsonLines
-        case (false, false): format = .text
-        }
-        noColor = arguments.flag(Self.noColor)
-    }
+    public var format: Format { json ? .json : jsonLines ? .jsonLines : .text }
 
     /// Whether the output is JSON of either kind.
     public var isJSON: Bool { format != .text }

@@ -1,9 +1,12 @@
-/// A named command-line option: a flag (`--json`, `-j`) or an option with a value
-/// (`--transport URL`, `--transport=URL`), with help, a default and an environment variable.
+/// What help, completion scripts and the parser know of a command-line option: a flag (`--json`,
+/// `-j`) or an option with a value (`--transport URL`, `--transport=URL`), with help, a default and
+/// an environment variable.
 ///
-/// Declare with `.flag(...)` or `.value(...)`. Options of a command are accepted by all its
-/// subcommands too, so shared options (`--transport`) are declared once, on the root.
-public struct Option: Sendable, Hashable {
+/// Commands declare their options once with `@Option` and `@Flag` in an `OptionGroup`, whose
+/// `options` are these definitions; `.flag(...)` and `.value(...)` make one directly, for a program
+/// that reads its few options by name (the test helpers). Options of a command are accepted by all
+/// its subcommands too, so shared options (`--transport`) are declared once, on the root.
+public struct OptionDefinition: Sendable, Hashable {
     /// Whether the option takes a value.
     public enum Kind: Sendable, Hashable {
         /// Present or absent (`--json`).
@@ -40,8 +43,8 @@ public struct Option: Sendable, Hashable {
     /// A flag: `--name` (and `-short`). `environment`, when set to 1/true/yes/on or 0/false/no/off,
     /// gives the flag's value when the command line does not.
     public static func flag(_ name: String, short: Character? = nil, help: String,
-                            environment: String? = nil, hidden: Bool = false) -> Option {
-        Option(name: name, short: short, kind: .flag, valueName: "", help: help, defaultValue: nil,
+                            environment: String? = nil, hidden: Bool = false) -> OptionDefinition {
+        OptionDefinition(name: name, short: short, kind: .flag, valueName: "", help: help, defaultValue: nil,
                environment: environment, isRepeatable: false, isRequired: false, allowedValues: [],
                completion: .none, isHidden: hidden)
     }
@@ -52,8 +55,8 @@ public struct Option: Sendable, Hashable {
     public static func value(_ name: String, short: Character? = nil, valueName: String = "value", help: String,
                              default defaultValue: String? = nil, environment: String? = nil,
                              repeatable: Bool = false, required: Bool = false, allowedValues: [String] = [],
-                             completion: Completion? = nil, hidden: Bool = false) -> Option {
-        Option(name: name, short: short, kind: .value, valueName: valueName, help: help,
+                             completion: Completion? = nil, hidden: Bool = false) -> OptionDefinition {
+        OptionDefinition(name: name, short: short, kind: .value, valueName: valueName, help: help,
                defaultValue: defaultValue, environment: environment, isRepeatable: repeatable,
                isRequired: required, allowedValues: allowedValues,
                completion: completion ?? (allowedValues.isEmpty ? .none : .values(allowedValues)),
