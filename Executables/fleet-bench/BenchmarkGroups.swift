@@ -8,7 +8,7 @@ import SQLiteStore
 struct BenchmarkGroup: Sendable {
     let name: String
     let abstract: String
-    var options: [Option] = []
+    var options: [OptionDefinition] = []
     var arguments: [Argument] = []
     /// Whether `fleet-bench` without a group (`make bench`) runs it.
     let inFullRun: Bool
@@ -19,7 +19,7 @@ struct BenchmarkGroup: Sendable {
 
     /// `fleet-bench NAME [--json] …`.
     var command: Command {
-        Command(name, abstract: abstract, options: options + [FleetBench.json], arguments: arguments) { [self] arguments, context in
+        Command(name, abstract: abstract, options: options + OutputFlags.options, arguments: arguments) { [self] arguments, context in
             let benchmark: any Benchmark
             do {
                 benchmark = try configured?(arguments, context) ?? standard()
@@ -27,7 +27,7 @@ struct BenchmarkGroup: Sendable {
                 context.printError("fleet-bench \(name): skipped: \(unavailable.reason)")
                 return ExitCode.usage.rawValue
             }
-            return BenchmarkRunner(context: context, json: arguments.flag(FleetBench.json)).run([benchmark])
+            return BenchmarkRunner(context: context, json: try OutputFlags(arguments).json).run([benchmark])
         }
     }
 }
@@ -38,12 +38,14 @@ struct GroupUnavailable: Error {
     let reason: String
 }
 
+/// `--json`, on every group.
+struct OutputFlags: OptionGroup {
+    @Flag("json", help: #"Print one JSON line instead of the table: {"group":…,"rows":[{"name":…,"value":…,"unit":…},…]}, figures as numbers."#)
+    var json: Bool
+}
+
 /// The `fleet-bench` command: every group, and `fleet-bench` alone for all of `make bench`'s.
 enum FleetBench {
-    /// `--json`, on every group.
-    static let json = Option.flag(
-        "json", help: #"Print one JSON line instead of the table: {"group":…,"rows":[{"name":…,"value":…,"unit":…},…]}, figures as numbers."#)
-
     static var command: Command {
         Command(
             "fleet-bench", abstract: "Benchmarks of the Fleet Engine for Linux: one group, or every group of make bench in one table.",
@@ -109,16 +111,16 @@ enum FleetBench {
                        arguments: [shortPlan], inFullRun: true, standard: { postgres(short: false) },
                        configured: { arguments, context in postgres(short: try isShort(arguments, context)) }),
         BenchmarkGroup(name: "failover", abstract: "A PostgreSQL failover (Patroni, synchronous standby) under write load through two nodes: a crash, then a switchover.",
-                       options: [FailoverBenchmark.writers, FailoverBenchmark.steadySeconds],
+                       options: FailoverBenchmark.Flags.options,
                        inFullRun: true, standard: { FailoverBenchmark() }, configured: { try FailoverBenchmark($0, $1) }),
         BenchmarkGroup(name: "nodes", abstract: "GetTrip and UpdateVehicle through 1, 2 and 4 nodes on one PostgreSQL, each a network namespace and CPU quota of its own (root).",
-                       options: NodesBenchmark.options, inFullRun: true, standard: { NodesBenchmark() }, configured: { try NodesBenchmark($0, $1) }),
+                       options: NodesBenchmark.Flags.options, inFullRun: true, standard: { NodesBenchmark() }, configured: { try NodesBenchmark($0, $1) }),
         BenchmarkGroup(name: "watch", abstract: "The time from UpdateVehicle to the :watch event with 1,000 streams open, one trip each and all on one trip.",
                        inFullRun: true, standard: { MeasuringBenchmark(name: "watch", title: "watch streams", measure: WatchBenchmarks.run) }),
         BenchmarkGroup(name: "map", abstract: "The rider's map page in headless Chromium: update to marker moved with 10 pages open, page weight, first render.",
                        inFullRun: true, standard: { MeasuringBenchmark(name: "map", title: "map pages (headless Chromium)", measure: MapBenchmarks.run) }),
         BenchmarkGroup(name: "soak", abstract: "Mixed load for a while under each allocator setting: the server's memory, open files and threads (180 s; 20 s in make bench).",
-                       options: [SoakBenchmark.seconds, SoakBenchmark.watchBatch],
+                       options: SoakBenchmark.Flags.options,
                        inFullRun: true, standard: { SoakBenchmark(seconds: 20, watchBatch: SoakBenchmarks.defaultWatchBatch, settings: SoakBenchmarks.AllocatorSetting.short) },
                        configured: { try SoakBenchmark($0, $1) }),
     ]
@@ -200,11 +202,15 @@ struct FolderBenchmark: Benchmark {
 
 /// `fleet-bench failover`: `FailoverBenchmarks` as a group, its documented JSON keys beside the rows.
 struct FailoverBenchmark: Benchmark {
-    static let writers = Option.value("writers", valueName: "count", help: "Writers sending CreateVehicle through the two nodes (1-256).",
-                                      default: String(FailoverBenchmark().writerCount))
-    static let steadySeconds = Option.value("steady-seconds", valueName: "seconds",
-                                            help: "Steady load before the crash, before the switchover and after it (>= 1).",
-                                            default: String(Int(FailoverBenchmark().steady)))
+    /// `fleet-bench failover`'s options.
+    struct Flags: OptionGroup {
+        @Option("writers", valueName: "count", help: "Writers sending CreateVehicle through the two nodes (1-256).",
+                default: String(FailoverBenchmark().writerCount))
+        var writers: Int
+        @Option("steady-seconds", valueName: "seconds", help: "Steady load before the crash, before the switchover and after it (>= 1).",
+                default: String(Int(FailoverBenchmark().steady)))
+        var steadySeconds: Double
+    }
 
     let name = "failover"
     let title = "PostgreSQL failover (Patroni, synchronous standby; 2 nodes under write load)"
@@ -215,10 +221,10 @@ struct FailoverBenchmark: Benchmark {
     init() {}
 
     init(_ arguments: ParsedArguments, _ context: Context) throws {
-        guard let writers = try arguments.int(Self.writers), (1...256).contains(writers) else {
-            throw context.usageError("--writers must be from 1 to 256")
-        }
-        guard let steady = try arguments.double(Self.steadySeconds), steady >= 1 else { throw context.usageError("--steady-seconds must be 1 or more") }
+        let flags = try Flags(arguments)
+        let writers = flags.writers, steady = flags.steadySeconds
+        guard (1...256).contains(writers) else { throw context.usageError("--writers must be from 1 to 256") }
+        guard steady >= 1 else { throw context.usageError("--steady-seconds must be 1 or more") }
         writerCount = writers
         self.steady = steady
     }
@@ -242,15 +248,22 @@ struct FailoverBenchmark: Benchmark {
 /// alone where machines cannot be made, it says why and exits 2.
 struct NodesBenchmark: Benchmark {
     private static let defaults = NodeBenchmarks.Settings()
-    static let nodes = Option.value("nodes", valueName: "counts", help: "Node counts to measure, 1 among them (each from 1 to 8).",
-                                    default: defaults.nodeCounts.map(String.init).joined(separator: ","))
-    static let seconds = Option.value("seconds", valueName: "seconds", help: "Seconds of each load (>= 1).", default: String(defaults.seconds))
-    static let nodeCPU = Option.value("node-cpu", valueName: "cpus", help: "CPUs a node may use (>= 0.01).", default: "\(defaults.nodeQuota)")
-    static let databaseCPU = Option.value("database-cpu", valueName: "cpus", help: "CPUs PostgreSQL may use (>= 0.01; default: no limit).")
-    static let delay = Option.value("delay-ms", valueName: "milliseconds",
-                                    help: "Delay each way between a node and PostgreSQL for the delayed UpdateVehicle row (0-1000; 0: no such row).",
-                                    default: "\(defaults.delayMilliseconds)")
-    static let options = [nodes, seconds, nodeCPU, databaseCPU, delay]
+    /// `fleet-bench nodes`' options.
+    struct Flags: OptionGroup {
+        @Option("nodes", valueName: "counts", help: "Node counts to measure, 1 among them (each from 1 to 8).",
+                default: defaults.nodeCounts.map(String.init).joined(separator: ","))
+        var nodes: String
+        @Option("seconds", valueName: "seconds", help: "Seconds of each load (>= 1).", default: String(defaults.seconds))
+        var seconds: Int
+        @Option("node-cpu", valueName: "cpus", help: "CPUs a node may use (>= 0.01).", default: "\(defaults.nodeQuota)")
+        var nodeCPU: Double
+        @Option("database-cpu", valueName: "cpus", help: "CPUs PostgreSQL may use (>= 0.01; default: no limit).")
+        var databaseCPU: Double?
+        @Option("delay-ms", valueName: "milliseconds",
+                help: "Delay each way between a node and PostgreSQL for the delayed UpdateVehicle row (0-1000; 0: no such row).",
+                default: "\(defaults.delayMilliseconds)")
+        var delayMilliseconds: Double
+    }
 
     let name = "nodes"
     let title = "nodes measured apart (a network namespace and CPU quota each; fleet-bench nodes)"
@@ -260,21 +273,25 @@ struct NodesBenchmark: Benchmark {
     init() {}
 
     init(_ arguments: ParsedArguments, _ context: Context) throws {
-        let counts = (arguments.string(Self.nodes) ?? "").split(separator: ",").map { Int($0) }
+        let flags = try Flags(arguments)
+        let counts = flags.nodes.split(separator: ",").map { Int($0) }
         guard !counts.isEmpty, counts.allSatisfy({ $0.map { (1...8).contains($0) } ?? false }), counts.contains(1) else {
             throw context.usageError("--nodes takes node counts from 1 to 8, 1 among them (e.g. 1,2,4)")
         }
         settings.nodeCounts = Array(Set(counts.compactMap { $0 })).sorted()
-        guard let seconds = try arguments.int(Self.seconds), seconds >= 1 else { throw context.usageError("--seconds must be 1 or more") }
+        let seconds = flags.seconds
+        guard seconds >= 1 else { throw context.usageError("--seconds must be 1 or more") }
         settings.seconds = seconds
         settings.warmUpSeconds = min(settings.warmUpSeconds, seconds)
-        guard let nodeCPU = try arguments.double(Self.nodeCPU), nodeCPU >= 0.01 else { throw context.usageError("--node-cpu must be 0.01 or more") }
+        let nodeCPU = flags.nodeCPU
+        guard nodeCPU >= 0.01 else { throw context.usageError("--node-cpu must be 0.01 or more") }
         settings.nodeQuota = nodeCPU
-        if let databaseCPU = try arguments.double(Self.databaseCPU) {
+        if let databaseCPU = flags.databaseCPU {
             guard databaseCPU >= 0.01 else { throw context.usageError("--database-cpu must be 0.01 or more") }
             settings.databaseQuota = databaseCPU
         }
-        guard let delay = try arguments.double(Self.delay), (0...1000).contains(delay) else { throw context.usageError("--delay-ms must be from 0 to 1000") }
+        let delay = flags.delayMilliseconds
+        guard (0...1000).contains(delay) else { throw context.usageError("--delay-ms must be from 0 to 1000") }
         settings.delayMilliseconds = delay
         if let reason = NodeBenchmarks.skipReason() { throw GroupUnavailable(reason: reason) }
     }
@@ -295,9 +312,14 @@ struct NodesBenchmark: Benchmark {
 
 /// `fleet-bench soak`: `SoakBenchmarks` as a group.
 struct SoakBenchmark: Benchmark {
-    static let seconds = Option.value("seconds", valueName: "seconds", help: "Seconds of each soak, warm-up included (>= 10).", default: "180")
-    static let watchBatch = Option.value("watch-batch", valueName: "count", help: "Streams each watch cycler opens and closes at once (>= 1).",
-                                         default: String(SoakBenchmarks.defaultWatchBatch))
+    /// `fleet-bench soak`'s options.
+    struct Flags: OptionGroup {
+        @Option("seconds", valueName: "seconds", help: "Seconds of each soak, warm-up included (>= 10).", default: "180")
+        var seconds: Int
+        @Option("watch-batch", valueName: "count", help: "Streams each watch cycler opens and closes at once (>= 1).",
+                default: String(SoakBenchmarks.defaultWatchBatch))
+        var watchBatch: Int
+    }
 
     let name = "soak"
     let title = "soak (mixed load; server memory, files and threads)"
@@ -313,8 +335,10 @@ struct SoakBenchmark: Benchmark {
 
     /// Named alone: every allocator setting, 180 s each unless `--seconds` says otherwise.
     init(_ arguments: ParsedArguments, _ context: Context) throws {
-        guard let seconds = try arguments.int(Self.seconds), seconds >= 10 else { throw context.usageError("--seconds must be 10 or more") }
-        guard let batch = try arguments.int(Self.watchBatch), batch >= 1 else { throw context.usageError("--watch-batch must be 1 or more") }
+        let flags = try Flags(arguments)
+        let seconds = flags.seconds, batch = flags.watchBatch
+        guard seconds >= 10 else { throw context.usageError("--seconds must be 10 or more") }
+        guard batch >= 1 else { throw context.usageError("--watch-batch must be 1 or more") }
         self.init(seconds: Double(seconds), watchBatch: batch, settings: SoakBenchmarks.AllocatorSetting.all)
     }
 
