@@ -38,4 +38,29 @@ struct PostgresStoreMigrationTests {
         #expect(kept.payload == Array("kept".utf8))
         #expect(try store.commit(.put(StoreRecord(key: kept.key, version: 0, payload: Array("moved".utf8)), expectedVersion: 7)) == 8)
     }
+
+    @Test func aVersion5HistoryKeepsItsPointsAsRidesVehiclesPoints() throws {
+        let cluster = try #require(try PostgresCluster.shared)
+        let url = try cluster.database(named: "from_v5")
+        let database = String(url.split(separator: "/").last!)
+        // The database as the engine of schema version 5 left it: its five migrations, then a point.
+        var script = "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());\n"
+        for (index, migration) in Schema.migrations.prefix(5).enumerated() {
+            script += migration.statements.map { $0 + ";\n" }.joined()
+            script += "INSERT INTO schema_migrations (version, name) VALUES (\(index + 1), 'v\(index + 1)');\n"
+        }
+        script += """
+            INSERT INTO history (provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips)
+            VALUES ('p'::bytea, 'v1'::bytea, 10000000, 52.5, 13.4, 4, 8.5, 90, 'ONLINE'::bytea, ''::bytea);
+            """
+        try cluster.psql(script, database: database)
+
+        let store = try PostgresStore(url: url)
+        defer { try? store.close() }
+        let old = try store.history(HistoryQuery(kind: .vehicle, provider: "p", vehicleID: "v1"), after: nil, limit: 10)
+        #expect(old.count == 1 && old.first?.kind == .vehicle && old.first?.vehicleState == "ONLINE")
+        try HistoryContract.drive("v1", kind: .deliveryVehicle, times: [20], in: store)
+        #expect(try store.history(HistoryQuery(), after: nil, limit: 10).map(\.kind) == [.vehicle, .deliveryVehicle])
+        #expect(try store.history(HistoryQuery(kind: .vehicle, provider: "p", vehicleID: "v1"), after: nil, limit: 10) == old)
+    }
 }
