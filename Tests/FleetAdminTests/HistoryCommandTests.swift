@@ -156,8 +156,12 @@ struct HistoryCommandTests {
         #expect(try get(van, try tokens.mint(role: "driver", ["--delivery-vehicle", "van-2"])).status == 403)
         #expect(try get(van, try tokens.mint(role: "fleet-reader")).status == 200)
         #expect(try get(van, try tokens.mint(role: "consumer", ["--tracking", "PARCEL-1"])).status == 403)
-        // A rides driver's token names no delivery vehicle.
-        #expect(try get(van, try tokens.mint(role: "driver", ["--vehicle", "van-1"])).status == 403)
+        // Each token reads the history exactly when it may GetDeliveryVehicle.
+        let tokensToTry = [try tokens.mint(role: "driver", ["--vehicle", "van-1"]), try tokens.mint(role: "trusted-driver", ["--delivery-vehicle", "van-1"]),
+                           try tokens.mint(role: "trusted-driver", ["--delivery-vehicle", "van-2"]), try tokens.mint(role: "consumer", ["--trip", "t1"])]
+        for token in tokensToTry {
+            #expect(try get(van, token).status == get("/v1/providers/demo/deliveryVehicles/van-1", token).status)
+        }
         let trip = try get(van + "?tripId=t1", try tokens.mint(role: "server"))
         #expect(trip.status == 400 && trip.body.contains("tripId"), "\(trip.body)")
     }

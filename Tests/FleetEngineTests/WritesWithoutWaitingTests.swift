@@ -147,12 +147,17 @@ import Testing
         func comparable(_ record: DeliveryVehicleRecord) -> DeliveryVehicle {
             var vehicle = record.vehicle
             vehicle.name = nil
-            for i in vehicle.remainingVehicleJourneySegments.indices {
-                vehicle.remainingVehicleJourneySegments[i].stop?.tasks = vehicle.remainingVehicleJourneySegments[i].stop?.tasks.map {
-                    var info = $0
-                    info.taskId = String(info.taskId?.dropFirst() ?? "")
-                    return info
-                } ?? []
+            vehicle.remainingVehicleJourneySegments = vehicle.remainingVehicleJourneySegments.map { segment in
+                var segment = segment
+                if var stop = segment.stop {
+                    stop.tasks = stop.tasks.map { info in
+                        var info = info
+                        info.taskId = info.taskId.map { String($0.dropFirst()) }
+                        return info
+                    }
+                    segment.stop = stop
+                }
+                return segment
             }
             return vehicle
         }
