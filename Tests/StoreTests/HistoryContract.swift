@@ -31,6 +31,16 @@ struct HistoryContract {
 
     static func times(_ points: [HistoryPoint]) -> [Int64] { points.map { $0.time / 1_000_000 } }
 
+    /// After a migration from before history points had a kind: `store`'s one point (v1 of provider
+    /// p, ONLINE) reads as a rides vehicle's, and a delivery vehicle v1's points are kept beside it.
+    static func expectOnePointOfARidesVehicleKeptBeside(deliveryVehiclePointsIn store: any Store) throws {
+        let old = try store.history(HistoryQuery(kind: .vehicle, provider: "p", vehicleID: "v1"), after: nil, limit: 10)
+        #expect(old.count == 1 && old.first?.kind == .vehicle && old.first?.vehicleState == "ONLINE")
+        try drive("v1", kind: .deliveryVehicle, times: [20], in: store)
+        #expect(try store.history(HistoryQuery(), after: nil, limit: 10).map(\.kind) == [.vehicle, .deliveryVehicle])
+        #expect(try store.history(HistoryQuery(kind: .vehicle, provider: "p", vehicleID: "v1"), after: nil, limit: 10) == old)
+    }
+
     @Test(arguments: StoreFactories.all)
     func everyPointIsKeptWithAllItsFieldsAndNotInTheRecord(_ factory: StoreFactory) throws {
         try StoreFixture.with(factory) { fixture in

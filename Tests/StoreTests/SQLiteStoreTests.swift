@@ -155,11 +155,7 @@ struct SQLiteStoreTests {
             }
             let store = try SQLiteStore(path: path)
             defer { try? store.close() }
-            let old = try store.history(HistoryQuery(kind: .vehicle, provider: "p", vehicleID: "v1"), after: nil, limit: 10)
-            #expect(old.count == 1 && old.first?.kind == .vehicle && old.first?.vehicleState == "ONLINE")
-            try HistoryContract.drive("v1", kind: .deliveryVehicle, times: [20], in: store)
-            #expect(try store.history(HistoryQuery(), after: nil, limit: 10).map(\.kind) == [.vehicle, .deliveryVehicle])
-            #expect(try store.history(HistoryQuery(kind: .vehicle, provider: "p", vehicleID: "v1"), after: nil, limit: 10) == old)
+            try HistoryContract.expectOnePointOfARidesVehicleKeptBeside(deliveryVehiclePointsIn: store)
         }
     }
 
