@@ -135,7 +135,9 @@ extension Engine {
     func measureLegsIfDue(_ record: inout DeliveryVehicleRecord, now: Timestamp, metersPerSecond: Double) -> Bool {
         let segments = record.vehicle.remainingVehicleJourneySegments
         let here = record.vehicle.lastLocation?.location.map(GeoPoint.init)
-        let key = Self.measuredStopsKey(segments, hasOrigin: here != nil)
+        // The places of stops unchanged since they were encoded are in their text already.
+        let places = record.encodedStops.flatMap { $0.segments == segments ? $0.places : nil } ?? Self.stopPlaces(segments)
+        let key = Self.measuredStopsKey(places: places, hasOrigin: here != nil)
         if record.tracking.measuredStops == key {
             guard configuration.router != nil, !segments.isEmpty, here != nil else { return false }
             let failed = record.tracking.legsOnRoads != true
@@ -184,10 +186,15 @@ extension Engine {
         return true
     }
 
-    /// The stops' places in order, and whether the legs start at the vehicle, as text kept with the
-    /// vehicle: a change measures the legs again.
-    static func measuredStopsKey(_ segments: [VehicleJourneySegment], hasOrigin: Bool) -> String {
-        (hasOrigin ? "@" : "") + segments.map { segment in
+    /// The stops' places in order (``stopPlaces(_:)``), and whether the legs start at the vehicle, as
+    /// text kept with the vehicle: a change measures the legs again.
+    static func measuredStopsKey(places: String, hasOrigin: Bool) -> String {
+        (hasOrigin ? "@" : "") + places
+    }
+
+    /// The places of `segments`' stops in order, as text.
+    static func stopPlaces(_ segments: [VehicleJourneySegment]) -> String {
+        segments.map { segment in
             let point = segment.stop?.plannedLocation?.point
             return "\(point?.latitude ?? 0),\(point?.longitude ?? 0)"
         }.joined(separator: ";")

@@ -10,7 +10,7 @@ struct DeliveryVehicleTracking: Sendable, Hashable {
     /// The vehicle's smoothed observed speed, as FleetGeo's `ObservedSpeed` keeps it.
     var speed = ObservedSpeed.Snapshot()
     /// The stops (their places, in order, and whether the vehicle had a location) the segments' legs
-    /// were last measured for (``Engine/measuredStopsKey(_:)``): a change measures them again.
+    /// were last measured for (``Engine/measuredStopsKey(places:hasOrigin:)``): a change measures them again.
     var measuredStops: String?
     /// When the legs were last measured (or a measurement on roads was last tried).
     var measuredAt: Timestamp?
@@ -58,6 +58,12 @@ struct DeliveryVehicleRecord: Sendable {
     var tracking: DeliveryVehicleTracking
     var version: UInt64
     var key: RecordKey
+    /// Whether this write accepted a new location that the position history keeps
+    /// (`Engine.acceptDeliveryLocation`); the point is made from the vehicle as written. Never stored.
+    var addsHistoryPoint = false
+    /// The stops as JSON text, when written for stops and leg paths equal to the record's
+    /// (``currentStops``); kept with the decoded record in this process, never stored.
+    var encodedStops: EncodedStops?
 
     init(vehicle: DeliveryVehicle, tracking: DeliveryVehicleTracking = DeliveryVehicleTracking(), version: UInt64, key: RecordKey) {
         self.vehicle = vehicle
@@ -74,15 +80,31 @@ struct DeliveryVehicleRecord: Sendable {
         key = record.key
     }
 
-    /// The store record, indexed by the vehicle's last location.
+    /// The store record, indexed by the vehicle's last location, with the point the position history
+    /// keeps when the write accepted a location. The stops are written from ``currentStops``.
     func storeRecord() -> StoreRecord {
+        let stops = currentStops
         var payload = ProtoJSONTextWriter()
         payload.writeObject { record in
-            record.write("deliveryVehicle", vehicle)
+            record.writeObject("deliveryVehicle") { EncodedStops.write(vehicle, stops: stops.stored, to: &$0) }
             record.writeObject("tracking", tracking.writeMembers)
         }
         let point = vehicle.lastLocation?.location.map { IndexPoint(latitude: $0.latitude, longitude: $0.longitude) }
-        return StoreRecord(key: key, version: version, payload: payload.bytes, point: point)
+        let historyPoint = addsHistoryPoint ? vehicle.lastLocation.flatMap { HistoryPoint(key, location: $0, vehicleState: nil, tripIDs: []) } : nil
+        return StoreRecord(key: key, version: version, payload: payload.bytes, point: point, historyPoint: historyPoint)
+    }
+
+    /// The stops as JSON text: `encodedStops` when it was written for these stops and leg paths, else
+    /// written now.
+    var currentStops: EncodedStops {
+        if let encodedStops, encodedStops.holds(for: self) { return encodedStops }
+        return EncodedStops(vehicle.remainingVehicleJourneySegments, legPaths: tracking.legPaths)
+    }
+
+    /// Makes `encodedStops` hold for the record's stops (writing them only when they changed), so that
+    /// the store record, the answer and the next update of this process all use one text.
+    mutating func encodeStops() {
+        encodedStops = currentStops
     }
 
     /// The IDs of the tasks at each remaining stop, in order.
@@ -95,6 +117,63 @@ struct DeliveryVehicleRecord: Sendable {
         vehicle.remainingVehicleJourneySegments.firstIndex { segment in
             segment.stop?.tasks.contains { $0.taskId == id } ?? false
         }
+    }
+}
+
+/// A delivery vehicle's stops as JSON text, written once per change of them. A location report, the
+/// bulk of a van's writes, changes no stop; writing 20 stops again for every report, into the record
+/// and into the answer, cost more than the rest of the update.
+final class EncodedStops: Sendable {
+    /// What the texts were written from: they hold while the record's stops and leg paths are equal
+    /// to these (an array not written to since compares by identity, at once).
+    let segments: [VehicleJourneySegment]
+    let legPaths: [String]
+    /// `remainingVehicleJourneySegments` as stored; nil when there are none.
+    let stored: [UInt8]?
+    /// The same as calls answer them (``Engine/deliveryVehicleView(_:targetTimeWindows:)`` without
+    /// target time windows: each segment with its path), enums by name; nil when there are none.
+    let answered: [UInt8]?
+    /// Each segment's path, decoded from `legPaths` (empty where none was measured).
+    let paths: [[LatLng]]
+    /// The stops' places in order (``Engine/stopPlaces(_:)``).
+    let places: String
+
+    init(_ segments: [VehicleJourneySegment], legPaths: [String]) {
+        self.segments = segments
+        self.legPaths = legPaths
+        paths = Self.paths(legPaths, segments: segments.count)
+        places = Engine.stopPlaces(segments)
+        if segments.isEmpty {
+            stored = nil
+            answered = nil
+        } else {
+            stored = ProtoJSONTextWriter.arrayText(segments)
+            var withPaths = segments
+            for i in withPaths.indices { withPaths[i].path = paths[i] }
+            answered = ProtoJSONTextWriter.arrayText(withPaths)
+        }
+    }
+
+    /// `legPaths` decoded, one path for each of `count` segments.
+    static func paths(_ legPaths: [String], segments count: Int) -> [[LatLng]] {
+        (0..<count).map { i in
+            guard i < legPaths.count, let points = try? Polyline.decode(legPaths[i]) else { return [] }
+            return points.map { LatLng(latitude: $0.latitude, longitude: $0.longitude) }
+        }
+    }
+
+    /// Whether the texts were written for `record`'s stops and leg paths.
+    func holds(for record: DeliveryVehicleRecord) -> Bool {
+        segments == record.vehicle.remainingVehicleJourneySegments && legPaths == record.tracking.legPaths
+    }
+
+    /// Writes the fields of `vehicle` as members of the object being written, its stops as `text`
+    /// (`stored` or `answered`) in place of its own `remainingVehicleJourneySegments`.
+    static func write(_ vehicle: DeliveryVehicle, stops text: [UInt8]?, to writer: inout ProtoJSONTextWriter) {
+        var rest = vehicle
+        rest.remainingVehicleJourneySegments = []
+        rest.writeFields(to: &writer)
+        if let text { writer.writeJSONText("remainingVehicleJourneySegments", text) }
     }
 }
 

@@ -49,6 +49,7 @@ extension Engine {
         acceptDeliveryLocation(&record, now: now)
         refreshDeliveryProgress(&record, now: now, newLocation: record.vehicle.lastLocation != nil)
         record.tracking.updatedAt = now
+        record.encodeStops()
         return { [self, record] isFirstAttempt in
             if !isFirstAttempt, try store.get(record.key) != nil {
                 throw FleetError(.alreadyExists, detail: name.description, field: "deliveryVehicleId")
@@ -107,9 +108,28 @@ extension Engine {
         transact(preparing: { try deliveryVehicleUpdate(request) }, completion: completion)
     }
 
-    /// The checked request as the body of a read-modify-write. The vehicle and the tasks its stops
-    /// assign or close are written in one commit.
+    /// UpdateDeliveryVehicle without waiting for the store, for a server: as
+    /// `updateDeliveryVehicle(_:completion:)`, but `completion` gets the response as its proto3 JSON
+    /// text (enums by name), its stops from the text this process keeps of them
+    /// (`DeliveryVehicleRecord.encodedStops`): a location report writes no stop.
+    public func updateDeliveryVehicleJSON(_ request: UpdateDeliveryVehicleRequest,
+                                          completion: @escaping @Sendable (Result<[UInt8], any Error>) -> Void) {
+        transact(preparing: {
+            try deliveryVehicleUpdate(request) { [self] record, taskWrites in ([.save(record)] + taskWrites, deliveryVehicleJSON(record)) }
+        }, completion: completion)
+    }
+
+    /// The checked request as the body of a read-modify-write.
     private func deliveryVehicleUpdate(_ request: UpdateDeliveryVehicleRequest) throws -> TransactionBody<DeliveryVehicle> {
+        try deliveryVehicleUpdate(request) { [self] record, taskWrites in ([.save(record)] + taskWrites, deliveryVehicleView(record)) }
+    }
+
+    /// The checked request as the body of a read-modify-write, which `finish` turns into the writes
+    /// and the result. The vehicle and the tasks its stops assign or close are written in one commit.
+    private func deliveryVehicleUpdate<Result>(
+        _ request: UpdateDeliveryVehicleRequest,
+        finish: @escaping @Sendable (DeliveryVehicleRecord, _ taskWrites: [EngineWrite]) -> (writes: [EngineWrite], result: Result)
+    ) throws -> TransactionBody<Result> {
         try Validate.values(of: request)
         guard let update = request.deliveryVehicle else {
             throw FleetError.invalidArgument("deliveryVehicle is required", field: "deliveryVehicle")
@@ -123,7 +143,8 @@ extension Engine {
             let now = clock.now()
             let taskWrites = try apply(update, paths: paths, to: &record, now: now)
             record.tracking.updatedAt = now
-            return ([.save(record)] + taskWrites, deliveryVehicleView(record))
+            record.encodeStops()
+            return finish(record, taskWrites)
         }
     }
 
@@ -404,8 +425,9 @@ extension Engine {
         }
     }
 
-    /// Stamps a new last location with the server's time (`serverTime`, output only) and drops its
-    /// input-only fields.
+    /// Stamps a new last location with the server's time (`serverTime`, output only), drops its
+    /// input-only fields, and marks the write as one the position history keeps (when the engine
+    /// keeps one).
     func acceptDeliveryLocation(_ record: inout DeliveryVehicleRecord, now: Timestamp) {
         guard var location = record.vehicle.lastLocation else { return }
         location.serverTime = now
@@ -414,6 +436,7 @@ extension Engine {
         location.timeSinceUpdate = nil
         location.numStaleUpdates = nil
         record.vehicle.lastLocation = location
+        record.addsHistoryPoint = configuration.keepsHistory
     }
 
     // MARK: Views
@@ -421,11 +444,10 @@ extension Engine {
     /// The vehicle as calls return it: input-only fields left out, attributes in both spellings, each
     /// segment's path, and the tasks' target time windows when given (GetDeliveryVehicle only).
     func deliveryVehicleView(_ record: DeliveryVehicleRecord, targetTimeWindows: [String: TimeWindow] = [:]) -> DeliveryVehicle {
-        var vehicle = record.vehicle
-        vehicle.pastLocations = []
-        vehicle.attributes = vehicle.attributes.map(\.forResponse)
+        var vehicle = Self.answeredFields(record.vehicle)
+        let paths = Self.legPaths(record)
         for i in vehicle.remainingVehicleJourneySegments.indices {
-            vehicle.remainingVehicleJourneySegments[i].path = Self.legPath(record, i)
+            vehicle.remainingVehicleJourneySegments[i].path = i < paths.count ? paths[i] : []
             guard !targetTimeWindows.isEmpty, var stop = vehicle.remainingVehicleJourneySegments[i].stop else { continue }
             for j in stop.tasks.indices {
                 stop.tasks[j].targetTimeWindow = stop.tasks[j].taskId.flatMap { targetTimeWindows[$0] }
@@ -435,9 +457,27 @@ extension Engine {
         return vehicle
     }
 
-    /// The measured path of segment `index` (empty when none was measured).
-    static func legPath(_ record: DeliveryVehicleRecord, _ index: Int) -> [LatLng] {
-        guard index < record.tracking.legPaths.count, let points = try? Polyline.decode(record.tracking.legPaths[index]) else { return [] }
-        return points.map { LatLng(latitude: $0.latitude, longitude: $0.longitude) }
+    /// `deliveryVehicleView(record)` as proto3 JSON text (enums by name), its stops the text the
+    /// record keeps of them (written again only when they changed).
+    func deliveryVehicleJSON(_ record: DeliveryVehicleRecord) -> [UInt8] {
+        let vehicle = Self.answeredFields(record.vehicle)
+        var writer = ProtoJSONTextWriter()
+        writer.writeObject { EncodedStops.write(vehicle, stops: record.currentStops.answered, to: &$0) }
+        return writer.bytes
+    }
+
+    /// The vehicle's fields as calls answer them: input-only fields left out, attributes in both spellings.
+    private static func answeredFields(_ stored: DeliveryVehicle) -> DeliveryVehicle {
+        var vehicle = stored
+        vehicle.pastLocations = []
+        vehicle.attributes = vehicle.attributes.map(\.forResponse)
+        return vehicle
+    }
+
+    /// Each segment's measured path (empty where none was measured): decoded once per change of the
+    /// stops when the record keeps their text (`encodedStops`), else now.
+    static func legPaths(_ record: DeliveryVehicleRecord) -> [[LatLng]] {
+        if let stops = record.encodedStops, stops.holds(for: record) { return stops.paths }
+        return EncodedStops.paths(record.tracking.legPaths, segments: record.vehicle.remainingVehicleJourneySegments.count)
     }
 }

@@ -5,25 +5,35 @@ import FleetStore
 
 extension Engine: HistoryReading {
     /// A page of the position history from the store. A trip's name reads the points that served
-    /// the trip, of the vehicle the trip names (of every vehicle when it names none).
+    /// the trip, of the vehicle the trip names (of every vehicle when it names none); a delivery
+    /// vehicle's name reads that delivery vehicle's points (not those of a rides vehicle of the same ID).
     /// - Throws: INVALID_ARGUMENT for a malformed name, a span that ends before it starts, a page
-    ///   size out of range or a token this engine did not issue; NOT_FOUND for a missing trip.
+    ///   size out of range, a token this engine did not issue, or a `tripId` beside a trip's or a
+    ///   delivery vehicle's name; NOT_FOUND for a missing trip.
     public func history(_ request: HistoryRequest) throws -> HistoryPage {
         var query = HistoryQuery(from: request.from.map(Self.microseconds) ?? .min, to: request.to.map(Self.microseconds) ?? .max)
-        if request.name.contains("/trips/") {
-            let name = try TripName(parsing: request.name, field: "name")
+        switch try HistorySubject(parsing: request.name) {
+        case .trip(let name):
             if request.tripID != nil {
                 throw FleetError.invalidArgument("tripId goes with a vehicle's name; a trip's name reads that trip already", field: "tripId")
             }
             let trip = try requireTrip(tripKey(name))
+            query.kind = .vehicle
             query.provider = name.provider
             query.vehicleID = trip.vehicleID
             query.tripID = name.tripID
-        } else {
-            let name = try VehicleName(parsing: request.name, field: "name")
+        case .vehicle(let name):
+            query.kind = .vehicle
             query.provider = name.provider
             query.vehicleID = name.vehicleID
             query.tripID = request.tripID.flatMap { $0.isEmpty ? nil : $0 }
+        case .deliveryVehicle(let name):
+            if request.tripID != nil {
+                throw FleetError.invalidArgument("tripId goes with a rides vehicle's name; a delivery vehicle serves no trips", field: "tripId")
+            }
+            query.kind = .deliveryVehicle
+            query.provider = name.provider
+            query.vehicleID = name.deliveryVehicleID
         }
         guard query.from < query.to else {
             throw FleetError.invalidArgument("the span ends before it starts: to must be later than from", field: "to")

@@ -41,7 +41,7 @@ extension Engine {
                 for id in try ShipmentRecord(stored).taskIDs {
                     let key = RecordKey(.task, provider: provider, id: id)
                     keys.insert(key)
-                    if let task = try snapshot.get(key) { tasks.append(try TaskRecord(task)) }
+                    if let task = try snapshot.get(key) { tasks.append(try records.task(task)) }
                 }
             }
             var vehicles: [String: DeliveryVehicleRecord] = [:]

@@ -491,6 +491,7 @@ extension Engine {
     /// and the path to the stop), the others as measured between the stops.
     func journeySegments(_ vehicle: DeliveryVehicleRecord, through index: Int) -> [VehicleJourneySegment] {
         let segments = vehicle.vehicle.remainingVehicleJourneySegments
+        let paths = Self.legPaths(vehicle)
         return (0...index).map { i in
             if i == 0 {
                 return VehicleJourneySegment(drivingDistanceMeters: vehicle.vehicle.remainingDistanceMeters,
@@ -499,7 +500,7 @@ extension Engine {
             }
             return VehicleJourneySegment(drivingDistanceMeters: segments[i].drivingDistanceMeters,
                                          drivingDuration: segments[i].drivingDuration,
-                                         path: Self.legPath(vehicle, i))
+                                         path: i < paths.count ? paths[i] : [])
         }
     }
 }

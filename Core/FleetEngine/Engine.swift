@@ -223,6 +223,7 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
                 records.remember(record)
             case .deliveryVehicle(var record):
                 record.version = version
+                record.addsHistoryPoint = false
                 records.remember(record)
             case .task, .shipment:
                 break

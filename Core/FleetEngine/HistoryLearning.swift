@@ -53,11 +53,13 @@ public struct HistoryLearning: Sendable {
             return value
         }
         let from = try provider.map { try mark($0).time } ?? .min
-        var fixes: [String: [String: [Fix]]] = [:]
+        // Rides vehicles' and delivery vehicles' drives alike (a query of no kind), each vehicle's
+        // points apart, by kind and ID: a rides vehicle and a delivery vehicle may share an ID.
+        var fixes: [String: [RecordKey: [Fix]]] = [:]
         var points = 0
         try store.forEachHistoryPoint(HistoryQuery(provider: provider, from: from == .min ? .min : from, to: to)) { point in
             guard point.time >= (try mark(point.provider).time) else { return true }
-            fixes[point.provider, default: [:]][point.vehicleID, default: []]
+            fixes[point.provider, default: [:]][RecordKey(point.kind, provider: point.provider, id: point.vehicleID), default: []]
                 .append(Fix(time: point.seconds, position: GeoPoint(latitude: point.latitude, longitude: point.longitude)))
             points += 1
             return true

@@ -3,7 +3,7 @@ import FleetConcurrency
 import FleetStore
 import Foundation
 
-/// Decoded vehicles (and trips and delivery vehicles) by store key and version, so a record read again
+/// Decoded vehicles (and trips, delivery vehicles and tasks) by store key and version, so a record read again
 /// at the same version (a search over a busy area, the next update of a vehicle) skips decoding its
 /// JSON. A version mismatch is a miss, so writes by other processes are always seen. Sharded locks
 /// keep writer threads apart.
@@ -13,6 +13,7 @@ final class RecordCache: @unchecked Sendable {
         var vehicles: [RecordKey: DecodedVehicle] = [:]
         var trips: [RecordKey: TripRecord] = [:]
         var deliveryVehicles: [RecordKey: DeliveryVehicleRecord] = [:]
+        var tasks: [RecordKey: TaskRecord] = [:]
     }
 
     private let shards: [Shard]
@@ -66,6 +67,7 @@ final class RecordCache: @unchecked Sendable {
             shard.vehicles[key] = nil
             shard.trips[key] = nil
             shard.deliveryVehicles[key] = nil
+            shard.tasks[key] = nil
         }
     }
 
@@ -102,6 +104,11 @@ final class RecordCache: @unchecked Sendable {
             if shard[keyPath: table].count >= capacityPerShard { shard[keyPath: table].removeAll(keepingCapacity: true) }
             shard[keyPath: table][key] = record
         }
+    }
+
+    /// The task in `stored`, decoded once per version (GetTaskTrackingInfo reads the same task again and again).
+    func task(_ stored: StoreRecord) throws -> TaskRecord {
+        try decoded(stored, in: \.tasks, version: \.version, decode: TaskRecord.init)
     }
 
     /// The trip in `stored`, decoded once per version.

@@ -177,17 +177,39 @@ struct VehicleRecord: Sendable {
 
     /// The vehicle's last location as the position history keeps it.
     var historyPoint: HistoryPoint? {
-        guard let location = vehicle.lastLocation, let at = location.location else { return nil }
+        vehicle.lastLocation.flatMap { HistoryPoint(key, location: $0, vehicleState: vehicle.vehicleState?.name, tripIDs: vehicle.currentTrips) }
+    }
+}
+
+/// A location a driver reported, rides' (`VehicleLocation`) or Deliveries' (`DeliveryVehicleLocation`):
+/// the fields the position history keeps.
+protocol ReportedLocation {
+    var location: LatLng? { get }
+    var updateTime: Timestamp? { get }
+    var serverTime: Timestamp? { get }
+    var horizontalAccuracy: Double? { get }
+    var latlngAccuracy: Double? { get }
+    var speed: Double? { get }
+    var speedKmph: Int32? { get }
+    var heading: Int32? { get }
+}
+
+extension VehicleLocation: ReportedLocation {}
+extension DeliveryVehicleLocation: ReportedLocation {}
+
+extension HistoryPoint {
+    /// The point of the vehicle under `key` (its kind, provider and ID) at `location`; nil when the
+    /// location has no position.
+    init?(_ key: RecordKey, location: some ReportedLocation, vehicleState: String?, tripIDs: [String]) {
+        guard let at = location.location else { return nil }
         let time = location.updateTime ?? location.serverTime ?? .unixEpoch
-        return HistoryPoint(
-            provider: key.provider, vehicleID: key.id,
-            time: Engine.microseconds(time),
-            latitude: at.latitude, longitude: at.longitude,
-            accuracyMeters: location.horizontalAccuracy ?? location.latlngAccuracy,
-            speedMetersPerSecond: location.speed ?? location.speedKmph.map { Double($0) / 3.6 },
-            headingDegrees: location.heading.map(Double.init),
-            vehicleState: vehicle.vehicleState?.name,
-            tripIDs: vehicle.currentTrips)
+        self.init(kind: key.kind, provider: key.provider, vehicleID: key.id,
+                  time: Engine.microseconds(time),
+                  latitude: at.latitude, longitude: at.longitude,
+                  accuracyMeters: location.horizontalAccuracy ?? location.latlngAccuracy,
+                  speedMetersPerSecond: location.speed ?? location.speedKmph.map { Double($0) / 3.6 },
+                  headingDegrees: location.heading.map(Double.init),
+                  vehicleState: vehicleState, tripIDs: tripIDs)
     }
 }
 

@@ -47,13 +47,17 @@ public protocol VehicleObserving: Sendable {
                          onUpdate: @escaping @Sendable (_ changes: [VehicleChange], _ isInitial: Bool) -> Bool) throws -> VehicleObservation
 }
 
-/// UpdateVehicle answered as JSON text, for a server: an implementation that stores the vehicle's
-/// JSON can hand back the same bytes instead of encoding the vehicle twice.
+/// UpdateVehicle and UpdateDeliveryVehicle answered as JSON text (enums by name), for a server: an
+/// implementation that stores the vehicle's JSON can hand back the same bytes, or bytes it keeps,
+/// instead of encoding the vehicle again.
 public protocol VehicleJSONUpdating: Sendable {
     /// As `FleetAPI.updateVehicle(_:completion:)`, with the response as its proto3 JSON text.
     func updateVehicleJSON(_ request: UpdateVehicleRequest, completion: @escaping @Sendable (Result<[UInt8], any Error>) -> Void)
+    /// As `FleetAPI.updateDeliveryVehicle(_:completion:)`, with the response as its proto3 JSON text.
+    func updateDeliveryVehicleJSON(_ request: UpdateDeliveryVehicleRequest,
+                                   completion: @escaping @Sendable (Result<[UInt8], any Error>) -> Void)
 }
 
-/// Everything a Fleet Engine server serves: the calls, their watches and the UpdateVehicle fast path.
+/// Everything a Fleet Engine server serves: the calls, their watches and the location-update fast paths.
 /// The engine is one; a server needs nothing else of it.
 public typealias FleetServing = FleetAPI & TripObserving & TaskObserving & VehicleObserving & VehicleJSONUpdating

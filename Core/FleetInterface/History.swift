@@ -1,8 +1,8 @@
 import FleetErrors
 import FleetModel
 
-/// One accepted location update of a vehicle, as the history extension returns it (Fleet Engine
-/// keeps no history; this is the project's own). Its JSON, one object per point in REST answers
+/// One accepted location update of a vehicle (rides or Deliveries), as the history extension returns
+/// it (Fleet Engine keeps no history; this is the project's own). Its JSON, one object per point in REST answers
 /// and in `fleet-admin history --format jsonl`:
 ///
 /// ```
@@ -84,11 +84,13 @@ public struct PositionRecord: Sendable, Hashable {
 }
 
 /// Which part of the position history to read: a vehicle's points (`providers/P/vehicles/V`),
-/// optionally of one trip, or a trip's driven path (`providers/P/trips/T`), within a time span.
+/// optionally of one trip, a trip's driven path (`providers/P/trips/T`), or a delivery vehicle's
+/// points (`providers/P/deliveryVehicles/D`), within a time span.
 public struct HistoryRequest: Sendable, Hashable {
-    /// `providers/{provider}/vehicles/{vehicle}` or `providers/{provider}/trips/{trip}`.
+    /// `providers/{provider}/vehicles/{vehicle}`, `providers/{provider}/trips/{trip}` or
+    /// `providers/{provider}/deliveryVehicles/{deliveryVehicle}` (``HistorySubject``).
     public var name: String
-    /// With a vehicle's name: only the points that served this trip.
+    /// With a rides vehicle's name: only the points that served this trip.
     public var tripID: String?
     /// The span: from inclusive, to exclusive; nil leaves that end open.
     public var from: Timestamp?
@@ -109,6 +111,24 @@ public struct HistoryRequest: Sendable, Hashable {
         self.to = to
         self.pageSize = pageSize
         self.pageToken = pageToken
+    }
+}
+
+/// Whose history a `HistoryRequest` names.
+public enum HistorySubject: Sendable, Hashable {
+    case vehicle(VehicleName)
+    case trip(TripName)
+    case deliveryVehicle(DeliveryVehicleName)
+
+    /// The subject of `providers/P/vehicles/V`, `providers/P/trips/T` or `providers/P/deliveryVehicles/D`.
+    /// - Throws: INVALID_ARGUMENT naming `field` when the name is none of them.
+    public init(parsing name: String, field: String = "name") throws {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        switch parts.count == 4 ? parts[2] : "" {
+        case "trips": self = .trip(try TripName(parsing: name, field: field))
+        case "deliveryVehicles": self = .deliveryVehicle(try DeliveryVehicleName(parsing: name, field: field))
+        default: self = .vehicle(try VehicleName(parsing: name, field: field))
+        }
     }
 }
 

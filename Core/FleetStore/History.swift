@@ -1,9 +1,13 @@
-/// One accepted location update of a vehicle, as the position history keeps it.
+/// One accepted location update of a vehicle (a rides vehicle or a delivery vehicle), as the
+/// position history keeps it.
 ///
 /// The engine hands it to the store with the vehicle's own write (`StoreRecord.historyPoint`), so
 /// the point is committed in the same transaction as the update it records: a crash keeps both or
 /// neither. Reads return points in time order (`HistoryQuery`, `Store.history(_:after:limit:)`).
 public struct HistoryPoint: Sendable, Hashable {
+    /// The kind of vehicle: `.vehicle` (rides) or `.deliveryVehicle`. A rides vehicle and a delivery
+    /// vehicle may share an ID; their histories stay apart.
+    public var kind: RecordKind
     public var provider: String
     public var vehicleID: String
     /// When the vehicle was there (the location's update time): microseconds since 1970-01-01 UTC.
@@ -19,15 +23,16 @@ public struct HistoryPoint: Sendable, Hashable {
     public var headingDegrees: Double?
     /// The vehicle's state at the time (`ONLINE`, `OFFLINE`), as Fleet Engine names it.
     public var vehicleState: String?
-    /// The trips the vehicle was serving (its `currentTrips`).
+    /// The trips the vehicle was serving (its `currentTrips`); none for a delivery vehicle.
     public var tripIDs: [String]
     /// Assigned by the store when the point is committed, increasing with each point: orders points
     /// of the same `time` and makes the `HistoryCursor` of a page. Ignored on write.
     public var sequence: Int64
 
-    public init(provider: String, vehicleID: String, time: Int64, latitude: Double, longitude: Double,
+    public init(kind: RecordKind = .vehicle, provider: String, vehicleID: String, time: Int64, latitude: Double, longitude: Double,
                 accuracyMeters: Double? = nil, speedMetersPerSecond: Double? = nil, headingDegrees: Double? = nil,
                 vehicleState: String? = nil, tripIDs: [String] = [], sequence: Int64 = 0) {
+        self.kind = kind
         self.provider = provider
         self.vehicleID = vehicleID
         self.time = time
@@ -53,9 +58,10 @@ public struct HistoryPoint: Sendable, Hashable {
         return (time, sequence) > (cursor.time, cursor.sequence)
     }
 
-    /// Whether the point matches `query`'s provider, vehicle, trip and time span.
+    /// Whether the point matches `query`'s kind, provider, vehicle, trip and time span.
     public func matches(_ query: HistoryQuery) -> Bool {
         time >= query.from && time < query.to
+            && (query.kind.map { $0 == kind } ?? true)
             && (query.provider.map { $0 == provider } ?? true)
             && (query.vehicleID.map { $0 == vehicleID } ?? true)
             && (query.tripID.map(tripIDs.contains) ?? true)
@@ -74,9 +80,12 @@ public struct HistoryCursor: Sendable, Hashable {
     }
 }
 
-/// Which points a history read returns: those of a time span, optionally of one provider, one
-/// vehicle and one trip.
+/// Which points a history read returns: those of a time span, optionally of one kind of vehicle,
+/// one provider, one vehicle and one trip.
 public struct HistoryQuery: Sendable, Hashable {
+    /// Nil: every kind (what a learner reads). A vehicle's history names its kind, since a rides
+    /// vehicle and a delivery vehicle may share an ID.
+    public var kind: RecordKind?
     /// Nil: every provider.
     public var provider: String?
     /// Nil: every vehicle (what a learner reads).
@@ -87,8 +96,9 @@ public struct HistoryQuery: Sendable, Hashable {
     public var from: Int64
     public var to: Int64
 
-    public init(provider: String? = nil, vehicleID: String? = nil, tripID: String? = nil,
+    public init(kind: RecordKind? = nil, provider: String? = nil, vehicleID: String? = nil, tripID: String? = nil,
                 from: Int64 = .min, to: Int64 = .max) {
+        self.kind = kind
         self.provider = provider
         self.vehicleID = vehicleID
         self.tripID = tripID

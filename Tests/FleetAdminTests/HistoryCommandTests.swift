@@ -79,31 +79,91 @@ struct HistoryCommandTests {
         #expect(try fleet.succeed(["trips", "report", "trip-1"]).contains("distance:  3.33 km"))
     }
 
-    @Test func theRESTExtensionIsAuthorisedAsGetVehicleAndATripsConsumerReadsItsPath() throws {
+    /// A server checking tokens of provider demo, driven by `drive` with a server token; `body` gets
+    /// the tokens and a GET of a target with a token (none: no Authorization header).
+    static func withCheckingServer(drive: (AdminFleet, String) throws -> Void,
+                                   _ body: (MintedTokens, (String, String?) throws -> RawHTTP.Answer) throws -> Void) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-auth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let tokens = try MintedTokens(folder: folder, provider: "demo")
         let fleet = try AdminFleet(.http, serverArguments: tokens.serverArguments)
-        try Self.drive(fleet, token: try tokens.mint(role: "server"))
+        try drive(fleet, try tokens.mint(role: "server"))
         let base = try #require(fleet.baseURL)
-        func get(_ target: String, _ token: String?) throws -> RawHTTP.Answer {
+        try body(tokens) { target, token in
             try RawHTTP.exchange(base, RawHTTP.request("GET", target, headers: token.map { [("Authorization", "Bearer \($0)")] } ?? []))
         }
-        let vehicle = "/v1/providers/demo/vehicles/car-1:history"
-        let trip = "/v1/providers/demo/trips/trip-1:history"
-        let server = try get(vehicle + "?pageSize=2", try tokens.mint(role: "server"))
-        #expect(server.status == 200 && server.body.contains("nextPageToken"), "\(server.body)")
-        #expect(try get(vehicle, nil).status == 403, "no token: PERMISSION_DENIED, as for GetVehicle")
-        #expect(try get(vehicle, try tokens.mint(role: "driver", ["--vehicle", "car-1"])).status == 200)
-        #expect(try get(vehicle, try tokens.mint(role: "driver", ["--vehicle", "car-2"])).status == 403)
-        #expect(try get(vehicle, try tokens.mint(role: "consumer", ["--trip", "trip-1"])).status == 403)
-        let rider = try get(trip, try tokens.mint(role: "consumer", ["--trip", "trip-1"]))
-        #expect(rider.status == 200 && rider.body.contains(#""tripIds":["trip-1"]"#), "\(rider.body)")
-        #expect(try get(trip, try tokens.mint(role: "consumer", ["--trip", "trip-2"])).status == 403)
-        let unknown = try get(vehicle + "?since=1", try tokens.mint(role: "server"))
-        #expect(unknown.status == 400 && unknown.body.contains("since"), "\(unknown.body)")
-        #expect(try get("/v1/providers/demo/trips/nope:history", try tokens.mint(role: "server")).status == 404)
+    }
+
+    @Test func theRESTExtensionIsAuthorisedAsGetVehicleAndATripsConsumerReadsItsPath() throws {
+        try Self.withCheckingServer(drive: { try Self.drive($0, token: $1) }) { tokens, get in
+            let vehicle = "/v1/providers/demo/vehicles/car-1:history"
+            let trip = "/v1/providers/demo/trips/trip-1:history"
+            let server = try get(vehicle + "?pageSize=2", try tokens.mint(role: "server"))
+            #expect(server.status == 200 && server.body.contains("nextPageToken"), "\(server.body)")
+            #expect(try get(vehicle, nil).status == 403, "no token: PERMISSION_DENIED, as for GetVehicle")
+            #expect(try get(vehicle, try tokens.mint(role: "driver", ["--vehicle", "car-1"])).status == 200)
+            #expect(try get(vehicle, try tokens.mint(role: "driver", ["--vehicle", "car-2"])).status == 403)
+            #expect(try get(vehicle, try tokens.mint(role: "consumer", ["--trip", "trip-1"])).status == 403)
+            let rider = try get(trip, try tokens.mint(role: "consumer", ["--trip", "trip-1"]))
+            #expect(rider.status == 200 && rider.body.contains(#""tripIds":["trip-1"]"#), "\(rider.body)")
+            #expect(try get(trip, try tokens.mint(role: "consumer", ["--trip", "trip-2"])).status == 403)
+            let unknown = try get(vehicle + "?since=1", try tokens.mint(role: "server"))
+            #expect(unknown.status == 400 && unknown.body.contains("since"), "\(unknown.body)")
+            #expect(try get("/v1/providers/demo/trips/nope:history", try tokens.mint(role: "server")).status == 404)
+        }
+    }
+
+    /// van-1, a delivery vehicle, created at the first fix and moved along the rest.
+    static func driveDeliveryVehicle(_ fleet: AdminFleet, token: String? = nil) throws {
+        let pre = token.map { ["--token", $0] } ?? []
+        try fleet.succeed(pre + ["delivery-vehicles", "create", "van-1", "--location", "60.1690,24.9400"])
+        for fix in route {
+            try fleet.succeed(pre + ["delivery-vehicles", "update", "van-1", "--location", fix])
+        }
+    }
+
+    @Test(arguments: [AdminTransport.memory, .http])
+    func aDeliveryVehiclesHistoryIsReadWithTheDeliveryVehicleFlag(_ transport: AdminTransport) throws {
+        let fleet = try AdminFleet(transport)
+        try Self.driveDeliveryVehicle(fleet)
+        let jsonl = try fleet.succeed(["history", "--delivery-vehicle", "van-1", "--format", "jsonl"]).split(separator: "\n")
+        #expect(jsonl.count == 5, "\(jsonl)")
+        #expect(jsonl[0].contains(#""vehicleId":"van-1""#) && jsonl[0].contains(#""location":{"latitude":60.169,"longitude":24.94}"#))
+        #expect(jsonl[4].contains(#""latitude":60.2"#) && !jsonl[4].contains("tripIds"))
+        #expect(try fleet.succeed(["history", "--delivery-vehicle", "providers/demo/deliveryVehicles/van-1", "--format", "jsonl"])
+            .split(separator: "\n").count == 5)
+        // A rides vehicle of that ID has driven nowhere.
+        #expect(try fleet.succeed(["history", "van-1", "--format", "jsonl"]).isEmpty)
+        let gpx = try fleet.succeed(["history", "--delivery-vehicle", "van-1", "--format", "gpx"])
+        #expect(gpx.contains("<trkpt lat=\"60.2\" lon=\"24.94\">"), "\(gpx)")
+        let both = try fleet.run(["history", "van-1", "--delivery-vehicle", "van-1"])
+        #expect(both.status == 2 && both.error.contains("--delivery-vehicle"), "\(both)")
+        let neither = try fleet.run(["history"])
+        #expect(neither.status == 2 && neither.error.contains("--delivery-vehicle"), "\(neither)")
+        let trip = try fleet.run(["history", "--delivery-vehicle", "van-1", "--trip", "t1"])
+        #expect(trip.status == 2 && trip.error.contains("--trip"), "\(trip)")
+    }
+
+    @Test func theRESTExtensionAnswersForADeliveryVehicleAsGetDeliveryVehicle() throws {
+        try Self.withCheckingServer(drive: { try Self.driveDeliveryVehicle($0, token: $1) }) { tokens, get in
+            let van = "/v1/providers/demo/deliveryVehicles/van-1:history"
+            let server = try get(van + "?pageSize=2", try tokens.mint(role: "server"))
+            #expect(server.status == 200 && server.body.contains(#""vehicleId":"van-1""#) && server.body.contains("nextPageToken"), "\(server.body)")
+            #expect(try get(van, nil).status == 403, "no token: PERMISSION_DENIED, as for GetDeliveryVehicle")
+            #expect(try get(van, try tokens.mint(role: "driver", ["--delivery-vehicle", "van-1"])).status == 200)
+            #expect(try get(van, try tokens.mint(role: "driver", ["--delivery-vehicle", "van-2"])).status == 403)
+            #expect(try get(van, try tokens.mint(role: "fleet-reader")).status == 200)
+            #expect(try get(van, try tokens.mint(role: "consumer", ["--tracking", "PARCEL-1"])).status == 403)
+            // Each token reads the history exactly when it may GetDeliveryVehicle.
+            let tokensToTry = [try tokens.mint(role: "driver", ["--vehicle", "van-1"]), try tokens.mint(role: "trusted-driver", ["--delivery-vehicle", "van-1"]),
+                               try tokens.mint(role: "trusted-driver", ["--delivery-vehicle", "van-2"]), try tokens.mint(role: "consumer", ["--trip", "t1"])]
+            for token in tokensToTry {
+                #expect(try get(van, token).status == get("/v1/providers/demo/deliveryVehicles/van-1", token).status)
+            }
+            let trip = try get(van + "?tripId=t1", try tokens.mint(role: "server"))
+            #expect(trip.status == 400 && trip.body.contains("tripId"), "\(trip.body)")
+        }
     }
 
     @Test func retentionZeroKeepsNothingAndAShortOnePrunesAtStart() throws {

@@ -64,6 +64,49 @@ import Testing
         #expect(missing.code == .notFound)
     }
 
+    @Test func aDeliveryVehiclesLocationsAreKeptApartFromARidesVehicleOfTheSameID() throws {
+        let f = Fixture()
+        try f.createVehicle("van-1", at: (52.52, 13.40))
+        try f.createDeliveryVehicle("van-1", at: (48.10, 11.50))
+        try f.createTask("t1")
+        // Stops alone, and attributes alone, report no location: no point.
+        try f.setStops("van-1", [Fixture.stop((48.11, 11.52), ["t1"])])
+        f.clock.advance(seconds: 5)
+        try f.moveDeliveryVehicle("van-1", to: 48.101, 11.501, speed: 7.5)
+        f.clock.advance(seconds: 5)
+        let deviceTime = Timestamp(seconds: 1_767_225_607)
+        _ = try f.engine.updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+            deliveryVehicle: DeliveryVehicle(name: f.deliveryVehicleName("van-1"), lastLocation: DeliveryVehicleLocation(
+                location: Fixture.point(48.102, 11.502), horizontalAccuracy: 3, heading: 45, updateTime: deviceTime),
+                attributes: [DeliveryVehicleAttribute(key: "k", value: "v")]),
+            updateMask: FieldMask(["lastLocation", "attributes"])))
+        _ = try f.engine.updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+            deliveryVehicle: DeliveryVehicle(name: f.deliveryVehicleName("van-1"), attributes: [DeliveryVehicleAttribute(key: "k", value: "w")]),
+            updateMask: FieldMask(["attributes"])))
+
+        let van = try f.engine.history(HistoryRequest(name: f.deliveryVehicleName("van-1"))).points
+        #expect(van.map(\.latitude) == [48.10, 48.101, 48.102])
+        #expect(van.allSatisfy { $0.vehicleID == "van-1" && $0.tripIDs.isEmpty && $0.vehicleState == nil })
+        #expect(van[0].time == Timestamp(seconds: 1_767_225_600))
+        #expect(van[1].speedMetersPerSecond == 7.5)
+        #expect(van[2].time == deviceTime && van[2].accuracyMeters == 3 && van[2].headingDegrees == 45)
+        // The rides vehicle of the same ID has its own history.
+        let car = try f.engine.history(HistoryRequest(name: f.vehicleName("van-1"))).points
+        #expect(car.map(\.latitude) == [52.52])
+        // A span and pages, as for rides vehicles.
+        let first = try f.engine.history(HistoryRequest(name: f.deliveryVehicleName("van-1"), pageSize: 2))
+        #expect(first.points == Array(van.prefix(2)) && first.nextPageToken != nil)
+        let second = try f.engine.history(HistoryRequest(name: f.deliveryVehicleName("van-1"), pageSize: 2, pageToken: first.nextPageToken))
+        #expect(second.points == [van[2]] && second.nextPageToken == nil)
+        #expect(try f.engine.history(HistoryRequest(name: f.deliveryVehicleName("van-1"), from: deviceTime)).points == [van[2]])
+        // A delivery vehicle serves no trips.
+        let trip = try #require(throws: FleetError.self) {
+            try f.engine.history(HistoryRequest(name: f.deliveryVehicleName("van-1"), tripID: "t1"))
+        }
+        #expect(trip.code == .invalidArgument && trip.field == "tripId")
+        #expect(try f.engine.history(HistoryRequest(name: f.deliveryVehicleName("nobody"))).points.isEmpty)
+    }
+
     @Test func anEngineThatKeepsNoHistoryWritesNoPoint() throws {
         var configuration = EngineConfiguration()
         configuration.keepsHistory = false

@@ -122,6 +122,85 @@ import Testing
         #expect((try stored("a").attributes == answered.attributes) == attributes.isEmpty)
     }
 
+    /// The server's UpdateDeliveryVehicle gets its answer as JSON text whose stops are the text the
+    /// engine keeps of them, written again only when they change. The answer must be the vehicle as
+    /// the waiting form answers it, and the record stored the one the waiting form stores, after
+    /// location reports (stops kept) and after a change of the stops (written anew).
+    @Test(arguments: stores)
+    func aDeliveryVehicleUpdateAnsweredAsJSONAnswersAndStoresWhatTheWaitingFormDoes(store: String) throws {
+        defer { removeFiles() }
+        let f = try fixture(store)
+        let stops = [(48.11, 11.52), (48.12, 11.53), (48.13, 11.55)]
+        for van in ["a", "b"] {
+            try f.createDeliveryVehicle(van, attributes: [DeliveryVehicleAttribute(key: "shift", value: "night")])
+            for i in stops.indices { try f.createTask("\(van)\(i)", Fixture.newTask(tracking: "\(van)-\(i)", at: stops[i])) }
+            try f.setStops(van, stops.indices.map { Fixture.stop(stops[$0], ["\(van)\($0)"]) })
+        }
+        func move(_ id: String, _ lat: Double) -> UpdateDeliveryVehicleRequest {
+            UpdateDeliveryVehicleRequest(deliveryVehicle: DeliveryVehicle(name: f.deliveryVehicleName(id), lastLocation: DeliveryVehicleLocation(
+                location: Fixture.point(lat, 11.51), speed: 6)), updateMask: FieldMask(["lastLocation"]))
+        }
+        func stored(_ id: String) throws -> DeliveryVehicleRecord {
+            try DeliveryVehicleRecord(try #require(try f.engine.store.get(RecordKey(.deliveryVehicle, provider: f.provider, id: id))))
+        }
+        /// The stored vehicle with the other van's task IDs and name in place of its own.
+        func comparable(_ record: DeliveryVehicleRecord) -> DeliveryVehicle {
+            var vehicle = record.vehicle
+            vehicle.name = nil
+            vehicle.remainingVehicleJourneySegments = vehicle.remainingVehicleJourneySegments.map { segment in
+                var segment = segment
+                if var stop = segment.stop {
+                    stop.tasks = stop.tasks.map { info in
+                        var info = info
+                        info.taskId = info.taskId.map { String($0.dropFirst()) }
+                        return info
+                    }
+                    segment.stop = stop
+                }
+                return segment
+            }
+            return vehicle
+        }
+        func check(_ json: [UInt8], _ answered: DeliveryVehicle) throws {
+            let decoded = try DeliveryVehicle(json: JSON.parse(json), path: "", options: DecodingOptions())
+            #expect(decoded == answered)
+            #expect(decoded.remainingVehicleJourneySegments.count == answered.remainingVehicleJourneySegments.count)
+            #expect(try comparable(stored("a")) == comparable(stored("b")))
+            #expect(try stored("a").tracking == stored("b").tracking)
+        }
+        for (step, lat) in [48.101, 48.102, 48.103].enumerated() {
+            let json = try awaitWrite { f.engine.updateDeliveryVehicleJSON(move("a", lat), completion: $0) }
+            var answered = try f.engine.updateDeliveryVehicle(move("b", lat))
+            answered.name = f.deliveryVehicleName("a")
+            answered.remainingVehicleJourneySegments = try f.deliveryVehicle("a").remainingVehicleJourneySegments
+            try check(json, answered)
+            #expect(try f.deliveryVehicle("a").lastLocation?.location?.latitude == lat, "step \(step)")
+            #expect(!answered.remainingVehicleJourneySegments.allSatisfy { $0.path.isEmpty })
+        }
+        // A change of the stops with the location: the first stop served, the second ARRIVED.
+        for van in ["a", "b"] {
+            var request = move(van, 48.12)
+            request.deliveryVehicle?.remainingVehicleJourneySegments = [Fixture.stop(stops[1], ["\(van)1"], .arrived), Fixture.stop(stops[2], ["\(van)2"])]
+            request.updateMask = FieldMask(["lastLocation", "remainingVehicleJourneySegments"])
+            if van == "a" {
+                let json = try awaitWrite { f.engine.updateDeliveryVehicleJSON(request, completion: $0) }
+                let decoded = try DeliveryVehicle(json: JSON.parse(json), path: "", options: DecodingOptions())
+                #expect(decoded == (try f.deliveryVehicle("a")))
+                #expect(decoded.remainingVehicleJourneySegments.map { $0.stop?.state } == [.arrived, .new])
+                #expect(decoded.remainingDistanceMeters == 0)
+            } else {
+                _ = try f.engine.updateDeliveryVehicle(request)
+            }
+        }
+        #expect(try comparable(stored("a")) == comparable(stored("b")))
+        #expect(try f.task("a0").state == .closed)
+        // The next report after the change keeps the new stops.
+        let json = try awaitWrite { f.engine.updateDeliveryVehicleJSON(move("a", 48.1201), completion: $0) }
+        let decoded = try DeliveryVehicle(json: JSON.parse(json), path: "", options: DecodingOptions())
+        #expect(decoded == (try f.deliveryVehicle("a")))
+        #expect(decoded.remainingVehicleJourneySegments.count == 2)
+    }
+
     /// Starts a write that does not wait and waits for its completion.
     func awaitWrite<R: Sendable>(_ start: (@escaping @Sendable (Result<R, any Error>) -> Void) -> Void) throws -> R {
         let outcome = Mutex<Result<R, any Error>?>(nil)

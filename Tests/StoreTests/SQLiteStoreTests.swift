@@ -135,6 +135,30 @@ struct SQLiteStoreTests {
         }
     }
 
+    /// A file whose history was written before delivery vehicles had one (schema 5, no kind column)
+    /// keeps its points as rides vehicles' points, and takes delivery vehicles' points after them.
+    @Test func aSchemaFiveHistoryKeepsItsPointsAsRidesVehiclesPoints() throws {
+        try withDirectory { directory in
+            let path = "\(directory)/fleet.db"
+            do {
+                let raw = try RawSQLite(path: path)
+                try raw.run("PRAGMA journal_mode = WAL")
+                for (index, migration) in Schema.migrations.prefix(5).enumerated() {
+                    for statement in migration.statements { try raw.run(statement) }
+                    try raw.run("INSERT INTO schema_migrations (version, name) VALUES (\(index + 1), 'v\(index + 1)')")
+                }
+                try raw.run("""
+                    INSERT INTO history (provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips)
+                    VALUES ('p', 'v1', 10000000, 52.5, 13.4, 4, 8.5, 90, 'ONLINE', '')
+                    """)
+                try raw.run("PRAGMA user_version = 5")
+            }
+            let store = try SQLiteStore(path: path)
+            defer { try? store.close() }
+            try HistoryContract.expectOnePointOfARidesVehicleKeptBeside(deliveryVehiclePointsIn: store)
+        }
+    }
+
     /// A box of many rows of cells is searched as one range over its rows: the cells of those rows
     /// outside its columns are skipped, east and west, and at the antimeridian.
     @Test(arguments: [(52.5, 13.4), (-10.0, 179.9)])

@@ -100,7 +100,7 @@ _fleet_admin() {
             "fleet_admin_export --transport"|"fleet_admin_export --store"|"fleet_admin_export --provider"|"fleet_admin_export --token"|"fleet_admin_export --token-file"|"fleet_admin_export --output"|"fleet_admin_export -o"|"fleet_admin_export --page-size") (( i++ )) ;;
             "fleet_admin_import --transport"|"fleet_admin_import --store"|"fleet_admin_import --provider"|"fleet_admin_import --token"|"fleet_admin_import --token-file") (( i++ )) ;;
             "fleet_admin_stats --transport"|"fleet_admin_stats --store"|"fleet_admin_stats --provider"|"fleet_admin_stats --token"|"fleet_admin_stats --token-file"|"fleet_admin_stats --stale-after") (( i++ )) ;;
-            "fleet_admin_history --transport"|"fleet_admin_history --store"|"fleet_admin_history --provider"|"fleet_admin_history --token"|"fleet_admin_history --token-file"|"fleet_admin_history --trip"|"fleet_admin_history --from"|"fleet_admin_history --to"|"fleet_admin_history --format") (( i++ )) ;;
+            "fleet_admin_history --transport"|"fleet_admin_history --store"|"fleet_admin_history --provider"|"fleet_admin_history --token"|"fleet_admin_history --token-file"|"fleet_admin_history --delivery-vehicle"|"fleet_admin_history --trip"|"fleet_admin_history --from"|"fleet_admin_history --to"|"fleet_admin_history --format") (( i++ )) ;;
             "fleet_admin_route --transport"|"fleet_admin_route --store"|"fleet_admin_route --provider"|"fleet_admin_route --token"|"fleet_admin_route --token-file"|"fleet_admin_route --from"|"fleet_admin_route --to"|"fleet_admin_route --via"|"fleet_admin_route --category"|"fleet_admin_route --router") (( i++ )) ;;
             "fleet_admin_map import") command="fleet_admin_map_import" ;;
             "fleet_admin_map --transport"|"fleet_admin_map --store"|"fleet_admin_map --provider"|"fleet_admin_map --token"|"fleet_admin_map --token-file") (( i++ )) ;;
@@ -447,6 +447,7 @@ _fleet_admin() {
         "fleet_admin_history --provider") COMPREPLY=(); return 0 ;;
         "fleet_admin_history --token") COMPREPLY=(); return 0 ;;
         "fleet_admin_history --token-file") COMPREPLY=( $(compgen -f -- "$cur") ); return 0 ;;
+        "fleet_admin_history --delivery-vehicle") COMPREPLY=(); return 0 ;;
         "fleet_admin_history --trip") COMPREPLY=(); return 0 ;;
         "fleet_admin_history --from") COMPREPLY=(); return 0 ;;
         "fleet_admin_history --to") COMPREPLY=(); return 0 ;;
@@ -798,7 +799,7 @@ _fleet_admin() {
             fi ;;
         "fleet_admin_history")
             if [[ "$cur" == -* ]]; then
-                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --trip --from --to --format -h --help" -- "$cur") )
+                COMPREPLY=( $(compgen -W "--transport --store --provider --token --token-file --json -j --jsonl --no-color --delivery-vehicle --trip --from --to --format -h --help" -- "$cur") )
             else
                 COMPREPLY=( $(compgen -W "" -- "$cur") )
             fi ;;

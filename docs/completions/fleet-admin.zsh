@@ -33,7 +33,7 @@ _fleet_admin() {
                 'export:Write a provider'\''s vehicles and trips as JSON lines \(streaming, with a progress bar\).'
                 'import:Re-create exported vehicles and trips \(JSON lines; streaming, with a progress count\).'
                 'stats:Count vehicles by state and category, trips by status, and stale vehicles.'
-                'history:Print a vehicle'\''s position history\: every accepted location update, in time order.'
+                'history:Print a vehicle'\''s or a delivery vehicle'\''s position history\: every accepted location update, in time order.'
                 'route:Plan a route between points and print its distance, duration and encoded polyline.'
                 'map:Build routing maps from OpenStreetMap extracts.'
                 'speeds:Learn, inspect and reset the travel times and waits learned from the fleet'\''s drives.'
@@ -1152,12 +1152,13 @@ _fleet_admin_history() {
         '(-j --json)'{-j,--json}'[Print Fleet Engine'\''s JSON\: one object, or a JSON array for lists \(events\: one object per line\).]'
         '--jsonl[Print one compact JSON object per line \(for pipes and jq\).]'
         '--no-color[Never colour the output \(colour is used only on a terminal, and never with NO_COLOR set\).]'
+        '--delivery-vehicle[Read a delivery vehicle'\''s history instead of a rides vehicle'\''s\: its ID \(with --provider\) or providers/P/deliveryVehicles/D.]:id: '
         '--trip[Only the points that served this trip.]:id: '
         '--from[The first time \(RFC 3339, or seconds since 1970\); default\: the oldest point kept.]:time: '
         '--to[The time the span ends before \(RFC 3339, or seconds since 1970\); default\: now.]:time: '
         '--format[csv \(trip_id,timestamp,latitude,longitude,…\: what fleet-bench eta --traces reads\), gpx, geojson or jsonl.]:format:(csv gpx geojson jsonl)'
         '(- *)'{-h,--help}'[Show help information.]'
-        ':vehicle: '
+        '::vehicle: '
     )
     _arguments -C -s "${args[@]}" && ret=0
     return ret

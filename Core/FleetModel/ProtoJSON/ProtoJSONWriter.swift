@@ -80,6 +80,14 @@ public struct ProtoJSONTextWriter: ProtoFieldWriter {
         }
     }
 
+    /// The JSON text of `values` as an array (`[]` for none), to write later with `writeJSONText`:
+    /// a large field that seldom changes, written once rather than with every write of its message.
+    public static func arrayText<Value: ProtoJSONValue>(_ values: [Value], options: EncodingOptions = EncodingOptions()) -> [UInt8] {
+        var writer = ProtoJSONTextWriter(options: options)
+        writer.writeArray(values)
+        return writer.bytes
+    }
+
     /// Writes member `jsonName` as an object whose members `body` writes.
     public mutating func writeObject(_ jsonName: String, _ body: (inout ProtoJSONTextWriter) -> Void) {
         writeKey(jsonName)
@@ -100,6 +108,10 @@ public struct ProtoJSONTextWriter: ProtoFieldWriter {
     public mutating func write<Value: ProtoJSONValue>(_ jsonName: String, _ values: [Value]) {
         guard !values.isEmpty else { return }
         writeKey(jsonName)
+        writeArray(values)
+    }
+
+    private mutating func writeArray<Value: ProtoJSONValue>(_ values: [Value]) {
         text.appendByte(UInt8(ascii: "["))
         for (offset, value) in values.enumerated() {
             if offset > 0 { text.appendByte(UInt8(ascii: ",")) }

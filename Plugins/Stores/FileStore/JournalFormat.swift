@@ -6,8 +6,10 @@
 /// payload sequence (UInt64), entry count (UInt32), entries:
 ///         1 = put:    record (RecordCoding, with its new version)
 ///         2 = delete: key, version it was at (UInt64)
-///         3 = history point (RecordCoding)
+///         3 = history point without its kind, of a rides vehicle (read only: journals written
+///             before delivery vehicles had a history)
 ///         4 = history pruned: before (Int64 as UInt64), count (UInt64)
+///         5 = history point (RecordCoding, with its kind)
 /// ```
 ///
 /// Why a binary frame and not a JSON line with a checksum: payloads are opaque bytes (JSON would
@@ -28,8 +30,9 @@ enum JournalFormat {
 
     private static let putTag: UInt8 = 1
     private static let deleteTag: UInt8 = 2
-    private static let historyTag: UInt8 = 3
+    private static let historyWithoutKindTag: UInt8 = 3
     private static let historyPrunedTag: UInt8 = 4
+    private static let historyTag: UInt8 = 5
 
     /// A payload that passed its checksum but does not decode: written by another program or version.
     struct Undecodable: Error, Sendable {
@@ -103,7 +106,9 @@ enum JournalFormat {
                     let key = try RecordCoding.readKey(from: &reader)
                     entries.append(.delete(key, version: try reader.readUInt64()))
                 case historyTag:
-                    entries.append(.history(try RecordCoding.readHistoryPoint(from: &reader)))
+                    entries.append(.history(try RecordCoding.readHistoryPoint(from: &reader, hasKind: true)))
+                case historyWithoutKindTag:
+                    entries.append(.history(try RecordCoding.readHistoryPoint(from: &reader, hasKind: false)))
                 case historyPrunedTag:
                     let before = Int64(bitPattern: try reader.readUInt64())
                     entries.append(.historyPruned(before: before, count: Int(clamping: try reader.readUInt64())))

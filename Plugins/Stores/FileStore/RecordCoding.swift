@@ -59,10 +59,12 @@ enum RecordCoding {
         return StoreRecord(key: key, version: version, payload: payload, point: point, owner: owner)
     }
 
-    /// History point: provider, vehicle ID, time (Int64 as UInt64), latitude, longitude, accuracy,
-    /// speed and heading (flag byte, then the number), state (flag byte, then string), trip count
-    /// (UInt32) and trip IDs, sequence (Int64 as UInt64).
+    /// History point: kind byte (as a key's), provider, vehicle ID, time (Int64 as UInt64), latitude,
+    /// longitude, accuracy, speed and heading (flag byte, then the number), state (flag byte, then
+    /// string), trip count (UInt32) and trip IDs, sequence (Int64 as UInt64). Points written before
+    /// delivery vehicles had a history have no kind byte (`readHistoryPoint(from:hasKind:)`).
     static func write(_ point: HistoryPoint, to writer: inout ByteWriter) {
+        writer.write(kindTag(point.kind))
         writer.write(point.provider)
         writer.write(point.vehicleID)
         writer.write(UInt64(bitPattern: point.time))
@@ -87,7 +89,16 @@ enum RecordCoding {
         writer.write(UInt64(bitPattern: point.sequence))
     }
 
-    static func readHistoryPoint(from reader: inout ByteReader) throws -> HistoryPoint {
+    /// A point as `write` writes it; without its kind byte (`hasKind` false), a rides vehicle's point
+    /// of a file written before delivery vehicles had a history.
+    static func readHistoryPoint(from reader: inout ByteReader, hasKind: Bool) throws -> HistoryPoint {
+        var kind = RecordKind.vehicle
+        if hasKind {
+            let at = reader.offset
+            let tag = try reader.readUInt8()
+            guard let known = self.kind(tag) else { throw UnknownTag(tag: tag, offset: at) }
+            kind = known
+        }
         let provider = try reader.readString()
         let vehicleID = try reader.readString()
         let time = Int64(bitPattern: try reader.readUInt64())
@@ -102,14 +113,14 @@ enum RecordCoding {
         var trips: [String] = []
         for _ in 0..<tripCount { trips.append(try reader.readString()) }
         let sequence = Int64(bitPattern: try reader.readUInt64())
-        return HistoryPoint(provider: provider, vehicleID: vehicleID, time: time, latitude: latitude, longitude: longitude,
+        return HistoryPoint(kind: kind, provider: provider, vehicleID: vehicleID, time: time, latitude: latitude, longitude: longitude,
                             accuracyMeters: accuracy, speedMetersPerSecond: speed, headingDegrees: heading,
                             vehicleState: state, tripIDs: trips, sequence: sequence)
     }
 
     /// The encoded size of a history point, to reserve buffers.
     static func estimatedSize(_ point: HistoryPoint) -> Int {
-        96 + point.provider.utf8.count + point.vehicleID.utf8.count + point.tripIDs.reduce(0) { $0 + 4 + $1.utf8.count }
+        97 + point.provider.utf8.count + point.vehicleID.utf8.count + point.tripIDs.reduce(0) { $0 + 4 + $1.utf8.count }
     }
 
     /// The encoded size of a record, to reserve buffers.

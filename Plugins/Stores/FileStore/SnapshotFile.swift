@@ -7,17 +7,22 @@ import FleetErrors
 /// The snapshot file: every record as of one journal sequence.
 ///
 /// ```
-/// "FLEETSNP", format version (UInt32 LE) = 1, journal sequence (UInt64), record count (UInt64),
+/// "FLEETSNP", format version (UInt32 LE) = 2, journal sequence (UInt64), record count (UInt64),
 /// records (RecordCoding), history point count (UInt64) and the points in time order (RecordCoding;
 /// a snapshot written before the history ends after the records), CRC-32 of everything before it
 /// (UInt32 LE)
 /// ```
 ///
+/// Format 1 is read too: its history points have no kind byte (rides vehicles' points, written
+/// before delivery vehicles had a history).
+///
 /// Written whole to `snapshot.tmp`, synced, then renamed over `snapshot` and the directory synced:
 /// `snapshot` is always either the old complete snapshot or the new complete one.
 enum SnapshotFile {
     static let magic: [UInt8] = Array("FLEETSNP".utf8)
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
+    /// The format before history points had a kind.
+    static let formatWithoutHistoryKinds: UInt32 = 1
     /// Magic, format, sequence, count.
     private static let headerSize = 28
     /// Bytes buffered before each write while streaming a snapshot out.
@@ -81,7 +86,9 @@ enum SnapshotFile {
         var table = RecordTable()
         do {
             let format = try reader.readUInt32()
-            guard format == formatVersion else { throw corrupt("format \(format) is not the format this version reads (\(formatVersion))") }
+            guard format == formatVersion || format == formatWithoutHistoryKinds else {
+                throw corrupt("format \(format) is not a format this version reads (\(formatWithoutHistoryKinds) or \(formatVersion))")
+            }
             let sequence = try reader.readUInt64()
             let count = try reader.readUInt64()
             for _ in 0..<count {
@@ -89,7 +96,7 @@ enum SnapshotFile {
             }
             if !reader.isAtEnd {
                 let points = try reader.readUInt64()
-                for _ in 0..<points { table.load(try RecordCoding.readHistoryPoint(from: &reader)) }
+                for _ in 0..<points { table.load(try RecordCoding.readHistoryPoint(from: &reader, hasKind: format != formatWithoutHistoryKinds)) }
             }
             guard reader.isAtEnd else { throw corrupt("bytes are left after the last of \(count) records") }
             return (table, sequence)

@@ -6,15 +6,16 @@ import FleetStore
 /// changed its row: one statement, so a batch of updates stays one pipeline and one WAL flush.
 enum HistorySQL {
     /// The history's columns, in the order `values` gives them.
-    private static let insertColumns = "provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips"
+    private static let insertColumns = "kind, provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips"
 
     /// `statement` (which returns the written record's version) followed by the insert of a point
     /// whose parameters start at `$first` (`parameters(of:)`), kept only when `statement` returned
-    /// a row. `statement` must not begin with a `WITH` of its own (`createKeeping` is that case).
+    /// a row. The point's kind, provider and vehicle are the record key's ($1, $2, $3). `statement`
+    /// must not begin with a `WITH` of its own (`createKeeping` is that case).
     static func keeping(_ statement: String, first: Int) -> String {
         """
         WITH written AS (\(statement)),
-        kept AS (INSERT INTO history (\(insertColumns)) SELECT $2, $3, \(values(first: first)) FROM written)
+        kept AS (INSERT INTO history (\(insertColumns)) SELECT $1, $2, $3, \(values(first: first)) FROM written)
         SELECT version FROM written
         """
     }
@@ -26,7 +27,7 @@ enum HistorySQL {
                     VALUES ($1, $2, $3, coalesce((SELECT version FROM buried), 0) + 1, $4, $5, $6, $7, $8)
                     ON CONFLICT (kind, provider, id) DO NOTHING
                     RETURNING version),
-        kept AS (INSERT INTO history (\(insertColumns)) SELECT $2, $3, \(values(first: 9)) FROM written)
+        kept AS (INSERT INTO history (\(insertColumns)) SELECT $1, $2, $3, \(values(first: 9)) FROM written)
         SELECT version FROM written
         """
 
@@ -42,14 +43,15 @@ enum HistorySQL {
          .optionalBytes(point.vehicleState.map { Array($0.utf8) }), .bytes(Array(HistoryQuery.joinedTripIDs(point.tripIDs).utf8))]
     }
 
-    private static let columns = "seq, provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips"
+    private static let columns = "seq, provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips, kind"
 
-    /// The points of one vehicle ($1 provider, $2 vehicle) in the span $3 ..< $4 after the cursor
-    /// ($5 time, $6 seq), of trip $8 when not NULL (its `HistoryQuery.tripNeedle`), $7 at most.
+    /// The points of one vehicle ($1 provider, $2 vehicle, of kind $9 when not NULL) in the span
+    /// $3 ..< $4 after the cursor ($5 time, $6 seq), of trip $8 when not NULL (its
+    /// `HistoryQuery.tripNeedle`), $7 at most.
     static let ofVehicle = """
         SELECT \(columns) FROM history
         WHERE provider = $1 AND vehicle = $2 AND time >= $3 AND time < $4 AND time >= $5 AND (time, seq) > ($5, $6)
-          AND ($8::bytea IS NULL OR position($8::bytea IN trips) > 0)
+          AND ($8::bytea IS NULL OR position($8::bytea IN trips) > 0) AND ($9::text IS NULL OR kind = $9::text)
         ORDER BY time, seq LIMIT $7
         """
 
@@ -58,14 +60,15 @@ enum HistorySQL {
         SELECT \(columns) FROM history
         WHERE time >= $3 AND time < $4 AND time >= $5 AND (time, seq) > ($5, $6)
           AND ($1::bytea IS NULL OR provider = $1) AND ($2::bytea IS NULL OR vehicle = $2)
-          AND ($8::bytea IS NULL OR position($8::bytea IN trips) > 0)
+          AND ($8::bytea IS NULL OR position($8::bytea IN trips) > 0) AND ($9::text IS NULL OR kind = $9::text)
         ORDER BY time, seq LIMIT $7
         """
 
     static func parameters(_ query: HistoryQuery, after cursor: HistoryCursor?, limit: Int) -> [PGValue] {
         [.optionalBytes(query.provider.map { Array($0.utf8) }), .optionalBytes(query.vehicleID.map { Array($0.utf8) }),
          .int8(query.from), .int8(query.to), .int8(cursor?.time ?? .min), .int8(cursor?.sequence ?? .min),
-         .int8(Int64(limit)), .optionalBytes(query.tripID.map { Array(HistoryQuery.tripNeedle($0).utf8) })]
+         .int8(Int64(limit)), .optionalBytes(query.tripID.map { Array(HistoryQuery.tripNeedle($0).utf8) }),
+         .optionalText(query.kind?.rawValue)]
     }
 
     static func points(from rows: borrowing PGRows) -> [HistoryPoint] {
@@ -73,7 +76,7 @@ enum HistorySQL {
         found.reserveCapacity(rows.count)
         for row in 0..<rows.count {
             found.append(HistoryPoint(
-                provider: rows.string(row, 1), vehicleID: rows.string(row, 2), time: rows.int8(row, 3),
+                kind: RecordKind(rawValue: rows.string(row, 11)) ?? .vehicle, provider: rows.string(row, 1), vehicleID: rows.string(row, 2), time: rows.int8(row, 3),
                 latitude: rows.float8(row, 4) ?? 0, longitude: rows.float8(row, 5) ?? 0,
                 accuracyMeters: rows.float8(row, 6), speedMetersPerSecond: rows.float8(row, 7), headingDegrees: rows.float8(row, 8),
                 vehicleState: rows.optionalBytes(row, 9).map { String(decoding: $0, as: UTF8.self) },

@@ -6,6 +6,7 @@ import Synchronization
 /// A value bound to a statement parameter, sent in PostgreSQL's binary format.
 enum PGValue {
     case text(String)
+    case optionalText(String?)
     case bytes([UInt8])
     case int8(Int64)
     case optionalInt8(Int64?)
@@ -15,7 +16,7 @@ enum PGValue {
     /// The parameter's type OID (text 25, bytea 17, int8 20, float8 701).
     var type: Oid {
         switch self {
-        case .text: 25
+        case .text, .optionalText: 25
         case .bytes, .optionalBytes: 17
         case .int8, .optionalInt8: 20
         case .float8: 701
@@ -26,6 +27,7 @@ enum PGValue {
     var encoded: [UInt8]? {
         switch self {
         case .text(let text): Array(text.utf8)
+        case .optionalText(let text): text.map { Array($0.utf8) }
         case .bytes(let bytes): bytes
         case .optionalBytes(let bytes): bytes
         case .int8(let value): bigEndianBytes(UInt64(bitPattern: value))

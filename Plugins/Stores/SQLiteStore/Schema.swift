@@ -89,6 +89,10 @@ enum Schema {
             "CREATE INDEX history_by_vehicle ON history (provider, vehicle, time)",
             "CREATE INDEX history_by_time ON history (time)",
         ]),
+        // A vehicle's reads filter on it beside the (provider, vehicle, time) index: a rides vehicle
+        // and a delivery vehicle sharing an ID are rare, and a wider index would cost every write.
+        SchemaMigration(name: "the position history of delivery vehicles: each point's vehicle kind, the points before it of rides vehicles",
+                        statements: ["ALTER TABLE history ADD COLUMN kind TEXT NOT NULL DEFAULT 'vehicle'"]),
     ]
 
     /// The rowid and point of every record with a point, for migrations that file points anew.

@@ -5,13 +5,14 @@ import FleetModel
 import Foundation
 import HTTPServer
 
-/// The position history extension (Fleet Engine has none): `GET /v1/providers/{p}/vehicles/{v}:history`
-/// and `GET /v1/providers/{p}/trips/{t}:history`, answered with a `HistoryPage`.
+/// The position history extension (Fleet Engine has none): `GET /v1/providers/{p}/vehicles/{v}:history`,
+/// `GET /v1/providers/{p}/trips/{t}:history` and `GET /v1/providers/{p}/deliveryVehicles/{d}:history`,
+/// answered with a `HistoryPage`.
 extension FleetService {
     /// The history call `request` makes, or nil when it is none.
     func handleHistory(_ request: HTTPRequest) -> HTTPReply? {
         guard request.path.hasSuffix(":history"), let segments = request.pathSegments, segments.count == 5,
-              segments[0] == "v1", segments[1] == "providers", ["vehicles", "trips"].contains(segments[3]),
+              segments[0] == "v1", segments[1] == "providers", ["vehicles", "trips", "deliveryVehicles"].contains(segments[3]),
               segments[4].hasSuffix(":history") else { return nil }
         let start = DispatchTime.now().uptimeNanoseconds
         do {
@@ -24,8 +25,7 @@ extension FleetService {
             let id = String(segments[4].dropLast(":history".count))
             let name = "providers/\(segments[2])/\(segments[3])/\(id)"
             let history = try HistoryRequest(name: name, queryItems: request.query.map { ($0.name, $0.value) })
-            try authorizeHistory(provider: segments[2], vehicleID: segments[3] == "vehicles" ? id : nil,
-                                 tripID: segments[3] == "trips" ? id : nil, header: request.headers["authorization"],
+            try authorizeHistory(of: try HistorySubject(parsing: name), header: request.headers["authorization"],
                                  address: request.remoteAddress)
             let page = try reader.history(history)
             metrics.request(method: nil, code: .ok, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
@@ -38,9 +38,16 @@ extension FleetService {
     }
 
     /// A vehicle's history is authorised as GetVehicle of that vehicle, a trip's as GetTrip of that
-    /// trip (so a consumer token of the trip may read the trip's driven path).
-    private func authorizeHistory(provider asked: String, vehicleID: String?, tripID: String?, header: String?,
-                                  address: @autoclosure () -> String) throws {
+    /// trip (so a consumer token of the trip may read the trip's driven path), a delivery vehicle's as
+    /// GetDeliveryVehicle of that delivery vehicle.
+    private func authorizeHistory(of subject: HistorySubject, header: String?, address: @autoclosure () -> String) throws {
+        let (method, resources): (FleetMethod, CallResources) = switch subject {
+        case .vehicle(let name): (.getVehicle, CallResources(provider: name.provider, vehicleID: name.vehicleID))
+        case .trip(let name): (.getTrip, CallResources(provider: name.provider, tripID: name.tripID))
+        case .deliveryVehicle(let name):
+            (.getDeliveryVehicle, CallResources(provider: name.provider, deliveryVehicleID: name.deliveryVehicleID))
+        }
+        let asked = resources.provider ?? ""
         if let provider, asked != provider {
             throw FleetError(.providerNotServed, detail: "this server serves '\(provider)', not '\(asked)'")
         }
@@ -49,8 +56,7 @@ extension FleetService {
             return
         }
         let token = try verifier.verify(authorizationHeader: header)
-        try Authorizer.authorize(token: token, method: tripID != nil ? .getTrip : .getVehicle,
-                                 resources: CallResources(provider: asked, vehicleID: vehicleID, tripID: tripID))
+        try Authorizer.authorize(token: token, method: method, resources: resources)
         try requestGuard.limitRate(key: RequestGuard.callerKey(token: token, address: address()))
     }
 }

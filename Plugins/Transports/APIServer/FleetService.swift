@@ -180,6 +180,9 @@ public final class FleetService: Sendable {
         case .updateVehicle(let request) where !encoding.enumsAsNumbers:
             // The hot path: the engine hands back the vehicle's stored JSON (enums by name) instead of encoding it again.
             return answerLater(method: method, start: start, encode: { $0 }) { engine.updateVehicleJSON(request, completion: $0) }
+        case .updateDeliveryVehicle(let request) where !encoding.enumsAsNumbers:
+            // A van's location reports: the engine answers with the stops' JSON it keeps, not the 20 stops encoded again.
+            return answerLater(method: method, start: start, encode: { $0 }) { engine.updateDeliveryVehicleJSON(request, completion: $0) }
         default:
             if method.isReadOnly { return now(.response(.json(try call.respond(from: engine).jsonBytes(options: encoding)))) }
             return answerLater(method: method, start: start, encode: { $0.jsonBytes(options: encoding) }) { call.respond(from: engine, completion: $0) }

@@ -10,11 +10,7 @@ extension RESTClient: HistoryReading {
     /// retry policy allows; a server without the extension (Google's) answers 404, thrown as
     /// UNIMPLEMENTED.
     public func history(_ request: HistoryRequest) throws -> HistoryPage {
-        if request.name.contains("/trips/") {
-            _ = try TripName(parsing: request.name, field: "name")
-        } else {
-            _ = try VehicleName(parsing: request.name, field: "name")
-        }
+        _ = try HistorySubject(parsing: request.name)
         let path = "/v1/" + request.name.split(separator: "/", omittingEmptySubsequences: false)
             .map { PercentEncoding.encode(String($0)) }.joined(separator: "/") + ":history"
         let target = RESTRequest(verb: "GET", path: path, query: request.queryItems).target
