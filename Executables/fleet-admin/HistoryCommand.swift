@@ -36,7 +36,7 @@ enum HistoryCommand {
 
     /// The command.
     static let command = AdminCommand.make(
-        "history", abstract: "Print a vehicle's position history: every accepted location update, in time order.",
+        "history", abstract: "Print a vehicle's or a delivery vehicle's position history: every accepted location update, in time order.",
         discussion: """
         The server keeps every location update it accepts for --history-retention (fleet-admin serve; 30 days by \
         default). The CSV holds the points that served a trip, one row per trip, under the header \

@@ -33,7 +33,7 @@ _fleet_admin() {
                 'export:Write a provider'\''s vehicles and trips as JSON lines \(streaming, with a progress bar\).'
                 'import:Re-create exported vehicles and trips \(JSON lines; streaming, with a progress count\).'
                 'stats:Count vehicles by state and category, trips by status, and stale vehicles.'
-                'history:Print a vehicle'\''s position history\: every accepted location update, in time order.'
+                'history:Print a vehicle'\''s or a delivery vehicle'\''s position history\: every accepted location update, in time order.'
                 'route:Plan a route between points and print its distance, duration and encoded polyline.'
                 'map:Build routing maps from OpenStreetMap extracts.'
                 'speeds:Learn, inspect and reset the travel times and waits learned from the fleet'\''s drives.'
