@@ -24,9 +24,12 @@ final class LiveTrafficFeed: Sendable {
     /// is left out when `countsWaits` is false (a vehicle with no trip, or at its own next stop: that is not the
     /// road's traffic).
     func add(_ fix: Fix, vehicle key: RecordKey, countsWaits: Bool, now: Double) {
+        // The drive is cut outside the lock (the lock is the node's, shared by every vehicle).
+        var drive = state.withLock { $0.drives[key] } ?? LiveDrive()
+        let passes = drive.add(fix, learner: learner)
         state.withLock { state in
             if state.drives.count >= Self.maximumVehicles, state.drives[key] == nil { state.drives.removeAll(keepingCapacity: true) }
-            let passes = state.drives[key, default: LiveDrive()].add(fix, learner: learner)
+            state.drives[key] = drive
             guard !passes.isEmpty else { return }
             var speeds = state.speeds.removeValue(forKey: key.provider) ?? LiveRoadSpeeds()
             for pass in passes {

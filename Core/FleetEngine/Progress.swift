@@ -22,8 +22,8 @@ final class RouteCache: Sendable {
         let learnedTiming = Mutex<LearnedTiming?>(nil)
         /// The slow and jammed stretches ahead from the fleet's live speeds, and when they were worked out.
         let liveTraffic = Mutex<(computedAt: Double, traffic: LiveRouteTraffic)?>(nil)
-        /// The router's times on the stretches with nothing learned, and the learned tables' generation they were
-        /// sorted by.
+        /// The router's times on the stretches with nothing learned, and the generation of the learned tables that
+        /// said which stretches those are.
         let routerFallback = Mutex<(generation: Int, fallback: RouterFallback?)?>(nil)
 
         init(routeVersion: Timestamp?, trafficVersion: Timestamp?, waypointsKey: [WaypointKey], route: Route,

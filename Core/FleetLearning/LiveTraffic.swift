@@ -111,7 +111,7 @@ public struct LiveRoadSpeeds: Sendable {
         guard let list = samples[piece] else { return nil }
         let oldest = now - windowSeconds
         var seconds = 0.0, meters = 0.0
-        for sample in list where sample.time >= oldest && sample.time <= now + windowSeconds {
+        for sample in list where sample.time >= oldest {
             seconds += sample.seconds
             meters += sample.meters
         }
