@@ -47,9 +47,10 @@ final class LiveTrafficFeed: Sendable {
 }
 
 extension Engine {
-    /// A vehicle's route traffic is worked out again at most this often, seconds: about one or two reports of the
-    /// Driver SDK, and a tenth of the time live speeds are kept.
-    static let liveTrafficRefreshSeconds = 10.0
+    /// A vehicle's route traffic is worked out again at most this often, seconds: a twentieth of the ten minutes live
+    /// speeds are kept, so what riders see lags what the fleet drove by half a minute at most, and a vehicle
+    /// reporting every 5 s pays for it on one update in six (`fleet-bench geo`'s live traffic row is one such update).
+    static let liveTrafficRefreshSeconds = 30.0
 
     /// Feeds the vehicle's newly accepted location to the live speeds, when the engine uses learned times (traffic is
     /// live speed against learned speed).

@@ -241,8 +241,9 @@ private final class UpdatePath {
             checksum += learned.route.seconds(from: match.travelledMeters, to: learned.targets, now: time, times: learned.times,
                                               generation: 0, liveSecondsPerMeter: pace, fallbackSecondsPerMeter: pace,
                                               timing: &timing)[0]
-            // The route's live traffic worked out again (the engine does at most every 10 s: every update here), and
-            // the seconds it adds to each target.
+            // The route's live traffic worked out again, and the seconds it adds to each target: on every update here,
+            // so the row is the cost of an update that does it (the engine does it at most every 30 s of a vehicle's
+            // updates, `Engine.liveTrafficRefreshSeconds`).
             if let liveTraffic {
                 let ahead = liveTraffic.index.liveTraffic(from: match.travelledMeters, live: liveTraffic.live, times: learned.times,
                                                       now: 1_769_385_600 + 1000, utcOffsetSeconds: 0)

@@ -10,16 +10,8 @@ import Testing
 
     /// The street north from (52.5005, 13.42) to the pickup, learned at 2 m/s at every hour of the week.
     func slowStreet() -> [PieceObservation] {
-        let route = Route(points: [GeoPoint(latitude: 52.5, longitude: 13.42), GeoPoint(latitude: 52.511, longitude: 13.42)])!
-        var times = RoadTimes()
-        for hour in stride(from: 0.0, to: 168, by: 1) {
-            let start = 1_769_385_600 + hour * 3600
-            let fixes = stride(from: 0.0, through: route.totalMeters / 2, by: 5).map {
-                Fix(time: start + $0, position: route.point(atMeters: $0 * 2))
-            }
-            DriveLearner(utcOffsetSeconds: LearnedETASettings().model.utcOffsetSeconds).learn(fixes, into: &times)
-        }
-        return times.rows
+        LearnedRoads.everyHour(along: [GeoPoint(latitude: 52.5, longitude: 13.42), GeoPoint(latitude: 52.511, longitude: 13.42)],
+                               metersPerSecond: 2)
     }
 
     /// "street" is 1,056 m from the pickup up the slow street; "around" 1,684 m by the L router's roads elsewhere.

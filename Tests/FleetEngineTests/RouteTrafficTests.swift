@@ -11,16 +11,7 @@ import Testing
 
     /// The road learned at 10 m/s at every hour of the week.
     func learned() -> [PieceObservation] {
-        let route = Route(points: road)!
-        var times = RoadTimes()
-        for hour in stride(from: 0.0, to: 168, by: 1) {
-            let start = 1_769_385_600 + hour * 3600
-            let fixes = stride(from: 0.0, through: route.totalMeters / 10, by: 5).map {
-                Fix(time: start + $0, position: route.point(atMeters: $0 * 10))
-            }
-            DriveLearner(utcOffsetSeconds: LearnedETASettings().model.utcOffsetSeconds).learn(fixes, into: &times)
-        }
-        return times.rows
+        LearnedRoads.everyHour(along: road, metersPerSecond: 10)
     }
 
     /// An engine that learned the road; vehicle `other` drove 2,000–2,600 m along it at `otherSpeed` m/s (a fix every
