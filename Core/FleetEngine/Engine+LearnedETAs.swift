@@ -1,5 +1,6 @@
 import FleetGeo
 import FleetLearning
+import FleetModel
 import Foundation
 import Synchronization
 
@@ -122,24 +123,39 @@ extension Engine {
     /// The ETAs of `etas` with the stretches ahead on the route timed by what the fleet learned: each waypoint on
     /// the route gets the learned time to it (``LearnedRoute``), at the times of the week the vehicle will be on
     /// each stretch, blended with `livePace` just ahead; stretches with nothing learned keep `livePace` (the
-    /// estimator's own pace: the vehicle's observed speed against its category's default). Waypoints past the route,
-    /// and everything when nothing is learned for the provider, stay as the estimator gave them.
-    func withLearnedTimes(_ etas: [WaypointETA], provider: String, route cached: RouteCache.Entry,
-                          travelledMeters: Double, livePace: Double, now: Double) -> [WaypointETA] {
-        guard let settings = configuration.learnedETAs, let learned = cached.learnedRoute else { return etas }
+    /// estimator's own pace: the vehicle's observed speed against its category's default). Stretches the fleet just
+    /// drove slower than learned (the route's live traffic, ``routeTraffic(_:index:provider:travelledMeters:times:settings:now:)``)
+    /// take the time they take now. Waypoints past the route, and everything when nothing is learned for the provider,
+    /// stay as the estimator gave them. Answers the ETAs and the route's live traffic (nil when nothing is learned).
+    func withLearnedTimes(_ etas: [WaypointETA], provider: String, route cached: RouteCache.Entry, segment: String?,
+                          travelledMeters: Double, livePace: Double, now: Double) -> (etas: [WaypointETA], traffic: LiveRouteTraffic?) {
+        guard let settings = configuration.learnedETAs, let learned = cached.learnedRoute else { return (etas, nil) }
         let (times, generation) = learnedTimes.times(provider: provider, now: now, storage: learnedTimesStorage,
                                                      refreshSeconds: settings.refreshSeconds)
-        guard !times.pieces.isEmpty else { return etas }
+        guard !times.pieces.isEmpty else { return (etas, nil) }
+        let traffic = cached.trafficIndex.map {
+            routeTraffic(cached, index: $0, provider: provider, travelledMeters: travelledMeters, times: times,
+                         settings: settings, now: now)
+        } ?? .none
         let waypoints = cached.waypoints.waypoints
         let onRoute = etas.indices.filter { index in
             index < waypoints.count && !etas[index].isEstimate && (waypoints[index].alongRouteMeters ?? 0) > travelledMeters
         }
-        guard !onRoute.isEmpty else { return etas }
+        guard !onRoute.isEmpty else { return (etas, traffic) }
         let targets = onRoute.map { waypoints[$0].alongRouteMeters! }
+        // The router's times where nothing is learned, for a route this node planned.
+        let fallback = cached.routerFallback.withLock { kept in
+            if let kept, kept.generation == generation { return kept.fallback }
+            let fallback = segment.flatMap(routerTimes.times(of:)).map {
+                RouterFallback(route: learned, along: cached.route, cumulativeSeconds: $0.cumulativeSeconds,
+                               firstTimedPoint: $0.firstTimedPoint, times: times)
+            }
+            kept = (generation, fallback?.isEmpty == false ? fallback : nil)
+            return kept?.fallback
+        }
         let timed = cached.learnedTiming.withLock { timing in
-            learned.seconds(from: travelledMeters, to: targets, now: now, times: times, generation: generation,
-                            model: settings.model, liveSecondsPerMeter: livePace, fallbackSecondsPerMeter: livePace,
-                            timing: &timing)
+            learnedSeconds(along: learned, from: travelledMeters, to: targets, times: times, generation: generation,
+                           settings: settings, livePace: livePace, traffic: traffic, fallback: fallback, timing: &timing, now: now)
         }
         var result = etas
         var shift = 0.0
@@ -155,6 +171,58 @@ extension Engine {
                 result[index].arrivalTime = now + result[index].remainingSeconds
             }
         }
-        return result
+        return (result, traffic)
+    }
+
+    /// Seconds from `fromMeters` along `learned` to each of `targets`: the learned times at the quarter hour the
+    /// vehicle gets to each stretch, with `livePace` blended in just ahead; where nothing is learned, the router's
+    /// time for the stretch (`fallback`, for a route the router planned), else `livePace`; and the live `traffic`'s
+    /// slow and jammed stretches at the pace vehicles just drove them. What a vehicle's ETAs and SearchVehicles' ETAs
+    /// both are.
+    func learnedSeconds(along learned: LearnedRoute, from fromMeters: Double, to targets: [Double], times: RoadTimes,
+                        generation: Int, settings: LearnedETASettings, livePace: Double, traffic: LiveRouteTraffic,
+                        fallback: RouterFallback?, timing: inout LearnedTiming?, now: Double) -> [Double] {
+        var timed = learned.seconds(from: fromMeters, to: targets, now: now, times: times, generation: generation,
+                                    model: settings.model, liveSecondsPerMeter: livePace, fallbackSecondsPerMeter: livePace,
+                                    timing: &timing)
+        for index in timed.indices {
+            timed[index] += traffic.extraSeconds(from: fromMeters, to: targets[index])
+            if let fallback {
+                timed[index] = max(0, timed[index] + fallback.extraSeconds(from: fromMeters, to: targets[index],
+                                                                           fallbackSecondsPerMeter: livePace))
+            }
+        }
+        return timed
+    }
+
+    /// How SearchVehicles times a candidate's legs on its road route, as its trip's ETAs would then be: the learned
+    /// times along it (``learnedSeconds(along:from:to:times:generation:settings:livePace:traffic:fallback:timing:now:)``),
+    /// the router's times where nothing is learned, the vehicle's own pace (its observed speed against its category's
+    /// default) on the lead from where it stands to the road, answering
+    /// each leg's seconds. Nil when the engine uses no learned times or nothing is learned for `provider`: the legs
+    /// keep the category's default speed.
+    func learnedLegTiming(provider: String, now: Timestamp) -> (@Sendable (SearchQuery.Candidate, SearchRouteCache.Plan) -> [Double])? {
+        guard let settings = configuration.learnedETAs else { return nil }
+        let t = now.timeIntervalSince1970
+        let (times, generation) = learnedTimes.times(provider: provider, now: t, storage: learnedTimesStorage,
+                                                     refreshSeconds: settings.refreshSeconds)
+        guard !times.pieces.isEmpty else { return nil }
+        return { [self] candidate, plan in
+            let estimator = ETAEstimator(category: VehicleCategory(candidate.category),
+                                         observedSpeed: ObservedSpeed(snapshot: candidate.vehicle.record.tracking.speed))
+            let livePace = 1 / estimator.freeFlowMetersPerSecond(now: t)
+            let learned = LearnedRoute(route: plan.route)
+            let traffic = liveTraffic.reading(provider: provider) { live in
+                RouteTrafficIndex(learned).liveTraffic(from: 0, live: live, times: times, now: t,
+                                                       utcOffsetSeconds: settings.model.utcOffsetSeconds)
+            }
+            let fallback = RouterFallback(route: learned, along: plan.route, cumulativeSeconds: plan.routerTimes.cumulativeSeconds,
+                                          firstTimedPoint: plan.routerTimes.firstTimedPoint, times: times)
+            var timing: LearnedTiming? = nil
+            let arrivals = learnedSeconds(along: learned, from: 0, to: plan.targets, times: times, generation: generation,
+                                          settings: settings, livePace: livePace, traffic: traffic,
+                                          fallback: fallback.isEmpty ? nil : fallback, timing: &timing, now: t)
+            return arrivals.indices.map { arrivals[$0] - ($0 == 0 ? 0 : arrivals[$0 - 1]) }
+        }
     }
 }

@@ -2,6 +2,7 @@ import FleetErrors
 import FleetGeo
 import FleetModel
 import FleetRouting
+import Synchronization
 
 extension Engine {
     /// Plans a vehicle's route on roads with the configured router, as Fleet Engine does for a vehicle whose
@@ -45,8 +46,12 @@ extension Engine {
         }
         // A road route starts where the router put the vehicle on a road; the route starts at the vehicle
         // (in a yard, say), so that it is on its route from the start.
-        let points = Geodesy.distance(plan.points[0], here) > 1 ? [here] + plan.points : plan.points
-        setPlannedRoute(Polyline.encode(points), on: &record, now: now)
+        let lead = Geodesy.distance(plan.points[0], here) > 1
+        let encoded = Polyline.encode(lead ? [here] + plan.points : plan.points)
+        // The router's times along it, for the stretches where the fleet learned nothing (`RouterFallback`).
+        routerTimes.keep(RouterTimes(cumulativeSeconds: lead ? [0] + plan.cumulativeSeconds : plan.cumulativeSeconds,
+                                     firstTimedPoint: lead ? 1 : 0), for: encoded)
+        setPlannedRoute(encoded, on: &record, now: now)
     }
 
     /// Installs (or, with nil, removes) the engine's planned route as the vehicle's route segment.
@@ -67,5 +72,30 @@ extension Engine {
             let point = w.location?.point
             return "\(w.tripId ?? "")/\((w.waypointType ?? .unknownWaypointType).name)/\(point?.latitude ?? 0),\(point?.longitude ?? 0)"
         }.joined(separator: ";")
+    }
+}
+
+/// The router's cumulative seconds at each point of a route the engine planned, and the first point they count from
+/// (before it, a lead from where the vehicle stood to where the router joined the roads, untimed).
+struct RouterTimes: Sendable {
+    let cumulativeSeconds: [Double]
+    let firstTimedPoint: Int
+}
+
+/// The router's times of the routes this node planned lately, by encoded route: kept in memory only, so a node that
+/// did not plan a vehicle's route times its unlearned stretches with the vehicle's live pace until the next plan.
+final class RouterTimesCache: Sendable {
+    private let entries = Mutex<[String: RouterTimes]>([:])
+    private let capacity = 20_000
+
+    func keep(_ times: RouterTimes, for route: String) {
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[route] = times
+        }
+    }
+
+    func times(of route: String) -> RouterTimes? {
+        entries.withLock { $0[route] }
     }
 }

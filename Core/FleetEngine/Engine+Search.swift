@@ -22,7 +22,8 @@ extension Engine {
             if let candidate = try query.qualify(vehicle, engine: self, now: now) { qualified.append(candidate) }
         }
         if let router = configuration.router, query.orderBy != .pickupPointStraightDistance {
-            qualified = query.onRoads(qualified, router: router, cache: searchRoutes, now: now)
+            qualified = query.onRoads(qualified, router: router, cache: searchRoutes, now: now,
+                                      timing: learnedLegTiming(provider: parent.provider, now: now))
         }
         // Rank small keys, not the candidates themselves.
         var order = qualified.indices.map { (key: qualified[$0].sortKey, index: $0) }
@@ -126,22 +127,35 @@ struct SearchQuery {
         /// Whether `legMeters` are road distances.
         var onRoads = false
 
+        /// The driving time of each leg, as `legMeters`, when timed as the vehicle's trip would be (the learned times
+        /// along its road route: `Engine.learnedLegSeconds`); nil: each leg at the category's default speed.
+        var legSeconds: [Double]? = nil
+
         var pickupMeters: Double { legMeters.prefix(path.count - 1).reduce(0, +) }
         var dropoffMeters: Double? { legMeters.count == path.count ? legMeters[legMeters.count - 1] : nil }
         var speed: Double { RouteGeometry.defaultSpeed(category) }
-        var pickupSeconds: Double { pickupMeters / speed }
-        var dropoffSeconds: Double? { dropoffMeters.map { pickupSeconds + $0 / speed } }
+        /// The time of leg `index`.
+        func seconds(ofLeg index: Int) -> Double { legSeconds?[index] ?? legMeters[index] / speed }
+        var pickupSeconds: Double { (0..<(path.count - 1)).reduce(0) { $0 + seconds(ofLeg: $1) } }
+        var dropoffSeconds: Double? { dropoffMeters.map { _ in pickupSeconds + seconds(ofLeg: legMeters.count - 1) } }
         /// The ranking key, computed once.
         var sortKey = 0.0
     }
 
-    /// The ranking key of a candidate with legs of `pickupMeters` (vehicle to pickup) and `dropoffMeters`.
+    /// The ranking key of a candidate with legs of `pickupMeters` (vehicle to pickup) and `dropoffMeters`, driven at
+    /// `speed`.
     func sortKey(pickupMeters meters: Double, dropoffMeters: Double?, straight: Double, speed: Double) -> Double {
-        let seconds = meters / speed
-        return switch orderBy {
+        sortKey(pickupMeters: meters, pickupSeconds: meters / speed, dropoffSeconds: dropoffMeters.map { (meters + $0) / speed },
+                straight: straight)
+    }
+
+    /// The ranking key of a candidate `pickupMeters` and `pickupSeconds` from the pickup, reaching the dropoff in
+    /// `dropoffSeconds`.
+    func sortKey(pickupMeters meters: Double, pickupSeconds seconds: Double, dropoffSeconds: Double?, straight: Double) -> Double {
+        switch orderBy {
         case .pickupPointEta: seconds
         case .pickupPointDistance: meters
-        case .dropoffPointEta: dropoffMeters.map { seconds + $0 / speed } ?? .infinity
+        case .dropoffPointEta: dropoffSeconds ?? .infinity
         case .pickupPointStraightDistance: straight
         // COST: a weighted sum of ETA and straight-line distance, one second weighing as 10 m.
         default: seconds + straight / 10
@@ -149,7 +163,7 @@ struct SearchQuery {
     }
 
     func sortKey(_ c: Candidate) -> Double {
-        sortKey(pickupMeters: c.pickupMeters, dropoffMeters: c.dropoffMeters, straight: c.straightMeters, speed: c.speed)
+        sortKey(pickupMeters: c.pickupMeters, pickupSeconds: c.pickupSeconds, dropoffSeconds: c.dropoffSeconds, straight: c.straightMeters)
     }
 
     /// The candidate for one vehicle, or nil when it does not qualify.
@@ -206,12 +220,11 @@ struct SearchQuery {
 
     /// The full match of a candidate, with the ETA of every waypoint on its way.
     func match(_ c: Candidate, now: Timestamp) -> VehicleMatch {
-        let speed = c.speed
         var waypoints: [Waypoint] = [Waypoint(latLng: c.path[0], eta: now)]
-        var meters = 0.0
+        var seconds = 0.0
         for i in 1..<c.path.count {
-            meters += c.legMeters[i - 1]
-            waypoints.append(Waypoint(latLng: c.path[i], eta: now.adding(seconds: meters / speed)))
+            seconds += c.seconds(ofLeg: i - 1)
+            waypoints.append(Waypoint(latLng: c.path[i], eta: now.adding(seconds: seconds)))
         }
         var result = VehicleMatch(
             vehicle: c.vehicle.record.vehicle.forResponse,

@@ -368,9 +368,12 @@ extension Engine {
             }
             trip.currentRouteSegmentVersion = v.currentRouteSegmentVersion
             trip.currentRouteSegmentEndPoint = v.currentRouteSegmentEndPoint ?? v.waypoints.first
-            if let traffic = v.currentRouteSegmentTraffic, let cached {
+            // The driver's report (its navigation's traffic) when it sends one, else what the fleet's live speeds show.
+            let reported = v.currentRouteSegmentTraffic.map { ($0, vehicle.tracking.trafficVersion) }
+            let live = vehicle.tracking.liveTraffic.map { ($0, vehicle.tracking.liveTrafficVersion) }
+            if let (traffic, version) = reported ?? live, let cached {
                 trip.currentRouteSegmentTraffic = RouteGeometry.consumableTraffic(traffic, route: cached.route, segment: segment)
-                trip.currentRouteSegmentTrafficVersion = vehicle.tracking.trafficVersion
+                trip.currentRouteSegmentTrafficVersion = version
             }
         }
         trip.remainingDistanceMeters = v.remainingDistanceMeters

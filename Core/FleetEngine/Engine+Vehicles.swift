@@ -328,6 +328,7 @@ extension Engine {
             case .lastLocation:
                 record.vehicle.lastLocation = update.lastLocation
                 try acceptLocation(&record, now: now, field: "vehicle.lastLocation")
+                feedLiveTraffic(record, now: now)
                 progressInputsChanged = true
             case .pastLocations: break // input only: locations the device could not send; the last one wins.
             case .maximumCapacity: record.vehicle.maximumCapacity = update.maximumCapacity

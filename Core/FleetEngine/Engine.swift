@@ -57,6 +57,8 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
     let records = RecordCache()
     let searchRoutes = SearchRouteCache()
     let learnedTimes = LearnedTimesCache()
+    let liveTraffic = LiveTrafficFeed()
+    let routerTimes = RouterTimesCache()
 
     /// An engine over `store`, reading time from `clock`.
     public init(store: any Store, clock: any EngineClock = SystemClock(), configuration: EngineConfiguration = .init()) {

@@ -16,8 +16,15 @@ final class RouteCache: Sendable {
         let waypoints: RouteWaypoints
         /// The route cut into road pieces, when the engine times it with learned travel times.
         let learnedRoute: LearnedRoute?
+        /// Its stretches by block of road, for its live traffic.
+        let trafficIndex: RouteTrafficIndex?
         /// The vehicle's plan of learned times along it, kept between updates.
         let learnedTiming = Mutex<LearnedTiming?>(nil)
+        /// The slow and jammed stretches ahead from the fleet's live speeds, and when they were worked out.
+        let liveTraffic = Mutex<(computedAt: Double, traffic: LiveRouteTraffic)?>(nil)
+        /// The router's times on the stretches with nothing learned, and the generation of the learned tables that
+        /// said which stretches those are.
+        let routerFallback = Mutex<(generation: Int, fallback: RouterFallback?)?>(nil)
 
         init(routeVersion: Timestamp?, trafficVersion: Timestamp?, waypointsKey: [WaypointKey], route: Route,
              traffic: TrafficProfile, waypoints: RouteWaypoints, learnedRoute: LearnedRoute?) {
@@ -28,6 +35,7 @@ final class RouteCache: Sendable {
             self.traffic = traffic
             self.waypoints = waypoints
             self.learnedRoute = learnedRoute
+            trafficIndex = learnedRoute.map(RouteTrafficIndex.init)
         }
     }
 
@@ -99,12 +107,16 @@ extension Engine {
                 estimator.observe(position: here, at: fixTime, traffic: cached.traffic.speed(atMeters: match.travelledMeters))
             }
             etas = estimator.estimate(from: match, waypoints: cached.waypoints, traffic: cached.traffic, now: t)
+            var traffic: LiveRouteTraffic? = nil
             if cached.learnedRoute != nil, !match.isOffRoute {
-                etas = withLearnedTimes(etas, provider: record.key.provider, route: cached,
-                                        travelledMeters: match.travelledMeters,
-                                        livePace: 1 / estimator.freeFlowMetersPerSecond(now: t), now: t)
+                (etas, traffic) = withLearnedTimes(etas, provider: record.key.provider, route: cached,
+                                                   segment: record.vehicle.currentRouteSegment,
+                                                   travelledMeters: match.travelledMeters,
+                                                   livePace: 1 / estimator.freeFlowMetersPerSecond(now: t), now: t)
             }
+            publishLiveTraffic(traffic, travelledMeters: match.travelledMeters, on: &record, now: now)
         } else {
+            publishLiveTraffic(nil, travelledMeters: 0, on: &record, now: now)
             record.tracking.snappable = false
             if location.speed == nil { estimator.observe(position: here, at: fixTime) }
             etas = estimator.estimateWithoutRoute(from: here, to: v.waypoints.compactMap { $0.location?.point.map(GeoPoint.init) }, now: t)

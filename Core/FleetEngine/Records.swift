@@ -25,6 +25,12 @@ struct VehicleTracking: Sendable, Hashable {
     var plannedAt: Timestamp?
     /// The waypoints that plan went through (``Engine/plannedWaypointsKey(_:)``): a change plans again.
     var plannedWaypoints: String?
+    /// The slow and jammed stretches of the current route ahead, from the fleet's live speeds against its learned
+    /// times (`Engine+LiveTraffic`), in the Driver SDK's form (metres from the route's start); what riders see when
+    /// the driver reports no traffic.
+    var liveTraffic: TrafficPolylineData?
+    /// When `liveTraffic` last changed.
+    var liveTrafficVersion: Timestamp?
 
     init() {}
 
@@ -39,6 +45,8 @@ struct VehicleTracking: Sendable, Hashable {
         writer.write("routePlanned", routePlanned)
         writer.write("plannedAt", plannedAt)
         writer.write("plannedWaypoints", plannedWaypoints)
+        writer.write("liveTraffic", liveTraffic)
+        writer.write("liveTrafficVersion", liveTrafficVersion)
     }
 
     init(json: JSON?) {
@@ -52,6 +60,10 @@ struct VehicleTracking: Sendable, Hashable {
         routePlanned = members.bool("routePlanned")
         plannedAt = members.time("plannedAt")
         plannedWaypoints = members.string("plannedWaypoints")
+        liveTraffic = members.object["liveTraffic"].flatMap {
+            try? TrafficPolylineData(json: $0, path: "liveTraffic", options: DecodingOptions(ignoreUnknownFields: true))
+        }
+        liveTrafficVersion = members.time("liveTrafficVersion")
         speed = ObservedSpeed.Snapshot(members)
     }
 }

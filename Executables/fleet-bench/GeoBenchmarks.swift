@@ -18,6 +18,7 @@ enum GeoBenchmarks {
         let learning: [(speed: Double, what: String)] = [(9.0, "keeping to the learned times"), (12.0, "25% slower than learned")]
         let paths = [UpdatePath(pointCount: 10_000, learnedMetersPerSecond: nil)]
             + learning.map { UpdatePath(pointCount: 10_000, learnedMetersPerSecond: $0.speed) }
+            + [UpdatePath(pointCount: 10_000, learnedMetersPerSecond: 9, liveTraffic: true)]
         let perUpdate = nanosecondsPerCall(count: 200_000, rounds: 5, interleaving: paths.map { path in { path.update() } })
         blackHole(paths.map(\.checksum))
         let live = perUpdate[0]
@@ -29,6 +30,10 @@ enum GeoBenchmarks {
                                      comparison: "\(format(ratio: perUpdate[index + 1] / live)) the update without; aim <= 2x",
                                      ratio: perUpdate[index + 1] / live, baseline: "update + ETA to 3 waypoints, 10k points"))
         }
+        let traffic = perUpdate[learning.count + 1]
+        rows.append(BenchmarkRow(name: "update + learned ETAs + live traffic, 10k points, keeping to the learned times",
+                                 value: format(nanoseconds: traffic),
+                                 comparison: "\(format(ratio: traffic / live)) the update without, \(format(ratio: traffic / perUpdate[1])) the learned ETAs alone"))
         rows.append(pacePrecomputation(pointCount: 10_000))
         rows.append(polylineCodec(pointCount: 10_000))
         return rows
@@ -173,6 +178,8 @@ private final class UpdatePath {
     let waypoints: RouteWaypoints
     let traffic: TrafficProfile
     let learned: (route: LearnedRoute, times: RoadTimes, targets: [Double])?
+    /// With live traffic: the route's index and the fleet's live speeds (a vehicle crawled 2 km of it at 2 m/s).
+    let liveTraffic: (index: RouteTrafficIndex, live: LiveRoadSpeeds)?
     var timing: LearnedTiming? = nil
     var progress: RouteProgress
     var estimator = ETAEstimator(category: .auto)
@@ -181,7 +188,7 @@ private final class UpdatePath {
     /// What the updates answered, summed, so that none of their work can be left out.
     var checksum = 0.0
 
-    init(pointCount: Int, learnedMetersPerSecond: Double?) {
+    init(pointCount: Int, learnedMetersPerSecond: Double?, liveTraffic: Bool = false) {
         let benchmarkRoute = BenchmarkRoute(pointCount: pointCount)
         let road = benchmarkRoute.route
         route = benchmarkRoute
@@ -200,6 +207,18 @@ private final class UpdatePath {
             times.precomputePaces()
             return (LearnedRoute(route: road), times, waypoints.waypoints.compactMap(\.alongRouteMeters))
         }
+        self.liveTraffic = liveTraffic ? learned.map { learned in
+            var live = LiveRoadSpeeds()
+            var drive = LiveDrive()
+            let from = road.totalMeters * 0.45
+            for step in 0...100 {
+                let fix = Fix(time: 1_769_385_600 + Double(step) * 10, position: road.point(atMeters: from + Double(step) * 20))
+                for pass in drive.add(fix, learner: DriveLearner()) {
+                    live.add(pass.piece, seconds: pass.tally.seconds, meters: pass.tally.meters, at: fix.time)
+                }
+            }
+            return (RouteTrafficIndex(learned.route), live)
+        } : nil
     }
 
     /// The next fix along the drive (again from the start after the last), 10 s after the previous one.
@@ -217,6 +236,14 @@ private final class UpdatePath {
             checksum += learned.route.seconds(from: match.travelledMeters, to: learned.targets, now: time, times: learned.times,
                                               generation: 0, liveSecondsPerMeter: pace, fallbackSecondsPerMeter: pace,
                                               timing: &timing)[0]
+            // The route's live traffic worked out again, and the seconds it adds to each target: on every update here,
+            // so the row is the cost of an update that does it (the engine does it at most every 30 s of a vehicle's
+            // updates, `Engine.liveTrafficRefreshSeconds`).
+            if let liveTraffic {
+                let ahead = liveTraffic.index.liveTraffic(from: match.travelledMeters, live: liveTraffic.live, times: learned.times,
+                                                      now: 1_769_385_600 + 1000, utcOffsetSeconds: 0)
+                for target in learned.targets { checksum += ahead.extraSeconds(from: match.travelledMeters, to: target) }
+            }
         }
         next += 1
         time += 10

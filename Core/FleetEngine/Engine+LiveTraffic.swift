@@ -1,0 +1,98 @@
+import FleetGeo
+import FleetLearning
+import FleetModel
+import FleetStore
+import Synchronization
+
+/// What the vehicles this node serves drove in the last minutes, per provider (``LiveRoadSpeeds``), fed by their
+/// location updates one vehicle at a time (``LiveDrive``). In memory only: each node knows the updates it received,
+/// so with several nodes behind a balancer each sees the traffic of the share of vehicles that report to it, and a
+/// restart starts from nothing (the window is ten minutes).
+final class LiveTrafficFeed: Sendable {
+    private struct State {
+        var speeds: [String: LiveRoadSpeeds] = [:]
+        var drives: [RecordKey: LiveDrive] = [:]
+    }
+
+    /// Vehicles whose drives are followed at most; beyond, the drives are forgotten and start again.
+    private static let maximumVehicles = 200_000
+    /// How positions become passes.
+    private let learner = DriveLearner()
+    private let state = Mutex(State())
+
+    /// Feeds a vehicle's new position, reported at `fix.time`, received at `now` (epoch seconds). Time it stood still
+    /// is left out when `countsWaits` is false (a vehicle with no trip, or at its own next stop: that is not the
+    /// road's traffic).
+    func add(_ fix: Fix, vehicle key: RecordKey, countsWaits: Bool, now: Double) {
+        // The drive is cut outside the lock (the lock is the node's, shared by every vehicle).
+        var drive = state.withLock { $0.drives[key] } ?? LiveDrive()
+        let passes = drive.add(fix, learner: learner)
+        state.withLock { state in
+            if state.drives.count >= Self.maximumVehicles, state.drives[key] == nil { state.drives.removeAll(keepingCapacity: true) }
+            state.drives[key] = drive
+            guard !passes.isEmpty else { return }
+            var speeds = state.speeds.removeValue(forKey: key.provider) ?? LiveRoadSpeeds()
+            for pass in passes {
+                let seconds = pass.tally.seconds - (countsWaits ? 0 : pass.tally.waitSeconds)
+                speeds.add(pass.piece, seconds: seconds, meters: pass.tally.meters, at: now)
+            }
+            state.speeds[key.provider] = speeds
+        }
+    }
+
+    /// `body`'s answer over `provider`'s live speeds (held locked meanwhile: keep it short).
+    func reading<Result>(provider: String, _ body: (LiveRoadSpeeds) -> Result) -> Result {
+        state.withLock { body($0.speeds[provider] ?? LiveRoadSpeeds()) }
+    }
+}
+
+extension Engine {
+    /// A vehicle's route traffic is worked out again at most this often, seconds: a twentieth of the ten minutes live
+    /// speeds are kept, so what riders see lags what the fleet drove by half a minute at most, and a vehicle
+    /// reporting every 5 s pays for it on one update in six (`fleet-bench geo`'s live traffic row is one such update).
+    static let liveTrafficRefreshSeconds = 30.0
+
+    /// Feeds the vehicle's newly accepted location to the live speeds, when the engine uses learned times (traffic is
+    /// live speed against learned speed).
+    func feedLiveTraffic(_ record: VehicleRecord, now: Timestamp) {
+        guard configuration.learnedETAs != nil, let location = record.vehicle.lastLocation,
+              let here = location.location.map(GeoPoint.init) else { return }
+        let time = (location.updateTime ?? now).timeIntervalSince1970
+        // Standing with no trip (a rank, a break) or at its own next stop (a pickup) says nothing of the road.
+        let next = record.vehicle.waypoints.first?.location?.point.map(GeoPoint.init)
+        let countsWaits = next.map { Geodesy.distance($0, here) > RoadPiece.sizeMeters } ?? false
+        liveTraffic.add(Fix(time: time, position: here), vehicle: record.key, countsWaits: countsWaits,
+                        now: now.timeIntervalSince1970)
+    }
+
+    /// The slow and jammed stretches of the vehicle's route from `travelledMeters` on, as last worked out for this
+    /// route when that was less than ``liveTrafficRefreshSeconds`` ago, else worked out now.
+    func routeTraffic(_ cached: RouteCache.Entry, index: RouteTrafficIndex, provider: String, travelledMeters: Double,
+                      times: RoadTimes, settings: LearnedETASettings, now: Double) -> LiveRouteTraffic {
+        cached.liveTraffic.withLock { kept in
+            if let last = kept, now - last.computedAt < Self.liveTrafficRefreshSeconds, now >= last.computedAt { return last.traffic }
+            let traffic = liveTraffic.reading(provider: provider) { live in
+                index.liveTraffic(from: travelledMeters, live: live, times: times, now: now,
+                                    utcOffsetSeconds: settings.model.utcOffsetSeconds)
+            }
+            kept = (now, traffic)
+            return traffic
+        }
+    }
+
+    /// Keeps `traffic` (the stretches not yet passed) with the vehicle in the Driver SDK's form, with a new version when
+    /// it changed; nil clears it.
+    func publishLiveTraffic(_ traffic: LiveRouteTraffic?, travelledMeters: Double, on record: inout VehicleRecord, now: Timestamp) {
+        let stretches = (traffic?.stretches ?? []).filter { $0.endMeters > travelledMeters }.map { stretch in
+            VisualTrafficReportPolylineRendering.RoadStretch(
+                style: stretch.speed == .trafficJam ? .trafficJam : .slowerTraffic,
+                offsetMeters: Int32(roundingClamped: stretch.startMeters),
+                lengthMeters: Int32(roundingClamped: stretch.endMeters - stretch.startMeters))
+        }
+        let published = stretches.isEmpty ? nil
+            : TrafficPolylineData(trafficRendering: VisualTrafficReportPolylineRendering(roadStretch: stretches))
+        guard published != record.tracking.liveTraffic else { return }
+        record.tracking.liveTraffic = published
+        record.tracking.liveTrafficVersion = now
+    }
+}

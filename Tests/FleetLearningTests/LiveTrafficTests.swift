@@ -1,0 +1,116 @@
+import FleetGeo
+import FleetLearning
+import Testing
+
+/// Live speeds on pieces of road, and the traffic they make on a route against the learned times.
+struct LiveTrafficTests {
+    /// Monday 2026-01-26 00:00 UTC.
+    static let monday = 1_769_385_600.0
+    /// A straight road east along 52.5°N, ~2 km.
+    static let road = Route(points: (0...30).map { GeoPoint(latitude: 52.5, longitude: 13.40 + Double($0) * 0.001) })!
+
+    /// The fixes of a drive east along the road from `fromMeters` to `toMeters` at `speed` m/s, one every 5 s.
+    static func drive(from fromMeters: Double, to toMeters: Double, speed: Double, start: Double) -> [Fix] {
+        stride(from: 0.0, through: (toMeters - fromMeters) / speed, by: 5).map {
+            Fix(time: start + $0, position: road.point(atMeters: fromMeters + $0 * speed))
+        }
+    }
+
+    /// The road learned at `speed` m/s at every hour of the week.
+    static func learned(speed: Double) -> RoadTimes {
+        var times = RoadTimes()
+        for hour in stride(from: 0.0, to: 168, by: 1) {
+            DriveLearner().learn(drive(from: 0, to: road.totalMeters, speed: speed, start: monday + hour * 3600), into: &times)
+        }
+        times.precomputePaces()
+        return times
+    }
+
+    /// The live table after one vehicle drove `fixes`, fed as they arrive.
+    static func live(_ fixes: [Fix]) -> LiveRoadSpeeds {
+        var live = LiveRoadSpeeds()
+        var vehicle = LiveDrive()
+        for fix in fixes {
+            for pass in vehicle.add(fix, learner: DriveLearner()) {
+                live.add(pass.piece, seconds: pass.tally.seconds, meters: pass.tally.meters, at: fix.time)
+            }
+        }
+        return live
+    }
+
+    @Test func aDriveFedFixByFixGivesItsPaceOnThePiecesItCrossed() throws {
+        let now = Self.monday + 10 * 3600
+        let live = Self.live(Self.drive(from: 0, to: 800, speed: 4, start: now - 200))
+        let piece = RoadPiece(at: Self.road.point(atMeters: 400), bearing: 90)
+        let pace = try #require(live.pace(near: piece, now: now))
+        #expect(abs(1 / pace - 4) < 0.2, "\(1 / pace) m/s")
+        // Nothing was driven further on, nor the other way.
+        #expect(live.pace(near: RoadPiece(at: Self.road.point(atMeters: 1500), bearing: 90), now: now) == nil)
+        #expect(live.pace(near: RoadPiece(at: Self.road.point(atMeters: 400), bearing: 270), now: now) == nil)
+        // Ten minutes later it is forgotten.
+        #expect(live.pace(near: piece, now: now + 601) == nil)
+    }
+
+    @Test func standingStaysWhereTheVehicleStoodAndAFewMetresDoNotMakeAPace() throws {
+        let now = Self.monday + 10 * 3600
+        // Drive to 300 m, stand there 60 s (fixes a metre apart), drive on.
+        var fixes = Self.drive(from: 0, to: 300, speed: 10, start: now - 300)
+        var t = fixes.last!.time
+        for step in 1...6 { t += 10; fixes.append(Fix(time: t, position: Self.road.point(atMeters: 300 + Double(step) * 0.5))) }
+        fixes += Self.drive(from: 305, to: 700, speed: 10, start: t + 1)
+        let live = Self.live(fixes)
+        let stood = try #require(live.pace(near: RoadPiece(at: Self.road.point(atMeters: 302), bearing: 90), now: now))
+        let drove = try #require(live.pace(near: RoadPiece(at: Self.road.point(atMeters: 550), bearing: 90), now: now))
+        #expect(stood > 0.5 && abs(1 / drove - 10) < 0.5, "stood \(stood) s/m, drove \(1 / drove) m/s")
+        var few = LiveRoadSpeeds()
+        few.add(RoadPiece(at: Self.road.point(atMeters: 100), bearing: 90), seconds: 60, meters: 10, at: now)
+        #expect(few.pace(near: RoadPiece(at: Self.road.point(atMeters: 100), bearing: 90), now: now) == nil)
+    }
+
+    @Test func thresholdsAreSharesOfTheLearnedSpeed() {
+        let t = TrafficThresholds()
+        // Learned 0.1 s/m (10 m/s).
+        #expect(t.speed(live: 0.14, learned: 0.1) == .normal)   // 7.1 m/s: 71%
+        #expect(t.speed(live: 0.16, learned: 0.1) == .slow)     // 6.25 m/s: 62%
+        #expect(t.speed(live: 0.29, learned: 0.1) == .slow)     // 34%
+        #expect(t.speed(live: 0.31, learned: 0.1) == .trafficJam)  // 32%
+    }
+
+    @Test func theRouteAheadIsSlowOrJammedWhereVehiclesJustDroveItSlowerThanLearned() throws {
+        let times = Self.learned(speed: 10)
+        let now = Self.monday + 2 * 86_400 + 17 * 3600
+        // One vehicle crawled 600–1000 m at 2 m/s (a fifth of the learned speed), another drove 1200–1600 m at 5.5 m/s.
+        var live = Self.live(Self.drive(from: 600, to: 1000, speed: 2, start: now - 220))
+        var second = LiveDrive()
+        for fix in Self.drive(from: 1200, to: 1600, speed: 5.5, start: now - 80) {
+            for pass in second.add(fix, learner: DriveLearner()) {
+                live.add(pass.piece, seconds: pass.tally.seconds, meters: pass.tally.meters, at: fix.time)
+            }
+        }
+        let route = RouteTrafficIndex(LearnedRoute(route: Self.road))
+        let traffic = route.liveTraffic(from: 100, live: live, times: times, now: now, utcOffsetSeconds: 0)
+        let jam = try #require(traffic.stretches.first { $0.speed == .trafficJam })
+        let slow = try #require(traffic.stretches.first { $0.speed == .slow })
+        // Within a piece (50 m) of where each drove.
+        #expect(abs(jam.startMeters - 600) <= 60 && abs(jam.endMeters - 1000) <= 60, "\(jam)")
+        #expect(abs(slow.startMeters - 1200) <= 60 && abs(slow.endMeters - 1600) <= 60, "\(slow)")
+        #expect(traffic.stretches.count == 2, "\(traffic.stretches)")
+        // 400 m at 0.5 s/m instead of 0.1: about 160 s more; the slow 400 m at 0.18 instead of 0.1: about 33 s.
+        #expect(abs(traffic.extraSeconds(from: 0, to: 1100) - 160) < 25, "\(traffic.extraSeconds(from: 0, to: 1100))")
+        #expect(abs(traffic.extraSeconds(from: 1100, to: 2000) - 33) < 12, "\(traffic.extraSeconds(from: 1100, to: 2000))")
+        // Half the jam: half its seconds.
+        let middle = (jam.startMeters + jam.endMeters) / 2
+        #expect(abs(traffic.extraSeconds(from: 0, to: middle) - jam.extraSeconds / 2) < 1)
+        // From past the jam, only the slow stretch is left; with nothing learned, nothing is classed.
+        #expect(route.liveTraffic(from: 1100, live: live, times: times, now: now, utcOffsetSeconds: 0).stretches.map(\.speed) == [.slow])
+        #expect(route.liveTraffic(from: 0, live: live, times: RoadTimes(), now: now, utcOffsetSeconds: 0).stretches.isEmpty)
+        // A route far longer than what was driven lately finds the same stretches from the live side.
+        let long = Route(points: (0...400).map { GeoPoint(latitude: 52.5, longitude: 13.40 + Double($0) * 0.001) })!
+        let longTraffic = RouteTrafficIndex(LearnedRoute(route: long))
+            .liveTraffic(from: 100, live: live, times: times, now: now, utcOffsetSeconds: 0)
+        #expect(longTraffic.stretches == traffic.stretches)
+        // Driven as fast as learned: normal.
+        let normal = Self.live(Self.drive(from: 600, to: 1000, speed: 9, start: now - 60))
+        #expect(route.liveTraffic(from: 0, live: normal, times: times, now: now, utcOffsetSeconds: 0).stretches.isEmpty)
+    }
+}
