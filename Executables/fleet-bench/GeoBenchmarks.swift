@@ -32,8 +32,9 @@ enum GeoBenchmarks {
         }
         let traffic = perUpdate[learning.count + 1]
         rows.append(BenchmarkRow(name: "update + learned ETAs + live traffic, 10k points, keeping to the learned times",
-                                 value: format(nanoseconds: traffic),
-                                 comparison: "\(format(ratio: traffic / live)) the update without, \(format(ratio: traffic / perUpdate[1])) the learned ETAs alone"))
+                                 value: .nanoseconds(traffic),
+                                 comparison: "\(format(ratio: traffic / live)) the update without, \(format(ratio: traffic / perUpdate[1])) the learned ETAs alone",
+                                 ratio: traffic / live, baseline: "update + ETA to 3 waypoints, 10k points"))
         rows.append(pacePrecomputation(pointCount: 10_000))
         rows.append(polylineCodec(pointCount: 10_000))
         return rows
