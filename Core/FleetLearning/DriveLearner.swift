@@ -25,6 +25,11 @@ public struct DriveLearner: Sendable {
     public var minimumIntervalSeconds = 1.0
     /// The fleet's local time, seconds ahead of UTC, for the slots of the week.
     public var utcOffsetSeconds: Double
+    /// A pass's waits count for at most this many seconds (4 minutes); the pass's time loses what is cut. The error
+    /// judged is relative and absolute, whose best estimate is a median, not a mean: the rare very long wait (a
+    /// bus held at a stop) would otherwise pull every later estimate up for the many drives that do not meet it.
+    /// Chosen by leaving one bus drive out at a time (10.3% median against 10.8% uncapped; 3–5 minutes within 0.2 points).
+    public var maximumWaitSeconds = 240.0
 
     /// A learner for a fleet in a zone `utcOffsetSeconds` ahead of UTC.
     public init(utcOffsetSeconds: Double = 0) {
@@ -112,7 +117,7 @@ public struct DriveLearner: Sendable {
             let piece = RoadPiece(at: route.point(onSegment: segment, fraction: middle.fraction),
                                   bearing: Geodesy.initialBearing(route.points[segment], route.points[segment + 1]))
             if passPiece != piece {
-                if let done = passPiece { table.add(passTally, on: done, in: passSlot) }
+                if let done = passPiece { table.add(capped(passTally), on: done, in: passSlot) }
                 passPiece = piece
                 passSlot = WeekSlot(epochSeconds: startTime, utcOffsetSeconds: utcOffsetSeconds)
                 passTally = PieceTally(passes: 1)
@@ -128,6 +133,16 @@ public struct DriveLearner: Sendable {
             start = end
             startTime = endTime
         }
-        if let done = passPiece { table.add(passTally, on: done, in: passSlot) }
+        if let done = passPiece { table.add(capped(passTally), on: done, in: passSlot) }
+    }
+
+    /// A pass with its waits cut to ``maximumWaitSeconds``, its time by as much (but never below crossing its metres
+    /// at ``maximumMetersPerSecond``: a wait that crept along may have left part of its time on the next pieces).
+    func capped(_ pass: PieceTally) -> PieceTally {
+        guard pass.waitSeconds > maximumWaitSeconds else { return pass }
+        var result = pass
+        result.waitSeconds = maximumWaitSeconds
+        result.seconds = max(pass.seconds - (pass.waitSeconds - maximumWaitSeconds), pass.meters / maximumMetersPerSecond)
+        return result
     }
 }

@@ -86,6 +86,16 @@ struct DriveLearnerTests {
         #expect(abs(total - 190) < 1)
     }
 
+    @Test func aVeryLongWaitCountsOnlyUpToTheCap() {
+        var times = RoadTimes()
+        let learner = DriveLearner()
+        learner.learn(driveEast(from: monday, speed: 10, meters: 1_000, standAt: 500, standSeconds: 480), into: &times)
+        let stop = try! #require(times.rows.first { $0.tally.waits > 0 })
+        #expect(abs(stop.tally.waitSeconds - learner.maximumWaitSeconds) < 1)
+        let total = times.rows.reduce(0) { $0 + $1.tally.seconds }
+        #expect(abs(total - (100 + learner.maximumWaitSeconds)) < 1)
+    }
+
     @Test func longSilencesAndJumpsSplitDrives() {
         var fixes = driveEast(from: monday, speed: 10, meters: 500)
         let later = driveEast(from: fixes.last!.time + 3_600, speed: 10, meters: 500)
