@@ -127,7 +127,7 @@ struct PostgresStoreTests {
         defer { for store in opened { try? store.close() } }
         let database = String(url.split(separator: "/").last!)
         let rows = try cluster.psql("SELECT count(*), max(version) FROM schema_migrations", database: database)
-        #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "5|5")
+        #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "6|6")
         // No trigger notifies inside the writing transactions (it serialised every commit of the
         // database through the WAL flush); the stores notify after their commits.
         let triggers = try cluster.psql("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'records'::regclass AND NOT tgisinternal", database: database)
