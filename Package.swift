@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "CMicroHTTPDShim", dependencies: ["CMicroHTTPD"], path: "Plugins/System/CMicroHTTPDShim"),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CMicroHTTPDShim", "FleetErrors", "HTTPCore", "FleetJSON", "FleetConcurrency"],
                 path: "Plugins/Transports/HTTPServer", swiftSettings: strict),
-        .target(name: "GRPCServer", dependencies: ["CGRPC", "FleetErrors"],
+        .target(name: "GRPCServer", dependencies: ["CGRPC", "FleetConcurrency", "FleetErrors"],
                 path: "Plugins/Transports/GRPCServer", swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["CCurl", "CCurlShim", "FleetErrors", "HTTPCore", "FleetConcurrency", "FleetBackoff"],
                 path: "Plugins/Transports/HTTPClient", swiftSettings: strict),

@@ -83,12 +83,12 @@ import Testing
                     responder.respond(.success(Array("slow done".utf8)))
                 }
             case "/test.Echo/Now":
-                responder.respond(producing: { .success(Array("produced on \(ThreadName.current)".utf8)) })
+                responder.respond(producing: { .success(Array("produced on \(currentThreadName())".utf8)) })
             case "/test.Echo/Later":
                 // Given from a thread of the test's own after the handler has returned, as a store's
                 // writer gives a write's answer.
                 let giver = Thread {
-                    responder.respond(producing: { .success(Array("produced on \(ThreadName.current)".utf8)) })
+                    responder.respond(producing: { .success(Array("produced on \(currentThreadName())".utf8)) })
                 }
                 giver.start()
             default:
@@ -307,4 +307,10 @@ import Testing
         #expect(GRPCRequest(method: "/m", peer: "unix:/run/fleet.sock").peerAddress == "/run/fleet.sock")
         #expect(GRPCRequest(method: "/m", peer: "something-else").peerAddress == "something-else")
     }
+}
+
+/// The calling thread's name as the kernel knows it (what top and perf show).
+private func currentThreadName() -> String {
+    ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "")
+        .trimmingCharacters(in: .whitespacesAndNewlines)
 }

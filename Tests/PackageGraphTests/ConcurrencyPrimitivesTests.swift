@@ -27,7 +27,6 @@ struct ConcurrencyPrimitivesTests {
         ("Core/FleetConcurrency/", "the primitives themselves"),
         ("Plugins/Transports/HTTPClient/Curl/CurlShare.swift",
          "libcurl locks and unlocks in two C callbacks that get only a raw pointer: a C array of pthread mutexes"),
-        ("Plugins/Transports/GRPCServer/", "its serving threads move to FleetConcurrency on their own"),
     ]
 
     /// `forbidden`, compiled once.

@@ -1,4 +1,5 @@
 import CGRPC
+import FleetConcurrency
 import FleetErrors
 import Foundation
 import Synchronization
@@ -30,7 +31,7 @@ enum CompletionTag {
 
 /// The server's shutdown notice: signals once every call the core was serving has ended.
 final class ShutdownNotice: Sendable {
-    let done = DispatchSemaphore(value: 0)
+    let done = FleetConcurrency.Semaphore()
 }
 
 /// One serving thread and the completion queue it alone waits on.
@@ -40,8 +41,8 @@ final class CompletionQueueLoop: @unchecked Sendable {
     /// Strong: a call answered after a stop gave up waiting for it still counts itself out here.
     /// (`stop()` drops the loops, which ends the cycle.)
     let owner: GRPCServer
-    let ended = DispatchSemaphore(value: 0)
-    /// The serving thread (`pthread_self()`), set as it starts: an answer given on it is sent at once.
+    let ended = FleetConcurrency.Semaphore()
+    /// The serving thread (`ThreadID.current`), set as it starts: an answer given on it is sent at once.
     private let thread = Atomic<UInt>(0)
 
     init(server: OpaquePointer, owner: GRPCServer) {
@@ -51,7 +52,7 @@ final class CompletionQueueLoop: @unchecked Sendable {
     }
 
     /// Whether the caller runs on this loop's serving thread.
-    var isCurrentThread: Bool { thread.load(ordering: .relaxed) == UInt(pthread_self()) }
+    var isCurrentThread: Bool { thread.load(ordering: .relaxed) == ThreadID.current.rawValue }
 
     /// Asks the core for the next call of `method` on this queue, or of any method not registered
     /// when `method` is nil.
@@ -70,13 +71,12 @@ final class CompletionQueueLoop: @unchecked Sendable {
     }
 
     func startThread() {
-        ServingThread.start(signalling: ended) { [self] in run() }
+        ServingThread.start(name: "grpc-serve", signalling: ended) { [self] in run() }
     }
 
     /// Takes completions until the queue is shut down.
     private func run() {
-        thread.store(UInt(pthread_self()), ordering: .relaxed)
-        ThreadName.current = "grpc-serve"
+        thread.store(ThreadID.current.rawValue, ordering: .relaxed)
         while true {
             let event = grpc_completion_queue_next(queue, gpr_inf_future(GPR_CLOCK_REALTIME), nil)
             if event.type == GRPC_QUEUE_SHUTDOWN { break }
@@ -96,29 +96,14 @@ final class CompletionQueueLoop: @unchecked Sendable {
     }
 }
 
-/// The server's own threads: a 1 MiB stack each, and a semaphore signalled when one returns, which
-/// `stop()` waits for.
+/// The server's own threads: named (what top and perf show), a 1 MiB stack each, and a semaphore
+/// signalled when one returns, which `stop()` waits for.
 enum ServingThread {
-    static func start(signalling ended: DispatchSemaphore, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread {
+    static func start(name: String, signalling ended: FleetConcurrency.Semaphore, _ body: @escaping @Sendable () -> Void) {
+        WorkerThread.start(name: name, stackSize: 1 << 20) {
             body()
             ended.signal()
         }
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
-}
-
-/// The calling thread's name as the kernel knows it (what top and perf show; at most 15 bytes).
-/// Foundation's `Thread.name` does not set it on Linux.
-enum ThreadName {
-    static var current: String {
-        get {
-            var name = [CChar](repeating: 0, count: 16)
-            _ = pthread_getname_np(pthread_self(), &name, name.count)
-            return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        set { _ = pthread_setname_np(pthread_self(), newValue) }
     }
 }
 
@@ -142,47 +127,46 @@ final class RegisteredMethod: @unchecked Sendable {
 final class AnswerThread: @unchecked Sendable {
     typealias Produce = @Sendable () -> Result<[UInt8], GRPCStatus>
 
-    // Guarded by `condition`'s lock.
-    private let condition = NSCondition()
-    private var pending: [(call: CallContext, produce: Produce)] = []
-    private var closed = false
-    let ended = DispatchSemaphore(value: 0)
+    /// The answers queued, and whether the queue is closed.
+    private struct Queue {
+        var pending: [(call: CallContext, produce: Produce)] = []
+        var closed = false
+    }
+
+    private let queue = WaitableState(Queue())
+    let ended = FleetConcurrency.Semaphore()
 
     func start() {
-        ServingThread.start(signalling: ended) { [self] in run() }
+        ServingThread.start(name: "grpc-answer", signalling: ended) { [self] in run() }
     }
 
     /// Queues an answer; false once closed (the caller then sends it itself).
     func put(_ call: CallContext, _ produce: @escaping Produce) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !closed else { return false }
-        pending.append((call, produce))
+        let isFirst: Bool? = queue.withLock { queue in
+            guard !queue.closed else { return nil }
+            queue.pending.append((call, produce))
+            return queue.pending.count == 1
+        }
+        guard let isFirst else { return false }
         // A thread sending the answers before has them all when it next takes the lock.
-        if pending.count == 1 { condition.signal() }
+        if isFirst { queue.wakeWaiters() }
         return true
     }
 
     /// Ends the thread once what is queued has been sent.
     func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
+        queue.update { $0.closed = true }
     }
 
     private func run() {
-        ThreadName.current = "grpc-answer"
         var taken: [(call: CallContext, produce: Produce)] = []
         while true {
-            condition.lock()
-            while pending.isEmpty && !closed { condition.wait() }
-            if pending.isEmpty {
-                condition.unlock()
-                return
+            let isDone = queue.wait(until: { !$0.pending.isEmpty || $0.closed }) { queue, _ in
+                if queue.pending.isEmpty { return true }
+                swap(&taken, &queue.pending)
+                return false
             }
-            swap(&taken, &pending)
-            condition.unlock()
+            if isDone { return }
             for answer in taken { answer.call.send(answer.produce()) }
             taken.removeAll(keepingCapacity: true)
         }

@@ -174,8 +174,7 @@ public final class GRPCServer: @unchecked Sendable {
         guard let server, !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let notice = ShutdownNotice()
         grpc_server_shutdown_and_notify(server, loops[0].queue, CompletionTag.retain(notice))
-        let grace = DispatchTime.now() + .nanoseconds(Int(min(gracePeriod / .nanoseconds(1), Double(Int.max / 2))))
-        if notice.done.wait(timeout: grace) == .timedOut {
+        if !notice.done.wait(timeout: gracePeriod) {
             grpc_server_cancel_all_calls(server)
             notice.done.wait()
         }
