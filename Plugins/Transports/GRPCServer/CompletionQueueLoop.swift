@@ -41,7 +41,8 @@ final class CompletionQueueLoop: @unchecked Sendable {
     /// Strong: a call answered after a stop gave up waiting for it still counts itself out here.
     /// (`stop()` drops the loops, which ends the cycle.)
     let owner: GRPCServer
-    let ended = FleetConcurrency.Semaphore()
+    /// The serving thread, once started.
+    private let worker = ServingThread()
     /// The serving thread (`ThreadID.current`), set as it starts: an answer given on it is sent at once.
     private let thread = Atomic<UInt>(0)
 
@@ -71,8 +72,11 @@ final class CompletionQueueLoop: @unchecked Sendable {
     }
 
     func startThread() {
-        ServingThread.start(name: "grpc-serve", signalling: ended) { [self] in run() }
+        worker.start(name: "grpc-serve") { [self] in run() }
     }
+
+    /// Waits until the serving thread has returned (at once when it never started).
+    func join() { worker.join() }
 
     /// Takes completions until the queue is shut down.
     private func run() {
@@ -96,15 +100,17 @@ final class CompletionQueueLoop: @unchecked Sendable {
     }
 }
 
-/// The server's own threads: named (what top and perf show), a 1 MiB stack each, and a semaphore
-/// signalled when one returns, which `stop()` waits for.
-enum ServingThread {
-    static func start(name: String, signalling ended: FleetConcurrency.Semaphore, _ body: @escaping @Sendable () -> Void) {
-        WorkerThread.start(name: name, stackSize: 1 << 20) {
-            body()
-            ended.signal()
-        }
+/// One of the server's own threads: named (what top and perf show), a 1 MiB stack, and joined by
+/// `stop()`.
+final class ServingThread: Sendable {
+    private let worker = Locked<WorkerThread?>(nil)
+
+    func start(name: String, _ body: @escaping @Sendable () -> Void) {
+        worker.withLock { $0 = WorkerThread.start(name: name, stackSize: 1 << 20, body) }
     }
+
+    /// Waits until the thread has returned (at once when it never started).
+    func join() { worker.withLock { $0 }?.join() }
 }
 
 /// A method path registered with the core before the start: its calls' path is this string, not
@@ -134,11 +140,14 @@ final class AnswerThread: @unchecked Sendable {
     }
 
     private let queue = WaitableState(Queue())
-    let ended = FleetConcurrency.Semaphore()
+    private let worker = ServingThread()
 
     func start() {
-        ServingThread.start(name: "grpc-answer", signalling: ended) { [self] in run() }
+        worker.start(name: "grpc-answer") { [self] in run() }
     }
+
+    /// Waits until the thread has returned (after `close()`).
+    func join() { worker.join() }
 
     /// Queues an answer; false once closed (the caller then sends it itself).
     func put(_ call: CallContext, _ produce: @escaping Produce) -> Bool {

@@ -187,11 +187,11 @@ public final class GRPCServer: @unchecked Sendable {
             usleep(1000)
         }
         answers.close()
-        answers.ended.wait()
+        answers.join()
         grpc_server_destroy(server)
         self.server = nil
         for loop in loops { grpc_completion_queue_shutdown(loop.queue) }
-        for loop in loops { loop.ended.wait() }
+        for loop in loops { loop.join() }
         for loop in loops { grpc_completion_queue_destroy(loop.queue) }
         loops = []
         grpc_shutdown()
