@@ -184,6 +184,7 @@ import Testing
         let report = try Self.h2load(target, "/test.Echo/Echo", connections: 1, streams: 2)
         #expect(report.contains("2000 succeeded, 0 failed, 0 errored"), "\(report)")
         #expect(server.connectionCalls.refused == 0, "h2load counts a RESOURCE_EXHAUSTED answer as an HTTP success")
+        #expect(server.connectionCalls.closed == 0, "no connection was closed")
         #expect(Self.settles(server), "every call counted out: \(server.callsInFlight) in flight")
     }
 
@@ -298,6 +299,56 @@ import Testing
                   let call = try? String(contentsOfFile: folder + "/syscall", encoding: .utf8) else { return nil }
             return Int(call.split(separator: " ").first ?? "") ?? -1
         }
+    }
+
+    /// A peer name of the core's is matched with a socket's address, an IPv4-mapped IPv6 address
+    /// as the IPv4 one (as the core names it).
+    @Test func peerNamesMatchSocketAddresses() {
+        let v4 = ConnectionSocket.Address(peer: "ipv4:127.0.0.1:40312")
+        #expect(v4?.ip == [127, 0, 0, 1] && v4?.port == 40312)
+        #expect(ConnectionSocket.Address(peer: "ipv6:%5B::ffff:127.0.0.1%5D:40312") == v4)
+        let v6 = ConnectionSocket.Address(peer: "ipv6:%5B::1%5D:9")
+        #expect(v6?.ip == Array(repeating: 0, count: 15) + [1] && v6?.port == 9)
+        #expect(ConnectionSocket.Address(peer: "ipv6:%5Bfe80::1%25eth0%5D:9")?.ip.first == 0xfe)
+        #expect(ConnectionSocket.Address(peer: "unix:/run/fleet.sock") == nil)
+        #expect(ConnectionSocket.Address(peer: "ipv4:not-an-address:1") == nil)
+    }
+
+    /// The socket of a connection found by its peer's name and the local port is shut down, and
+    /// what its client had sent unread is dropped: the client reads the end of the stream. Another
+    /// port or peer is left alone.
+    @Test func aConnectionsSocketIsShutDownByItsPeerName() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        #expect(bound)
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(client) }
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, length) } }
+        #expect(connected == 0)
+        let accepted = accept(listener, nil, nil)
+        defer { close(accepted) }
+        let sent = [UInt8](repeating: 7, count: 4096)
+        #expect(send(client, sent, sent.count, 0) == sent.count)
+        var clientAddress = sockaddr_in()
+        var clientLength = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &clientAddress) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(client, $0, &clientLength) } }
+        let localPort = Int(UInt16(bigEndian: address.sin_port)), clientPort = Int(UInt16(bigEndian: clientAddress.sin_port))
+
+        #expect(!ConnectionSocket.shutDown(peer: "ipv4:127.0.0.1:\(clientPort)", localPort: localPort == 1 ? 2 : 1))
+        #expect(!ConnectionSocket.shutDown(peer: "ipv4:127.0.0.2:\(clientPort)", localPort: localPort))
+        #expect(ConnectionSocket.shutDown(peer: "ipv4:127.0.0.1:\(clientPort)", localPort: localPort))
+        var buffer = [UInt8](repeating: 0, count: 64)
+        #expect(recv(accepted, &buffer, buffer.count, Int32(MSG_DONTWAIT)) == 0, "the server's side reads the end, not the bytes sent")
+        var tv = timeval(tv_sec: 3, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        #expect(recv(client, &buffer, buffer.count, 0) <= 0, "the client reads the end (or a reset)")
     }
 
     /// The core's peer names without their scheme; only IPv6's brackets come percent-encoded.

@@ -46,6 +46,7 @@ public struct GRPCServeOptions: Sendable {
         configuration.threads = max(1, threads)
         configuration.maxMessageBytes = maxMessageBytes
         configuration.methods = FleetGRPCService.methodPaths
+        configuration.log = { FileHandle.standardError.write(Data("fleet-admin serve: \($0)\n".utf8)) }
         switch (tlsCertificateFile, tlsKeyFile) {
         case (let certificate?, let key?):
             configuration.tls = GRPCServer.TLS(certificateChainPEM: try ServeOptions.read(certificate, option: "--grpc-tls-cert"),

@@ -263,15 +263,21 @@ final class CallContext: ManagedBuffer<CallContext.Header, CGRPC_call_state> {
     }
 
     /// Counts the call against its connection; past the connection's limit, cancels it at once with
-    /// RESOURCE_EXHAUSTED (the core then frees what it held for the stream) and returns false.
+    /// RESOURCE_EXHAUSTED (the core then frees what it held for the stream) and returns false. The
+    /// first call past the limit also closes the connection: a client that went past it has not
+    /// acknowledged `SETTINGS_MAX_CONCURRENT_STREAMS` (one that has is closed by the core at its
+    /// 101st stream), and the core would make a call for every stream it still reads from it.
     private func admit() -> Bool {
         guard let call = state.pointee.call else { return false }
         let peer = peer()
-        let connections = header.loop.owner.connectionCalls
-        guard connections.admit(peer) else {
+        let owner = header.loop.owner
+        let connections = owner.connectionCalls
+        let admission = connections.admit(peer)
+        guard admission == .admitted else {
             let message = "this connection already has \(connections.limit) calls open, the most one connection may have; "
                 + "wait for answers before starting more (the server's SETTINGS_MAX_CONCURRENT_STREAMS is \(connections.maxConcurrentStreams))"
             _ = grpc_call_cancel_with_status(call, GRPC_STATUS_RESOURCE_EXHAUSTED, message, nil)
+            if admission == .refusedClosing { owner.closeConnection(of: peer) }
             return false
         }
         header.connection = peer

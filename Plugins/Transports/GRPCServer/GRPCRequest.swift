@@ -52,8 +52,10 @@ public struct GRPCRequest: Sendable {
 
     /// The peer's address without the core's scheme prefix (`127.0.0.1:40312`, `[::1]:40312`; the core
     /// percent-encodes the brackets).
-    public var peerAddress: String {
-        let peer = self.peer
+    public var peerAddress: String { Self.address(ofPeer: peer) }
+
+    /// The address in a peer name of the core's (see `peerAddress`).
+    static func address(ofPeer peer: String) -> String {
         for scheme in ["ipv4:", "ipv6:", "unix:"] where peer.hasPrefix(scheme) {
             let address = String(peer.dropFirst(scheme.count))
             // Foundation's decoding cost an IPv4 call, which has nothing to decode, a sixth of the

@@ -69,6 +69,8 @@ public final class GRPCServer: @unchecked Sendable {
         /// server CPU per GetTrip against 35–39 µs. A server with many hundreds of clients connected
         /// at once should set `GRPC_POLL_STRATEGY=epoll1`.
         public var pollStrategy = "poll"
+        /// Where the server says what it did on its own: a connection it closed, and why.
+        public var log: @Sendable (String) -> Void = { _ in }
 
         public init() {}
     }
@@ -100,6 +102,8 @@ public final class GRPCServer: @unchecked Sendable {
     /// Sends the answers given off the serving threads.
     let answers = AnswerThread()
     private let lifecycle = Mutex<Bool>(false)
+    /// The port listened on, set by `start()` before any call is served.
+    private var boundPort = 0
 
     public init(configuration: Configuration, handler: @escaping Handler) {
         self.configuration = configuration
@@ -156,6 +160,7 @@ public final class GRPCServer: @unchecked Sendable {
         }
         grpc_server_start(server)
         self.server = server
+        self.boundPort = Int(port)
         self.loops = loops
         answers.start()
         let methods: [RegisteredMethod?] = [nil] + registered
@@ -211,6 +216,18 @@ public final class GRPCServer: @unchecked Sendable {
         unsafeBitCast(setter, to: (@convention(c) (Int32) -> Void).self)(0)
         return true
     }()
+
+    /// Closes the connection of `peer` (the core's name for it), which went past its calls' limit,
+    /// and says so in the log.
+    func closeConnection(of peer: String) {
+        let limit = connectionCalls.limit, streams = connectionCalls.maxConcurrentStreams
+        let reason = "it had \(limit) calls open and started more without acknowledging SETTINGS_MAX_CONCURRENT_STREAMS \(streams)"
+        if ConnectionSocket.shutDown(peer: peer, localPort: boundPort) {
+            configuration.log("gRPC: closed the connection from \(peer): \(reason)")
+        } else {
+            configuration.log("gRPC: could not close the connection from \(peer) (its socket was not found); its calls past \(limit) are refused: \(reason)")
+        }
+    }
 
     /// The calls in flight (handed to the handler, or answered but not yet sent).
     public var callsInFlight: Int { activeCalls.load(ordering: .relaxed) }
