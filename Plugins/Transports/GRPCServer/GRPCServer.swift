@@ -45,11 +45,12 @@ public final class GRPCServer: @unchecked Sendable {
         /// client has acknowledged the setting (every HTTP/2 library does, at once): a stream past
         /// it then closes the connection. A client that never acknowledges it is bounded by the
         /// server: each call the core hands over is counted against its connection (by the core's
-        /// peer name, one per connection), and a call past twice this number is cancelled at once
-        /// with RESOURCE_EXHAUSTED, which frees what the core held for it. (Twice: a call whose
-        /// client already has its answer counts until its last completion is taken, just after.)
-        /// With the metadata and message limits this bounds what one connection can make the
-        /// server hold.
+        /// peer name, one per connection), and the first call past twice this number is cancelled
+        /// with RESOURCE_EXHAUSTED and has its connection closed (its socket shut down, what the
+        /// core has not read of it dropped), since the core would go on making a call for every
+        /// stream it reads; the closing goes to `log`. (Twice: a call whose client already has its
+        /// answer counts until its last completion is taken, just after.) With the metadata and
+        /// message limits this bounds what one connection can make the server hold.
         public var maxConcurrentStreams = 100
         /// The largest header block (metadata) a call may send; a larger one ends the call with
         /// RESOURCE_EXHAUSTED. The core's default is 8 KiB; a Fleet Engine call sends well under 2 KiB
