@@ -105,6 +105,8 @@ public final class GRPCServer: @unchecked Sendable {
     private let lifecycle = Mutex<Bool>(false)
     /// The port listened on, set by `start()` before any call is served.
     private var boundPort = 0
+    /// When a connection's closing was last logged, and the closings since not logged.
+    private let closingLog = Mutex<(lastLine: ContinuousClock.Instant?, unlogged: Int)>((nil, 0))
 
     public init(configuration: Configuration, handler: @escaping Handler) {
         self.configuration = configuration
@@ -219,15 +221,25 @@ public final class GRPCServer: @unchecked Sendable {
     }()
 
     /// Closes the connection of `peer` (the core's name for it), which went past its calls' limit,
-    /// and says so in the log.
+    /// and says so in the log: at most one line every 10 seconds, which counts the connections
+    /// closed since the line before (a client reconnecting to flood again cannot fill the log).
     func closeConnection(of peer: String) {
         let limit = connectionCalls.limit, streams = connectionCalls.maxConcurrentStreams
-        let reason = "it had \(limit) calls open and started more without acknowledging SETTINGS_MAX_CONCURRENT_STREAMS \(streams)"
-        if ConnectionSocket.shutDown(peer: peer, localPort: boundPort) {
-            configuration.log("gRPC: closed the connection from \(peer): \(reason)")
-        } else {
-            configuration.log("gRPC: could not close the connection from \(peer) (its socket was not found); its calls past \(limit) are refused: \(reason)")
+        let isClosed = ConnectionSocket.shutDown(peer: peer, localPort: boundPort)
+        let unlogged: Int? = closingLog.withLock { log in
+            let now = ContinuousClock.now
+            if let last = log.lastLine, now - last < .seconds(10) {
+                log.unlogged += 1
+                return nil
+            }
+            defer { log = (now, 0) }
+            return log.unlogged
         }
+        guard let unlogged else { return }
+        let reason = "it had \(limit) calls open and started more without acknowledging SETTINGS_MAX_CONCURRENT_STREAMS \(streams)"
+        let others = unlogged > 0 ? " (and \(unlogged) other connections for the same reason since the last such line)" : ""
+        configuration.log(isClosed ? "gRPC: closed the connection from \(peer): \(reason)\(others)"
+            : "gRPC: could not close the connection from \(peer) (its socket was not found); its calls past \(limit) are refused: \(reason)\(others)")
     }
 
     /// The calls in flight (handed to the handler, or answered but not yet sent).
