@@ -15,9 +15,12 @@ public final class WorkerThread: Sendable {
     public static func start(name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) -> WorkerThread {
         let worker = WorkerThread()
         let thread = Thread {
-            // Named by the thread itself: Foundation gives a name set before `start()` to the Thread
-            // object only, and the system refuses (silently) a name longer than 15 bytes.
-            Thread.current.name = String(decoding: name.utf8.prefix(15), as: UTF8.self)
+            // Named by the thread itself, through the kernel's own file for it: Foundation gives a
+            // name set before `start()` to the Thread object only, and its setter names the system
+            // thread only once `start()` has recorded it, which the new thread can outrun on a busy
+            // machine (Glibc's pthread_setname_np is not visible to Swift). Linux refuses a name
+            // longer than 15 bytes.
+            nameCurrentThread(String(decoding: name.utf8.prefix(15), as: UTF8.self))
             body()
             worker.finished.update { $0 = true }
         }
@@ -48,4 +51,14 @@ public final class WorkerThread: Sendable {
             start(name: name) { continuation.resume(returning: body()) }
         }
     }
+}
+
+/// Gives the calling thread its name in the system (what `top -H`, `perf` and gdb show), as
+/// pthread_setname_np does on Linux: by writing `/proc/thread-self/comm`.
+private func nameCurrentThread(_ name: String) {
+    let descriptor = open("/proc/thread-self/comm", O_WRONLY)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    let bytes = Array(name.utf8)
+    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
 }
