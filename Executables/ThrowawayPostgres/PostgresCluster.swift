@@ -124,7 +124,7 @@ public final class PostgresCluster: Sendable {
             var started: Int?
             var lastError: (any Error)?
             for _ in 0..<5 where started == nil {
-                let candidate = try Self.freePort()
+                let candidate = try Self.freePorts(1)[0]
                 do {
                     try Self.run(Self.binaries + "/pg_ctl", [
                         "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "-o",
@@ -227,25 +227,31 @@ public final class PostgresCluster: Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// A loopback TCP port nobody listens on right now.
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw CommandFailed(command: "socket()", output: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    /// `count` loopback TCP ports nobody listened on a moment ago (all held at once, so distinct).
+    public static func freePorts(_ count: Int) throws -> [Int] {
+        var sockets: [Int32] = []
+        defer { sockets.forEach { close($0) } }
+        var ports: [Int] = []
+        for _ in 0..<count {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw CommandFailed(command: "socket()", output: String(cString: strerror(errno))) }
+            sockets.append(fd)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = 0
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+            }
+            guard bound == 0 else { throw CommandFailed(command: "bind()", output: String(cString: strerror(errno))) }
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            guard named == 0 else { throw CommandFailed(command: "getsockname()", output: String(cString: strerror(errno))) }
+            ports.append(Int(UInt16(bigEndian: address.sin_port)))
         }
-        guard bound == 0 else { throw CommandFailed(command: "bind()", output: String(cString: strerror(errno))) }
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw CommandFailed(command: "getsockname()", output: String(cString: strerror(errno))) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return ports
     }
 
     /// Runs a command to its end (as `postgres` when asked, through `launcher` when given, which goes

@@ -59,7 +59,7 @@ final class FailoverCluster: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try String(getpid()).write(toFile: folder + "/owner.pid", atomically: true, encoding: .utf8)
-        let ports = try Self.freePorts(6)
+        let ports = try PostgresCluster.freePorts(6)
         etcdPort = ports[0]
         members = (1...2).map { index in
             Member(name: "m\(index)", folder: "\(folder)/m\(index)", port: ports[2 * index], apiPort: ports[2 * index + 1])
@@ -288,27 +288,6 @@ final class FailoverCluster: @unchecked Sendable {
     private static func isOurs(_ pid: Int32, folder: String) -> Bool {
         guard let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
         return String(decoding: command, as: UTF8.self).contains(folder)
-    }
-
-    /// `count` loopback TCP ports nobody listened on a moment ago (all held at once, so distinct).
-    static func freePorts(_ count: Int) throws -> [Int] {
-        var sockets: [Int32] = []
-        defer { sockets.forEach { close($0) } }
-        var ports: [Int] = []
-        for _ in 0..<count {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw Failure(description: "socket(): \(String(cString: strerror(errno)))") }
-            sockets.append(fd)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-            let named = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-            guard bound == 0, named == 0 else { throw Failure(description: "bind(): \(String(cString: strerror(errno)))") }
-            ports.append(Int(UInt16(bigEndian: address.sin_port)))
-        }
-        return ports
     }
 
     private static func tail(_ path: String) -> String {
