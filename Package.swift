@@ -188,6 +188,7 @@ let package = Package(
                     dependencies: ["JournalTransport", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors", "MemoryStore", "FleetTestSupport",
                                    "FleetConcurrency"],
                     path: "Tests/JournalTransportTests"),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"], path: "Tests/HTTPCoreTests"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "FleetErrors", "HTTPCore"], path: "Tests/HTTPServerTests"),
         .testTarget(name: "GRPCServerTests", dependencies: ["GRPCServer", "FleetErrors"], path: "Tests/GRPCServerTests"),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FleetErrors", "FleetRandom", "HTTPCore", "FleetConcurrency"], path: "Tests/HTTPClientTests"),
