@@ -1,5 +1,6 @@
 import FleetConcurrency
 import Foundation
+import ThrowawayPostgres
 
 /// The PostgreSQL cluster docs/operations.md runs, in miniature: one etcd and two Patroni members,
 /// each a PostgreSQL 15 server, the primary with a synchronous standby; all on loopback, on free
@@ -37,7 +38,7 @@ final class FailoverCluster: @unchecked Sendable {
     /// PostgreSQL's superuser, replication and rewind user (trust authentication on loopback).
     static let user = "fleet"
     static var isInstalled: Bool {
-        BenchCluster.isInstalled && ["/usr/bin/patroni", "/usr/bin/patronictl", "/usr/bin/etcd"].allSatisfy(FileManager.default.isExecutableFile)
+        PostgresCluster.isInstalled && ["/usr/bin/patroni", "/usr/bin/patronictl", "/usr/bin/etcd"].allSatisfy(FileManager.default.isExecutableFile)
     }
 
     let folder: String
@@ -58,7 +59,7 @@ final class FailoverCluster: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try String(getpid()).write(toFile: folder + "/owner.pid", atomically: true, encoding: .utf8)
-        let ports = try Self.freePorts(6)
+        let ports = try PostgresCluster.freePorts(6)
         etcdPort = ports[0]
         members = (1...2).map { index in
             Member(name: "m\(index)", folder: "\(folder)/m\(index)", port: ports[2 * index], apiPort: ports[2 * index + 1])
@@ -69,11 +70,11 @@ final class FailoverCluster: @unchecked Sendable {
                 try FileManager.default.createDirectory(atPath: member.folder, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
                 try config(for: member).write(toFile: member.configPath, atomically: true, encoding: .utf8)
-                if asPostgres { _ = try BenchCluster.run("/bin/chown", ["-R", "postgres:postgres", member.folder]) }
+                if asPostgres { _ = try PostgresCluster.run("/bin/chown", ["-R", "postgres:postgres", member.folder]) }
                 try startPatroni(member)
             }
             try waitUntilHealthy(timeout: 90)
-            _ = try BenchCluster.run(BenchCluster.binaries + "/createdb", ["-h", "127.0.0.1", "-p", String(try leader().port),
+            _ = try PostgresCluster.run(PostgresCluster.binaries + "/createdb", ["-h", "127.0.0.1", "-p", String(try leader().port),
                                                                            "-U", Self.user, Self.database])
             try waitForDatabaseOnEveryMember(timeout: 60)
         } catch {
@@ -124,7 +125,7 @@ final class FailoverCluster: @unchecked Sendable {
           listen: 127.0.0.1:\(member.port)
           connect_address: 127.0.0.1:\(member.port)
           data_dir: \(member.folder)/data
-          bin_dir: \(BenchCluster.binaries)
+          bin_dir: \(PostgresCluster.binaries)
           pgpass: \(member.folder)/pgpass
           authentication:
             superuser: {username: \(Self.user)}
@@ -140,7 +141,7 @@ final class FailoverCluster: @unchecked Sendable {
 
     /// Every member's role and state (`patronictl list`); empty when etcd cannot be asked.
     func states() -> [MemberState] {
-        guard let output = try? BenchCluster.run("/usr/bin/patronictl", ["-c", members[0].configPath, "list", "-f", "json"]),
+        guard let output = try? PostgresCluster.run("/usr/bin/patronictl", ["-c", members[0].configPath, "list", "-f", "json"]),
               let start = output.firstIndex(of: "["),
               let rows = try? JSONSerialization.jsonObject(with: Data(output[start...].utf8)) as? [[String: Any]] else { return [] }
         return rows.map { row in
@@ -173,7 +174,7 @@ final class FailoverCluster: @unchecked Sendable {
     private func waitForDatabaseOnEveryMember(timeout: Double) throws {
         let deadline = Date(timeIntervalSinceNow: timeout)
         for member in members {
-            while (try? BenchCluster.run(BenchCluster.binaries + "/psql", ["-h", "127.0.0.1", "-p", String(member.port), "-U", Self.user,
+            while (try? PostgresCluster.run(PostgresCluster.binaries + "/psql", ["-h", "127.0.0.1", "-p", String(member.port), "-U", Self.user,
                                                                           "-d", Self.database, "-Atc", "SELECT 1"])) == nil {
                 guard Date() < deadline else { throw Failure(description: "\(member.name) has no database \(Self.database) after \(Int(timeout)) s") }
                 Thread.sleep(forTimeInterval: 0.2)
@@ -195,7 +196,7 @@ final class FailoverCluster: @unchecked Sendable {
     func switchover() throws {
         let leader = try leader()
         guard let candidate = members.first(where: { $0.name != leader.name }) else { throw Failure(description: "no candidate") }
-        _ = try BenchCluster.run("/usr/bin/patronictl", ["-c", leader.configPath, "switchover", "--leader", leader.name,
+        _ = try PostgresCluster.run("/usr/bin/patronictl", ["-c", leader.configPath, "switchover", "--leader", leader.name,
                                                          "--candidate", candidate.name, "--force"])
     }
 
@@ -265,7 +266,7 @@ final class FailoverCluster: @unchecked Sendable {
     /// Stops a PostgreSQL server Patroni left running (Patroni killed), at once.
     private static func stopServer(dataDirectory: String, asPostgres: Bool) {
         guard FileManager.default.fileExists(atPath: dataDirectory + "/postmaster.pid") else { return }
-        _ = try? BenchCluster.run(BenchCluster.binaries + "/pg_ctl", ["-D", dataDirectory, "-m", "immediate", "-w", "stop"], asPostgres: asPostgres)
+        _ = try? PostgresCluster.run(PostgresCluster.binaries + "/pg_ctl", ["-D", dataDirectory, "-m", "immediate", "-w", "stop"], asPostgres: asPostgres)
     }
 
     /// Stops what earlier runs killed before their `stop()` left behind, and removes their folders.
@@ -287,27 +288,6 @@ final class FailoverCluster: @unchecked Sendable {
     private static func isOurs(_ pid: Int32, folder: String) -> Bool {
         guard let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
         return String(decoding: command, as: UTF8.self).contains(folder)
-    }
-
-    /// `count` loopback TCP ports nobody listened on a moment ago (all held at once, so distinct).
-    static func freePorts(_ count: Int) throws -> [Int] {
-        var sockets: [Int32] = []
-        defer { sockets.forEach { close($0) } }
-        var ports: [Int] = []
-        for _ in 0..<count {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw Failure(description: "socket(): \(String(cString: strerror(errno)))") }
-            sockets.append(fd)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-            let named = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-            guard bound == 0, named == 0 else { throw Failure(description: "bind(): \(String(cString: strerror(errno)))") }
-            ports.append(Int(UInt16(bigEndian: address.sin_port)))
-        }
-        return ports
     }
 
     private static func tail(_ path: String) -> String {

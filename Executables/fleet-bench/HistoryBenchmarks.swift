@@ -3,6 +3,7 @@ import FleetStore
 import Foundation
 import PostgresStore
 import SQLiteStore
+import ThrowawayPostgres
 
 /// What keeping the position history costs the hot path: durable UpdateVehicle with the history on
 /// against off, over SQLite and PostgreSQL, in the same run. The two settings alternate in rounds,
@@ -21,14 +22,14 @@ enum HistoryBenchmarks {
         var rows = compare(store: "sqlite, durable") { round, keeps in
             try SQLiteStore(path: "\(folder)/\(keeps ? "on" : "off")-\(round).db", options: .init(durable: true))
         }
-        guard BenchCluster.isInstalled else {
+        guard PostgresCluster.isInstalled else {
             return rows + [BenchmarkRow(name: "history on against off, postgres", skipped: "PostgreSQL 15 is not installed (make setup installs it)")]
         }
         do {
-            let cluster = try BenchCluster()
+            let cluster = try PostgresCluster(durability: .machineCrash)
             defer { cluster.stop() }
             rows += compare(store: "postgres") { round, keeps in
-                try PostgresStore(url: try cluster.database("history_\(keeps ? "on" : "off")_\(round)"), options: .init(durable: true))
+                try PostgresStore(url: try cluster.createDatabase("history_\(keeps ? "on" : "off")_\(round)"), options: .init(durable: true))
             }
         } catch {
             rows.append(BenchmarkRow(name: "history on against off, postgres", failed: "the throwaway cluster did not start: \(error)"))

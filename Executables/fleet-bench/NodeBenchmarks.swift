@@ -1,6 +1,7 @@
 import FleetCLI
 import Foundation
 import Synchronization
+import ThrowawayPostgres
 
 /// `fleet-bench nodes`: GetTrip and UpdateVehicle through 1, 2 and 4 `fleet-admin serve` nodes on
 /// one PostgreSQL, each node, PostgreSQL and the load generator (wrk) a machine in miniature of its
@@ -152,7 +153,7 @@ enum NodeBenchmarks {
     /// Why the group cannot run here, nil when it can.
     static func skipReason() -> String? {
         if let reason = NodeMachines.unavailableReason() { return reason }
-        if !BenchCluster.isInstalled { return "PostgreSQL 15 is not installed (make setup installs it)" }
+        if !PostgresCluster.isInstalled { return "PostgreSQL 15 is not installed (make setup installs it)" }
         if HTTPBenchmarks.which("wrk") == nil { return "wrk is not installed (make bench installs it)" }
         return nil
     }
@@ -192,10 +193,10 @@ enum NodeBenchmarks {
         let folder = machines.folder
         progress("machines up in \(machines.run): PostgreSQL \(machines.database.address), wrk \(machines.loadGenerator.address), nodes "
                  + machines.nodes.map(\.address).joined(separator: ", "))
-        let cluster = try BenchCluster(listen: machines.database.address, clients: NodeMachines.network,
-                                       launcher: [machines.database.launcher], folder: "\(folder)/postgres")
+        let cluster = try PostgresCluster(durability: .machineCrash, listen: machines.database.address, trustedClients: NodeMachines.network,
+                                          launcher: [machines.database.launcher], folder: "\(folder)/postgres")
         defer { cluster.stop() }
-        let store = try cluster.database("nodes")
+        let store = try cluster.createDatabase("nodes")
         // The fleet the loads use, made through a node in this process's namespace on PostgreSQL's socket.
         try HTTPBenchmarks.preparedServer(folder: folder, store: cluster.socketURL(database: "nodes")).stop()
         var nodes: [BenchServer] = []
@@ -208,7 +209,7 @@ enum NodeBenchmarks {
         let wrk = "\(folder)/wrk.sh"
         _ = FileManager.default.createFile(atPath: wrk, contents: Data("#!/bin/sh\nexec \(machines.loadGenerator.launcher) \(wrkPath) \"$@\"\n".utf8),
                                        attributes: [.posixPermissions: 0o755])
-        let probe = try PostgresBenchmarks.RawConnection("host=\(cluster.folder) port=\(cluster.port) user=\(BenchCluster.user) dbname=nodes")
+        let probe = try PostgresBenchmarks.RawConnection("host=\(cluster.folder) port=\(cluster.port) user=\(PostgresCluster.user) dbname=nodes")
         func transactionCounter() -> Double {
             Double((try? probe.value("SELECT pg_snapshot_xmax(pg_current_snapshot())::text")) ?? "") ?? 0
         }
@@ -264,7 +265,7 @@ enum NodeBenchmarks {
                 let relay = try DelayRelay(namespace: machines.database.namespace, address: machines.database.address, port: UInt16(relayPort),
                                            target: UInt16(cluster.port), delay: settings.delayMilliseconds / 1000)
                 defer { relay.stop() }
-                let node = try BenchServer(folder: folder, store: "postgres://\(BenchCluster.user)@\(machines.database.address):\(relayPort)/nodes",
+                let node = try BenchServer(folder: folder, store: "postgres://\(PostgresCluster.user)@\(machines.database.address):\(relayPort)/nodes",
                                            extraArguments: ["--insecure"], listen: "\(machines.nodes[0].address):8081", launcher: machines.nodes[0].launcher)
                 defer { node.stop() }
                 outcome.delayBy = "a relay"

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ThrowawayPostgres
 
 /// Machines in miniature for `fleet-bench nodes`: PostgreSQL, the load generator and each server
 /// node in a network namespace of its own, with an address from 198.18.0.0/15 (the range reserved
@@ -47,8 +48,8 @@ final class NodeMachines: Sendable {
         guard CPUGroups.find() != nil else { return "no cgroup CPU controller (neither cgroup v2 with cpu nor v1's cpu hierarchy under /sys/fs/cgroup)" }
         let probe = "\(prefix)\(getpid())-probe"
         do {
-            _ = try BenchCluster.run(HTTPBenchmarks.which("ip")!, ["netns", "add", probe])
-            _ = try? BenchCluster.run(HTTPBenchmarks.which("ip")!, ["netns", "del", probe])
+            _ = try PostgresCluster.run(HTTPBenchmarks.which("ip")!, ["netns", "add", probe])
+            _ = try? PostgresCluster.run(HTTPBenchmarks.which("ip")!, ["netns", "del", probe])
         } catch {
             return "a network namespace could not be made: \(error)"
         }
@@ -111,7 +112,7 @@ final class NodeMachines: Sendable {
             if milliseconds > 0 {
                 try Self.command(tc, ["-n", namespace, "qdisc", "replace", "dev", device, "root", "netem", "delay", String(format: "%.3fms", milliseconds)])
             } else {
-                _ = try? BenchCluster.run(tc, ["-n", namespace, "qdisc", "del", "dev", device, "root"])
+                _ = try? PostgresCluster.run(tc, ["-n", namespace, "qdisc", "del", "dev", device, "root"])
             }
         }
     }
@@ -126,7 +127,7 @@ final class NodeMachines: Sendable {
     static func clearLeftovers() {
         guard let ip = HTTPBenchmarks.which("ip"), let cgroups = CPUGroups.find() else { return }
         var runs = Set<String>()
-        let listed = (try? BenchCluster.run(ip, ["netns", "list"])) ?? ""
+        let listed = (try? PostgresCluster.run(ip, ["netns", "list"])) ?? ""
         for line in listed.split(separator: "\n") {
             if let name = line.split(separator: " ").first, name.hasPrefix(prefix) { runs.insert(runName(String(name))) }
         }
@@ -146,14 +147,14 @@ final class NodeMachines: Sendable {
     }
 
     private static func remove(run: String, ip: String, cgroups: CPUGroups) {
-        let listed = (try? BenchCluster.run(ip, ["netns", "list"])) ?? ""
+        let listed = (try? PostgresCluster.run(ip, ["netns", "list"])) ?? ""
         let namespaces = listed.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
             .filter { $0 == run || $0.hasPrefix(run + "-") }
         // Processes first (in the namespaces and in the CPU groups), then what held them.
         for _ in 0..<50 {
             var pids = Set<Int32>()
             for namespace in namespaces {
-                for pid in ((try? BenchCluster.run(ip, ["netns", "pids", namespace])) ?? "").split(separator: "\n").compactMap({ Int32($0) }) { pids.insert(pid) }
+                for pid in ((try? PostgresCluster.run(ip, ["netns", "pids", namespace])) ?? "").split(separator: "\n").compactMap({ Int32($0) }) { pids.insert(pid) }
             }
             pids.formUnion(cgroups.processes(run))
             pids.remove(getpid())
@@ -161,7 +162,7 @@ final class NodeMachines: Sendable {
             for pid in pids { kill(pid, SIGKILL) }
             usleep(100_000)
         }
-        for namespace in namespaces { _ = try? BenchCluster.run(ip, ["netns", "del", namespace]) }
+        for namespace in namespaces { _ = try? PostgresCluster.run(ip, ["netns", "del", namespace]) }
         cgroups.removeGroup(run)
         // Again while the run's other threads may still write into it (a signal stops the run midway).
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(run).path
@@ -175,7 +176,7 @@ final class NodeMachines: Sendable {
     static func leftovers(run: String) -> [String] {
         var found: [String] = []
         if let ip = HTTPBenchmarks.which("ip") {
-            found += ((try? BenchCluster.run(ip, ["netns", "list"])) ?? "").split(separator: "\n")
+            found += ((try? PostgresCluster.run(ip, ["netns", "list"])) ?? "").split(separator: "\n")
                 .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0.hasPrefix(run) }
         }
         if let cgroups = CPUGroups.find() { found += cgroups.runs().filter { $0.hasPrefix(run) } }
@@ -184,7 +185,7 @@ final class NodeMachines: Sendable {
     }
 
     private static func command(_ tool: String, _ arguments: [String]) throws {
-        _ = try BenchCluster.run(tool, arguments)
+        _ = try PostgresCluster.run(tool, arguments)
     }
 }
 

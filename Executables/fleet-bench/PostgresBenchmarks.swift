@@ -8,6 +8,7 @@ import MemoryStore
 import PostgresStore
 import SQLiteStore
 import Synchronization
+import ThrowawayPostgres
 
 /// `fleet-bench postgres`: the PostgreSQL store against raw PostgreSQL, one and two server nodes
 /// against one node on SQLite, and the durability ceilings the SQLite store is held to, all in one
@@ -19,7 +20,7 @@ enum PostgresBenchmarks {
 
     /// Every row of the group; `short` runs each wrk load for one second (to see that it works).
     static func run(tempDirectory: String, short: Bool) -> [BenchmarkRow] {
-        guard BenchCluster.isInstalled else {
+        guard PostgresCluster.isInstalled else {
             return [BenchmarkRow(name: "PostgreSQL benchmarks", skipped: "PostgreSQL 15 is not installed (make setup installs it)")]
         }
         let folder = "\(tempDirectory)/postgres"
@@ -28,9 +29,9 @@ enum PostgresBenchmarks {
         // The SQLite rows first, before PostgreSQL runs: a server flushing its own writes in the
         // background made one fdatasync on the same disk take 4 ms instead of 0.1 ms.
         let sqlite = sqliteCeilings(folder: folder)
-        let cluster: BenchCluster
+        let cluster: PostgresCluster
         do {
-            cluster = try BenchCluster()
+            cluster = try PostgresCluster(durability: .machineCrash)
         } catch {
             return [BenchmarkRow(name: "PostgreSQL benchmarks", failed: "the throwaway cluster did not start: \(error)")]
                 + [sqliteHeading] + sqlite(nil)
@@ -59,7 +60,7 @@ enum PostgresBenchmarks {
         var engineRows: [BenchmarkRow] = []
         var engineRate: (rate: Double, inFlight: Double, cost: PostgresWriteCost)?
         do {
-            let store = try PostgresStore(url: try cluster.database("engine"))
+            let store = try PostgresStore(url: try cluster.createDatabase("engine"))
             defer { try? store.close() }
             let engine = Engine(store: store)
             let probe = try PostgresWriteCost.Probe(cluster: cluster, database: "engine")
@@ -208,8 +209,8 @@ enum PostgresBenchmarks {
     /// Single-row upserts, each its own durable commit, from `clients` libpq connections on threads of
     /// their own, for `EngineBenchmarks.secondsPerRun` after a warm-up: what PostgreSQL itself does
     /// on this machine for writers like the engine's, without the engine.
-    static func rawUpserts(cluster: BenchCluster, database: String) throws -> (rate: Double, cost: PostgresWriteCost) {
-        _ = try cluster.database(database)
+    static func rawUpserts(cluster: PostgresCluster, database: String) throws -> (rate: Double, cost: PostgresWriteCost) {
+        _ = try cluster.createDatabase(database)
         let conninfo = cluster.conninfo(database: database)
         let setup = try RawConnection(conninfo)
         let probe = try PostgresWriteCost.Probe(cluster: cluster, database: database)
@@ -256,7 +257,7 @@ enum PostgresBenchmarks {
     /// their mean size, the indexes an update that is not HOT must change, and the share of updates
     /// that were HOT (the new row on the same page, no index touched). Read once the writers'
     /// connections closed, which is when their backends report their counts.
-    static func tableShape(cluster: BenchCluster, database: String, table: String, filter: String) -> String {
+    static func tableShape(cluster: PostgresCluster, database: String, table: String, filter: String) -> String {
         do {
             let connection = try RawConnection(cluster.conninfo(database: database))
             var counts = "", previous = "-"
@@ -340,7 +341,7 @@ enum PostgresBenchmarks {
     /// nodes on the same PostgreSQL database (the load split evenly, one wrk per node, the same 50
     /// connections and two wrk threads in all). GetTrip on one and two PostgreSQL nodes, whose
     /// comparison is an aim, runs in alternating rounds (`alternatingRounds`).
-    static func httpRows(cluster: BenchCluster, folder: String, raw: Double?, short: Bool) -> [BenchmarkRow] {
+    static func httpRows(cluster: PostgresCluster, folder: String, raw: Double?, short: Bool) -> [BenchmarkRow] {
         guard let wrk = HTTPBenchmarks.which("wrk") else {
             return [BenchmarkRow(name: "HTTP on PostgreSQL", skipped: "wrk is not installed (make bench installs it)")]
         }
@@ -352,7 +353,7 @@ enum PostgresBenchmarks {
         do {
             sqlite = try HTTPBenchmarks.preparedServer(folder: folder)
             servers.append(sqlite)
-            let database = try cluster.database("http")
+            let database = try cluster.createDatabase("http")
             first = try HTTPBenchmarks.preparedServer(folder: folder, store: database)
             servers.append(first)
             second = try BenchServer(folder: folder, store: database, extraArguments: [])
@@ -401,7 +402,7 @@ enum PostgresBenchmarks {
     /// One warmed-up wrk load of `setup` as a row of `rows` (rate, p99, answers not 2xx, then what
     /// `compare` says of the rate); its rate, nil when wrk did not report. A load of updates on one
     /// PostgreSQL node also gives what an update cost the node and PostgreSQL in CPU.
-    static func row(_ wrk: String, cluster: BenchCluster, setup: (label: String, nodes: [BenchServer], scripts: [String?]),
+    static func row(_ wrk: String, cluster: PostgresCluster, setup: (label: String, nodes: [BenchServer], scripts: [String?]),
                     call: (name: String, path: String, script: String?), folder: String, warmUp: String, duration: String,
                     rows: inout [BenchmarkRow], compare: (Double) -> String = { _ in "" }) -> Double? {
         _ = load(wrk, nodes: setup.nodes, path: call.path, scripts: setup.scripts, folder: folder, duration: warmUp)
@@ -453,7 +454,7 @@ enum PostgresBenchmarks {
 
     /// `load` of GET `path` on `nodes`, with the machine's idle time and the CPU the nodes and
     /// PostgreSQL spent per call over it (from `/proc`).
-    static func measuredLoad(_ wrk: String, cluster: BenchCluster, nodes: [BenchServer], path: String, folder: String, seconds: Int) -> MeasuredLoad? {
+    static func measuredLoad(_ wrk: String, cluster: PostgresCluster, nodes: [BenchServer], path: String, folder: String, seconds: Int) -> MeasuredLoad? {
         let postmaster = cluster.postmaster
         func nodeSeconds() -> Double { nodes.map { ProcessCPU.seconds($0.process.processIdentifier) }.reduce(0, +) }
         func postgresSeconds() -> Double { postmaster.map { ProcessCPU.postgresSeconds(postmaster: $0) } ?? 0 }
@@ -483,7 +484,7 @@ enum PostgresBenchmarks {
     /// as one), each side's CPU per call, and each round's busiest-thread share: two nodes lead when
     /// each node's connections landed on one server thread, which then serves them in turn on one
     /// core, its PostgreSQL backend and wrk thread beside it (docs/scaling.md).
-    static func alternatingRounds(_ wrk: String, cluster: BenchCluster, call: (name: String, path: String), one: BenchServer, two: [BenchServer],
+    static func alternatingRounds(_ wrk: String, cluster: PostgresCluster, call: (name: String, path: String), one: BenchServer, two: [BenchServer],
                                   folder: String, warmUp: String, seconds: Int, sqlite: Double?) -> [BenchmarkRow] {
         let setups = [[one], two]
         for nodes in setups { _ = load(wrk, nodes: nodes, path: call.path, scripts: nodes.map { _ in nil }, folder: folder, duration: warmUp) }

@@ -1,4 +1,5 @@
 import Foundation
+import ThrowawayPostgres
 
 /// What one durable write costs on the benchmark's cluster, measured over the timed part of a run:
 /// CPU of this process (the engine, or the raw clients' libpq) and of the cluster's PostgreSQL
@@ -34,7 +35,7 @@ struct PostgresWriteCost {
         private let postmaster: Int32
         private let connection: PostgresBenchmarks.RawConnection
 
-        init(cluster: BenchCluster, database: String) throws {
+        init(cluster: PostgresCluster, database: String) throws {
             let file = (try? String(contentsOfFile: cluster.folder + "/data/postmaster.pid", encoding: .utf8)) ?? ""
             guard let pid = file.split(separator: "\n").first.flatMap({ Int32($0) }) else {
                 throw BenchmarkFailure(message: "no postmaster.pid in \(cluster.folder)/data")

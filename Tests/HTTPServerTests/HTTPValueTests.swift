@@ -4,18 +4,6 @@ import HTTPCore
 
 @Suite("HTTP values")
 struct HTTPValueTests {
-    @Test func headersAreLookedUpWithoutRegardToCase() {
-        var headers: HTTPHeaders = [("Content-Type", "text/plain"), ("Set-Cookie", "a=1"), ("set-cookie", "b=2")]
-        #expect(headers["content-type"] == "text/plain")
-        #expect(headers.values(for: "SET-COOKIE") == ["a=1", "b=2"])
-        #expect(headers["Content-Length"] == nil)
-        headers.set(name: "SET-cookie", value: "c=3")
-        #expect(headers.values(for: "set-cookie") == ["c=3"])
-        headers.remove(name: "content-TYPE")
-        #expect(headers.count == 1)
-        #expect(!headers.contains("Content-Type"))
-    }
-
     @Test(arguments: [
         ("/", [String]?.some([])),
         ("/v1/providers/p/trips/t", ["v1", "providers", "p", "trips", "t"]),
@@ -43,20 +31,6 @@ struct HTTPValueTests {
         #expect(request.queryValue("a") == "1")
         #expect(request.queryValues("a") == ["1", "3"])
         #expect(request.queryValue("c") == nil)
-    }
-
-    @Test func eventsAreFramedLineByLine() {
-        let event = ServerSentEvent(event: "update", data: "line one\nline two\r\nline three\rend", id: "42")
-        #expect(String(decoding: event.encoded, as: UTF8.self)
-            == "event: update\nid: 42\ndata: line one\ndata: line two\ndata: line three\ndata: end\n\n")
-        #expect(String(decoding: ServerSentEvent(data: "").encoded, as: UTF8.self) == "data: \n\n")
-    }
-
-    @Test func lineBreaksCannotInjectFields() {
-        let event = ServerSentEvent(event: "a\nid: forged", data: "x", id: "1\r\ndata: forged")
-        #expect(String(decoding: event.encoded, as: UTF8.self) == "event: aid: forged\nid: 1data: forged\ndata: x\n\n")
-        #expect(String(decoding: ServerSentEvent.comment("keep\nalive"), as: UTF8.self) == ": keepalive\n\n")
-        #expect(String(decoding: ServerSentEvent.retry(after: .milliseconds(2500)), as: UTF8.self) == "retry: 2500\n\n")
     }
 
     @Test func defaultErrorBodyEscapesTheMessage() {

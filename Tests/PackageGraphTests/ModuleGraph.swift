@@ -67,6 +67,22 @@ struct ModuleGraph {
                 }
             }
         }
+        // A test target is one module's unit tests (`<Module>Tests` in `Tests/<Module>Tests`, depending
+        // on that module) or one of the suites named for what they are.
+        for target in targets.values.sorted(by: { $0.name < $1.name }) where target.type == "test" {
+            if rules.namedSuites[target.name] != nil { continue }
+            guard target.name.hasSuffix("Tests"), let module = targets[String(target.name.dropLast("Tests".count))], module.type != "test" else {
+                found.append("the test target \(target.name) is neither <Module>Tests of a module nor one of the named suites "
+                             + "(\(rules.namedSuites.keys.sorted().joined(separator: ", ")))")
+                continue
+            }
+            if !target.dependencies.contains(module.name) {
+                found.append("the test target \(target.name) does not depend on \(module.name), the module it tests")
+            }
+            if target.path != "Tests/\(target.name)" {
+                found.append("the test target \(target.name) is in \(target.path), not Tests/\(target.name)")
+            }
+        }
         for (client, forbidden) in rules.forbidden.sorted(by: { $0.key < $1.key }) {
             let reached = closure(of: client)
             for name in forbidden.sorted() where reached.contains(name) {
@@ -96,6 +112,8 @@ struct ModuleRules {
     var forbidden: [String: Set<String>]
     /// Targets that may depend only on these.
     var onlyOn: [String: Set<String>]
+    /// The test targets that are not one module's unit tests, each with what kind of suite it is.
+    var namedSuites: [String: String]
 
     static let house = ModuleRules(
         coreExceptions: [],
@@ -107,7 +125,18 @@ struct ModuleRules {
                  // The one scheme registry knows URLs and errors, nothing it opens.
                  "FleetSchemes": ["FleetErrors"],
                  // The small bottom modules, one of each small thing, depend on nothing of ours.
-                 "FleetJSON": [], "FleetRandom": [], "FleetBackoff": [], "FleetConcurrency": [], "HTTPCore": []])
+                 "FleetJSON": [], "FleetRandom": [], "FleetBackoff": [], "FleetConcurrency": [], "HTTPCore": []],
+        namedSuites: [
+            "FleetAdminTests": "end-to-end: fleet-admin, its commands and `serve`, run as the built binary",
+            "ConsumerFollowTests": "end-to-end: consumer-follow run as the built binary against a server",
+            "DriverReportTests": "end-to-end: driver-report run as the built binary against a server",
+            "MapPageTests": "end-to-end: the map pages of a running `fleet-admin serve`, in a browser",
+            "ExecutableTests": "end-to-end: what every executable shares (--version, completions, error-explain, fleet-bench)",
+            "TransportTests": "contract and end-to-end: the API run over every transport, and a running server over the wire",
+            "StoreTests": "contract: one suite run against every store, with what each store does beyond it",
+            "FuzzCorpusTests": "the fuzz targets over their committed corpus",
+            "PackageGraphTests": "the package itself: its module graph and its sources",
+        ])
 }
 
 struct GraphError: Error, CustomStringConvertible {

@@ -78,7 +78,8 @@ struct ModuleGraphTests {
     }
 
     /// The rules find what they are there to find: a Core target on a C library or a plugin, an API
-    /// client reaching the engine through another target, and the API module growing a dependency.
+    /// client reaching the engine through another target, the API module growing a dependency, and a
+    /// test target that is neither one module's unit tests nor a named suite.
     @Test func theRulesCatchEachKindOfBreach() {
         let graph = ModuleGraph([
             .init(name: "FleetErrors", path: "Core/FleetErrors", type: "regular", dependencies: []),
@@ -94,6 +95,10 @@ struct ModuleGraphTests {
             .init(name: "MemoryStore", path: "Plugins/Stores/MemoryStore", type: "regular", dependencies: ["FleetStore"]),
             .init(name: "FleetREST", path: "Plugins/Transports/FleetREST", type: "regular", dependencies: ["FleetEngine"]),
             .init(name: "RESTClient", path: "Plugins/Transports/RESTClient", type: "regular", dependencies: ["FleetREST"]),
+            .init(name: "FleetModelTests", path: "Tests/FleetModelTests", type: "test", dependencies: ["FleetModel"]),
+            .init(name: "StoreTests", path: "Tests/StoreTests", type: "test", dependencies: ["MemoryStore"]),
+            .init(name: "RouterTests", path: "Tests/RouterTests", type: "test", dependencies: ["FleetGeo"]),
+            .init(name: "FleetGeoTests", path: "Tests/Geo", type: "test", dependencies: ["FleetModel"]),
         ])
         let violations = graph.violations()
         #expect(violations.contains("Core target FleetStore depends on the system library CSQLite (Plugins/System/CSQLite)"))
@@ -105,6 +110,10 @@ struct ModuleGraphTests {
         #expect(violations.contains("FleetREST depends on FleetEngine, directly or through another target"))
         #expect(violations.contains("FleetREST depends on FleetStore, directly or through another target"))
         #expect(!violations.contains { $0.hasPrefix("FleetConsumer") })
-        #expect(violations.count == 8, "\(violations)")
+        #expect(violations.contains { $0.hasPrefix("the test target RouterTests is neither <Module>Tests of a module nor one of the named suites") })
+        #expect(violations.contains("the test target FleetGeoTests does not depend on FleetGeo, the module it tests"))
+        #expect(violations.contains("the test target FleetGeoTests is in Tests/Geo, not Tests/FleetGeoTests"))
+        #expect(!violations.contains { $0.hasPrefix("the test target FleetModelTests") || $0.hasPrefix("the test target StoreTests") })
+        #expect(violations.count == 11, "\(violations)")
     }
 }

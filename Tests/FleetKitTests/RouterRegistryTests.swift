@@ -2,6 +2,7 @@ import FleetErrors
 import FleetKit
 import FleetRouting
 import FleetSchemes
+import FleetTestSupport
 import Testing
 import FleetCatalogue
 

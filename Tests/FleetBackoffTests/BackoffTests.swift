@@ -1,4 +1,3 @@
-import FleetConsumer
 import Testing
 import FleetBackoff
 
