@@ -147,7 +147,8 @@ struct SmoothingTests {
         #expect(pace.evidence == passes)
         // 0.37 s/m: near the whole crossings' pace, where a mean of the passes' paces would say 0.65 s/m.
         #expect(pace.secondsPerMeter < 0.4)
-        let table = try #require(times.paceTable(of: try #require(times.entry(near: piece))))
+        let entry = try #require(times.entry(near: piece))
+        let table = try #require(times.paceTable(of: entry))
         #expect(table.secondsPerMeter(at: slot) == pace.secondsPerMeter)
     }
 }
