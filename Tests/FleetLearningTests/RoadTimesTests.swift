@@ -234,19 +234,22 @@ struct PaceTableTests {
         return times
     }
 
-    /// The definition, written out: every slot's passes weigh by a Gaussian (half-hour bandwidth, nothing beyond three)
-    /// of the distance in time of day, half on another weekday, and the all-week figure adds one pass's worth.
+    /// The definition, written out: every slot's passes, seconds and metres weigh by a Gaussian (half-hour bandwidth,
+    /// nothing beyond three) of the distance in time of day, half on another weekday; the pace is their seconds over
+    /// their metres, the all-week figure adding one pass of their mean length.
     func definedPace(_ entry: RoadTimes.Piece, at slot: WeekSlot) -> Double {
-        var weighted = 0.0, weight = 0.0
+        var passes = 0.0, seconds = 0.0, meters = 0.0
         for other in entry.slots where other.tally.meters > 0 {
             let apart = abs(other.index % 96 - slot.slotOfDay)
             let distance = Double(min(apart, 96 - apart))
             guard distance <= 6 else { continue }
-            let w = exp(-0.5 * pow(distance / 2, 2)) * (other.index / 96 == slot.weekday ? 1 : 0.5) * other.tally.passes
-            weighted += w * other.tally.seconds / other.tally.meters
-            weight += w
+            let w = exp(-0.5 * pow(distance / 2, 2)) * (other.index / 96 == slot.weekday ? 1 : 0.5)
+            passes += w * other.tally.passes
+            seconds += w * other.tally.seconds
+            meters += w * other.tally.meters
         }
-        return (weighted + entry.total.seconds / entry.total.meters) / (weight + 1)
+        let priorMeters = passes > 0 ? meters / passes : RoadPiece.sizeMeters
+        return (seconds + priorMeters * entry.total.seconds / entry.total.meters) / (meters + priorMeters)
     }
 
     @Test func aPiecesTableGivesTheSmoothedPaceToTheLastBitAtEverySlot() throws {
