@@ -151,7 +151,8 @@ public struct RoadTimes: Sendable {
         public var bandwidthSlots = 2.0
         /// Weight of a pass on another weekday at the same time of day, against one on the same weekday.
         public var otherWeekdayWeight = 0.5
-        /// Passes' worth of weight the piece's all-week figure adds to a slot's estimate.
+        /// Passes' worth of weight the piece's all-week figure adds to a slot's estimate (each of the mean length of the
+        /// passes it is added to).
         public var allWeekPasses = 1.0
 
         /// The standard smoothing.
@@ -219,9 +220,10 @@ public struct RoadTimes: Sendable {
         return best
     }
 
-    /// The learned time across `piece` at `slot`: passes near that time of day weigh by a Gaussian of the distance
-    /// in time (on another weekday by ``Smoothing/otherWeekdayWeight``), and the piece's all-week figure adds
-    /// ``Smoothing/allWeekPasses`` of weight, so a slot with one pass leans on the week. Nil where nothing was
+    /// The learned time across `piece` at `slot`: the seconds over the metres of the passes near that time of day,
+    /// each weighed by a Gaussian of the distance in time (on another weekday by ``Smoothing/otherWeekdayWeight``),
+    /// and the piece's all-week figure adds ``Smoothing/allWeekPasses`` passes' worth, so a slot with one pass leans on
+    /// the week. Nil where nothing was
     /// learned on the piece or its neighbours. Timing many stretches, read the piece's ``PaceTable`` instead
     /// (``precomputePaces()``, ``paceTable(of:)``): the same figure, looked up.
     public func pace(_ piece: RoadPiece, slot: WeekSlot) -> LearnedPace? {
@@ -301,32 +303,37 @@ public struct RoadTimes: Sendable {
         }
     }
 
-    /// One weekday's passes near a time of day: kernel-weighted passes, and the same weights times their pace.
+    /// One weekday's passes near a time of day, each slot's sums weighed by the kernel (its distance in time of day):
+    /// passes, seconds and metres.
     private struct DaySums {
-        var weightedPace = 0.0
-        var weight = 0.0
+        var passes = 0.0
+        var seconds = 0.0
+        var meters = 0.0
 
-        /// Adds a slot's tally at kernel weight `kernel` (its distance in time of day).
+        /// Adds a slot's tally at kernel weight `kernel`.
         mutating func add(_ tally: PieceTally, kernel: Double) {
-            let w = kernel * tally.passes
-            weightedPace += w * tally.seconds / tally.meters
-            weight += w
+            passes += kernel * tally.passes
+            seconds += kernel * tally.seconds
+            meters += kernel * tally.meters
         }
     }
 
     /// The pace on `weekday` from the seven weekdays' sums (in weekday order; other weekdays at
-    /// ``Smoothing/otherWeekdayWeight``) and the all-week prior.
+    /// ``Smoothing/otherWeekdayWeight``) and the all-week prior: their seconds over their metres, so a pass weighs by
+    /// the metres it drove across the piece (a pass that clipped a corner of the square, or a fix that fell on it
+    /// while the vehicle stood, does not set the pace of a whole crossing), and the prior adds
+    /// ``Smoothing/allWeekPasses`` passes of the mean length of those weighed (a whole square's when there are none).
     private func combine(_ days: ArraySlice<DaySums>, weekday: Int, allWeek: Double) -> LearnedPace {
-        var weightedPace = 0.0
-        var weight = 0.0
+        var passes = 0.0, seconds = 0.0, meters = 0.0
         for day in 0..<7 {
             let dayWeight = day == weekday ? 1 : smoothing.otherWeekdayWeight
             let sums = days[days.startIndex + day]
-            weightedPace += dayWeight * sums.weightedPace
-            weight += dayWeight * sums.weight
+            passes += dayWeight * sums.passes
+            seconds += dayWeight * sums.seconds
+            meters += dayWeight * sums.meters
         }
-        let prior = smoothing.allWeekPasses
-        return LearnedPace(secondsPerMeter: (weightedPace + prior * allWeek) / (weight + prior), evidence: weight)
+        let priorMeters = smoothing.allWeekPasses * (passes > 0 ? meters / passes : RoadPiece.sizeMeters)
+        return LearnedPace(secondsPerMeter: (seconds + priorMeters * allWeek) / (meters + priorMeters), evidence: passes)
     }
 
     /// The learned time across `piece` over the whole week, ignoring the time of day: what a stretch far ahead is

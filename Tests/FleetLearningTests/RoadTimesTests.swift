@@ -127,6 +127,30 @@ struct SmoothingTests {
         let tuesday = try! #require(both.pace(piece, slot: WeekSlot(epochSeconds: monday + 86_400 + 8 * 3600)))
         #expect(tuesday.secondsPerMeter < atEight.secondsPerMeter && tuesday.secondsPerMeter > atNight.secondsPerMeter)
     }
+
+    @Test func aPassWeighsByTheMetresItDroveAcrossThePiece() throws {
+        // Two whole crossings at 0.1 s/m at eight, and a quarter hour later a pass that clipped the square's corner
+        // for 5 m, standing 10 s there (2.2 s/m).
+        let piece = RoadPiece(at: start, bearing: 90)
+        let slot = WeekSlot(epochSeconds: monday + 8 * 3600)
+        var times = RoadTimes()
+        times.add(PieceTally(seconds: 10, meters: 50, passes: 2), on: piece, in: slot)
+        times.add(PieceTally(seconds: 11, meters: 5, passes: 1, waits: 1, waitSeconds: 10), on: piece,
+                  in: WeekSlot(epochSeconds: monday + 8 * 3600 + 900))
+        let pace = try #require(times.pace(piece, slot: slot))
+        // Seconds over metres, the clipped pass at the kernel's weight a quarter hour away, and the all-week figure
+        // (21 s over 55 m) one pass of the mean length weighed.
+        let kernel = exp(-0.5 * 0.25)
+        let passes = 2 + kernel, seconds = 10 + kernel * 11, meters = 50 + kernel * 5
+        let priorMeters = meters / passes
+        #expect(abs(pace.secondsPerMeter - (seconds + priorMeters * 21 / 55) / (meters + priorMeters)) < 1e-12)
+        #expect(pace.evidence == passes)
+        // 0.37 s/m: near the whole crossings' pace, where a mean of the passes' paces would say 0.65 s/m.
+        #expect(pace.secondsPerMeter < 0.4)
+        let entry = try #require(times.entry(near: piece))
+        let table = try #require(times.paceTable(of: entry))
+        #expect(table.secondsPerMeter(at: slot) == pace.secondsPerMeter)
+    }
 }
 
 struct LearnedRouteTests {
@@ -210,19 +234,22 @@ struct PaceTableTests {
         return times
     }
 
-    /// The definition, written out: every slot's passes weigh by a Gaussian (half-hour bandwidth, nothing beyond three)
-    /// of the distance in time of day, half on another weekday, and the all-week figure adds one pass's worth.
+    /// The definition, written out: every slot's passes, seconds and metres weigh by a Gaussian (half-hour bandwidth,
+    /// nothing beyond three) of the distance in time of day, half on another weekday; the pace is their seconds over
+    /// their metres, the all-week figure adding one pass of their mean length.
     func definedPace(_ entry: RoadTimes.Piece, at slot: WeekSlot) -> Double {
-        var weighted = 0.0, weight = 0.0
+        var passes = 0.0, seconds = 0.0, meters = 0.0
         for other in entry.slots where other.tally.meters > 0 {
             let apart = abs(other.index % 96 - slot.slotOfDay)
             let distance = Double(min(apart, 96 - apart))
             guard distance <= 6 else { continue }
-            let w = exp(-0.5 * pow(distance / 2, 2)) * (other.index / 96 == slot.weekday ? 1 : 0.5) * other.tally.passes
-            weighted += w * other.tally.seconds / other.tally.meters
-            weight += w
+            let w = exp(-0.5 * pow(distance / 2, 2)) * (other.index / 96 == slot.weekday ? 1 : 0.5)
+            passes += w * other.tally.passes
+            seconds += w * other.tally.seconds
+            meters += w * other.tally.meters
         }
-        return (weighted + entry.total.seconds / entry.total.meters) / (weight + 1)
+        let priorMeters = passes > 0 ? meters / passes : RoadPiece.sizeMeters
+        return (seconds + priorMeters * entry.total.seconds / entry.total.meters) / (meters + priorMeters)
     }
 
     @Test func aPiecesTableGivesTheSmoothedPaceToTheLastBitAtEverySlot() throws {
