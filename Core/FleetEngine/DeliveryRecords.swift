@@ -26,14 +26,19 @@ struct DeliveryVehicleTracking: Sendable, Hashable {
 
     init() {}
 
-    /// Writes the members of the tracking object (what `init(json:)` reads).
-    func writeMembers(to writer: inout ProtoJSONTextWriter) {
+    /// Writes the members of the tracking object (what `init(json:)` reads), `legPaths` as
+    /// `legPathsText` when given (their text as ``EncodedStops`` keeps it).
+    func writeMembers(to writer: inout ProtoJSONTextWriter, legPathsText: [UInt8]? = nil) {
         writer.write("updatedAt", updatedAt)
         speed.writeMembers(to: &writer)
         writer.write("measuredStops", measuredStops)
         writer.write("measuredAt", measuredAt)
         writer.write("legsOnRoads", legsOnRoads)
-        writer.write("legPaths", legPaths)
+        if let legPathsText {
+            writer.writeJSONText("legPaths", legPathsText)
+        } else {
+            writer.write("legPaths", legPaths)
+        }
         writer.write("travelledMeters", travelledMeters)
         writer.write("snappable", snappable)
     }
@@ -81,17 +86,28 @@ struct DeliveryVehicleRecord: Sendable {
     }
 
     /// The store record, indexed by the vehicle's last location, with the point the position history
-    /// keeps when the write accepted a location. The stops are written from ``currentStops``.
-    func storeRecord() -> StoreRecord {
+    /// keeps when the write accepted a location. The stops and leg paths are written from
+    /// ``currentStops``, the vehicle's other fields from `vehicleFields` when given (``vehicleFieldsText``).
+    func storeRecord(vehicleFields: [UInt8]? = nil) -> StoreRecord {
         let stops = currentStops
         var payload = ProtoJSONTextWriter()
         payload.writeObject { record in
-            record.writeObject("deliveryVehicle") { EncodedStops.write(vehicle, stops: stops.stored, to: &$0) }
-            record.writeObject("tracking", tracking.writeMembers)
+            record.writeObject("deliveryVehicle") { writer in
+                writer.writeMembersText(vehicleFields ?? vehicleFieldsText)
+                if let text = stops.stored { writer.writeJSONText("remainingVehicleJourneySegments", text) }
+            }
+            record.writeObject("tracking") { tracking.writeMembers(to: &$0, legPathsText: stops.legPathsText) }
         }
         let point = vehicle.lastLocation?.location.map { IndexPoint(latitude: $0.latitude, longitude: $0.longitude) }
         let historyPoint = addsHistoryPoint ? vehicle.lastLocation.flatMap { HistoryPoint(key, location: $0, vehicleState: nil, tripIDs: []) } : nil
         return StoreRecord(key: key, version: version, payload: payload.bytes, point: point, historyPoint: historyPoint)
+    }
+
+    /// The vehicle's fields but its stops, as stored: JSON members (``ProtoJSONTextWriter/membersText(_:options:)``).
+    var vehicleFieldsText: [UInt8] {
+        var rest = vehicle
+        rest.remainingVehicleJourneySegments = []
+        return ProtoJSONTextWriter.membersText(rest)
     }
 
     /// The stops as JSON text: `encodedStops` when it was written for these stops and leg paths, else
@@ -135,6 +151,11 @@ final class EncodedStops: Sendable {
     let answered: [UInt8]?
     /// Each segment's path, decoded from `legPaths` (empty where none was measured).
     let paths: [[LatLng]]
+    /// Each segment's path as JSON text, its points' objects without the array's brackets (empty where
+    /// none was measured): GetTaskTrackingInfo's route joins them.
+    let pathTexts: [[UInt8]]
+    /// `legPaths` as a JSON array, as the record stores them; nil when there are none.
+    let legPathsText: [UInt8]?
     /// The stops' places in order (``Engine/stopPlaces(_:)``).
     let places: String
 
@@ -142,6 +163,8 @@ final class EncodedStops: Sendable {
         self.segments = segments
         self.legPaths = legPaths
         paths = Self.paths(legPaths, segments: segments.count)
+        pathTexts = paths.map { $0.isEmpty ? [] : Array(ProtoJSONTextWriter.arrayText($0).dropFirst().dropLast()) }
+        legPathsText = legPaths.isEmpty ? nil : ProtoJSONTextWriter.arrayText(legPaths)
         places = Engine.stopPlaces(segments)
         if segments.isEmpty {
             stored = nil

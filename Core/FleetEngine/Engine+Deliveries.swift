@@ -115,7 +115,11 @@ extension Engine {
     public func updateDeliveryVehicleJSON(_ request: UpdateDeliveryVehicleRequest,
                                           completion: @escaping @Sendable (Result<[UInt8], any Error>) -> Void) {
         transact(preparing: {
-            try deliveryVehicleUpdate(request) { [self] record, taskWrites in ([.save(record)] + taskWrites, deliveryVehicleJSON(record)) }
+            try deliveryVehicleUpdate(request) { [self] record, taskWrites in
+                // The vehicle's fields are written once, for the record and for the answer.
+                let fields = record.vehicleFieldsText
+                return ([.deliveryVehicle(record, vehicleFields: fields)] + taskWrites, deliveryVehicleJSON(record, storedFields: fields))
+            }
         }, completion: completion)
     }
 
@@ -458,11 +462,19 @@ extension Engine {
     }
 
     /// `deliveryVehicleView(record)` as proto3 JSON text (enums by name), its stops the text the
-    /// record keeps of them (written again only when they changed).
-    func deliveryVehicleJSON(_ record: DeliveryVehicleRecord) -> [UInt8] {
+    /// record keeps of them (written again only when they changed), its other fields `storedFields`
+    /// (``DeliveryVehicleRecord/vehicleFieldsText``) when the answer shows them as stored.
+    func deliveryVehicleJSON(_ record: DeliveryVehicleRecord, storedFields: [UInt8]? = nil) -> [UInt8] {
         let vehicle = Self.answeredFields(record.vehicle)
         var writer = ProtoJSONTextWriter()
-        writer.writeObject { EncodedStops.write(vehicle, stops: record.currentStops.answered, to: &$0) }
+        writer.writeObject { writer in
+            if let storedFields, vehicle.pastLocations == record.vehicle.pastLocations, vehicle.attributes == record.vehicle.attributes {
+                writer.writeMembersText(storedFields)
+                if let text = record.currentStops.answered { writer.writeJSONText("remainingVehicleJourneySegments", text) }
+            } else {
+                EncodedStops.write(vehicle, stops: record.currentStops.answered, to: &writer)
+            }
+        }
         return writer.bytes
     }
 

@@ -1,9 +1,10 @@
 import FleetErrors
+import FleetInterface
 import FleetModel
 import FleetStore
 
 // GetTaskTrackingInfo: what the person waiting for a shipment sees, by its tracking ID.
-extension Engine {
+extension Engine: TaskTrackingJSONReading {
     /// The task tracking info of a tracking ID: of the tasks that carry it, the one Fleet Engine would
     /// pick ("If a tracking ID is associated with multiple Tasks, Fleet Engine uses a heuristic to decide
     /// which Task's TaskTrackingInfo to select"; see ``shownTask(_:vehicles:)``), with its state, outcome,
@@ -18,17 +19,34 @@ extension Engine {
         try readTaskTrackingInfo(request).info
     }
 
+    /// GetTaskTrackingInfo as proto3 JSON text, written as `options` say: the same bytes as
+    /// `getTaskTrackingInfo(request).jsonBytes(options:)`, the route joined from the text its vehicle's
+    /// stops keep of their legs (``EncodedStops/pathTexts``) rather than written point by point.
+    public func getTaskTrackingInfoJSON(_ request: GetTaskTrackingInfoRequest, options: EncodingOptions) throws -> [UInt8] {
+        let read = try readTaskTrackingInfo(request, routeAsText: true)
+        guard let route = read.routeText else { return read.info.jsonBytes(options: options) }
+        var members = RouteSplicingWriter(writer: ProtoJSONTextWriter(options: options), route: route)
+        read.info.writeFields(to: &members)
+        var writer = ProtoJSONTextWriter(options: options)
+        writer.writeObject { $0.writeMembersText(members.writer.bytes) }
+        return writer.bytes
+    }
+
     /// GetTaskTrackingInfo's answer with what a watch of it needs: the records it was read from and the
     /// time its arrival and completion times count from.
     struct TaskTrackingRead {
+        /// The answer; without its `routePolylinePoints` when read with the route as text.
         var info: TaskTrackingInfo
+        /// `routePolylinePoints` as a JSON array, when read with the route as text and it has points.
+        var routeText: [UInt8]?
         /// The shipment's index, its tasks and the vehicles of the open ones.
         var keys: Set<RecordKey>
         var now: Timestamp
     }
 
-    /// GetTaskTrackingInfo, with the records read and the time it was answered for.
-    func readTaskTrackingInfo(_ request: GetTaskTrackingInfoRequest) throws -> TaskTrackingRead {
+    /// GetTaskTrackingInfo, with the records read and the time it was answered for; the route as
+    /// JSON text (`routeText`) rather than in the info when `routeAsText`.
+    func readTaskTrackingInfo(_ request: GetTaskTrackingInfoRequest, routeAsText: Bool = false) throws -> TaskTrackingRead {
         try Validate.values(of: request)
         let name = try TaskTrackingInfoName(parsing: request.name ?? "", field: "name")
         let provider = name.provider
@@ -38,7 +56,7 @@ extension Engine {
             var keys: Set<RecordKey> = [shipmentKey]
             var tasks: [TaskRecord] = []
             if let stored = try snapshot.get(shipmentKey) {
-                for id in try ShipmentRecord(stored).taskIDs {
+                for id in try records.shipment(stored).taskIDs {
                     let key = RecordKey(.task, provider: provider, id: id)
                     keys.insert(key)
                     if let task = try snapshot.get(key) { tasks.append(try records.task(task)) }
@@ -63,7 +81,7 @@ extension Engine {
                                     taskOutcome: task.taskOutcome, taskOutcomeTime: task.taskOutcomeTime,
                                     plannedLocation: task.plannedLocation, targetTimeWindow: task.targetTimeWindow,
                                     attributes: task.attributes)
-        guard let place = shown.place else { return TaskTrackingRead(info: info, keys: keys, now: now) }
+        guard let place = shown.place else { return TaskTrackingRead(info: info, routeText: nil, keys: keys, now: now) }
         let vehicle = place.vehicle
         let stopCount = place.stopIndex + 1
         let forecast = place.forecast
@@ -76,8 +94,13 @@ extension Engine {
         if shows(\.vehicleLocationVisibility) {
             info.vehicleLocation = vehicle.vehicle.lastLocation
         }
+        var routeText: [UInt8]?
         if shows(\.routePolylinePointsVisibility) {
-            info.routePolylinePoints = journeySegments(vehicle, through: place.stopIndex).flatMap(\.path)
+            if routeAsText {
+                routeText = routeJSON(vehicle, through: place.stopIndex)
+            } else {
+                info.routePolylinePoints = journeySegments(vehicle, through: place.stopIndex).flatMap(\.path)
+            }
         }
         if shows(\.remainingStopCountVisibility) {
             info.remainingStopCount = Int32(stopCount)
@@ -97,7 +120,24 @@ extension Engine {
                 info.estimatedTaskCompletionTime = now.adding(seconds: seconds + working)
             }
         }
-        return TaskTrackingRead(info: info, keys: keys, now: now)
+        return TaskTrackingRead(info: info, routeText: routeText, keys: keys, now: now)
+    }
+
+    /// The route through the vehicle's stops up to the one at `index` (the paths of
+    /// ``journeySegments(_:through:)`` joined) as a JSON array of points, from the text its stops keep
+    /// of each leg; nil when it has no point.
+    func routeJSON(_ vehicle: DeliveryVehicleRecord, through index: Int) -> [UInt8]? {
+        let legs = vehicle.currentStops.pathTexts
+        let first = pathToNextStop(vehicle)
+        var text: [UInt8] = [UInt8(ascii: "[")]
+        if !first.isEmpty { text += ProtoJSONTextWriter.arrayText(first).dropFirst().dropLast() }
+        for i in legs.indices.dropFirst().prefix(index) where !legs[i].isEmpty {
+            if text.count > 1 { text.append(UInt8(ascii: ",")) }
+            text += legs[i]
+        }
+        guard text.count > 1 else { return nil }
+        text.append(UInt8(ascii: "]"))
+        return text
     }
 
     /// Where an OPEN task stands on its vehicle: the vehicle, the index of the task's stop among its
@@ -165,6 +205,25 @@ struct TrackingVisibility {
         case .remainingStopCountThreshold(let n)?: stopCount <= Int(n)
         case .remainingDrivingDistanceMetersThreshold(let m)?: meters.map { $0 <= Double(m) } ?? false
         case .durationUntilEstimatedArrivalTimeThreshold(let d)?: seconds.map { $0 <= d.timeInterval } ?? false
+        }
+    }
+}
+
+/// Writes a message's members as `ProtoJSONTextWriter` does, but its `routePolylinePoints` as text
+/// written already (``Engine/routeJSON(_:through:)``), in the field's own place among the members.
+private struct RouteSplicingWriter: ProtoFieldWriter {
+    var writer: ProtoJSONTextWriter
+    let route: [UInt8]
+
+    mutating func write<Value: ProtoJSONValue>(_ jsonName: String, _ value: Value?) {
+        writer.write(jsonName, value)
+    }
+
+    mutating func write<Value: ProtoJSONValue>(_ jsonName: String, _ values: [Value]) {
+        if jsonName == "routePolylinePoints" {
+            writer.writeJSONText(jsonName, route)
+        } else {
+            writer.write(jsonName, values)
         }
     }
 }

@@ -223,7 +223,7 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
             case .trip(var record):
                 record.version = version
                 records.remember(record)
-            case .deliveryVehicle(var record):
+            case .deliveryVehicle(var record, _):
                 record.version = version
                 record.addsHistoryPoint = false
                 records.remember(record)
@@ -247,7 +247,9 @@ enum EngineWrite: Sendable {
     /// A vehicle, with the JSON text of `record.vehicle` when it has been written already.
     case vehicle(VehicleRecord, vehicleJSON: [UInt8]? = nil)
     case trip(TripRecord)
-    case deliveryVehicle(DeliveryVehicleRecord)
+    /// A delivery vehicle, with the JSON text of its fields but its stops when written already
+    /// (``DeliveryVehicleRecord/vehicleFieldsText``).
+    case deliveryVehicle(DeliveryVehicleRecord, vehicleFields: [UInt8]? = nil)
     case task(TaskRecord)
     case shipment(ShipmentRecord)
     case delete(RecordKey, expectedVersion: UInt64)
@@ -275,7 +277,7 @@ enum EngineWrite: Sendable {
         switch self {
         case .vehicle(let record, _): record.key
         case .trip(let record): record.key
-        case .deliveryVehicle(let record): record.key
+        case .deliveryVehicle(let record, _): record.key
         case .task(let record): record.key
         case .shipment(let record): record.key
         case .delete(let key, _): key
@@ -286,7 +288,7 @@ enum EngineWrite: Sendable {
         switch self {
         case .vehicle(let record, let json): .put(record.storeRecord(vehicleJSON: json), expectedVersion: record.version)
         case .trip(let record): .put(record.storeRecord(), expectedVersion: record.version)
-        case .deliveryVehicle(let record): .put(record.storeRecord(), expectedVersion: record.version)
+        case .deliveryVehicle(let record, let fields): .put(record.storeRecord(vehicleFields: fields), expectedVersion: record.version)
         case .task(let record): .put(record.storeRecord(), expectedVersion: record.version)
         case .shipment(let record): .put(record.storeRecord(), expectedVersion: record.version)
         case .delete(let key, let version): .delete(key, expectedVersion: version)

@@ -3,7 +3,7 @@ import FleetConcurrency
 import FleetStore
 import Foundation
 
-/// Decoded vehicles (and trips, delivery vehicles and tasks) by store key and version, so a record read again
+/// Decoded vehicles (and trips, delivery vehicles, tasks and shipments) by store key and version, so a record read again
 /// at the same version (a search over a busy area, the next update of a vehicle) skips decoding its
 /// JSON. A version mismatch is a miss, so writes by other processes are always seen. Sharded locks
 /// keep writer threads apart.
@@ -14,6 +14,7 @@ final class RecordCache: @unchecked Sendable {
         var trips: [RecordKey: TripRecord] = [:]
         var deliveryVehicles: [RecordKey: DeliveryVehicleRecord] = [:]
         var tasks: [RecordKey: TaskRecord] = [:]
+        var shipments: [RecordKey: ShipmentRecord] = [:]
     }
 
     private let shards: [Shard]
@@ -68,12 +69,18 @@ final class RecordCache: @unchecked Sendable {
             shard.trips[key] = nil
             shard.deliveryVehicles[key] = nil
             shard.tasks[key] = nil
+            shard.shipments[key] = nil
         }
     }
 
-    /// The delivery vehicle in `stored`, decoded once per version.
+    /// The delivery vehicle in `stored`, decoded once per version, with its stops' text (`encodeStops()`),
+    /// which its next update and every tracking answer of its tasks use.
     func deliveryVehicle(_ stored: StoreRecord) throws -> DeliveryVehicleRecord {
-        try decoded(stored, in: \.deliveryVehicles, version: \.version, decode: DeliveryVehicleRecord.init)
+        try decoded(stored, in: \.deliveryVehicles, version: \.version) { stored in
+            var record = try DeliveryVehicleRecord(stored)
+            record.encodeStops()
+            return record
+        }
     }
 
     /// The newest copy of a delivery vehicle this process has read or written, as `latestVehicle`.
@@ -109,6 +116,11 @@ final class RecordCache: @unchecked Sendable {
     /// The task in `stored`, decoded once per version (GetTaskTrackingInfo reads the same task again and again).
     func task(_ stored: StoreRecord) throws -> TaskRecord {
         try decoded(stored, in: \.tasks, version: \.version, decode: TaskRecord.init)
+    }
+
+    /// The shipment (a tracking ID's tasks) in `stored`, decoded once per version (every GetTaskTrackingInfo reads it).
+    func shipment(_ stored: StoreRecord) throws -> ShipmentRecord {
+        try decoded(stored, in: \.shipments, version: \.version, decode: ShipmentRecord.init)
     }
 
     /// The trip in `stored`, decoded once per version.

@@ -58,6 +58,13 @@ public protocol VehicleJSONUpdating: Sendable {
                                    completion: @escaping @Sendable (Result<[UInt8], any Error>) -> Void)
 }
 
-/// Everything a Fleet Engine server serves: the calls, their watches and the location-update fast paths.
-/// The engine is one; a server needs nothing else of it.
-public typealias FleetServing = FleetAPI & TripObserving & TaskObserving & VehicleObserving & VehicleJSONUpdating
+/// GetTaskTrackingInfo answered as JSON text, for a server: an implementation that keeps the text of
+/// a delivery vehicle's legs can join it into the route instead of encoding every point again.
+public protocol TaskTrackingJSONReading: Sendable {
+    /// As `FleetAPI.getTaskTrackingInfo(_:)`, with the response as its proto3 JSON text written as `options` say.
+    func getTaskTrackingInfoJSON(_ request: GetTaskTrackingInfoRequest, options: EncodingOptions) throws -> [UInt8]
+}
+
+/// Everything a Fleet Engine server serves: the calls, their watches and the fast paths of location
+/// updates and shipment tracking. The engine is one; a server needs nothing else of it.
+public typealias FleetServing = FleetAPI & TripObserving & TaskObserving & VehicleObserving & VehicleJSONUpdating & TaskTrackingJSONReading

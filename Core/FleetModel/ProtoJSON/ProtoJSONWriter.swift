@@ -88,6 +88,25 @@ public struct ProtoJSONTextWriter: ProtoFieldWriter {
         return writer.bytes
     }
 
+    /// The members `message` writes, as JSON text without the object's braces (empty when no field is
+    /// set), to write later with `writeMembersText`: one text for two objects that share those members.
+    public static func membersText<Message: ProtoMessage>(_ message: Message, options: EncodingOptions = EncodingOptions()) -> [UInt8] {
+        var writer = ProtoJSONTextWriter(options: options)
+        message.writeFields(to: &writer)
+        return writer.bytes
+    }
+
+    /// Writes members already written as text (``membersText(_:options:)``) into the object being written.
+    public mutating func writeMembersText(_ members: [UInt8]) {
+        guard !members.isEmpty else { return }
+        if !isFirstMember { text.appendByte(UInt8(ascii: ",")) }
+        isFirstMember = false
+        _ = text.appendPlain { bytes in
+            bytes += members
+            return true
+        }
+    }
+
     /// Writes member `jsonName` as an object whose members `body` writes.
     public mutating func writeObject(_ jsonName: String, _ body: (inout ProtoJSONTextWriter) -> Void) {
         writeKey(jsonName)

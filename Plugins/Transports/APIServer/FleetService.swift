@@ -183,6 +183,9 @@ public final class FleetService: Sendable {
         case .updateDeliveryVehicle(let request) where !encoding.enumsAsNumbers:
             // A van's location reports: the engine answers with the stops' JSON it keeps, not the 20 stops encoded again.
             return answerLater(method: method, start: start, encode: { $0 }) { engine.updateDeliveryVehicleJSON(request, completion: $0) }
+        case .getTaskTrackingInfo(let request):
+            // What the person waiting sees: the route through 20 stops is joined from the text kept of each leg.
+            return now(.response(.json(try engine.getTaskTrackingInfoJSON(request, options: encoding))))
         default:
             if method.isReadOnly { return now(.response(.json(try call.respond(from: engine).jsonBytes(options: encoding)))) }
             return answerLater(method: method, start: start, encode: { $0.jsonBytes(options: encoding) }) { call.respond(from: engine, completion: $0) }

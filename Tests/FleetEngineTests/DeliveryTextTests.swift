@@ -1,0 +1,138 @@
+@testable import FleetEngine
+import FleetModel
+import FleetStore
+import MemoryStore
+import Testing
+
+/// The text the engine keeps and joins on the Deliveries hot paths (a shipment's tasks decoded once
+/// per version, each leg's path as JSON, the vehicle's fields written once per update): the answers
+/// and records are the bytes they would be written afresh, and every write, by this engine or by
+/// another on the same store, is seen at once.
+@Suite struct DeliveryTextTests {
+    static let always = TaskTrackingViewConfig.VisibilityOption(visibilityOption: .always(true))
+    static let showAll = TaskTrackingViewConfig(routePolylinePointsVisibility: always, estimatedArrivalTimeVisibility: always,
+                                                estimatedTaskCompletionTimeVisibility: always, remainingDrivingDistanceVisibility: always,
+                                                remainingStopCountVisibility: always, vehicleLocationVisibility: always)
+    let stops = [(48.11, 11.52), (48.12, 11.54), (48.13, 11.55)]
+
+    /// GetTaskTrackingInfo's JSON for `trackingID`, checked byte for byte against the answer encoded
+    /// afresh, enums by name and by number; the answer itself.
+    @discardableResult
+    func tracked(_ engine: Engine, _ f: Fixture, _ trackingID: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> TaskTrackingInfo {
+        let request = GetTaskTrackingInfoRequest(name: f.trackingName(trackingID))
+        let info = try engine.getTaskTrackingInfo(request)
+        for options in [EncodingOptions(), EncodingOptions(enumsAsNumbers: true)] {
+            let json = try engine.getTaskTrackingInfoJSON(request, options: options)
+            #expect(String(decoding: json, as: UTF8.self) == String(decoding: info.jsonBytes(options: options), as: UTF8.self),
+                    sourceLocation: sourceLocation)
+        }
+        return info
+    }
+
+    /// A van at the depot with three stops, one task each ("t0"…"t2", tracked as "P0"…"P2", everything shown).
+    func van(_ f: Fixture) throws {
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        for (i, stop) in stops.enumerated() {
+            try f.createTask("t\(i)", Fixture.newTask(tracking: "P\(i)", at: stop, view: Self.showAll))
+        }
+        try f.setStops("dv1", stops.enumerated().map { Fixture.stop($0.element, ["t\($0.offset)"]) })
+    }
+
+    @Test func theTrackingJSONIsTheAnswerEncodedAfreshThroughEveryChange() throws {
+        let f = Fixture()
+        try van(f)
+        let first = try tracked(f.engine, f, "P2")
+        #expect(first.routePolylinePoints.count >= 4, "the way to the first stop and the legs on to the third")
+        #expect(try tracked(f.engine, f, "P0").routePolylinePoints.count == 2)
+        // A location report: the route starts where the van is.
+        try f.moveDeliveryVehicle("dv1", to: 48.105, 11.51)
+        let moved = try tracked(f.engine, f, "P2")
+        #expect(moved.routePolylinePoints.first == Fixture.point(48.105, 11.51))
+        // New stops: the first served, the last two swapped.
+        try f.setStops("dv1", [Fixture.stop(stops[2], ["t2"]), Fixture.stop(stops[1], ["t1"])])
+        #expect(try tracked(f.engine, f, "P2").remainingStopCount == 1)
+        #expect(try tracked(f.engine, f, "P1").remainingStopCount == 2)
+        // Closed: no vehicle, no route.
+        #expect(try tracked(f.engine, f, "P0").routePolylinePoints.isEmpty)
+        // The route hidden by the task's view config.
+        var hidden = Self.showAll
+        hidden.routePolylinePointsVisibility = TaskTrackingViewConfig.VisibilityOption(visibilityOption: .never(true))
+        try f.updateTask("t1", DeliveryTask(taskTrackingViewConfig: hidden), ["taskTrackingViewConfig"])
+        let withoutRoute = try tracked(f.engine, f, "P1")
+        #expect(withoutRoute.routePolylinePoints.isEmpty)
+        #expect(withoutRoute.vehicleLocation != nil)
+    }
+
+    @Test func aShipmentsTasksAreReadAgainAfterEveryWrite() throws {
+        let f = Fixture()
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        try f.createTask("waiting", Fixture.newTask(tracking: "PARCEL", view: Self.showAll))
+        #expect(try tracked(f.engine, f, "PARCEL").vehicleLocation == nil, "on no vehicle")
+        // CreateTask adds a task to the shipment: the one on a vehicle is shown.
+        try f.createTask("onboard", Fixture.newTask(tracking: "PARCEL", at: stops[0], view: Self.showAll))
+        try f.setStops("dv1", [Fixture.stop(stops[0], ["onboard"])])
+        #expect(try tracked(f.engine, f, "PARCEL").remainingStopCount == 1)
+        // UpdateTask: the task's new view config is read.
+        var hidden = Self.showAll
+        hidden.remainingStopCountVisibility = TaskTrackingViewConfig.VisibilityOption(visibilityOption: .never(true))
+        try f.updateTask("onboard", DeliveryTask(taskTrackingViewConfig: hidden), ["taskTrackingViewConfig"])
+        #expect(try tracked(f.engine, f, "PARCEL").remainingStopCount == nil)
+        // DeleteTask takes a task out of the shipment (once off the vehicle, which closes it).
+        try f.setStops("dv1", [])
+        try f.engine.deleteTask(DeleteTaskRequest(name: f.taskName("onboard")))
+        let left = try tracked(f.engine, f, "PARCEL")
+        #expect(left.state == .open)
+        #expect(left.vehicleLocation == nil, "the waiting task again")
+    }
+
+    @Test func anotherEnginesWritesThroughTheStoreAreSeen() throws {
+        let store = MemoryStore()
+        let f = Fixture(store: store)
+        let other = Engine(store: store, clock: f.clock)
+        try van(f)
+        try tracked(f.engine, f, "P2")
+        // The other engine adds a task to the shipment and moves the van.
+        try other.createTask(CreateTaskRequest(parent: f.parent, taskId: "late", task: Fixture.newTask(tracking: "P2", at: stops[0], view: Self.showAll)))
+        try other.updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+            deliveryVehicle: DeliveryVehicle(name: f.deliveryVehicleName("dv1"),
+                                             lastLocation: DeliveryVehicleLocation(location: Fixture.point(48.107, 11.515)),
+                                             remainingVehicleJourneySegments: [Fixture.stop(stops[0], ["t0", "late"]), Fixture.stop(stops[2], ["t2"])]),
+            updateMask: FieldMask(["lastLocation", "remainingVehicleJourneySegments"])))
+        let seen = try tracked(f.engine, f, "P2")
+        #expect(seen.remainingStopCount == 1, "the task on the first stop, added by the other engine, is shown")
+        #expect(seen.vehicleLocation?.location == Fixture.point(48.107, 11.515))
+        #expect(seen.routePolylinePoints.first == Fixture.point(48.107, 11.515))
+        // And the other way round: this engine's next report starts from the other's stops.
+        try f.moveDeliveryVehicle("dv1", to: 48.108, 11.516)
+        let info = try other.getTaskTrackingInfo(GetTaskTrackingInfoRequest(name: f.trackingName("P2")))
+        #expect(info.routePolylinePoints.first == Fixture.point(48.108, 11.516))
+        #expect(try tracked(f.engine, f, "P2") == info)
+    }
+
+    @Test func aLocationReportWritesTheRecordAndAnswerAsWrittenAfresh() throws {
+        let store = MemoryStore()
+        let f = Fixture(store: store)
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot, attributes: [DeliveryVehicleAttribute(key: "depot", value: "north")])
+        try f.createDeliveryVehicle("dv2", at: Fixture.depot)
+        for van in ["dv1", "dv2"] {
+            for (i, stop) in stops.enumerated() { try f.createTask("\(van)-t\(i)", Fixture.newTask(tracking: "Q-\(van)-\(i)", at: stop)) }
+            try f.setStops(van, stops.enumerated().map { Fixture.stop($0.element, ["\(van)-t\($0.offset)"]) })
+        }
+        for (step, lat) in [48.101, 48.102].enumerated() {
+            for van in ["dv1", "dv2"] {
+                let request = UpdateDeliveryVehicleRequest(
+                    deliveryVehicle: DeliveryVehicle(name: f.deliveryVehicleName(van), lastLocation: DeliveryVehicleLocation(location: Fixture.point(lat, 11.5))),
+                    updateMask: FieldMask(["lastLocation"]))
+                let json = try WritesWithoutWaitingTests().awaitWrite { f.engine.updateDeliveryVehicleJSON(request, completion: $0) }
+                let stored = try #require(try store.get(RecordKey(.deliveryVehicle, provider: f.provider, id: van)))
+                let record = try DeliveryVehicleRecord(stored)
+                // Written afresh from the decoded record (no text kept): the same bytes.
+                #expect(record.storeRecord().payload == stored.payload, "\(van), step \(step)")
+                #expect(json == f.engine.deliveryVehicleJSON(record), "\(van), step \(step)")
+                let answered = try DeliveryVehicle(json: JSON.parse(json), path: "", options: DecodingOptions())
+                #expect(answered.attributes == (try f.deliveryVehicle(van)).attributes, "attributes in both spellings")
+                #expect(record.tracking.legPaths.count == 3)
+            }
+        }
+    }
+}
