@@ -306,7 +306,7 @@ enum NodeBenchmarks {
             plainNode = try BenchServer(folder: folder, store: store, extraArguments: ["--insecure"], listen: "\(machines.nodes[0].address):8082",
                                         launcher: machines.nodes[0].launcher)
             stops.append(plainNode.stop)
-            delayBy = "a relay"
+            delayBy = relay.isRealTime ? "a relay (real-time threads)" : "a relay (ordinary threads: real-time refused)"
             delayedLoad = { try measure([delayedNode]) }
         }
         progress(String(format: "UpdateVehicle, 1 node, %.2f ms each way to PostgreSQL by %@ (without, with, with, without)",
