@@ -12,7 +12,8 @@ import Synchronization
 /// Reported: each rate and its ratio to one node; the nodes' and PostgreSQL's CPU per call, and
 /// from PostgreSQL's the number of nodes one database core carries before the curve bends; and
 /// UpdateVehicle on one node with a network delay between node and database against without,
-/// with the commits per write transaction PostgreSQL saw (the store's batches).
+/// alternated, with the node's CPU per call on each side and the commits per write transaction
+/// PostgreSQL saw (the store's batches).
 enum NodeBenchmarks {
     struct Settings {
         var nodeCounts = [1, 2, 4]
@@ -273,8 +274,7 @@ enum NodeBenchmarks {
     /// With netem both sides are loads of `node`. With the relay, the delayed side is a node of
     /// its own, and so is the side without: two processes started together on `node`'s machine,
     /// one on `store`, one through the relay, so that neither is the one that already served every
-    /// load before (a single delayed load of a fresh node against the first node's loads at the
-    /// start and the end gave 126%, 77% and 75% in three runs; alternated, 114%).
+    /// load before (a fresh delayed node against it ran at 114% in one alternated run).
     private static func measureDelay(_ settings: Settings, machines: NodeMachines, cluster: BenchCluster, store: String, node: BenchServer,
                                      folder: String, measure: @escaping ([BenchServer]) throws -> Load) throws -> (plain: Load, delayed: Load, delayBy: String) {
         var plainNode = node
