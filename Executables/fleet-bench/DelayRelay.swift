@@ -114,11 +114,12 @@ final class DelayRelay: @unchecked Sendable {
         }
     }
 
-    /// Puts the calling thread under `SCHED_FIFO` at the lowest real-time priority; false when refused.
+    /// Puts the calling thread under `SCHED_FIFO` at the lowest real-time priority (on Linux, process
+    /// ID 0 names the calling thread alone); false when refused.
     private static func runAheadOfOrdinaryThreads() -> Bool {
         var parameter = sched_param()
         parameter.sched_priority = 1
-        return pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter) == 0
+        return sched_setscheduler(0, SCHED_FIFO, &parameter) == 0
     }
 
     /// Moves the calling thread into network namespace `name` (`setns`, looked up at run time:
