@@ -224,6 +224,7 @@ let package = Package(
         // The module graph's rules (docs/architecture.md), checked on `swift package dump-package`.
         .testTarget(name: "PackageGraphTests", path: "Tests/PackageGraphTests"),
         .testTarget(name: "ExecutableTests", dependencies: ["FleetErrors", "FleetCatalogue", "FleetTestSupport"], path: "Tests/ExecutableTests"),
+        .testTarget(name: "FleetBenchTests", dependencies: ["fleet-bench"], path: "Tests/FleetBenchTests"),
     ],
     swiftLanguageModes: [.v6]
 )

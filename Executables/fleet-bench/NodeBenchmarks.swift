@@ -13,7 +13,8 @@ import ThrowawayPostgres
 /// Reported: each rate and its ratio to one node; the nodes' and PostgreSQL's CPU per call, and
 /// from PostgreSQL's the number of nodes one database core carries before the curve bends; and
 /// UpdateVehicle on one node with a network delay between node and database against without,
-/// with the commits per write transaction PostgreSQL saw (the store's batches).
+/// alternated, with the node's CPU per call on each side and the commits per write transaction
+/// PostgreSQL saw (the store's batches).
 enum NodeBenchmarks {
     struct Settings {
         var nodeCounts = [1, 2, 4]
@@ -47,7 +48,9 @@ enum NodeBenchmarks {
         var settings: Settings
         var getTrip: [Int: Load] = [:]
         var updateVehicle: [Int: Load] = [:]
+        /// UpdateVehicle on one node with the delay, and without it in loads alternated with those.
         var delayedUpdate: Load?
+        var undelayedUpdate: Load?
         /// What made the delay: "tc netem", or "a relay" (`DelayRelay`) where the kernel has no netem.
         var delayBy = ""
 
@@ -60,9 +63,9 @@ enum NodeBenchmarks {
             let both = [ratio(getTrip, nodes), ratio(updateVehicle, nodes)].compactMap { $0 }
             return both.count == 2 ? both.min() : nil
         }
-        /// UpdateVehicle's rate on one node with the delay against without.
+        /// UpdateVehicle's rate on one node with the delay against without (the loads alternated with it).
         var delayRatio: Double? {
-            guard let delayed = delayedUpdate, let plain = updateVehicle[1], plain.rate > 0 else { return nil }
+            guard let delayed = delayedUpdate, let plain = undelayedUpdate, plain.rate > 0 else { return nil }
             return delayed.rate / plain.rate
         }
         /// Commits per write transaction: at least the store's mean batch (the publisher's NOTIFY
@@ -84,7 +87,7 @@ enum NodeBenchmarks {
                 ("fourNodesRatio", number(lowerRatio(4))),
                 ("delayRatio", number(delayRatio)),
                 ("delayMilliseconds", number(delayedUpdate == nil ? nil : settings.delayMilliseconds)),
-                ("commitsPerTransaction", number(Self.commitsPerTransaction(updateVehicle[1], seconds: settings.seconds), "%.2f")),
+                ("commitsPerTransaction", number(Self.commitsPerTransaction(undelayedUpdate ?? updateVehicle[1], seconds: settings.seconds), "%.2f")),
                 ("commitsPerTransactionDelayed", number(Self.commitsPerTransaction(delayedUpdate, seconds: settings.seconds), "%.2f")),
                 ("nodeQuota", number(settings.nodeQuota, "%.2f")),
                 ("getTripNodesPerDatabaseCore", number(Self.nodesPerDatabaseCore(getTrip), "%.1f")),
@@ -98,8 +101,11 @@ enum NodeBenchmarks {
                     fields.append(("\(call)NodeMicrosecondsPerCall\(nodes)", number(load.nodeCPU * 1e6, "%.0f")))
                 }
             }
-            if let delayedUpdate {
+            if let delayedUpdate, let undelayedUpdate {
                 fields.append(("updateVehicleRateDelayed", number(delayedUpdate.rate, "%.0f")))
+                fields.append(("updateVehicleRateUndelayed", number(undelayedUpdate.rate, "%.0f")))
+                fields.append(("updateVehicleNodeMicrosecondsPerCallDelayed", number(delayedUpdate.nodeCPU * 1e6, "%.0f")))
+                fields.append(("updateVehicleNodeMicrosecondsPerCallUndelayed", number(undelayedUpdate.nodeCPU * 1e6, "%.0f")))
                 fields.append(("delayBy", "\"\(delayBy)\""))
             }
             return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
@@ -127,13 +133,14 @@ enum NodeBenchmarks {
                                              comparison: "one node's rate × PostgreSQL's CPU per call at the most nodes: where the curve bends for each core PostgreSQL has"))
                 }
             }
-            if let delayedUpdate, let ratio = delayRatio {
-                let plain = Self.commitsPerTransaction(updateVehicle[1], seconds: settings.seconds) ?? 0
+            if let delayedUpdate, let undelayedUpdate, let ratio = delayRatio {
+                let plain = Self.commitsPerTransaction(undelayedUpdate, seconds: settings.seconds) ?? 0
                 let delayed = Self.commitsPerTransaction(delayedUpdate, seconds: settings.seconds) ?? 0
                 rows.append(BenchmarkRow(name: String(format: "UpdateVehicle, 1 node, %.1f ms each way between node and PostgreSQL", settings.delayMilliseconds),
                                          value: .perSecond(delayedUpdate.rate),
-                                         comparison: String(format: "%.0f%% of the rate without delay (aim >= 80%%: %@); commits per write transaction %.1f with the delay, %.1f without; p99 %@; delay by %@",
-                                                            ratio * 100, ratio >= 0.8 ? "met" : "not met", delayed, plain, delayedUpdate.p99, delayBy),
+                                         comparison: String(format: "%.0f%% of %.0f/s without delay (aim >= 80%%: %@; each the mean of two loads, alternated); commits per write transaction %.1f with the delay, %.1f without; node CPU per call %.0f µs with, %.0f µs without; p99 %@; delay by %@",
+                                                            ratio * 100, undelayedUpdate.rate, ratio >= 0.8 ? "met" : "not met", delayed, plain,
+                                                            delayedUpdate.nodeCPU * 1e6, undelayedUpdate.nodeCPU * 1e6, delayedUpdate.p99, delayBy),
                                          ratio: ratio, baseline: "1 node without delay"))
             }
             return rows
@@ -253,29 +260,62 @@ enum NodeBenchmarks {
         }
         outcome.updateVehicle = try measureAll("/", updateScripts)
         if settings.delayMilliseconds > 0 {
-            progress(String(format: "UpdateVehicle, 1 node, %.2f ms each way to PostgreSQL", settings.delayMilliseconds))
-            do {
-                try machines.setDatabaseDelay(milliseconds: settings.delayMilliseconds)
-                outcome.delayBy = "tc netem"
-            } catch {
-                // No netem in this kernel: the first node's machine gets a second node whose
-                // connections to PostgreSQL go through a relay that holds them as the link would.
-                progress("tc netem did not take (\(error)); the delay is a relay's")
-                let relayPort = cluster.port + 1
-                let relay = try DelayRelay(namespace: machines.database.namespace, address: machines.database.address, port: UInt16(relayPort),
-                                           target: UInt16(cluster.port), delay: settings.delayMilliseconds / 1000)
-                defer { relay.stop() }
-                let node = try BenchServer(folder: folder, store: "postgres://\(PostgresCluster.user)@\(machines.database.address):\(relayPort)/nodes",
-                                           extraArguments: ["--insecure"], listen: "\(machines.nodes[0].address):8081", launcher: machines.nodes[0].launcher)
-                defer { node.stop() }
-                outcome.delayBy = "a relay"
-                outcome.delayedUpdate = try measure([node], path: "/", scripts: updateScripts(1))
+            let (plain, delayed, delayBy) = try measureDelay(settings, machines: machines, cluster: cluster, store: store, node: nodes[0], folder: folder) {
+                try measure($0, path: "/", scripts: updateScripts(1))
             }
-            if outcome.delayBy == "tc netem" {
-                outcome.delayedUpdate = try measure([nodes[0]], path: "/", scripts: updateScripts(1))
-                try machines.setDatabaseDelay(milliseconds: 0)
-            }
+            (outcome.undelayedUpdate, outcome.delayedUpdate, outcome.delayBy) = (plain, delayed, delayBy)
         }
         return outcome
+    }
+
+    /// UpdateVehicle on one node without and with the delay, alternated (without, with, with,
+    /// without) so that both sides see the same share of the host's other load: the mean of each
+    /// side's two loads, and what made the delay. `measure` runs one load on the nodes given.
+    ///
+    /// With netem both sides are loads of `node`. With the relay, the delayed side is a node of
+    /// its own, and so is the side without: two processes started together on `node`'s machine,
+    /// one on `store`, one through the relay, so that neither is the one that already served every
+    /// load before (a fresh delayed node against it ran at 114% in one alternated run).
+    private static func measureDelay(_ settings: Settings, machines: NodeMachines, cluster: PostgresCluster, store: String, node: BenchServer,
+                                     folder: String, measure: @escaping ([BenchServer]) throws -> Load) throws -> (plain: Load, delayed: Load, delayBy: String) {
+        var plainNode = node
+        let delayedLoad: () throws -> Load
+        let delayBy: String
+        var stops: [() -> Void] = []
+        defer { stops.reversed().forEach { $0() } }
+        do {
+            // Whether netem takes here: set once and removed again.
+            try machines.setDatabaseDelay(milliseconds: settings.delayMilliseconds)
+            try machines.setDatabaseDelay(milliseconds: 0)
+            delayBy = "tc netem"
+            delayedLoad = {
+                try machines.setDatabaseDelay(milliseconds: settings.delayMilliseconds)
+                defer { try? machines.setDatabaseDelay(milliseconds: 0) }
+                return try measure([node])
+            }
+        } catch {
+            // No netem in this kernel: the node's machine gets a second node whose connections to
+            // PostgreSQL go through a relay that holds them as the link would.
+            progress("tc netem did not take (\(error)); the delay is a relay's")
+            let relayPort = cluster.port + 1
+            let relay = try DelayRelay(namespace: machines.database.namespace, address: machines.database.address, port: UInt16(relayPort),
+                                       target: UInt16(cluster.port), delay: settings.delayMilliseconds / 1000)
+            stops.append(relay.stop)
+            let delayedNode = try BenchServer(folder: folder, store: "postgres://\(PostgresCluster.user)@\(machines.database.address):\(relayPort)/nodes",
+                                              extraArguments: ["--insecure"], listen: "\(machines.nodes[0].address):8081", launcher: machines.nodes[0].launcher)
+            stops.append(delayedNode.stop)
+            plainNode = try BenchServer(folder: folder, store: store, extraArguments: ["--insecure"], listen: "\(machines.nodes[0].address):8082",
+                                        launcher: machines.nodes[0].launcher)
+            stops.append(plainNode.stop)
+            delayBy = relay.isRealTime ? "a relay (real-time threads)" : "a relay (ordinary threads: real-time refused)"
+            delayedLoad = { try measure([delayedNode]) }
+        }
+        progress(String(format: "UpdateVehicle, 1 node, %.2f ms each way to PostgreSQL by %@ (without, with, with, without)",
+                        settings.delayMilliseconds, delayBy))
+        let plainFirst = try measure([plainNode])
+        let delayedFirst = try delayedLoad()
+        let delayedLast = try delayedLoad()
+        let plainLast = try measure([plainNode])
+        return (plainFirst.averaged(with: plainLast), delayedFirst.averaged(with: delayedLast), delayBy)
     }
 }

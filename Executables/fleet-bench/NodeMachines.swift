@@ -196,12 +196,14 @@ struct CPUGroups: Sendable {
     let version2: Bool
     static let period = 100_000
 
-    static func find() -> CPUGroups? {
-        if let controllers = try? String(contentsOfFile: "/sys/fs/cgroup/cgroup.controllers", encoding: .utf8),
+    /// The CPU groups of the cgroup file system mounted at `mount`: v2 when its root lists the cpu
+    /// controller (a unified hierarchy), else v1's cpu hierarchy; nil when neither is there.
+    static func find(mount: String = "/sys/fs/cgroup") -> CPUGroups? {
+        if let controllers = try? String(contentsOfFile: mount + "/cgroup.controllers", encoding: .utf8),
            controllers.split(whereSeparator: \.isWhitespace).contains("cpu") {
-            return CPUGroups(root: "/sys/fs/cgroup", version2: true)
+            return CPUGroups(root: mount, version2: true)
         }
-        for root in ["/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"] where FileManager.default.fileExists(atPath: root + "/cpu.cfs_quota_us") {
+        for root in [mount + "/cpu", mount + "/cpu,cpuacct"] where FileManager.default.fileExists(atPath: root + "/cpu.cfs_quota_us") {
             return CPUGroups(root: root, version2: false)
         }
         return nil

@@ -136,6 +136,7 @@ struct ModuleRules {
             "StoreTests": "contract: one suite run against every store, with what each store does beyond it",
             "FuzzCorpusTests": "the fuzz targets over their committed corpus",
             "PackageGraphTests": "the package itself: its module graph and its sources",
+            "FleetBenchTests": "unit: fleet-bench's own code (what it writes to a machine's cgroup), through @testable import",
         ])
 }
 
