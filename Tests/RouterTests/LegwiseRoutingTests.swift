@@ -1,0 +1,137 @@
+import FleetErrors
+import FleetGeo
+import FleetRouting
+import RoutinoRouter
+import StraightRouter
+import Synchronization
+import Testing
+
+/// A router for tests: drives every leg as an L (north or south first, then east or west) at 10 m/s; a leg
+/// whose end is `noRoadTo` has no road (ROUTE_NOT_FOUND naming it, as Routino says it); counts its calls.
+final class CornerRouter: Router {
+    let noRoadTo: GeoPoint?
+    let otherFailure: FleetError?
+    let calls = Mutex(0)
+    var url: String { "test-corner" }
+
+    init(noRoadTo: GeoPoint? = nil, otherFailure: FleetError? = nil) {
+        self.noRoadTo = noRoadTo
+        self.otherFailure = otherFailure
+    }
+
+    func route(_ request: RouteRequest) throws(FleetError) -> RoutePlan {
+        calls.withLock { $0 += 1 }
+        if let otherFailure { throw otherFailure }
+        var points = [request.waypoints[0]]
+        var indices = [0]
+        for (index, next) in request.waypoints.enumerated().dropFirst() {
+            if next == noRoadTo {
+                throw FleetError(.routeNotFound, detail: "no motorcar route from \(request.field(ofWaypoint: index - 1)) to \(request.field(ofWaypoint: index)) \(next) on test-corner",
+                                 field: request.field(ofWaypoint: index))
+            }
+            let previous = points[points.count - 1]
+            points.append(GeoPoint(latitude: next.latitude, longitude: previous.longitude))
+            points.append(next)
+            indices.append(points.count - 1)
+        }
+        var meters = [0.0]
+        for i in points.indices.dropFirst() { meters.append(meters[i - 1] + Geodesy.distance(points[i - 1], points[i])) }
+        return RoutePlan(points: points, cumulativeMeters: meters, cumulativeSeconds: meters.map { $0 / 10 },
+                         waypointIndices: indices, isEstimate: false)
+    }
+
+    var count: Int { calls.withLock { $0 } }
+}
+
+/// A plan whose legs cannot all be routed keeps the road legs and estimates only the others, saying why.
+struct LegwiseRoutingTests {
+    let start = GeoPoint(latitude: 52.50, longitude: 13.40)
+    let pickup = GeoPoint(latitude: 52.51, longitude: 13.42)
+    let pedestrianZone = GeoPoint(latitude: 52.52, longitude: 13.44)
+    let dropoff = GeoPoint(latitude: 52.51, longitude: 13.46)
+
+    /// Distance and time of leg `index` of `plan`.
+    func leg(_ plan: RoutePlan, _ index: Int) -> (meters: Double, seconds: Double) {
+        let a = plan.arrival(atWaypoint: index), b = plan.arrival(atWaypoint: index + 1)
+        return (b.meters - a.meters, b.seconds - a.seconds)
+    }
+
+    @Test func theLegWithoutARoadIsEstimatedAndTheOthersKeepTheirRoads() throws {
+        let router = CornerRouter(noRoadTo: pedestrianZone)
+        let request = RouteRequest(waypoints: [start, pickup, pedestrianZone, dropoff], category: .auto)
+        let plan = try router.routeLegs(request)
+        #expect(!plan.isEstimate)
+        #expect(plan.estimatedLegs.map(\.leg) == [1])
+        #expect(plan.estimatedLegs.first?.cause == ErrorCause.routeNotFound.id)
+        #expect(plan.estimatedLegs.first?.reason.contains("no motorcar route") == true)
+        #expect(plan.isEstimated(leg: 1) && !plan.isEstimated(leg: 0) && !plan.isEstimated(leg: 2))
+
+        // The road legs are the router's own, point for point, metre for metre.
+        let first = try router.route(RouteRequest(from: start, to: pickup))
+        let last = try router.route(RouteRequest(from: pedestrianZone, to: dropoff))
+        #expect(Array(plan.points[plan.waypointIndices[0]...plan.waypointIndices[1]]) == first.points)
+        #expect(Array(plan.points[plan.waypointIndices[2]...plan.waypointIndices[3]]) == last.points)
+        #expect(abs(leg(plan, 0).meters - first.distanceMeters) < 1e-6)
+        #expect(abs(leg(plan, 0).seconds - first.durationSeconds) < 1e-6)
+        #expect(abs(leg(plan, 2).meters - last.distanceMeters) < 1e-6)
+        #expect(abs(leg(plan, 2).seconds - last.durationSeconds) < 1e-6)
+
+        // The estimated leg is what the straight router says of it: a straight line, 1.3 times the great circle, at 40 km/h.
+        let straight = try StraightRouter().route(RouteRequest(from: pickup, to: pedestrianZone, category: .auto))
+        #expect(Array(plan.points[plan.waypointIndices[1]...plan.waypointIndices[2]]) == [pickup, pedestrianZone])
+        #expect(abs(leg(plan, 1).meters - straight.distanceMeters) < 1e-6)
+        #expect(abs(leg(plan, 1).seconds - straight.durationSeconds) < 1e-6)
+        #expect(abs(plan.distanceMeters - first.distanceMeters - straight.distanceMeters - last.distanceMeters) < 1e-6)
+    }
+
+    @Test func aPlanOnRoadsAsksTheRouterOnce() throws {
+        let router = CornerRouter()
+        let plan = try router.routeLegs(RouteRequest(waypoints: [start, pickup, pedestrianZone, dropoff]))
+        #expect(router.count == 1)
+        #expect(plan == (try router.route(RouteRequest(waypoints: [start, pickup, pedestrianZone, dropoff]))))
+        #expect(plan.estimatedLegs.isEmpty)
+    }
+
+    @Test func whenNoLegHasARoadThePlanIsAnEstimateThatSaysWhy() throws {
+        let router = CornerRouter(noRoadTo: pickup)
+        let plan = try router.routeLegs(RouteRequest(from: start, to: pickup))
+        #expect(plan.isEstimate)
+        #expect(plan.estimatedLegs.map(\.leg) == [0])
+        #expect(abs(plan.distanceMeters - Geodesy.distance(start, pickup) * 1.3) < 1e-6)
+    }
+
+    @Test func otherFailuresAreNotHiddenAsEstimates() throws {
+        let router = CornerRouter(otherFailure: FleetError(.routingMapUnavailable, detail: "gone"))
+        let error = try #require(throws: FleetError.self) { try router.routeLegs(RouteRequest(from: start, to: pickup)) }
+        #expect(error.cause == ErrorCause.routingMapUnavailable.id)
+        #expect(router.count == 1)
+    }
+}
+
+/// The same on Routino's roads: a stop far from every road of the Helsinki map.
+@Suite(.enabled(if: HelsinkiMap.directory != nil, "\(HelsinkiMap.missing)"))
+struct RoutinoLegwiseRoutingTests {
+    @Test func aStopFarFromAnyRoadEstimatesOnlyTheLegsToAndFromIt() throws {
+        let router = try RoutinoRouter(directory: HelsinkiMap.directory!)
+        let from = GeoPoint(latitude: 60.16675, longitude: 24.94956)
+        let via = GeoPoint(latitude: 60.17088, longitude: 24.94496)
+        let offMap = GeoPoint(latitude: 60.30, longitude: 24.94)
+        let to = GeoPoint(latitude: 60.17493, longitude: 24.94008)
+        // Today's whole-route answer: the far point fails the request.
+        #expect(throws: FleetError.self) { try router.route(RouteRequest(waypoints: [from, via, offMap, to])) }
+
+        let plan = try router.routeLegs(RouteRequest(waypoints: [from, via, offMap, to]))
+        #expect(!plan.isEstimate)
+        #expect(plan.estimatedLegs.map(\.leg) == [1, 2], "the legs to and from the far point")
+        #expect(plan.estimatedLegs.allSatisfy { $0.cause == ErrorCause.pointOffMap.id && $0.reason.contains("60.3") })
+        let road = try router.route(RouteRequest(from: from, to: via))
+        #expect(Array(plan.points[plan.waypointIndices[0]...plan.waypointIndices[1]]) == road.points)
+        #expect(abs(plan.arrival(atWaypoint: 1).meters - road.distanceMeters) < 1e-6)
+        #expect(abs(plan.arrival(atWaypoint: 1).seconds - road.durationSeconds) < 1e-6)
+        let straight = Geodesy.distance(via, offMap) * 1.3
+        let toFar = plan.arrival(atWaypoint: 2).meters - plan.arrival(atWaypoint: 1).meters
+        // From where the road leg ended (some metres from the via) to the far point, 1.3 times the great circle.
+        #expect(abs(toFar - straight) < 0.02 * straight, "\(toFar) against \(straight)")
+        #expect(plan.points[plan.waypointIndices[2]] == offMap)
+    }
+}
