@@ -5,11 +5,12 @@ extension Router {
     /// The route through the request's waypoints, on roads wherever a road joins them: one call to the
     /// router when it routes the whole request (the usual case); when it answers that no road serves a
     /// point or joins two (`POINT_OFF_MAP`, `ROUTE_NOT_FOUND`), each leg is asked on its own, and a leg it
-    /// cannot route becomes a great-circle estimate (``RoutePlan/greatCircle(_:model:)``) named in the
-    /// plan's ``RoutePlan/estimatedLegs`` with the router's cause and message. The other legs keep the
-    /// router's geometry, distances and times; where a road leg starts away from where the plan so far
-    /// ended (the router joined the road some metres from the point), the gap is a straight stretch at
-    /// the category's default speed.
+    /// cannot route becomes a great-circle estimate (``RoutePlan/greatCircle(_:model:)``) from where the
+    /// plan so far ends (the road the leg before reached, which may be some metres from its waypoint) to
+    /// the leg's waypoint, named in the plan's ``RoutePlan/estimatedLegs`` with the router's cause and
+    /// message. The other legs keep the router's geometry, distances and times; where a road leg starts
+    /// away from where the plan so far ended (after an estimate, at the road nearest its waypoint), the
+    /// gap is a straight stretch at the category's default speed.
     ///
     /// A plan none of whose legs is on roads has `isEstimate` true, and still names every leg and why.
     ///
@@ -29,7 +30,9 @@ extension Router {
             do {
                 builder.append(try route(pair))
             } catch where Self.meansNoRoad(error) {
-                builder.append(RoutePlan.greatCircle(pair, model: model),
+                // The straight line starts where the plan so far ends: the road the leg before reached.
+                let straight = RouteRequest(waypoints: [builder.points.last ?? pair.waypoints[0], pair.waypoints[1]], category: request.category)
+                builder.append(RoutePlan.greatCircle(straight, model: model),
                                estimated: EstimatedLeg(leg: leg, cause: error.cause ?? "", reason: error.message))
             }
         }
