@@ -161,7 +161,7 @@ let package = Package(
         .executableTarget(name: "fleet-fuzz", dependencies: ["FleetFuzzTargets"], path: "Executables/fleet-fuzz", swiftSettings: strict),
 
         // MARK: Tests.
-        .target(name: "FleetTestSupport", dependencies: ["FleetAuth", "OpenSSLJWT"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "FleetTestSupport", dependencies: ["FleetAuth", "OpenSSLJWT", "FleetRouting", "FleetGeo", "FleetErrors"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["FleetTestSupport", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors",
                                                            "FleetAuth", "MemoryStore", "RESTClient", "APIServer", "FleetREST", "HTTPClient", "JournalTransport", "OpenSSLJWT", "FleetRandom",
                                                            "FleetConcurrency"], path: "Tests/TransportTests"),

@@ -183,7 +183,7 @@ extension Engine {
         }
         if estimated != record.vehicle.estimatedLegs {
             record.vehicle.estimatedLegs = estimated
-            configuration.log?(Self.estimatedLegsLine(vehicle: record.vehicle.name ?? record.key.id, legs: estimated) { "stop \($0)" })
+            configuration.log?(Self.estimatedLegsLine(vehicle: record.vehicle.name ?? record.key.id, legs: estimated) { "stop \($0 + 1)" })
         }
         if !onRoads {
             let speed = max(metersPerSecond, 0.1)

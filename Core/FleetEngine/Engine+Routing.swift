@@ -65,7 +65,8 @@ extension Engine {
     }
 
     /// Sets the vehicle's `estimatedLegs` from a plan's legs (leg k leads to waypoint k), and logs them when
-    /// they changed: once per plan that changes them, never per update.
+    /// they changed: once per plan that changes them, never per update. The log numbers waypoints from 1, as
+    /// `fleet-admin vehicles get` does.
     private func noteEstimatedLegs(_ legs: [EstimatedLeg], on record: inout VehicleRecord) {
         let estimated = legs.map { EstimatedRouteLeg(leg: Int32($0.leg), cause: $0.cause, reason: $0.reason) }
         guard estimated != record.vehicle.estimatedLegs else { return }
@@ -73,7 +74,7 @@ extension Engine {
         guard let log = configuration.log else { return }
         log(Self.estimatedLegsLine(vehicle: record.vehicle.name ?? record.key.id, legs: estimated) { index in
             let waypoint = record.vehicle.waypoints[index]
-            return "waypoint \(index) (trip \(waypoint.tripId ?? "?") \((waypoint.waypointType ?? .unknownWaypointType).name))"
+            return "waypoint \(index + 1) (trip \(waypoint.tripId ?? "?") \((waypoint.waypointType ?? .unknownWaypointType).name))"
         })
     }
 

@@ -3,6 +3,7 @@ import FleetErrors
 import FleetGeo
 import FleetModel
 import FleetRouting
+import FleetTestSupport
 import Testing
 
 /// The distance and time of each leg of a delivery vehicle's stops, and from the vehicle to its next stop:

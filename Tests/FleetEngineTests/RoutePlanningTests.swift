@@ -3,42 +3,9 @@ import FleetErrors
 import FleetGeo
 import FleetModel
 import FleetRouting
+import FleetTestSupport
 import Synchronization
 import Testing
-
-/// A router for tests: drives every leg as an L (north or south first, then east or west), so its routes are
-/// measurably longer than a straight line; counts its calls; can be told to fail, or that no road leads to a
-/// point (ROUTE_NOT_FOUND for the legs ending there, as Routino says it).
-final class LRouter: Router {
-    let calls = Mutex(0)
-    let failing = Mutex(false)
-    let noRoadTo = Mutex<GeoPoint?>(nil)
-    var url: String { "test-l" }
-
-    func route(_ request: RouteRequest) throws(FleetError) -> RoutePlan {
-        calls.withLock { $0 += 1 }
-        if failing.withLock({ $0 }) { throw FleetError(code: .notFound, message: "no route between the points") }
-        let unreachable = noRoadTo.withLock { $0 }
-        var points = [request.waypoints[0]]
-        var indices = [0]
-        for (index, next) in request.waypoints.enumerated().dropFirst() {
-            if next == unreachable {
-                throw FleetError(.routeNotFound, detail: "no motorcar route to \(request.field(ofWaypoint: index)) \(next) on test-l",
-                                 field: request.field(ofWaypoint: index))
-            }
-            let previous = points[points.count - 1]
-            points.append(GeoPoint(latitude: next.latitude, longitude: previous.longitude))
-            points.append(next)
-            indices.append(points.count - 1)
-        }
-        var meters = [0.0]
-        for i in points.indices.dropFirst() { meters.append(meters[i - 1] + Geodesy.distance(points[i - 1], points[i])) }
-        return RoutePlan(points: points, cumulativeMeters: meters, cumulativeSeconds: meters.map { $0 / 10 },
-                         waypointIndices: indices, isEstimate: false)
-    }
-
-    var count: Int { calls.withLock { $0 } }
-}
 
 /// The engine plans routes on roads for vehicles with trips whose drivers send none.
 @Suite struct RoutePlanningTests {
@@ -196,7 +163,7 @@ final class LRouter: Router {
         let logged = lines.withLock { $0 }
         #expect(logged.count == 1, "\(logged)")
         #expect(logged.first?.contains("providers/test-project/vehicles/v1") == true)
-        #expect(logged.first?.contains("waypoint 1 (trip t1 INTERMEDIATE_DESTINATION_WAYPOINT_TYPE)") == true, "\(logged)")
+        #expect(logged.first?.contains("waypoint 2 (trip t1 INTERMEDIATE_DESTINATION_WAYPOINT_TYPE)") == true, "\(logged)")
         #expect(logged.first?.contains("ROUTE_NOT_FOUND") == true)
 
         // Updates along the plan neither plan nor log again; once the zone is served, every leg is on roads.

@@ -54,22 +54,11 @@ import Testing
         #expect(errors.isEmpty, "console: \(errors)")
     }
 
-    /// The sample routing map `make map` builds, or nil.
-    static let routingMap: String? = {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent(".build/map")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("nodes.mem").path) { return candidate.path }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
-
     /// With `--router`, a dropoff far from every road: the selected car's route draws the leg to it dashed
     /// (the vehicle's `estimatedLegs`) and the road leg to the pickup solid, and the selection says why.
-    @Test(.enabled(if: routingMap != nil, "the Helsinki map is not built: run `make map`"))
+    @Test(.enabled(if: SampleRoutingMap.directory != nil, "the Helsinki map is not built: run `make map`"))
     func aLegWithoutARoadIsDrawnDashed() throws {
-        let fleet = try MapFixture(serverArguments: ["--router", "routino:" + Self.routingMap!])
+        let fleet = try MapFixture(serverArguments: ["--router", "routino:" + SampleRoutingMap.directory!])
         try fleet.rest("POST", "/vehicles?vehicleId=car-1", [
             "vehicleState": "ONLINE", "supportedTripTypes": ["EXCLUSIVE"], "maximumCapacity": 4, "vehicleType": ["category": "AUTO"],
             "lastLocation": ["location": MapFixture.point((60.16675, 24.94956))],

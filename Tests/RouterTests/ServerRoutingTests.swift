@@ -96,7 +96,7 @@ struct ServerRoutingTests {
         let lines = server.standardError.split(separator: "\n").filter { $0.contains("no road for") }
         #expect(lines.count == 1, "\(server.standardError)")
         #expect(lines.first?.contains("providers/p/vehicles/v1") == true && lines.first?.contains("POINT_OFF_MAP") == true
-                && lines.first?.contains("waypoint 1 (trip t1 DROP_OFF_WAYPOINT_TYPE)") == true, "\(lines)")
+                && lines.first?.contains("waypoint 2 (trip t1 DROP_OFF_WAYPOINT_TYPE)") == true, "\(lines)")
     }
 
     @Test func theMapPagesDrawTheRoutingMapsRoads() throws {
