@@ -164,8 +164,8 @@ let package = Package(
         .executableTarget(name: "fleet-fuzz", dependencies: ["FleetFuzzTargets"], path: "Executables/fleet-fuzz", swiftSettings: strict),
 
         // MARK: Tests.
-        .target(name: "FleetTestSupport", dependencies: ["FleetAuth", "OpenSSLJWT", "FleetGeo", "FleetRandom", "ThrowawayPostgres"], path: "Tests/TestSupport",
-                swiftSettings: strict),
+        .target(name: "FleetTestSupport", dependencies: ["FleetAuth", "OpenSSLJWT", "FleetRouting", "FleetGeo", "FleetErrors", "FleetRandom", "ThrowawayPostgres"],
+                path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["FleetTestSupport", "FleetEngine", "FleetInterface", "FleetModel", "FleetErrors",
                                                            "FleetAuth", "MemoryStore", "RESTClient", "HTTPClient", "JournalTransport", "OpenSSLJWT", "FleetRandom",
                                                            "FleetConcurrency"], path: "Tests/TransportTests"),
@@ -217,6 +217,8 @@ let package = Package(
                                                            "JournalTransport"], path: "Tests/APIServerTests"),
         .testTarget(name: "FleetKitTests", dependencies: ["FleetKit", "FleetCLI", "FleetErrors", "FleetModel", "FleetRouting", "FleetSchemes",
                                                           "FleetCatalogue", "FleetTestSupport"], path: "Tests/FleetKitTests"),
+        .testTarget(name: "FleetRoutingTests", dependencies: ["FleetRouting", "StraightRouter", "FleetGeo", "FleetErrors", "FleetTestSupport"],
+                    path: "Tests/FleetRoutingTests"),
         .testTarget(name: "StraightRouterTests", dependencies: ["StraightRouter", "FleetRouting", "FleetGeo", "FleetErrors"], path: "Tests/StraightRouterTests"),
         .testTarget(name: "RoutinoRouterTests", dependencies: ["RoutinoRouter", "FleetRouting", "FleetGeo", "FleetErrors", "FleetTestSupport"],
                     path: "Tests/RoutinoRouterTests"),

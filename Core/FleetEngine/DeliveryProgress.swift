@@ -131,6 +131,10 @@ extension Engine {
     /// Measured when the stops change (their places or order, or the vehicle's first location), at once;
     /// and, at most once per `minimumReplanSeconds`, when a plan on roads failed, or the vehicle left the
     /// planned first leg while following no route of the driver's. Returns whether they were measured.
+    ///
+    /// A leg no road covers is a straight-line estimate (``FleetRouting/Router/routeLegs(_:model:)``) while the
+    /// others keep their roads; the vehicle's `estimatedLegs` names it by its stop, with the router's reason,
+    /// and the engine's log says so when that changes.
     @discardableResult
     func measureLegsIfDue(_ record: inout DeliveryVehicleRecord, now: Timestamp, metersPerSecond: Double) -> Bool {
         let segments = record.vehicle.remainingVehicleJourneySegments
@@ -151,22 +155,35 @@ extension Engine {
         let stops = segments.map { $0.stop?.plannedLocation?.point.map(GeoPoint.init) ?? GeoPoint(latitude: 0, longitude: 0) }
         var legs = [Leg?](repeating: nil, count: stops.count)
         var onRoads = false
+        var estimated: [EstimatedRouteLeg] = []
         if let router = configuration.router, !stops.isEmpty {
             let waypoints = (here.map { [$0] } ?? []) + stops
             let request = RouteRequest(waypoints: waypoints, category: VehicleCategory(record.vehicle.type))
-            if waypoints.count >= 2, let plan = try? router.route(request), !plan.isEstimate {
-                let firstEnd = here == nil ? 0 : 1
+            let plan = waypoints.count >= 2 ? try? router.routeLegs(request) : nil
+            // Leg k of the request leads to stop k, or to stop k + 1 when it starts at the first stop.
+            let firstEnd = here == nil ? 0 : 1
+            estimated = (plan?.estimatedLegs ?? []).map {
+                EstimatedRouteLeg(leg: Int32($0.leg + 1 - firstEnd), cause: $0.cause, reason: $0.reason)
+            }
+            if let plan, !plan.isEstimate {
                 for i in stops.indices where i + firstEnd >= 1 {
-                    let a = plan.waypointIndices[i + firstEnd - 1], b = plan.waypointIndices[i + firstEnd]
+                    let leg = i + firstEnd - 1
+                    let a = plan.waypointIndices[leg], b = plan.waypointIndices[leg + 1]
                     var points = Array(plan.points[a...b])
                     // A road route starts where the router joined the roads; the first leg starts at the
                     // vehicle (in a yard, say), so that the vehicle is on it from the start.
                     if i == 0, let here, Geodesy.distance(points[0], here) > 1 { points.insert(here, at: 0) }
-                    legs[i] = Leg(meters: Route(points: points)?.totalMeters ?? 0, seconds: plan.cumulativeSeconds[b] - plan.cumulativeSeconds[a],
-                                  points: points)
+                    // A leg no road covers keeps its estimate (the straight line times the detour factor).
+                    let meters = plan.isEstimated(leg: leg) ? plan.cumulativeMeters[b] - plan.cumulativeMeters[a]
+                                                            : Route(points: points)?.totalMeters ?? 0
+                    legs[i] = Leg(meters: meters, seconds: plan.cumulativeSeconds[b] - plan.cumulativeSeconds[a], points: points)
                 }
                 onRoads = true
             }
+        }
+        if estimated != record.vehicle.estimatedLegs {
+            record.vehicle.estimatedLegs = estimated
+            configuration.log?(Self.estimatedLegsLine(vehicle: record.vehicle.name ?? record.key.id, legs: estimated) { "stop \($0 + 1)" })
         }
         if !onRoads {
             let speed = max(metersPerSecond, 0.1)

@@ -18,8 +18,14 @@ extension Engine {
     ///   planned road never counts as astray), or the last plan failed: at most once per
     ///   `minimumReplanSeconds`.
     /// Updates along the plan only snap to it, as they do to a driver's route. A vehicle without waypoints
-    /// loses its plan. When the router finds no route (a point off the map), the vehicle keeps the
-    /// great-circle estimates until the next try.
+    /// loses its plan.
+    ///
+    /// A leg no road covers (a dropoff in a pedestrian zone, a point off the map, an island) is a straight
+    /// line in the plan, timed at the category's default speed (``FleetRouting/Router/routeLegs(_:model:)``);
+    /// the other legs keep their roads. The vehicle's `estimatedLegs` (an extension, in REST answers) names
+    /// each such leg by the waypoint it leads to, with the router's cause and message, and the engine's log
+    /// says so once per change. When no leg has a road, the vehicle keeps the great-circle estimates until
+    /// the next try, and `estimatedLegs` says why.
     func planRouteIfDue(_ record: inout VehicleRecord, now: Timestamp) {
         guard let router = configuration.router else { return }
         let vehicle = record.vehicle
@@ -28,6 +34,7 @@ extension Engine {
         let stops = vehicle.waypoints.compactMap { $0.location?.point.map(GeoPoint.init) }
         guard let here = vehicle.lastLocation?.location.map(GeoPoint.init), !stops.isEmpty, stops.count == vehicle.waypoints.count else {
             if planned { setPlannedRoute(nil, on: &record, now: now) }
+            record.vehicle.estimatedLegs = []
             return
         }
         let key = Self.plannedWaypointsKey(vehicle.waypoints)
@@ -40,7 +47,10 @@ extension Engine {
         record.tracking.plannedAt = now
         record.tracking.plannedWaypoints = key
         let request = RouteRequest(waypoints: [here] + stops, category: VehicleCategory(vehicle.vehicleType?.category))
-        guard let plan = try? router.route(request), !plan.isEstimate else {
+        let plan = try? router.routeLegs(request)
+        // The request starts at the vehicle, so its leg k leads to waypoint k.
+        noteEstimatedLegs(plan?.estimatedLegs ?? [], on: &record)
+        guard let plan, !plan.isEstimate else {
             setPlannedRoute(nil, on: &record, now: now)
             return
         }
@@ -52,6 +62,30 @@ extension Engine {
         routerTimes.keep(RouterTimes(cumulativeSeconds: lead ? [0] + plan.cumulativeSeconds : plan.cumulativeSeconds,
                                      firstTimedPoint: lead ? 1 : 0), for: encoded)
         setPlannedRoute(encoded, on: &record, now: now)
+    }
+
+    /// Sets the vehicle's `estimatedLegs` from a plan's legs (leg k leads to waypoint k), and logs them when
+    /// they changed: once per plan that changes them, never per update. The log numbers waypoints from 1, as
+    /// `fleet-admin vehicles get` does.
+    private func noteEstimatedLegs(_ legs: [EstimatedLeg], on record: inout VehicleRecord) {
+        let estimated = legs.map { EstimatedRouteLeg(leg: Int32($0.leg), cause: $0.cause, reason: $0.reason) }
+        guard estimated != record.vehicle.estimatedLegs else { return }
+        record.vehicle.estimatedLegs = estimated
+        guard let log = configuration.log else { return }
+        log(Self.estimatedLegsLine(vehicle: record.vehicle.name ?? record.key.id, legs: estimated) { index in
+            let waypoint = record.vehicle.waypoints[index]
+            return "waypoint \(index + 1) (trip \(waypoint.tripId ?? "?") \((waypoint.waypointType ?? .unknownWaypointType).name))"
+        })
+    }
+
+    /// The log line for a vehicle's estimated legs: every leg with the place it leads to (`place` of the
+    /// leg's index) and the router's cause and message; or that every leg is on roads again.
+    static func estimatedLegsLine(vehicle: String, legs: [EstimatedRouteLeg], place: (Int) -> String) -> String {
+        guard !legs.isEmpty else { return "\(vehicle): every leg of its route is on roads again" }
+        let list = legs.map { leg in
+            "the leg to \(place(Int(leg.leg ?? 0))): \(leg.cause ?? "") \(leg.reason ?? "")"
+        }.joined(separator: "; ")
+        return "\(vehicle): no road for \(legs.count == 1 ? "1 leg" : "\(legs.count) legs") of its route, a straight-line estimate instead: \(list)"
     }
 
     /// Installs (or, with nil, removes) the engine's planned route as the vehicle's route segment.

@@ -49,6 +49,7 @@ extension Engine {
         vehicle.etaToFirstWaypoint = nil
         vehicle.navigationStatus = nil
         vehicle.pastLocations = []
+        vehicle.estimatedLegs = []
 
         let now = clock.now()
         var record = VehicleRecord(vehicle: vehicle, version: 0, key: vehicleKey(name))
@@ -339,6 +340,7 @@ extension Engine {
             case .currentRouteSegment:
                 let segment = update.currentRouteSegment.flatMap { $0.isEmpty ? nil : $0 }
                 record.tracking.routePlanned = nil  // the driver's route (or none) from now on
+                record.vehicle.estimatedLegs = []
                 if segment != record.vehicle.currentRouteSegment {
                     record.vehicle.currentRouteSegment = segment
                     record.vehicle.currentRouteSegmentVersion = now

@@ -35,6 +35,10 @@ public struct EngineConfiguration: Sendable {
     /// `taskTrackingViewConfig` says nothing about it: the "project level default" of Fleet Engine's
     /// documentation. An option left unset here shows the element whenever it is known.
     public var taskTrackingDefaults = TaskTrackingViewConfig()
+    /// Where the engine writes what an operator should know and no caller is told: a vehicle route's leg
+    /// planned as a straight line because no road serves it (once per change, not per update). Nil writes
+    /// nothing; `fleet-admin serve` writes to standard error.
+    public var log: (@Sendable (String) -> Void)? = nil
 
     public init() {}
 }

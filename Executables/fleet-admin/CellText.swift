@@ -60,6 +60,15 @@ enum CellText {
         list(attributes.map { "\($0.key ?? "")=\(attributeValue($0))" })
     }
 
+    /// A vehicle's estimated legs (the server's extension: legs of its route no road covers), one a line:
+    /// `to waypoint 1 (STOP t-1): ROUTE_NOT_FOUND no motorcar route …`, each leg's end named by `place`.
+    static func estimatedLegs(_ legs: [EstimatedRouteLeg], place: (Int) -> String) -> String {
+        legs.map { leg in
+            let end = leg.leg.map { place(Int($0)) } ?? "an unknown waypoint"
+            return "to \(end): \(leg.cause ?? "") \(leg.reason ?? "")"
+        }.joined(separator: "\n")
+    }
+
     /// The last segment of a resource name (`providers/p/vehicles/v-1` → `v-1`), or the text itself.
     static func id(fromName name: String?) -> String {
         guard let name, !name.isEmpty else { return none }

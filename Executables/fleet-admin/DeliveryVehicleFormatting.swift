@@ -44,6 +44,10 @@ enum DeliveryVehicleFormatting {
         entries.append(("Stops", vehicle.remainingVehicleJourneySegments.isEmpty
             ? CellText.none
             : vehicle.remainingVehicleJourneySegments.enumerated().map { stopLine($1, number: $0 + 1) }.joined(separator: "\n")))
+        if !vehicle.estimatedLegs.isEmpty {
+            // Legs to stops that no road covers: straight lines, with the router's reason (stops numbered as above).
+            entries.append(("Estimated legs", CellText.estimatedLegs(vehicle.estimatedLegs) { "stop \($0 + 1)" }))
+        }
         if let meters = vehicle.remainingDistanceMeters { entries.append(("Next stop", CellText.distance(meters))) }
         if let remaining = vehicle.remainingDuration {
             entries.append(("Time to stop", CellText.duration(seconds: remaining.timeInterval)))

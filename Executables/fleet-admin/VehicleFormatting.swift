@@ -56,6 +56,14 @@ enum VehicleFormatting {
         if !vehicle.waypoints.isEmpty {
             entries.append(("Waypoints", vehicle.waypoints.map(waypointLine).joined(separator: "\n")))
         }
+        if !vehicle.estimatedLegs.isEmpty {
+            // Legs of the server's plan that no road covers: straight lines, with the router's reason.
+            entries.append(("Estimated legs", CellText.estimatedLegs(vehicle.estimatedLegs) { index in
+                guard vehicle.waypoints.indices.contains(index) else { return "waypoint \(index + 1)" }
+                let waypoint = vehicle.waypoints[index]
+                return "waypoint \(index + 1) (\(shortType(waypoint.waypointType)) \(waypoint.tripId ?? CellText.none))"
+            }))
+        }
         if let meters = vehicle.remainingDistanceMeters { entries.append(("Next waypoint", CellText.distance(meters))) }
         if let eta = vehicle.etaToFirstWaypoint { entries.append(("ETA", CellText.time(eta))) }
         return KeyValueBlock(entries)

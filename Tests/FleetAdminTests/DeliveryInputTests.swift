@@ -212,6 +212,11 @@ import Testing
         let lines = DeliveryVehicleFormatting.details(vehicle).lines()
         #expect(lines.contains("Stops:     1. ENROUTE 52.51000,13.42000 t-2,t-3 (1.2 km, 4m05s)"), "\(lines)")
         #expect(lines.contains("           2. NEW 52.50000,13.45000 t-4"), "\(lines)")
+        var estimated = vehicle
+        estimated.estimatedLegs = [EstimatedRouteLeg(leg: 1, cause: "POINT_OFF_MAP", reason: "to 52.5,13.45 is more than 1 km from any road")]
+        #expect(DeliveryVehicleFormatting.details(estimated).lines()
+            .contains("Estimated legs:  to stop 2: POINT_OFF_MAP to 52.5,13.45 is more than 1 km from any road"),
+                "\(DeliveryVehicleFormatting.details(estimated).lines())")
         #expect(DeliveryVehicleFormatting.row(vehicle) == ["van-1", "BICYCLE", "-", "-", "-", "-"])
     }
 }

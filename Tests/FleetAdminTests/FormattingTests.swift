@@ -69,6 +69,13 @@ import Testing
         #expect(details.contains("Waypoints:      DROPOFF t-1 52.50000,13.45000 ETA 2026-01-01T00:10:00Z 4.2 km"))
         #expect(details.contains("Location time:  2026-01-01T00:00:00Z"), "the server's time wins over the device's")
         #expect(details.first == "Name:           providers/demo/vehicles/car-1")
+        #expect(!details.contains { $0.hasPrefix("Estimated legs") }, "every leg on roads: nothing said")
+
+        // A leg of the server's plan that no road covers is named by its waypoint, with the router's reason.
+        var estimated = Self.vehicle
+        estimated.estimatedLegs = [EstimatedRouteLeg(leg: 0, cause: "ROUTE_NOT_FOUND", reason: "no motorcar route to to 52.5,13.45")]
+        #expect(VehicleFormatting.details(estimated).lines()
+            .contains("Estimated legs:  to waypoint 1 (DROPOFF t-1): ROUTE_NOT_FOUND no motorcar route to to 52.5,13.45"))
     }
 
     @Test func tripRowsAndDetails() {

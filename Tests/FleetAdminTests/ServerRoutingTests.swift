@@ -62,6 +62,43 @@ struct ServerRoutingTests {
         #expect(later["lastLocationSnappable"] as? Bool == true)
     }
 
+    /// A dropoff far from every road of the map: the leg to the pickup keeps its roads, the vehicle's REST answer
+    /// names the leg to the dropoff and why (`estimatedLegs`), and the server's log says so once, not per update.
+    @Test func aDropoffWithoutARoadIsNamedInTheVehicleAndTheLogOnce() throws {
+        let points = try ride().points
+        let offMap = GeoPoint(latitude: 60.30, longitude: 24.94)
+        let server = try ServerProcess(store: "memory", arguments: ["--router", "routino:" + HelsinkiMap.directory!])
+        _ = try send(server, "POST", "/v1/providers/p/vehicles?vehicleId=v1",
+                     #"{"vehicleState":"ONLINE","supportedTripTypes":["EXCLUSIVE"],"maximumCapacity":4,"vehicleType":{"category":"AUTO"},"lastLocation":{"location":\#(point(points[0]))}}"#)
+        _ = try send(server, "POST", "/v1/providers/p/trips?tripId=t1",
+                     #"{"vehicleId":"v1","tripType":"EXCLUSIVE","pickupPoint":{"point":\#(point(points[1]))},"dropoffPoint":{"point":\#(point(offMap))}}"#)
+        let vehicle = try send(server, "GET", "/v1/providers/p/vehicles/v1")
+        let legs = try #require(vehicle["estimatedLegs"] as? [[String: Any]], "\(vehicle.keys.sorted())")
+        #expect(legs.count == 1)
+        #expect(legs.first?["leg"] as? Int == 1, "the leg to waypoint 1, the dropoff: \(legs)")
+        #expect(legs.first?["cause"] as? String == "POINT_OFF_MAP")
+        #expect((legs.first?["reason"] as? String)?.contains("60.3") == true, "\(legs)")
+        // The leg to the pickup is on the roads: as far as the router says of that leg alone.
+        let trip = try send(server, "GET", "/v1/providers/p/trips/t1")
+        let remaining = try #require(trip["remainingDistanceMeters"] as? Double, "\(trip)")
+        let leg = try RoutinoRouter(directory: HelsinkiMap.directory!).route(RouteRequest(from: points[0], to: points[1]))
+        let pickupMeters = Geodesy.distance(points[0], leg.points[0]) + leg.distanceMeters
+        // The pickup is placed on the route where it comes nearest, which may be a few metres into the straight
+        // line that leaves the road's end towards the dropoff.
+        let roadEndToPickup = Geodesy.distance(leg.points[leg.points.count - 1], points[1])
+        #expect(remaining > pickupMeters - 30 && remaining < pickupMeters + roadEndToPickup + 30,
+                "\(remaining) m, the router's \(pickupMeters) m, the road's end \(roadEndToPickup) m from the pickup")
+        for step in 1...3 {
+            _ = try send(server, "PUT", "/v1/providers/p/vehicles/v1?updateMask=lastLocation",
+                         #"{"lastLocation":{"location":\#(point(leg.points[min(step, leg.points.count - 1)]))}}"#)
+        }
+        #expect(server.stop() == 0)
+        let lines = server.standardError.split(separator: "\n").filter { $0.contains("no road for") }
+        #expect(lines.count == 1, "\(server.standardError)")
+        #expect(lines.first?.contains("providers/p/vehicles/v1") == true && lines.first?.contains("POINT_OFF_MAP") == true
+                && lines.first?.contains("waypoint 2 (trip t1 DROP_OFF_WAYPOINT_TYPE)") == true, "\(lines)")
+    }
+
     @Test func theMapPagesDrawTheRoutingMapsRoads() throws {
         let routed = try ServerProcess(store: "memory", arguments: ["--router", "routino:" + HelsinkiMap.directory!])
         defer { _ = routed.stop() }

@@ -3,6 +3,7 @@ import FleetErrors
 import FleetGeo
 import FleetModel
 import FleetRouting
+import FleetTestSupport
 import Testing
 
 /// The distance and time of each leg of a delivery vehicle's stops, and from the vehicle to its next stop:
@@ -69,6 +70,32 @@ import Testing
         let meters = Double(try #require(vehicle.remainingDistanceMeters))
         let seconds = try #require(vehicle.remainingDuration).timeInterval
         #expect(meters / seconds < 4, "about the observed 3 m/s: \(meters / seconds)")
+    }
+
+    /// A stop no road reaches (a pedestrian zone): the leg to it is a great-circle estimate at the default speed,
+    /// the legs before and after keep their roads, and the vehicle names the leg by its stop.
+    @Test func aStopWithoutARoadEstimatesOnlyItsLeg() throws {
+        let c = (48.11, 11.56)
+        let router = LRouter()
+        router.noRoadTo.withLock { $0 = GeoPoint(latitude: b.0, longitude: b.1) }
+        let f = Fixture(router: router)
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        for id in ["t1", "t2", "t3"] { try f.createTask(id) }
+        let vehicle = try f.setStops("dv1", [Fixture.stop(a, ["t1"]), Fixture.stop(b, ["t2"]), Fixture.stop(c, ["t3"])])
+        #expect(vehicle.estimatedLegs.map(\.leg) == [1], "the leg to stop 1")
+        #expect(vehicle.estimatedLegs.first?.cause == "ROUTE_NOT_FOUND")
+        let segments = vehicle.remainingVehicleJourneySegments
+        #expect(segments[1].path == [Fixture.point(a.0, a.1), Fixture.point(b.0, b.1)], "a straight line")
+        #expect(abs(Double(try #require(segments[1].drivingDistanceMeters)) - Self.estimate(a, b)) <= 1)
+        #expect(abs(try #require(segments[1].drivingDuration).timeInterval - Self.estimate(a, b) / (40 / 3.6)) < 0.5,
+                "the category's default speed")
+        // The legs on either side are the router's Ls.
+        #expect(segments[2].path == [Fixture.point(b.0, b.1), Fixture.point(c.0, b.1), Fixture.point(c.0, c.1)])
+        let south = Geodesy.distance(GeoPoint(latitude: b.0, longitude: b.1), GeoPoint(latitude: c.0, longitude: b.1))
+        let east = Geodesy.distance(GeoPoint(latitude: c.0, longitude: b.1), GeoPoint(latitude: c.0, longitude: c.1))
+        #expect(abs(Double(try #require(segments[2].drivingDistanceMeters)) - (south + east)) <= 1)
+        #expect(segments[0].path.count == 3, "depot, corner, stop 0: \(segments[0].path)")
+        #expect(try f.deliveryVehicle("dv1").estimatedLegs == vehicle.estimatedLegs, "kept with the vehicle")
     }
 
     @Test func withARouterTheLegsFollowTheRoadsPlannedOnce() throws {

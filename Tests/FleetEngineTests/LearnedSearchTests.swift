@@ -2,6 +2,7 @@ import FleetEngine
 import FleetGeo
 import FleetLearning
 import FleetModel
+import FleetTestSupport
 import Testing
 
 /// SearchVehicles ordered by ETA times the candidates' road routes with what the fleet learned, as their trips would.

@@ -3,35 +3,9 @@ import FleetErrors
 import FleetGeo
 import FleetModel
 import FleetRouting
+import FleetTestSupport
 import Synchronization
 import Testing
-
-/// A router for tests: drives every leg as an L (north or south first, then east or west), so its routes are
-/// measurably longer than a straight line; counts its calls; can be told to fail.
-final class LRouter: Router {
-    let calls = Mutex(0)
-    let failing = Mutex(false)
-    var url: String { "test-l" }
-
-    func route(_ request: RouteRequest) throws(FleetError) -> RoutePlan {
-        calls.withLock { $0 += 1 }
-        if failing.withLock({ $0 }) { throw FleetError(code: .notFound, message: "no route between the points") }
-        var points = [request.waypoints[0]]
-        var indices = [0]
-        for next in request.waypoints.dropFirst() {
-            let previous = points[points.count - 1]
-            points.append(GeoPoint(latitude: next.latitude, longitude: previous.longitude))
-            points.append(next)
-            indices.append(points.count - 1)
-        }
-        var meters = [0.0]
-        for i in points.indices.dropFirst() { meters.append(meters[i - 1] + Geodesy.distance(points[i - 1], points[i])) }
-        return RoutePlan(points: points, cumulativeMeters: meters, cumulativeSeconds: meters.map { $0 / 10 },
-                         waypointIndices: indices, isEstimate: false)
-    }
-
-    var count: Int { calls.withLock { $0 } }
-}
 
 /// The engine plans routes on roads for vehicles with trips whose drivers send none.
 @Suite struct RoutePlanningTests {
@@ -154,6 +128,58 @@ final class LRouter: Router {
         try f.move("v1", to: 52.5002, 13.40)
         #expect(router.count == 2)
         #expect(try f.vehicle("v1").currentRouteSegment != nil)
+    }
+
+    /// A trip through a pedestrian zone (an intermediate destination no road reaches): the legs to the pickup and
+    /// from the zone to the dropoff keep their roads; only the leg into the zone is a straight line, and the
+    /// vehicle says which and why, and the log once.
+    @Test func aLegWithoutARoadIsEstimatedAndTheOthersKeepTheirRoads() throws {
+        let zone = (52.52, 13.44)
+        let router = LRouter()
+        router.noRoadTo.withLock { $0 = GeoPoint(latitude: zone.0, longitude: zone.1) }
+        let lines = Mutex<[String]>([])
+        var configuration = EngineConfiguration()
+        configuration.router = router
+        configuration.log = { line in lines.withLock { $0.append(line) } }
+        let f = Fixture(configuration: configuration)
+        try f.createVehicle("v1", at: (52.50, 13.40))
+        try f.createTrip("t1", pickup: pickup, dropoff: dropoff, vehicle: "v1", intermediates: [zone])
+        let vehicle = try f.vehicle("v1")
+        #expect(vehicle.estimatedLegs.map(\.leg) == [1], "the leg to waypoint 1, the zone")
+        #expect(vehicle.estimatedLegs.first?.cause == "ROUTE_NOT_FOUND")
+        #expect(vehicle.estimatedLegs.first?.reason?.contains("no motorcar route") == true)
+        let points = try Polyline.decode(try #require(vehicle.currentRouteSegment, "the road legs are planned"))
+        let expected = [(52.50, 13.40), (52.51, 13.40), pickup, zone, (52.51, 13.44), dropoff]
+        #expect(points.count == expected.count, "L, straight, L: \(points)")
+        for (point, place) in zip(points, expected) {
+            #expect(Geodesy.distance(point, GeoPoint(latitude: place.0, longitude: place.1)) < 1)
+        }
+        // The L legs' road distances (~1112 m north or south, ~1354 m east); the zone's leg is the straight line drawn.
+        let legs = vehicle.waypoints.map { Double($0.distanceMeters ?? 0) }
+        #expect(abs(legs[0] - 2466) < 15, "\(legs)")
+        #expect(abs(legs[2] - 2466) < 15, "\(legs)")
+        let straight = Geodesy.distance(GeoPoint(latitude: pickup.0, longitude: pickup.1), GeoPoint(latitude: zone.0, longitude: zone.1))
+        #expect(abs(legs[1] - straight) < 15, "\(legs)")
+        let logged = lines.withLock { $0 }
+        #expect(logged.count == 1, "\(logged)")
+        #expect(logged.first?.contains("providers/test-project/vehicles/v1") == true)
+        #expect(logged.first?.contains("waypoint 2 (trip t1 INTERMEDIATE_DESTINATION_WAYPOINT_TYPE)") == true, "\(logged)")
+        #expect(logged.first?.contains("ROUTE_NOT_FOUND") == true)
+
+        // Updates along the plan neither plan nor log again; once the zone is served, every leg is on roads.
+        for step in 1...3 {
+            f.clock.advance(seconds: 10)
+            try f.move("v1", to: 52.50 + Double(step) * 0.001, 13.40)
+        }
+        #expect(lines.withLock { $0.count } == 1)
+        #expect(router.count == 4, "the whole route, then each of its three legs")
+        router.noRoadTo.withLock { $0 = nil }
+        try f.setStatus("t1", .enrouteToPickup)
+        try f.move("v1", to: pickup.0, pickup.1)
+        try f.setStatus("t1", .arrivedAtPickup)
+        try f.setStatus("t1", .enrouteToIntermediateDestination, index: 0)
+        #expect(try f.vehicle("v1").estimatedLegs.isEmpty)
+        #expect(lines.withLock { $0.last?.contains("every leg of its route is on roads again") } == true)
     }
 
     @Test func withoutARouterNothingIsPlanned() throws {

@@ -2,6 +2,7 @@ import FleetEngine
 import FleetGeo
 import FleetLearning
 import FleetModel
+import FleetTestSupport
 import Testing
 
 /// Where the fleet learned nothing, a route the router planned takes the router's time before the live pace.

@@ -53,4 +53,33 @@ import Testing
         let errors = try browser.consoleLog().filter { $0.level == "SEVERE" }
         #expect(errors.isEmpty, "console: \(errors)")
     }
+
+    /// With `--router`, a dropoff far from every road: the selected car's route draws the leg to it dashed
+    /// (the vehicle's `estimatedLegs`) and the road leg to the pickup solid, and the selection says why.
+    @Test(.enabled(if: HelsinkiMap.directory != nil, "\(HelsinkiMap.missing)"))
+    func aLegWithoutARoadIsDrawnDashed() throws {
+        let fleet = try MapFixture(serverArguments: ["--router", "routino:" + HelsinkiMap.directory!])
+        try fleet.rest("POST", "/vehicles?vehicleId=car-1", [
+            "vehicleState": "ONLINE", "supportedTripTypes": ["EXCLUSIVE"], "maximumCapacity": 4, "vehicleType": ["category": "AUTO"],
+            "lastLocation": ["location": MapFixture.point((60.16675, 24.94956))],
+        ])
+        try fleet.rest("POST", "/trips?tripId=ride-1", [
+            "tripType": "EXCLUSIVE", "vehicleId": "car-1",
+            "pickupPoint": ["point": MapFixture.point((60.17088, 24.94496))], "dropoffPoint": ["point": MapFixture.point((60.30, 24.94))],
+        ])
+        let browser = try Browser()
+        defer { browser.quit() }
+        try browser.open("\(fleet.server.url)/map")
+        try browser.wait("car-1's dot", "return \(Self.dot("car-1")) !== null;")
+        try browser.run("document.getElementById('search-box').value = 'car-1'; document.querySelector('#search button').click();")
+        try browser.wait("the estimated leg", "return document.querySelectorAll('path.estimated-leg').length === 1;")
+        #expect(try browser.run("return document.querySelector('path.estimated-leg').getAttribute('stroke-dasharray');") as? String == "2 9")
+        #expect(try browser.run("return [...document.querySelectorAll('.leaflet-overlay-pane path:not(.estimated-leg)')].filter(p => p.getAttribute('stroke') === '#0b57d0' && !p.getAttribute('stroke-dasharray')).length;") as? Int == 1,
+                "the road leg is drawn solid")
+        let selection = try browser.run("return document.querySelector('[data-field=\"selection\"]').textContent;") as? String ?? ""
+        #expect(selection.contains("No road") && selection.contains("POINT_OFF_MAP") && selection.contains("drop_off"), "\(selection)")
+        try Screenshots.take(browser, "operator-4-estimated-leg")
+        let errors = try browser.consoleLog().filter { $0.level == "SEVERE" }
+        #expect(errors.isEmpty, "console: \(errors)")
+    }
 }

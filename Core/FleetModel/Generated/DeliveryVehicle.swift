@@ -88,6 +88,11 @@ public struct DeliveryVehicle: ProtoMessage {
     public var attributes: [DeliveryVehicleAttribute]
     /// The type of this delivery vehicle. If unset, this will default to `AUTO`.
     public var type: DeliveryVehicle.DeliveryVehicleType?
+    /// Output only; this server's extension, in REST answers only. The legs to the stops that no road
+    /// covers, each a straight-line estimate with the router's reason; `leg` is the index in
+    /// `remainingVehicleJourneySegments` of the stop the leg ends at. Empty when every leg is on roads or
+    /// no router is configured.
+    public var estimatedLegs: [EstimatedRouteLeg]
 
     /// A value with the given fields set; every field defaults to not set.
     public init(
@@ -101,7 +106,8 @@ public struct DeliveryVehicle: ProtoMessage {
         remainingDuration: ProtoDuration? = nil,
         remainingVehicleJourneySegments: [VehicleJourneySegment] = [],
         attributes: [DeliveryVehicleAttribute] = [],
-        type: DeliveryVehicle.DeliveryVehicleType? = nil
+        type: DeliveryVehicle.DeliveryVehicleType? = nil,
+        estimatedLegs: [EstimatedRouteLeg] = []
     ) {
         self.name = name
         self.lastLocation = lastLocation
@@ -114,6 +120,7 @@ public struct DeliveryVehicle: ProtoMessage {
         self.remainingVehicleJourneySegments = remainingVehicleJourneySegments
         self.attributes = attributes
         self.type = type
+        self.estimatedLegs = estimatedLegs
     }
 }
 
@@ -154,6 +161,7 @@ extension DeliveryVehicle {
         remainingVehicleJourneySegments = try reader.repeated("remainingVehicleJourneySegments", proto: "remaining_vehicle_journey_segments")
         attributes = try reader.repeated("attributes", proto: "attributes")
         type = try reader.field("type", proto: "type_")
+        estimatedLegs = try reader.repeated("estimatedLegs", proto: "estimated_legs")
         try reader.finish()
     }
 
@@ -170,6 +178,7 @@ extension DeliveryVehicle {
         writer.write("remainingVehicleJourneySegments", remainingVehicleJourneySegments)
         writer.write("attributes", attributes)
         writer.write("type", type)
+        writer.write("estimatedLegs", estimatedLegs)
     }
 }
 

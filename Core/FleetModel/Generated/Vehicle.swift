@@ -82,6 +82,11 @@ public struct Vehicle: ProtoMessage {
     public var navigationStatus: NavigationStatus?
     /// Input only. Information about settings in the mobile device being used by the driver.
     public var deviceSettings: DeviceSettings?
+    /// Output only; this server's extension, in REST answers only. The legs of the route the server planned
+    /// that no road covers, each a straight-line estimate with the router's reason; `leg` is the index in
+    /// `waypoints` of the waypoint the leg ends at. Empty when every leg is on roads or no route was
+    /// planned.
+    public var estimatedLegs: [EstimatedRouteLeg]
 
     /// A value with the given fields set; every field defaults to not set.
     public init(
@@ -107,7 +112,8 @@ public struct Vehicle: ProtoMessage {
         waypointsVersion: Timestamp? = nil,
         backToBackEnabled: Bool? = nil,
         navigationStatus: NavigationStatus? = nil,
-        deviceSettings: DeviceSettings? = nil
+        deviceSettings: DeviceSettings? = nil,
+        estimatedLegs: [EstimatedRouteLeg] = []
     ) {
         self.name = name
         self.vehicleState = vehicleState
@@ -132,6 +138,7 @@ public struct Vehicle: ProtoMessage {
         self.backToBackEnabled = backToBackEnabled
         self.navigationStatus = navigationStatus
         self.deviceSettings = deviceSettings
+        self.estimatedLegs = estimatedLegs
     }
 }
 
@@ -196,6 +203,7 @@ extension Vehicle {
         backToBackEnabled = try reader.field("backToBackEnabled", proto: "back_to_back_enabled")
         navigationStatus = try reader.field("navigationStatus", proto: "navigation_status")
         deviceSettings = try reader.field("deviceSettings", proto: "device_settings")
+        estimatedLegs = try reader.repeated("estimatedLegs", proto: "estimated_legs")
         try reader.finish()
     }
 
@@ -224,6 +232,7 @@ extension Vehicle {
         writer.write("backToBackEnabled", backToBackEnabled)
         writer.write("navigationStatus", navigationStatus)
         writer.write("deviceSettings", deviceSettings)
+        writer.write("estimatedLegs", estimatedLegs)
     }
 }
 

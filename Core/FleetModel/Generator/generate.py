@@ -113,6 +113,25 @@ SERVER_OWNED_EXTRA = {
         "view": "a GetTrip request option echoed in the response, not state of the trip",
     },
 }
+# Fields this server adds to Google's messages, output only and in the JSON (REST) form alone: Google's
+# descriptors lack them, so the binary (gRPC) form leaves them out, and Google's REST clients skip them
+# (`ignore_unknown_fields=True`). Message → [(JSON name, Swift type, description)]; docs/http-api.md
+# ("Estimated legs") says why each exists.
+JSON_ONLY_EXTENSIONS = {
+    "maps.fleetengine.v1.Vehicle": [
+        ("estimatedLegs", "[EstimatedRouteLeg]",
+         "Output only; this server's extension, in REST answers only. The legs of the route the server planned "
+         "that no road covers, each a straight-line estimate with the router's reason; `leg` is the index in "
+         "`waypoints` of the waypoint the leg ends at. Empty when every leg is on roads or no route was planned."),
+    ],
+    "maps.fleetengine.delivery.v1.DeliveryVehicle": [
+        ("estimatedLegs", "[EstimatedRouteLeg]",
+         "Output only; this server's extension, in REST answers only. The legs to the stops that no road "
+         "covers, each a straight-line estimate with the router's reason; `leg` is the index in "
+         "`remainingVehicleJourneySegments` of the stop the leg ends at. Empty when every leg is on roads or "
+         "no router is configured."),
+    ],
+}
 # Descriptions for types without proto-plus docstrings.
 EXTRA_DOCS = {
     "google.geo.type.Viewport": "A latitude-longitude viewport: two diagonally opposite corners, `low` and `high`.",
@@ -450,6 +469,11 @@ def swift_message(message: Message, nested_enums) -> tuple[str, list[str]]:
             out += doc_comment(f.doc or f"`{f.proto_name}`.", i2)
             out += f"{i2}public var {f.swift_name}: {f.declared_type}\n"
             properties.append((f.swift_name, f.declared_type, "[]" if f.repeated else "nil"))
+    json_only = JSON_ONLY_EXTENSIONS.get(d.full_name, [])
+    for name, swift_type, doc in json_only:
+        out += doc_comment(doc, i2)
+        out += f"{i2}public var {name}: {swift_type}\n"
+        properties.append((name, swift_type, "[]"))
     if properties:
         out += "\n"
 
@@ -509,6 +533,9 @@ def swift_message(message: Message, nested_enums) -> tuple[str, list[str]]:
         own = f"self.{f.swift_name}" if f.swift_name in ("json", "path", "options") else f.swift_name
         target = f"let {f.swift_name}: {f.swift_type}? =" if message.oneof_of(f) else f"{own} ="
         out += f"{i2}    {target} try reader.{call}(\"{f.json_name}\", proto: \"{f.proto_name}\")\n"
+    for name, _, _ in json_only:
+        snake = "".join("_" + c.lower() if c.isupper() else c for c in name)
+        out += f"{i2}    {name} = try reader.repeated(\"{name}\", proto: \"{snake}\")\n"
     for oneof in message.oneofs:
         out += f"{i2}    {oneof.swift_property} = try reader.oneof(\n"
         out += f"{i2}        \"{oneof.name}\",\n"
@@ -520,6 +547,8 @@ def swift_message(message: Message, nested_enums) -> tuple[str, list[str]]:
     out += f"{i2}public func writeFields<Writer: ProtoFieldWriter>(to writer: inout Writer) {{\n"
     for f in message.fields:
         out += f"{i2}    writer.write(\"{f.json_name}\", {f.swift_name})\n"
+    for name, _, _ in json_only:
+        out += f"{i2}    writer.write(\"{name}\", {name})\n"
     out += f"{i2}}}\n"
     out += "}\n"
     extensions = [out, swift_binary_extension(message)]

@@ -22,18 +22,7 @@ public struct StraightRouter: Router {
     /// The waypoints themselves as the route's points, with estimated cumulative distance and time.
     public func route(_ request: RouteRequest) throws(FleetError) -> RoutePlan {
         try request.validate()
-        let speed = model.defaultMetersPerSecond(for: request.category)
-        var meters: [Double] = [0]
-        var seconds: [Double] = [0]
-        meters.reserveCapacity(request.waypoints.count)
-        seconds.reserveCapacity(request.waypoints.count)
-        for index in 1..<request.waypoints.count {
-            let leg = Geodesy.distance(request.waypoints[index - 1], request.waypoints[index]) * model.detourFactor
-            meters.append(meters[index - 1] + leg)
-            seconds.append(seconds[index - 1] + leg / speed)
-        }
-        return RoutePlan(points: request.waypoints, cumulativeMeters: meters, cumulativeSeconds: seconds,
-                         waypointIndices: Array(request.waypoints.indices), isEstimate: true)
+        return RoutePlan.greatCircle(request, model: model)
     }
 
     /// `straight`: registered by the wiring.

@@ -235,7 +235,11 @@ public enum FleetServer {
         let limiter = options.rateLimit.map { RateLimiter(rate: $0, burst: options.rateBurst ?? max(1, $0)) }
         let requestGuard = RequestGuard(rateLimiter: limiter, allowedHosts: Set(options.allowedHosts + [host] + [metricsAddress?.host].compactMap { $0 }))
         let site = options.map.map { MapSite(configuration: $0, provider: options.provider) }
-        let engine = Engine(store: measured, configuration: options.engine)
+        var engineConfiguration = options.engine
+        if engineConfiguration.log == nil {
+            engineConfiguration.log = { FileHandle.standardError.write(Data("fleet-admin serve: \($0)\n".utf8)) }
+        }
+        let engine = Engine(store: measured, configuration: engineConfiguration)
         metrics.addSource { engine.learnedMetrics() }
         let service = FleetService(engine: engine, verifier: verifier, provider: options.provider, metrics: metrics,
                                    requestGuard: requestGuard, map: site)

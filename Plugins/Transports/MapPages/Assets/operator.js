@@ -194,6 +194,28 @@
     offerReplay(id, tripId);
   }
 
+  // The route's points cut into pieces at the ends of its estimated legs: a leg no road covers runs straight
+  // from the point before its waypoint to the waypoint itself (the server puts the waypoint in the route).
+  function routePieces(points, v) {
+    const estimated = new Set();
+    let from = 0;
+    for (const leg of (v.estimatedLegs || []).slice().sort((a, b) => (a.leg || 0) - (b.leg || 0))) {
+      const w = (v.waypoints || [])[leg.leg || 0];
+      const p = F.latLng(w && w.location && w.location.point);
+      if (!p) continue;
+      for (let i = Math.max(from, 1); i < points.length; i++) {
+        if (L.latLng(points[i]).distanceTo(p) < 3) { estimated.add(i); from = i + 1; break; }
+      }
+    }
+    const pieces = [];
+    for (let i = 1; i < points.length; i++) {
+      const dashed = estimated.has(i), last = pieces[pieces.length - 1];
+      if (last && last.estimated === dashed) last.points.push(points[i]);
+      else pieces.push({ estimated: dashed, points: [points[i - 1], points[i]] });
+    }
+    return pieces;
+  }
+
   async function showSelection(id, tripId) {
     const box = document.getElementById('selection');
     const entry = vehicles.get(id);
@@ -201,7 +223,11 @@
     const v = entry.vehicle;
     routeLayer.clearLayers();
     if (v.currentRouteSegment) {
-      m.whenViewed(() => L.polyline(F.decodePolyline(v.currentRouteSegment), { color: '#0b57d0', weight: 5, opacity: 0.85 }).addTo(routeLayer));
+      // Legs no road covers (the server's estimatedLegs) are straight lines in the route: drawn dashed.
+      m.whenViewed(() => routePieces(F.decodePolyline(v.currentRouteSegment), v).forEach(piece =>
+        L.polyline(piece.points, piece.estimated
+          ? { color: '#0b57d0', weight: 4, opacity: 0.85, dashArray: '2 9', className: 'estimated-leg' }
+          : { color: '#0b57d0', weight: 5, opacity: 0.85 }).addTo(routeLayer)));
     }
     (v.waypoints || []).forEach(w => {
       const p = F.latLng(w.location && w.location.point);
@@ -214,6 +240,11 @@
       ['Location', age == null ? 'none' : 'updated ' + F.ageText(age)],
       ['Next stop', v.remainingDistanceMeters == null ? '—' : F.distanceText(v.remainingDistanceMeters) + ', ' + F.etaText(F.parseTime(v.etaToFirstWaypoint))],
     ];
+    for (const leg of v.estimatedLegs || []) {
+      const w = (v.waypoints || [])[leg.leg || 0];
+      const to = w ? (w.waypointType || '').replace('_WAYPOINT_TYPE', '').toLowerCase() + ' · ' + (w.tripId || '') : 'waypoint ' + ((leg.leg || 0) + 1);
+      facts.push(['No road', 'to ' + to + ': straight-line estimate (' + (leg.cause || '') + ')']);
+    }
     const dl = document.createElement('dl'); dl.className = 'facts';
     for (const [k, val] of facts) {
       const div = document.createElement('div'), dt = document.createElement('dt'), dd = document.createElement('dd');
