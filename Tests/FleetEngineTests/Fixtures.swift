@@ -3,6 +3,7 @@ import FleetErrors
 import FleetModel
 import FleetRouting
 import FleetStore
+@_exported import FleetTestSupport
 import MemoryStore
 import Testing
 
@@ -103,17 +104,3 @@ struct Fixture {
     }
 }
 
-/// Runs `body` and returns the FleetError it threw (failing the test when it threw none or another error).
-func expectFleetError(_ code: GRPCCode, field: String? = nil, containing text: String? = nil,
-                      sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
-    do {
-        try body()
-        Issue.record("expected \(code.name), but the call succeeded", sourceLocation: sourceLocation)
-    } catch let error as FleetError {
-        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-        if let field { #expect(error.field == field, "field of \(error)", sourceLocation: sourceLocation) }
-        if let text { #expect(error.message.contains(text), "message of \(error)", sourceLocation: sourceLocation) }
-    } catch {
-        Issue.record("expected FleetError \(code.name), got \(error)", sourceLocation: sourceLocation)
-    }
-}

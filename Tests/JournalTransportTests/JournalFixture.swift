@@ -2,6 +2,7 @@ import FleetEngine
 import FleetErrors
 import FleetModel
 import Foundation
+@_exported import FleetTestSupport
 import JournalTransport
 import Testing
 
@@ -97,19 +98,3 @@ final class JournalFixture: Sendable {
     }
 }
 
-/// Runs `body` and returns the FleetError it threw (recording an issue when it threw none or another error).
-@discardableResult
-func expectFleetError(_ code: GRPCCode, containing text: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-                      _ body: () throws -> Void) -> FleetError? {
-    do {
-        try body()
-        Issue.record("expected \(code.name), but the call succeeded", sourceLocation: sourceLocation)
-    } catch let error as FleetError {
-        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-        if let text { #expect(error.message.contains(text), "message of \(error)", sourceLocation: sourceLocation) }
-        return error
-    } catch {
-        Issue.record("expected FleetError \(code.name), got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
-}
