@@ -310,7 +310,7 @@ public struct RouteTrafficIndex: Sendable {
     /// ``liveTraffic(from:live:times:generation:now:utcOffsetSeconds:thresholds:readings:)`` instead.
     public func liveTraffic(from fromMeters: Double, live: LiveRoadSpeeds, times: RoadTimes, now: Double,
                             utcOffsetSeconds: Double, thresholds: TrafficThresholds = TrafficThresholds()) -> LiveRouteTraffic {
-        var readings = RouteTrafficReadings()
+        var readings = RouteTrafficReadings(keeping: false)
         return liveTraffic(from: fromMeters, live: live, times: times, generation: 0, now: now,
                            utcOffsetSeconds: utcOffsetSeconds, thresholds: thresholds, readings: &readings)
     }
@@ -356,8 +356,10 @@ public struct RouteTrafficIndex: Sendable {
                 readings.runsReused += 1
             } else {
                 let worked = classify(runs[run].stretches, live: live, times: times, slot: slot, now: now, thresholds: thresholds)
-                readings.runs[run] = RouteTrafficReadings.Run(change: change, computedAt: now, oldestCounted: worked.oldestCounted,
-                                                             stretches: worked.stretches)
+                if readings.keeping {
+                    readings.runs[run] = RouteTrafficReadings.Run(change: change, computedAt: now, oldestCounted: worked.oldestCounted,
+                                                                 stretches: worked.stretches)
+                }
                 classed = worked.stretches
                 readings.runsWorkedOut += 1
             }
@@ -436,8 +438,18 @@ public struct RouteTrafficReadings: Sendable {
     /// Runs whose kept result was reused, over every call so far.
     public internal(set) var runsReused = 0
 
+    /// Whether results are kept (not by a one-off call, which would only pay for storing them).
+    let keeping: Bool
+
     /// Nothing kept yet.
-    public init() {}
+    public init() {
+        keeping = true
+    }
+
+    /// Readings that keep nothing, for one call.
+    init(keeping: Bool) {
+        self.keeping = keeping
+    }
 
     /// Forgets every result when `basis` differs from the last call's, and those of runs before `firstRun`.
     mutating func prepare(for basis: Basis, firstRun: Int) {
