@@ -46,13 +46,54 @@ public struct LiveRoadSpeeds: Sendable {
     /// passes it counted has left the window: ``RouteTrafficReadings``).
     public private(set) var blockChanges: [Block: UInt64] = [:]
     private var sweptAt = -Double.infinity
+    /// The latest changes, oldest first: each block whose number changed (or that was dropped) with its new number.
+    /// Numbers only grow along it. At most ``changeLogLimit`` entries after a trim, plus what came since.
+    private var changeLog: [(change: UInt64, block: Block)] = []
+    /// Every change after this number is in ``changeLog`` (0: every change ever).
+    private var changeLogCoversAfter: UInt64 = 0
+    /// The number of this table's last change (0: none yet).
+    public private(set) var lastChange: UInt64 = 0
+    /// How many block changes the table lists at least (twice as many at most): a route's traffic worked out again
+    /// within this many reads only them, not every block with a recent pass
+    /// (``RouteTrafficIndex/liveTraffic(from:live:times:generation:now:utcOffsetSeconds:thresholds:readings:)``).
+    public var changeLogLimit = 4096
 
     /// The last change number handed out, process-wide.
-    private static let lastChange = Atomic<UInt64>(0)
+    private static let lastChangeHandedOut = Atomic<UInt64>(0)
 
     /// A change number no table has used.
     private static func newChange() -> UInt64 {
-        lastChange.add(1, ordering: .relaxed).newValue
+        lastChangeHandedOut.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Records that `blocks` took the number `change` (or were dropped), in the list of changes.
+    private mutating func log(_ change: UInt64, _ blocks: some Sequence<Block>) {
+        lastChange = change
+        for block in blocks { changeLog.append((change, block)) }
+        if changeLog.count >= 2 * max(1, changeLogLimit) {
+            let cut = changeLog.count - max(1, changeLogLimit)
+            // Entries of one change stay together: cut where the number changes.
+            var end = cut
+            while end < changeLog.count, changeLog[end].change == changeLog[cut - 1].change { end += 1 }
+            changeLogCoversAfter = changeLog[end - 1].change
+            changeLog.removeFirst(end)
+        }
+    }
+
+    /// The blocks changed (renumbered or dropped) since this table's change number `seen`, oldest first, with repeats;
+    /// nil when the log no longer reaches back that far or `seen` is not a number of this table's history (a reading of
+    /// another table, or of a copy of this one that went its own way). O(log log + changes since).
+    func changes(since seen: UInt64) -> ArraySlice<(change: UInt64, block: Block)>? {
+        if seen == lastChange { return changeLog[changeLog.endIndex...] }
+        guard seen >= changeLogCoversAfter else { return nil }
+        var low = changeLog.startIndex, high = changeLog.endIndex
+        while low < high {
+            let middle = (low + high) / 2
+            if changeLog[middle].change <= seen { low = middle + 1 } else { high = middle }
+        }
+        if seen == changeLogCoversAfter { return low == changeLog.startIndex ? changeLog[low...] : nil }
+        guard low > changeLog.startIndex, changeLog[low - 1].change == seen else { return nil }
+        return changeLog[low...]
     }
 
     /// The blocks whose pieces' paces may read passes on `piece` (itself or a square beside it): those holding a
@@ -81,7 +122,9 @@ public struct LiveRoadSpeeds: Sendable {
         if time - sweptAt >= windowSeconds / 10 { sweep(now: time) }
         samples[piece, default: []].append(Sample(time: time, seconds: seconds, meters: meters))
         let change = Self.newChange()
-        for block in Self.blocks(near: piece) { blockChanges[block] = change }
+        let near = Self.blocks(near: piece)
+        for block in near { blockChanges[block] = change }
+        log(change, near)
     }
 
     /// Forgets passes older than the window before `now`.
@@ -102,6 +145,7 @@ public struct LiveRoadSpeeds: Sendable {
         if !changed.isEmpty {
             let change = Self.newChange()
             for block in changed where keptBlocks[block] != nil { keptBlocks[block] = change }
+            log(change, changed)
         }
         samples = kept
         blockChanges = keptBlocks
@@ -333,9 +377,33 @@ public struct RouteTrafficIndex: Sendable {
             let middle = (firstRun + high) / 2
             if runs[middle].stretches.upperBound <= first { firstRun = middle + 1 } else { high = middle }
         }
+        let slot = WeekSlot(epochSeconds: now, utcOffsetSeconds: utcOffsetSeconds)
+        readings.prepare(for: RouteTrafficReadings.Basis(generation: generation, slot: slot, thresholds: thresholds,
+                                                        windowSeconds: live.windowSeconds, minimumMeters: live.minimumMeters),
+                         firstRun: firstRun)
+        let windowStart = now - live.windowSeconds
         let blockChanges = live.blockChanges
         var candidates: [(run: Int, change: UInt64)]
-        if blockChanges.count < runs.count - firstRun {
+        // A refresh reads the blocks changed since the last one, when the table still lists them and they are fewer
+        // than its blocks; the same runs ahead, nothing changed and nothing counted gone: the last answer, cut at `first`.
+        if readings.keeping, let seen = readings.seenChange, firstRun >= readings.candidatesFrom,
+           let changes = live.changes(since: seen), changes.count <= blockChanges.count {
+            readings.dropCandidates(before: firstRun)
+            for entry in changes {
+                for run in runsInBlock[entry.block] ?? [] where run >= firstRun {
+                    readings.setCandidate(run, change: blockChanges[entry.block])
+                }
+            }
+            readings.seenChange = live.lastChange
+            readings.candidatesFrom = firstRun
+            readings.callsReadingChanges += 1
+            if changes.isEmpty, let ahead = readings.ahead, now >= ahead.computedAt, ahead.oldestCounted >= windowStart {
+                readings.runsReused += readings.candidates.count
+                readings.callsUnchanged += 1
+                return assemble(ahead.stretches, from: first)
+            }
+            candidates = readings.candidates
+        } else if blockChanges.count < runs.count - firstRun {
             candidates = blockChanges.flatMap { block, change in
                 (runsInBlock[block] ?? []).lazy.filter { $0 >= firstRun }.map { (run: $0, change: change) }
             }
@@ -343,16 +411,18 @@ public struct RouteTrafficIndex: Sendable {
         } else {
             candidates = (firstRun ..< runs.count).compactMap { run in blockChanges[runs[run].block].map { (run, $0) } }
         }
-        let slot = WeekSlot(epochSeconds: now, utcOffsetSeconds: utcOffsetSeconds)
-        readings.prepare(for: RouteTrafficReadings.Basis(generation: generation, slot: slot, thresholds: thresholds,
-                                                        windowSeconds: live.windowSeconds, minimumMeters: live.minimumMeters),
-                         firstRun: firstRun)
-        let windowStart = now - live.windowSeconds
-        var result: [LiveRouteTraffic.Stretch] = []
+        if readings.keeping {
+            readings.seenChange = live.lastChange
+            readings.candidates = candidates
+            readings.candidatesFrom = firstRun
+        }
+        var ahead: [RouteTrafficReadings.Classed] = []
+        var oldestCounted = Double.infinity
         for (run, change) in candidates {
             let classed: [RouteTrafficReadings.Classed]
             if let kept = readings.runs[run], kept.change == change, now >= kept.computedAt, kept.oldestCounted >= windowStart {
                 classed = kept.stretches
+                oldestCounted = min(oldestCounted, kept.oldestCounted)
                 readings.runsReused += 1
             } else {
                 let worked = classify(runs[run].stretches, live: live, times: times, slot: slot, now: now, thresholds: thresholds)
@@ -361,17 +431,29 @@ public struct RouteTrafficIndex: Sendable {
                                                                  stretches: worked.stretches)
                 }
                 classed = worked.stretches
+                oldestCounted = min(oldestCounted, worked.oldestCounted)
                 readings.runsWorkedOut += 1
             }
-            for item in classed where item.index >= first {
-                let stretch = stretches[item.index]
-                if let last = result.last, last.speed == item.speed, last.endMeters == stretch.startMeters {
-                    result[result.count - 1].endMeters = stretch.endMeters
-                    result[result.count - 1].extraSeconds += item.extraSeconds
-                } else {
-                    result.append(LiveRouteTraffic.Stretch(startMeters: stretch.startMeters, endMeters: stretch.endMeters,
-                                                           speed: item.speed, extraSeconds: item.extraSeconds))
-                }
+            ahead.append(contentsOf: classed)
+        }
+        if readings.keeping {
+            readings.ahead = RouteTrafficReadings.Ahead(computedAt: now, oldestCounted: oldestCounted, stretches: ahead)
+        }
+        return assemble(ahead, from: first)
+    }
+
+    /// The traffic of the slow and jammed stretches `classed` (in route order) from stretch `first` on, neighbours
+    /// with the same traffic joined.
+    private func assemble(_ classed: [RouteTrafficReadings.Classed], from first: Int) -> LiveRouteTraffic {
+        var result: [LiveRouteTraffic.Stretch] = []
+        for item in classed where item.index >= first {
+            let stretch = route.stretches[item.index]
+            if let last = result.last, last.speed == item.speed, last.endMeters == stretch.startMeters {
+                result[result.count - 1].endMeters = stretch.endMeters
+                result[result.count - 1].extraSeconds += item.extraSeconds
+            } else {
+                result.append(LiveRouteTraffic.Stretch(startMeters: stretch.startMeters, endMeters: stretch.endMeters,
+                                                       speed: item.speed, extraSeconds: item.extraSeconds))
             }
         }
         return LiveRouteTraffic(stretches: result)
@@ -428,15 +510,36 @@ public struct RouteTrafficReadings: Sendable {
         var stretches: [Classed]
     }
 
+    /// The last call's slow and jammed stretches of every run from its first on, in route order: the time it was
+    /// worked out at, and the oldest pass it rests on.
+    struct Ahead: Sendable {
+        var computedAt: Double
+        var oldestCounted: Double
+        var stretches: [Classed]
+    }
+
     private var basis: Basis? = nil
     /// Kept results by run; runs behind the vehicle are dropped.
     var runs: [Int: Run] = [:]
     private var firstKeptRun = 0
+    /// The table's change number (``LiveRoadSpeeds/lastChange``) at the last call; nil before any.
+    var seenChange: UInt64? = nil
+    /// The runs from ``candidatesFrom`` on whose block had a recent pass at the last call, with the block's change
+    /// number then, in route order.
+    var candidates: [(run: Int, change: UInt64)] = []
+    var candidatesFrom = 0
+    /// The last call's answer, before cutting at its start; nil when the basis changed since.
+    var ahead: Ahead? = nil
 
     /// Runs classed afresh, over every call so far.
     public internal(set) var runsWorkedOut = 0
     /// Runs whose kept result was reused, over every call so far.
     public internal(set) var runsReused = 0
+    /// Calls that read only the blocks changed since the call before (``LiveRoadSpeeds/changeLogLimit``), not every
+    /// block with a recent pass.
+    public internal(set) var callsReadingChanges = 0
+    /// Calls that found nothing changed since the call before and answered from its answer alone.
+    public internal(set) var callsUnchanged = 0
 
     /// Whether results are kept (not by a one-off call, which would only pay for storing them).
     let keeping: Bool
@@ -456,9 +559,38 @@ public struct RouteTrafficReadings: Sendable {
         if self.basis != basis {
             self.basis = basis
             runs.removeAll(keepingCapacity: true)
+            ahead = nil
         } else if firstRun > firstKeptRun, !runs.isEmpty {
             runs = runs.filter { $0.key >= firstRun }
         }
         firstKeptRun = firstRun
+    }
+
+    /// The index of the first candidate whose run is not before `run`.
+    private func candidateIndex(_ run: Int) -> Int {
+        var low = 0, high = candidates.count
+        while low < high {
+            let middle = (low + high) / 2
+            if candidates[middle].run < run { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Forgets the candidates before `run`.
+    mutating func dropCandidates(before run: Int) {
+        let end = candidateIndex(run)
+        if end > 0 { candidates.removeFirst(end) }
+    }
+
+    /// Makes `run` a candidate with its block's `change` number, or no candidate when its block has none.
+    mutating func setCandidate(_ run: Int, change: UInt64?) {
+        let index = candidateIndex(run)
+        let present = index < candidates.count && candidates[index].run == run
+        switch (change, present) {
+        case (let change?, true): candidates[index].change = change
+        case (let change?, false): candidates.insert((run, change), at: index)
+        case (nil, true): candidates.remove(at: index)
+        case (nil, false): break
+        }
     }
 }

@@ -249,4 +249,60 @@ struct RouteTrafficReadingsTests {
         }
         #expect(compared > 100 && readings.runsReused > 0 && readings.runsWorkedOut > 0)
     }
+
+    /// A vehicle moving along the road refreshing its traffic, passes landing on and beside the road and far from it,
+    /// several refreshes with nothing new (while passes leave the window), an explicit sweep, a short list of changes
+    /// (so that it runs out), and the table swapped for an older copy of itself that goes its own way: every answer
+    /// the same, to the last bit, as working it all out, through the changes read, the unchanged answer reused, and
+    /// the full walk.
+    @Test func refreshesReadingOnlyTheChangesAnswerWhatWorkingItAllOutAnswers() {
+        let times = T.learned(speed: 10)
+        let index = RouteTrafficIndex(LearnedRoute(route: T.road))
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func random() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var live = LiveRoadSpeeds()
+        live.changeLogLimit = 24
+        var older = live
+        var readings = RouteTrafficReadings()
+        var now = T.monday + 3 * 86_400 + 8 * 3600
+        var from = 0.0
+        var compared = 0
+        for _ in 0..<1500 {
+            let roll = random()
+            if roll < 0.35 {
+                now += random() * 15
+                let along = random() * T.road.totalMeters
+                let point = Geodesy.destination(from: T.road.point(atMeters: along), bearing: 0, meters: random() * 60 - 30)
+                let piece = RoadPiece(at: point, bearing: random() < 0.8 ? 90 : 270)
+                live.add(piece, seconds: 2 + random() * 40, meters: 5 + random() * 45, at: now - random() * 20)
+            } else if roll < 0.42 {
+                let far = RoadPiece(at: GeoPoint(latitude: 52.7, longitude: 13.40 + random() * 0.01), bearing: 90)
+                live.add(far, seconds: 30, meters: 50, at: now)
+            } else if roll < 0.44 {
+                live.sweep(now: now)
+            } else if roll < 0.46 {
+                swap(&live, &older)
+            } else if roll < 0.48 {
+                older = live
+            } else {
+                now += random() * 12 - 1
+                from = random() < 0.05 ? random() * T.road.totalMeters : min(T.road.totalMeters, from + random() * 60)
+                for _ in 0..<(random() < 0.5 ? 1 : 3) {
+                    let kept = index.liveTraffic(from: from, live: live, times: times, generation: 7, now: now,
+                                                 utcOffsetSeconds: 0, readings: &readings)
+                    let whole = index.liveTraffic(from: from, live: live, times: times, now: now, utcOffsetSeconds: 0)
+                    #expect(kept == whole, "at \(now), from \(from) m")
+                    compared += 1
+                    now += random() * 20
+                }
+            }
+        }
+        #expect(compared > 800)
+        #expect(readings.callsReadingChanges > 100 && readings.callsUnchanged > 50,
+                "\(readings.callsReadingChanges) calls read the changes, \(readings.callsUnchanged) unchanged")
+        #expect(readings.callsReadingChanges < compared, "the full walk ran too")
+    }
 }
