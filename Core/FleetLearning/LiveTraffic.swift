@@ -39,6 +39,12 @@ public struct LiveRoadSpeeds: Sendable {
     }
 
     private var samples: [RoadPiece: [Sample]] = [:]
+    /// Per block, how many pieces with passes lie in or next to it: a block is in ``blockChanges`` while this is above 0.
+    private var piecesNear: [Block: Int] = [:]
+    /// Every pass's time and piece, in the order they were added, from ``expiriesStart`` on: the sweep forgets passes
+    /// from the front, so it costs the passes it forgets, not the table.
+    private var expiries: [(time: Double, piece: RoadPiece)] = []
+    private var expiriesStart = 0
     /// Blocks with a recent pass in them or in a square next to them (some may be older than the window until the
     /// next sweep), each with the number of the last change to the passes its pieces' paces read: a pass added in a
     /// square in or next to the block, or one forgotten there. The numbers are unique across every table of the
@@ -120,35 +126,52 @@ public struct LiveRoadSpeeds: Sendable {
     public mutating func add(_ piece: RoadPiece, seconds: Double, meters: Double, at time: Double) {
         guard seconds >= 0, meters > 0, seconds.isFinite, meters.isFinite else { return }
         if time - sweptAt >= windowSeconds / 10 { sweep(now: time) }
-        samples[piece, default: []].append(Sample(time: time, seconds: seconds, meters: meters))
-        let change = Self.newChange()
         let near = Self.blocks(near: piece)
+        if samples[piece] == nil {
+            for block in near { piecesNear[block, default: 0] += 1 }
+        }
+        samples[piece, default: []].append(Sample(time: time, seconds: seconds, meters: meters))
+        expiries.append((time, piece))
+        let change = Self.newChange()
         for block in near { blockChanges[block] = change }
         log(change, near)
     }
 
-    /// Forgets passes older than the window before `now`.
+    /// Forgets passes older than the window before `now`: those of the pieces whose passes, in the order they were
+    /// added, are older than that from the first on. A pass added after a newer one may stay until that one goes
+    /// (a pace never counts it: ``pace(near:now:)`` reads only the window). O(passes forgotten).
     public mutating func sweep(now: Double) {
         sweptAt = now
         let oldest = now - windowSeconds
-        var kept: [RoadPiece: [Sample]] = [:]
-        var keptBlocks: [Block: UInt64] = [:]
         var changed: Set<Block> = []
-        for (piece, list) in samples {
+        while expiriesStart < expiries.count, expiries[expiriesStart].time < oldest {
+            let piece = expiries[expiriesStart].piece
+            expiriesStart += 1
+            guard let list = samples[piece] else { continue }
             let recent = list.filter { $0.time >= oldest }
+            guard recent.count < list.count else { continue }
             let near = Self.blocks(near: piece)
-            if recent.count < list.count { changed.formUnion(near) }
-            guard !recent.isEmpty else { continue }
-            kept[piece] = recent
-            for block in near { keptBlocks[block] = blockChanges[block] }
+            changed.formUnion(near)
+            if !recent.isEmpty {
+                samples[piece] = recent
+                continue
+            }
+            samples[piece] = nil
+            for block in near {
+                let count = piecesNear[block, default: 0] - 1
+                piecesNear[block] = count > 0 ? count : nil
+                if count <= 0 { blockChanges[block] = nil }
+            }
+        }
+        if expiriesStart > 1024, expiriesStart * 2 > expiries.count {
+            expiries.removeFirst(expiriesStart)
+            expiriesStart = 0
         }
         if !changed.isEmpty {
             let change = Self.newChange()
-            for block in changed where keptBlocks[block] != nil { keptBlocks[block] = change }
+            for block in changed where blockChanges[block] != nil { blockChanges[block] = change }
             log(change, changed)
         }
-        samples = kept
-        blockChanges = keptBlocks
     }
 
     /// Whether a pass was seen near `piece` lately (cheap: one set lookup). False means ``pace(near:now:)`` is nil.
