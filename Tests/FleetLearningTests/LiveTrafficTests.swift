@@ -119,6 +119,15 @@ struct LiveTrafficTests {
 struct RouteTrafficReadingsTests {
     typealias T = LiveTrafficTests
 
+    /// Reproducible numbers in [0, 1) (a linear congruential sequence).
+    struct Numbers {
+        var state: UInt64
+        mutating func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+    }
+
     /// Adds the passes of a drive east along the road, fed as they arrive.
     static func add(_ fixes: [Fix], to live: inout LiveRoadSpeeds) {
         var vehicle = LiveDrive()
@@ -222,11 +231,8 @@ struct RouteTrafficReadingsTests {
     @Test func keptReadingsAlwaysAnswerWhatWorkingItAllOutAnswers() {
         let times = T.learned(speed: 10)
         let index = RouteTrafficIndex(LearnedRoute(route: T.road))
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func random() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var numbers = Numbers(state: 0x9E37_79B9_7F4A_7C15)
+        func random() -> Double { numbers.next() }
         var live = LiveRoadSpeeds()
         var readings = RouteTrafficReadings()
         var now = T.monday + 3 * 86_400 + 8 * 3600
@@ -258,11 +264,8 @@ struct RouteTrafficReadingsTests {
     @Test func refreshesReadingOnlyTheChangesAnswerWhatWorkingItAllOutAnswers() {
         let times = T.learned(speed: 10)
         let index = RouteTrafficIndex(LearnedRoute(route: T.road))
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func random() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var numbers = Numbers(state: 0x2545_F491_4F6C_DD1D)
+        func random() -> Double { numbers.next() }
         var live = LiveRoadSpeeds()
         live.changeLogLimit = 24
         var older = live
