@@ -124,7 +124,7 @@ extension Engine {
     /// the route gets the learned time to it (``LearnedRoute``), at the times of the week the vehicle will be on
     /// each stretch, blended with `livePace` just ahead; stretches with nothing learned keep `livePace` (the
     /// estimator's own pace: the vehicle's observed speed against its category's default). Stretches the fleet just
-    /// drove slower than learned (the route's live traffic, ``routeTraffic(_:index:provider:travelledMeters:times:settings:now:)``)
+    /// drove slower than learned (the route's live traffic, ``routeTraffic(_:index:provider:travelledMeters:times:generation:settings:now:)``)
     /// take the time they take now. Waypoints past the route, and everything when nothing is learned for the provider,
     /// stay as the estimator gave them. Answers the ETAs and the route's live traffic (nil when nothing is learned).
     func withLearnedTimes(_ etas: [WaypointETA], provider: String, route cached: RouteCache.Entry, segment: String?,
@@ -135,7 +135,7 @@ extension Engine {
         guard !times.pieces.isEmpty else { return (etas, nil) }
         let traffic = cached.trafficIndex.map {
             routeTraffic(cached, index: $0, provider: provider, travelledMeters: travelledMeters, times: times,
-                         settings: settings, now: now)
+                         generation: generation, settings: settings, now: now)
         } ?? .none
         let waypoints = cached.waypoints.waypoints
         let onRoute = etas.indices.filter { index in

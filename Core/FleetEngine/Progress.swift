@@ -20,8 +20,9 @@ final class RouteCache: Sendable {
         let trafficIndex: RouteTrafficIndex?
         /// The vehicle's plan of learned times along it, kept between updates.
         let learnedTiming = Mutex<LearnedTiming?>(nil)
-        /// The slow and jammed stretches ahead from the fleet's live speeds, and when they were worked out.
-        let liveTraffic = Mutex<(computedAt: Double, traffic: LiveRouteTraffic)?>(nil)
+        /// The slow and jammed stretches ahead from the fleet's live speeds, when they were worked out, and what
+        /// working them out again can reuse.
+        let liveTraffic = Mutex(KeptLiveTraffic())
         /// The router's times on the stretches with nothing learned, and the generation of the learned tables that
         /// said which stretches those are.
         let routerFallback = Mutex<(generation: Int, fallback: RouterFallback?)?>(nil)
@@ -37,6 +38,14 @@ final class RouteCache: Sendable {
             self.learnedRoute = learnedRoute
             trafficIndex = learnedRoute.map(RouteTrafficIndex.init)
         }
+    }
+
+    /// A route's live traffic as last worked out (``Engine/routeTraffic(_:index:provider:travelledMeters:times:generation:settings:now:)``).
+    struct KeptLiveTraffic: Sendable {
+        /// The last answer and when it was worked out.
+        var last: (computedAt: Double, traffic: LiveRouteTraffic)? = nil
+        /// Its runs of stretches, reused where no pass landed near them since.
+        var readings = RouteTrafficReadings()
     }
 
     private let entries = Mutex<[RecordKey: Entry]>([:])

@@ -1,4 +1,5 @@
 import FleetGeo
+import Synchronization
 
 /// How fast vehicles drove each directed piece of road (``RoadPiece``) in the last few minutes: the seconds and metres
 /// of their recent passes, as ``DriveLearner`` cuts them, forgotten after ``windowSeconds``. Held in memory by the
@@ -38,10 +39,81 @@ public struct LiveRoadSpeeds: Sendable {
     }
 
     private var samples: [RoadPiece: [Sample]] = [:]
+    /// Per block, how many pieces with passes lie in or next to it: a block is in ``blockChanges`` while this is above 0.
+    private var piecesNear: [Block: Int] = [:]
+    /// Every pass's time and piece, in the order they were added, from ``expiriesStart`` on: the sweep forgets passes
+    /// from the front, so it costs the passes it forgets, not the table.
+    private var expiries: [(time: Double, piece: RoadPiece)] = []
+    private var expiriesStart = 0
     /// Blocks with a recent pass in them or in a square next to them (some may be older than the window until the
-    /// next sweep).
-    public private(set) var blocks: Set<Block> = []
+    /// next sweep), each with the number of the last change to the passes its pieces' paces read: a pass added in a
+    /// square in or next to the block, or one forgotten there. The numbers are unique across every table of the
+    /// process, so a result worked out for a block still holds while the block keeps its number (and none of the
+    /// passes it counted has left the window: ``RouteTrafficReadings``).
+    public private(set) var blockChanges: [Block: UInt64] = [:]
     private var sweptAt = -Double.infinity
+    /// The latest changes, oldest first: each block whose number changed (or that was dropped) with its new number.
+    /// Numbers only grow along it. At most ``changeLogLimit`` entries after a trim, plus what came since.
+    private var changeLog: [(change: UInt64, block: Block)] = []
+    /// Every change after this number is in ``changeLog`` (0: every change ever).
+    private var changeLogCoversAfter: UInt64 = 0
+    /// The number of this table's last change (0: none yet).
+    public private(set) var lastChange: UInt64 = 0
+    /// How many block changes the table lists at least (twice as many at most): a route's traffic worked out again
+    /// within this many reads only them, not every block with a recent pass
+    /// (``RouteTrafficIndex/liveTraffic(from:live:times:generation:now:utcOffsetSeconds:thresholds:readings:)``).
+    public var changeLogLimit = 4096
+
+    /// The last change number handed out, process-wide.
+    private static let lastChangeHandedOut = Atomic<UInt64>(0)
+
+    /// A change number no table has used.
+    private static func newChange() -> UInt64 {
+        lastChangeHandedOut.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Records that `blocks` took the number `change` (or were dropped), in the list of changes.
+    private mutating func log(_ change: UInt64, _ blocks: some Sequence<Block>) {
+        lastChange = change
+        for block in blocks { changeLog.append((change, block)) }
+        if changeLog.count >= 2 * max(1, changeLogLimit) {
+            let cut = changeLog.count - max(1, changeLogLimit)
+            // Entries of one change stay together: cut where the number changes.
+            var end = cut
+            while end < changeLog.count, changeLog[end].change == changeLog[cut - 1].change { end += 1 }
+            changeLogCoversAfter = changeLog[end - 1].change
+            changeLog.removeFirst(end)
+        }
+    }
+
+    /// The blocks changed (renumbered or dropped) since this table's change number `seen`, oldest first, with repeats;
+    /// nil when the log no longer reaches back that far or `seen` is not a number of this table's history (a reading of
+    /// another table, or of a copy of this one that went its own way). O(log log + changes since).
+    func changes(since seen: UInt64) -> ArraySlice<(change: UInt64, block: Block)>? {
+        if seen == lastChange { return changeLog[changeLog.endIndex...] }
+        guard seen >= changeLogCoversAfter else { return nil }
+        var low = changeLog.startIndex, high = changeLog.endIndex
+        while low < high {
+            let middle = (low + high) / 2
+            if changeLog[middle].change <= seen { low = middle + 1 } else { high = middle }
+        }
+        if seen == changeLogCoversAfter { return low == changeLog.startIndex ? changeLog[low...] : nil }
+        guard low > changeLog.startIndex, changeLog[low - 1].change == seen else { return nil }
+        return changeLog[low...]
+    }
+
+    /// The blocks whose pieces' paces may read passes on `piece` (itself or a square beside it): those holding a
+    /// square in or next to `piece`'s, one to four blocks.
+    private static func blocks(near piece: RoadPiece) -> [Block] {
+        var result: [Block] = []
+        for dn in -1...1 {
+            for de in -1...1 {
+                let block = Block(east: piece.east &+ Int32(de), north: piece.north &+ Int32(dn))
+                if !result.contains(block) { result.append(block) }
+            }
+        }
+        return result
+    }
 
     /// An empty table.
     public init() {}
@@ -54,33 +126,57 @@ public struct LiveRoadSpeeds: Sendable {
     public mutating func add(_ piece: RoadPiece, seconds: Double, meters: Double, at time: Double) {
         guard seconds >= 0, meters > 0, seconds.isFinite, meters.isFinite else { return }
         if time - sweptAt >= windowSeconds / 10 { sweep(now: time) }
-        samples[piece, default: []].append(Sample(time: time, seconds: seconds, meters: meters))
-        for dn in -1...1 {
-            for de in -1...1 { blocks.insert(Block(east: piece.east &+ Int32(de), north: piece.north &+ Int32(dn))) }
+        let near = Self.blocks(near: piece)
+        if samples[piece] == nil {
+            for block in near { piecesNear[block, default: 0] += 1 }
         }
+        samples[piece, default: []].append(Sample(time: time, seconds: seconds, meters: meters))
+        expiries.append((time, piece))
+        let change = Self.newChange()
+        for block in near { blockChanges[block] = change }
+        log(change, near)
     }
 
-    /// Forgets passes older than the window before `now`.
+    /// Forgets passes older than the window before `now`: those of the pieces whose passes, in the order they were
+    /// added, are older than that from the first on. A pass added after a newer one may stay until that one goes
+    /// (a pace never counts it: ``pace(near:now:)`` reads only the window). O(passes forgotten).
     public mutating func sweep(now: Double) {
         sweptAt = now
         let oldest = now - windowSeconds
-        var kept: [RoadPiece: [Sample]] = [:]
-        var keptBlocks: Set<Block> = []
-        for (piece, list) in samples {
+        var changed: Set<Block> = []
+        while expiriesStart < expiries.count, expiries[expiriesStart].time < oldest {
+            let piece = expiries[expiriesStart].piece
+            expiriesStart += 1
+            guard let list = samples[piece] else { continue }
             let recent = list.filter { $0.time >= oldest }
-            guard !recent.isEmpty else { continue }
-            kept[piece] = recent
-            for dn in -1...1 {
-                for de in -1...1 { keptBlocks.insert(Block(east: piece.east &+ Int32(de), north: piece.north &+ Int32(dn))) }
+            guard recent.count < list.count else { continue }
+            let near = Self.blocks(near: piece)
+            changed.formUnion(near)
+            if !recent.isEmpty {
+                samples[piece] = recent
+                continue
+            }
+            samples[piece] = nil
+            for block in near {
+                let count = piecesNear[block, default: 0] - 1
+                piecesNear[block] = count > 0 ? count : nil
+                if count <= 0 { blockChanges[block] = nil }
             }
         }
-        samples = kept
-        blocks = keptBlocks
+        if expiriesStart > 1024, expiriesStart * 2 > expiries.count {
+            expiries.removeFirst(expiriesStart)
+            expiriesStart = 0
+        }
+        if !changed.isEmpty {
+            let change = Self.newChange()
+            for block in changed where blockChanges[block] != nil { blockChanges[block] = change }
+            log(change, changed)
+        }
     }
 
     /// Whether a pass was seen near `piece` lately (cheap: one set lookup). False means ``pace(near:now:)`` is nil.
     public func mayHavePace(near piece: RoadPiece) -> Bool {
-        blocks.contains(Block(piece))
+        blockChanges[Block(piece)] != nil
     }
 
     /// Seconds per metre across `piece` over the passes of the window before `now`, waits included; or, when nothing
@@ -89,13 +185,24 @@ public struct LiveRoadSpeeds: Sendable {
     /// ahead or behind, unlike the learned tables' neighbours (``RoadTimes/entry(near:)``): that would stretch a queue
     /// a piece beyond where anyone drove it. Nil below ``minimumMeters``.
     public func pace(near piece: RoadPiece, now: Double) -> Double? {
-        guard mayHavePace(near: piece) else { return nil }
-        if let own = sums(of: piece, now: now) { return own.seconds / own.meters }
-        var best: (seconds: Double, meters: Double)? = nil
+        reading(near: piece, now: now).pace
+    }
+
+    /// ``pace(near:now:)``, with the time of the oldest pass its answer rests on: until that pass leaves the window,
+    /// and while no pass is added or forgotten near `piece`, the answer stays the same at any later `now` (+∞ when it
+    /// rests on none that can leave: passes only ever leave, so a piece without enough metres keeps not having them).
+    func reading(near piece: RoadPiece, now: Double) -> (pace: Double?, oldestCounted: Double) {
+        guard mayHavePace(near: piece) else { return (nil, .infinity) }
+        if let own = sums(of: piece, now: now) { return (own.seconds / own.meters, own.oldest) }
+        var best: (seconds: Double, meters: Double, oldest: Double)? = nil
+        var oldest = Double.infinity
         for neighbour in Self.beside(piece) {
-            if let candidate = sums(of: neighbour, now: now), candidate.meters > (best?.meters ?? 0) { best = candidate }
+            guard let candidate = sums(of: neighbour, now: now) else { continue }
+            // Any neighbour with enough metres weighs in the choice, so its passes leaving may change it.
+            oldest = min(oldest, candidate.oldest)
+            if candidate.meters > (best?.meters ?? 0) { best = candidate }
         }
-        return best.map { $0.seconds / $0.meters }
+        return (best.map { $0.seconds / $0.meters }, oldest)
     }
 
     /// The two squares left and right of `piece`'s direction of travel, crossed in the same direction.
@@ -107,15 +214,18 @@ public struct LiveRoadSpeeds: Sendable {
                 RoadPiece(east: piece.east &+ step.north, north: piece.north &- step.east, heading: piece.heading)]
     }
 
-    private func sums(of piece: RoadPiece, now: Double) -> (seconds: Double, meters: Double)? {
+    /// The seconds and metres of `piece`'s passes within the window before `now`, and the oldest of their times; nil
+    /// below ``minimumMeters``.
+    private func sums(of piece: RoadPiece, now: Double) -> (seconds: Double, meters: Double, oldest: Double)? {
         guard let list = samples[piece] else { return nil }
-        let oldest = now - windowSeconds
-        var seconds = 0.0, meters = 0.0
-        for sample in list where sample.time >= oldest {
+        let windowStart = now - windowSeconds
+        var seconds = 0.0, meters = 0.0, oldest = Double.infinity
+        for sample in list where sample.time >= windowStart {
             seconds += sample.seconds
             meters += sample.meters
+            oldest = min(oldest, sample.time)
         }
-        return meters >= minimumMeters ? (seconds, meters) : nil
+        return meters >= minimumMeters ? (seconds, meters, oldest) : nil
     }
 }
 
@@ -262,9 +372,25 @@ public struct RouteTrafficIndex: Sendable {
     /// The route's slow and jammed stretches from `fromMeters` on (the stretch holding it included): each piece with
     /// a live pace (``LiveRoadSpeeds/pace(near:now:)``) and a learned one at `now`'s quarter hour of the week
     /// (``RoadTimes/paceTable(of:)``) is classed by ``TrafficThresholds``; pieces missing either are normal. A slow
-    /// or jammed stretch adds the seconds its live pace takes beyond its learned one.
+    /// or jammed stretch adds the seconds its live pace takes beyond its learned one. Works everything out; a caller
+    /// that asks again for the same route keeps a ``RouteTrafficReadings`` and passes it to
+    /// ``liveTraffic(from:live:times:generation:now:utcOffsetSeconds:thresholds:readings:)`` instead.
     public func liveTraffic(from fromMeters: Double, live: LiveRoadSpeeds, times: RoadTimes, now: Double,
                             utcOffsetSeconds: Double, thresholds: TrafficThresholds = TrafficThresholds()) -> LiveRouteTraffic {
+        var readings = RouteTrafficReadings(keeping: false)
+        return liveTraffic(from: fromMeters, live: live, times: times, generation: 0, now: now,
+                           utcOffsetSeconds: utcOffsetSeconds, thresholds: thresholds, readings: &readings)
+    }
+
+    /// The same as ``liveTraffic(from:live:times:now:utcOffsetSeconds:thresholds:)``, reusing what `readings` kept
+    /// from earlier calls on this route: a run of stretches in one block (``LiveRoadSpeeds/Block``) is classed again
+    /// only when a pass landed in or next to its block since (or was forgotten there: ``LiveRoadSpeeds/blockChanges``),
+    /// a pass it counted has left the window, `now` went back, or the learned tables (`generation`, the caller's
+    /// number for them: a new number for new tables), the quarter hour of the week, or the thresholds changed. The
+    /// answer is the same, to the last bit, as working it all out.
+    public func liveTraffic(from fromMeters: Double, live: LiveRoadSpeeds, times: RoadTimes, generation: Int, now: Double,
+                            utcOffsetSeconds: Double, thresholds: TrafficThresholds = TrafficThresholds(),
+                            readings: inout RouteTrafficReadings) -> LiveRouteTraffic {
         let stretches = route.stretches
         guard !stretches.isEmpty, live.pieceCount > 0 else { return .none }
         let first = route.stretchIndex(atMeters: fromMeters)
@@ -274,33 +400,220 @@ public struct RouteTrafficIndex: Sendable {
             let middle = (firstRun + high) / 2
             if runs[middle].stretches.upperBound <= first { firstRun = middle + 1 } else { high = middle }
         }
-        var candidates: [Int]
-        if live.blocks.count < runs.count - firstRun {
-            candidates = live.blocks.flatMap { runsInBlock[$0] ?? [] }.filter { $0 >= firstRun }
-            candidates.sort()
-        } else {
-            candidates = (firstRun ..< runs.count).filter { live.blocks.contains(runs[$0].block) }
-        }
         let slot = WeekSlot(epochSeconds: now, utcOffsetSeconds: utcOffsetSeconds)
-        var result: [LiveRouteTraffic.Stretch] = []
-        for run in candidates {
-            for index in runs[run].stretches where index >= first {
-                let stretch = stretches[index]
-                guard let livePace = live.pace(near: stretch.piece, now: now),
-                      let learned = times.entry(near: stretch.piece).flatMap(times.paceTable(of:))?.secondsPerMeter(at: slot)
-                else { continue }
-                let speed = thresholds.speed(live: livePace, learned: learned)
-                guard speed == .slow || speed == .trafficJam else { continue }
-                let extra = (stretch.endMeters - stretch.startMeters) * (livePace - learned)
-                if let last = result.last, last.speed == speed, last.endMeters == stretch.startMeters {
-                    result[result.count - 1].endMeters = stretch.endMeters
-                    result[result.count - 1].extraSeconds += extra
-                } else {
-                    result.append(LiveRouteTraffic.Stretch(startMeters: stretch.startMeters, endMeters: stretch.endMeters,
-                                                           speed: speed, extraSeconds: extra))
+        readings.prepare(for: RouteTrafficReadings.Basis(generation: generation, slot: slot, thresholds: thresholds,
+                                                        windowSeconds: live.windowSeconds, minimumMeters: live.minimumMeters),
+                         firstRun: firstRun)
+        let windowStart = now - live.windowSeconds
+        let blockChanges = live.blockChanges
+        var candidates: [(run: Int, change: UInt64)]
+        // A refresh reads the blocks changed since the last one, when the table still lists them and they are fewer
+        // than its blocks; the same runs ahead, nothing changed and nothing counted gone: the last answer, cut at `first`.
+        if readings.keeping, let seen = readings.seenChange, firstRun >= readings.candidatesFrom,
+           let changes = live.changes(since: seen), changes.count <= blockChanges.count {
+            readings.dropCandidates(before: firstRun)
+            for entry in changes {
+                for run in runsInBlock[entry.block] ?? [] where run >= firstRun {
+                    readings.setCandidate(run, change: blockChanges[entry.block])
                 }
+            }
+            readings.seenChange = live.lastChange
+            readings.candidatesFrom = firstRun
+            readings.callsReadingChanges += 1
+            if changes.isEmpty, let ahead = readings.ahead, now >= ahead.computedAt, ahead.oldestCounted >= windowStart {
+                readings.runsReused += readings.candidates.count
+                readings.callsUnchanged += 1
+                return assemble(ahead.stretches, from: first)
+            }
+            candidates = readings.candidates
+        } else if blockChanges.count < runs.count - firstRun {
+            candidates = blockChanges.flatMap { block, change in
+                (runsInBlock[block] ?? []).lazy.filter { $0 >= firstRun }.map { (run: $0, change: change) }
+            }
+            candidates.sort { $0.run < $1.run }
+        } else {
+            candidates = (firstRun ..< runs.count).compactMap { run in blockChanges[runs[run].block].map { (run, $0) } }
+        }
+        if readings.keeping {
+            readings.seenChange = live.lastChange
+            readings.candidates = candidates
+            readings.candidatesFrom = firstRun
+        }
+        var ahead: [RouteTrafficReadings.Classed] = []
+        var oldestCounted = Double.infinity
+        for (run, change) in candidates {
+            let classed: [RouteTrafficReadings.Classed]
+            if let kept = readings.runs[run], kept.change == change, now >= kept.computedAt, kept.oldestCounted >= windowStart {
+                classed = kept.stretches
+                oldestCounted = min(oldestCounted, kept.oldestCounted)
+                readings.runsReused += 1
+            } else {
+                let worked = classify(runs[run].stretches, live: live, times: times, slot: slot, now: now, thresholds: thresholds)
+                if readings.keeping {
+                    readings.runs[run] = RouteTrafficReadings.Run(change: change, computedAt: now, oldestCounted: worked.oldestCounted,
+                                                                 stretches: worked.stretches)
+                }
+                classed = worked.stretches
+                oldestCounted = min(oldestCounted, worked.oldestCounted)
+                readings.runsWorkedOut += 1
+            }
+            ahead.append(contentsOf: classed)
+        }
+        if readings.keeping {
+            readings.ahead = RouteTrafficReadings.Ahead(computedAt: now, oldestCounted: oldestCounted, stretches: ahead)
+        }
+        return assemble(ahead, from: first)
+    }
+
+    /// The traffic of the slow and jammed stretches `classed` (in route order) from stretch `first` on, neighbours
+    /// with the same traffic joined.
+    private func assemble(_ classed: [RouteTrafficReadings.Classed], from first: Int) -> LiveRouteTraffic {
+        var result: [LiveRouteTraffic.Stretch] = []
+        for item in classed where item.index >= first {
+            let stretch = route.stretches[item.index]
+            if let last = result.last, last.speed == item.speed, last.endMeters == stretch.startMeters {
+                result[result.count - 1].endMeters = stretch.endMeters
+                result[result.count - 1].extraSeconds += item.extraSeconds
+            } else {
+                result.append(LiveRouteTraffic.Stretch(startMeters: stretch.startMeters, endMeters: stretch.endMeters,
+                                                       speed: item.speed, extraSeconds: item.extraSeconds))
             }
         }
         return LiveRouteTraffic(stretches: result)
+    }
+
+    /// The slow and jammed stretches among `indexes`, and the time of the oldest pass their live paces rest on.
+    private func classify(_ indexes: Range<Int>, live: LiveRoadSpeeds, times: RoadTimes, slot: WeekSlot, now: Double,
+                          thresholds: TrafficThresholds) -> (stretches: [RouteTrafficReadings.Classed], oldestCounted: Double) {
+        var classed: [RouteTrafficReadings.Classed] = []
+        var oldestCounted = Double.infinity
+        for index in indexes {
+            let stretch = route.stretches[index]
+            let reading = live.reading(near: stretch.piece, now: now)
+            oldestCounted = min(oldestCounted, reading.oldestCounted)
+            guard let livePace = reading.pace,
+                  let learned = times.entry(near: stretch.piece).flatMap(times.paceTable(of:))?.secondsPerMeter(at: slot)
+            else { continue }
+            let speed = thresholds.speed(live: livePace, learned: learned)
+            guard speed == .slow || speed == .trafficJam else { continue }
+            classed.append(RouteTrafficReadings.Classed(index: index, speed: speed,
+                                                        extraSeconds: (stretch.endMeters - stretch.startMeters) * (livePace - learned)))
+        }
+        return (classed, oldestCounted)
+    }
+}
+
+/// A route's live traffic as last worked out, run by run (the route's stretches in one block of road,
+/// ``RouteTrafficIndex``), kept by the caller between calls of
+/// ``RouteTrafficIndex/liveTraffic(from:live:times:generation:now:utcOffsetSeconds:thresholds:readings:)`` so that a
+/// call finding nothing changed near a run reuses its result. One per route and table of live speeds; start empty.
+public struct RouteTrafficReadings: Sendable {
+    /// What every kept result was worked out against; when it changes, nothing kept holds.
+    struct Basis: Equatable {
+        var generation: Int
+        var slot: WeekSlot
+        var thresholds: TrafficThresholds
+        var windowSeconds: Double
+        var minimumMeters: Double
+    }
+
+    /// A slow or jammed stretch of the route: its index, traffic and extra seconds.
+    struct Classed: Sendable {
+        var index: Int
+        var speed: TrafficSpeed
+        var extraSeconds: Double
+    }
+
+    /// One run's result: its block's change number then, when it was worked out, the oldest pass it rests on, and its
+    /// slow and jammed stretches (all of the run's, in route order).
+    struct Run: Sendable {
+        var change: UInt64
+        var computedAt: Double
+        var oldestCounted: Double
+        var stretches: [Classed]
+    }
+
+    /// The last call's slow and jammed stretches of every run from its first on, in route order: the time it was
+    /// worked out at, and the oldest pass it rests on.
+    struct Ahead: Sendable {
+        var computedAt: Double
+        var oldestCounted: Double
+        var stretches: [Classed]
+    }
+
+    private var basis: Basis? = nil
+    /// Kept results by run; runs behind the vehicle are dropped.
+    var runs: [Int: Run] = [:]
+    private var firstKeptRun = 0
+    /// The table's change number (``LiveRoadSpeeds/lastChange``) at the last call; nil before any.
+    var seenChange: UInt64? = nil
+    /// The runs from ``candidatesFrom`` on whose block had a recent pass at the last call, with the block's change
+    /// number then, in route order.
+    var candidates: [(run: Int, change: UInt64)] = []
+    var candidatesFrom = 0
+    /// The last call's answer, before cutting at its start; nil when the basis changed since.
+    var ahead: Ahead? = nil
+
+    /// Runs classed afresh, over every call so far.
+    public internal(set) var runsWorkedOut = 0
+    /// Runs whose kept result was reused, over every call so far.
+    public internal(set) var runsReused = 0
+    /// Calls that read only the blocks changed since the call before (``LiveRoadSpeeds/changeLogLimit``), not every
+    /// block with a recent pass.
+    public internal(set) var callsReadingChanges = 0
+    /// Calls that found nothing changed since the call before and answered from its answer alone.
+    public internal(set) var callsUnchanged = 0
+
+    /// Whether results are kept (not by a one-off call, which would only pay for storing them).
+    let keeping: Bool
+
+    /// Nothing kept yet.
+    public init() {
+        keeping = true
+    }
+
+    /// Readings that keep nothing, for one call.
+    init(keeping: Bool) {
+        self.keeping = keeping
+    }
+
+    /// Forgets every result when `basis` differs from the last call's, and those of runs before `firstRun`.
+    mutating func prepare(for basis: Basis, firstRun: Int) {
+        if self.basis != basis {
+            self.basis = basis
+            runs.removeAll(keepingCapacity: true)
+            ahead = nil
+        } else if firstRun > firstKeptRun, !runs.isEmpty {
+            runs = runs.filter { $0.key >= firstRun }
+        }
+        firstKeptRun = firstRun
+    }
+
+    /// The index of the first candidate whose run is not before `run`.
+    private func candidateIndex(_ run: Int) -> Int {
+        var low = 0, high = candidates.count
+        while low < high {
+            let middle = (low + high) / 2
+            if candidates[middle].run < run { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Forgets the candidates before `run`.
+    mutating func dropCandidates(before run: Int) {
+        let end = candidateIndex(run)
+        if end > 0 { candidates.removeFirst(end) }
+    }
+
+    /// Makes `run` a candidate with its block's `change` number, or no candidate when its block has none.
+    mutating func setCandidate(_ run: Int, change: UInt64?) {
+        let index = candidateIndex(run)
+        let present = index < candidates.count && candidates[index].run == run
+        switch (change, present) {
+        case (let change?, true): candidates[index].change = change
+        case (let change?, false): candidates.insert((run, change), at: index)
+        case (nil, true): candidates.remove(at: index)
+        case (nil, false): break
+        }
     }
 }

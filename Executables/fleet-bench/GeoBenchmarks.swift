@@ -35,6 +35,7 @@ enum GeoBenchmarks {
                                  value: .nanoseconds(traffic),
                                  comparison: "\(format(ratio: traffic / live)) the update without, \(format(ratio: traffic / perUpdate[1])) the learned ETAs alone",
                                  ratio: traffic / live, baseline: "update + ETA to 3 waypoints, 10k points"))
+        rows += fleetSequence(pointCount: 10_000)
         rows.append(pacePrecomputation(pointCount: 10_000))
         rows.append(polylineCodec(pointCount: 10_000))
         return rows
@@ -79,6 +80,34 @@ enum GeoBenchmarks {
                          ratio: ratio, baseline: "RouteProgress.fullSearch, \(label) points"),
             BenchmarkRow(name: "RouteProgress.fullSearch, \(label) points",
                          value: .nanoseconds(full), comparison: "baseline (every segment)"),
+        ]
+    }
+
+    /// A fleet's updates on one 10k-point route, measured rather than counted: ten vehicles each report every 5 s,
+    /// taking turns, so every update is one vehicle's while the others' passes land on the road ahead and behind
+    /// (``FleetSequence``). Without learned times, with learned ETAs alone, and with learned ETAs and live traffic,
+    /// taking turns round after round; the last is the engine's whole per-update cost of it: feeding the live
+    /// speeds, and the route's traffic worked out again at most every 30 s, reusing what nothing changed near.
+    private static func fleetSequence(pointCount: Int) -> [BenchmarkRow] {
+        let kinds: [FleetSequence.Kind] = [.withoutLearning, .learnedETAs, .learnedETAsAndLiveTraffic]
+        let sequences = kinds.map { FleetSequence(pointCount: pointCount, kind: $0) }
+        let perUpdate = nanosecondsPerCall(count: 60_000, rounds: 5, interleaving: sequences.map { sequence in { sequence.update() } })
+        blackHole(sequences.map(\.checksum))
+        let without = perUpdate[0]
+        let baseline = "fleet of 10 on the route, every 5 s: update + ETA to 3 waypoints"
+        let traffic = sequences[2]
+        let reused = traffic.readings.reused, worked = traffic.readings.workedOut
+        let share = reused + worked > 0 ? Double(reused) / Double(reused + worked) : 0
+        return [
+            BenchmarkRow(name: baseline, value: .nanoseconds(without),
+                         comparison: "match, observed speed, 3 ETAs; a 2.8 km crawl and a 2.8 km slow stretch on the route"),
+            BenchmarkRow(name: "fleet of 10 on the route, every 5 s: + learned ETAs", value: .nanoseconds(perUpdate[1]),
+                         comparison: "\(format(ratio: perUpdate[1] / without)) the update without",
+                         ratio: perUpdate[1] / without, baseline: baseline),
+            BenchmarkRow(name: "fleet of 10 on the route, every 5 s: + learned ETAs + live traffic", value: .nanoseconds(perUpdate[2]),
+                         comparison: "\(format(ratio: perUpdate[2] / without)) the update without; aim <= 2x; "
+                             + "\(Int((share * 100).rounded()))% of runs reused on \(traffic.refreshes) refreshes",
+                         ratio: perUpdate[2] / without, baseline: baseline),
         ]
     }
 
@@ -248,6 +277,124 @@ private final class UpdatePath {
         }
         next += 1
         time += 10
+    }
+}
+
+/// Ten vehicles on the benchmark route, reporting every 5 s each and taking turns (the clock moves 0.5 s an update),
+/// spread evenly along it and starting again from its beginning at its end (a new trip). They drive 9 m/s, the speed
+/// the route is learned at every hour of the week, except across a 2.8 km crawl at 2 m/s (from 45% of the route)
+/// and a 2.8 km slow stretch at 5 m/s (from 70%), so a vehicle behind sees a jam and a slow stretch that its
+/// fellows keep feeding; about one pass a second lands on the road ahead of a vehicle. Each update does what the
+/// engine does for `kind`: match, observed speed and ETAs to three waypoints; with learned ETAs, the waypoints
+/// ahead timed with the learned times (a plan kept between updates); with live traffic too, the vehicle's new
+/// position fed to the provider's live speeds (``LiveDrive``, ``LiveRoadSpeeds``) and the route's traffic worked
+/// out again when the vehicle's last was 30 s old or more (``RouteTrafficReadings`` kept per vehicle), its extra
+/// seconds added to the ETAs.
+private final class FleetSequence {
+    enum Kind {
+        case withoutLearning, learnedETAs, learnedETAsAndLiveTraffic
+    }
+
+    private struct Vehicle {
+        var next: Int
+        var progress: RouteProgress
+        var estimator = ETAEstimator(category: .auto)
+        var timing: LearnedTiming? = nil
+        var drive = LiveDrive()
+        var traffic: (computedAt: Double, traffic: LiveRouteTraffic)? = nil
+        var readings = RouteTrafficReadings()
+    }
+
+    let kind: Kind
+    let road: Route
+    /// One lap's fixes, 5 s apart.
+    let fixes: [GeoPoint]
+    let waypoints: RouteWaypoints
+    let targets: [Double]
+    let learned: LearnedRoute
+    let times: RoadTimes
+    let index: RouteTrafficIndex
+    var live = LiveRoadSpeeds()
+    private var vehicles: [Vehicle]
+    private var turn = 0
+    var time = 1_769_385_600.0
+    /// Refreshes of a vehicle's route traffic.
+    var refreshes = 0
+    /// What the updates answered, summed, so that none of their work can be left out.
+    var checksum = 0.0
+
+    /// Every vehicle's readings summed: runs reused and runs worked out again.
+    var readings: (reused: Int, workedOut: Int) {
+        vehicles.reduce((0, 0)) { ($0.0 + $1.readings.runsReused, $0.1 + $1.readings.runsWorkedOut) }
+    }
+
+    init(pointCount: Int, kind: Kind) {
+        self.kind = kind
+        let road = BenchmarkRoute(pointCount: pointCount).route
+        self.road = road
+        let total = road.totalMeters
+        var fixes: [GeoPoint] = []
+        var random = SeededRandom(seed: 11)
+        var along = 0.0
+        while along <= total {
+            fixes.append(Geodesy.destination(from: road.point(atMeters: along), bearing: random.next(in: 0...360),
+                                             meters: random.next(in: 0...6)))
+            let share = along / total
+            along += 5 * ((0.45..<0.47).contains(share) ? 2 : (0.70..<0.72).contains(share) ? 5 : 9)
+        }
+        self.fixes = fixes
+        waypoints = RouteWaypoints(route: road, positions: [0.3, 0.6, 1.0].map { road.point(atMeters: total * $0) })
+        targets = waypoints.waypoints.compactMap(\.alongRouteMeters)
+        learned = LearnedRoute(route: road)
+        var times = kind == .withoutLearning ? RoadTimes() : GeoBenchmarks.learnedEveryHour(along: road, metersPerSecond: 9)
+        times.precomputePaces()
+        self.times = times
+        index = RouteTrafficIndex(learned)
+        vehicles = (0..<10).map { Vehicle(next: fixes.count * $0 / 10, progress: RouteProgress(route: road)) }
+    }
+
+    /// The next vehicle's next report.
+    func update() {
+        let v = turn % vehicles.count
+        turn += 1
+        time += 5.0 / Double(vehicles.count)
+        report(&vehicles[v])
+    }
+
+    /// `vehicle`'s next report (changed in place: a copy would copy its kept state on every write).
+    private func report(_ vehicle: inout Vehicle) {
+        if vehicle.next == fixes.count {
+            vehicle = Vehicle(next: 0, progress: RouteProgress(route: road))
+        }
+        let position = fixes[vehicle.next]
+        vehicle.next += 1
+        let match = vehicle.progress.update(position)
+        vehicle.estimator.observe(position: position, at: time)
+        let etas = vehicle.estimator.estimate(from: match, waypoints: waypoints, now: time)
+        checksum += etas[etas.count - 1].remainingSeconds
+        if kind != .withoutLearning {
+            let pace = 1 / vehicle.estimator.freeFlowMetersPerSecond(now: time)
+            let ahead = targets.filter { $0 > match.travelledMeters }
+            if !ahead.isEmpty {
+                checksum += learned.seconds(from: match.travelledMeters, to: ahead, now: time, times: times, generation: 1,
+                                            liveSecondsPerMeter: pace, fallbackSecondsPerMeter: pace, timing: &vehicle.timing)[0]
+            }
+            if kind == .learnedETAsAndLiveTraffic {
+                for pass in vehicle.drive.add(Fix(time: time, position: position), learner: DriveLearner()) {
+                    live.add(pass.piece, seconds: pass.tally.seconds, meters: pass.tally.meters, at: time)
+                }
+                let traffic: LiveRouteTraffic
+                if let last = vehicle.traffic, time - last.computedAt < 30 {
+                    traffic = last.traffic
+                } else {
+                    traffic = index.liveTraffic(from: match.travelledMeters, live: live, times: times, generation: 1, now: time,
+                                                utcOffsetSeconds: 0, readings: &vehicle.readings)
+                    vehicle.traffic = (time, traffic)
+                    refreshes += 1
+                }
+                for target in ahead { checksum += traffic.extraSeconds(from: match.travelledMeters, to: target) }
+            }
+        }
     }
 }
 

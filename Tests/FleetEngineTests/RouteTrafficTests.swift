@@ -91,4 +91,22 @@ import Testing
         let again = try f.engine.getTrip(GetTripRequest(name: f.tripName("t1"), currentRouteSegmentTrafficVersion: firstVersion))
         #expect(again.currentRouteSegmentTraffic == nil)
     }
+
+    @Test func aJamThatFormsLaterAheadIsSeenOnTheNextRefreshBesideTheOneKept() throws {
+        let f = try fixture(otherSpeed: 2)
+        let before = try #require(f.trip("t1").currentRouteSegmentTraffic).speedReadingInterval.filter { $0.speed == .trafficJam }
+        #expect(before.count == 1)
+        // A third vehicle crawls 3,200–3,600 m at 2 m/s; v1 reports on, past the 30 s between refreshes.
+        let route = Route(points: road)!
+        try f.createVehicle("third", at: (52.5, 13.40))
+        for meters in stride(from: 3200.0, through: 3600, by: 20) {
+            let point = route.point(atMeters: meters)
+            try f.move("third", to: point.latitude, point.longitude)
+            f.clock.advance(seconds: 10)
+        }
+        try f.move("v1", to: 52.5, 13.4015)
+        let jams = try #require(f.trip("t1").currentRouteSegmentTraffic).speedReadingInterval.filter { $0.speed == .trafficJam }
+        #expect(jams.count == 2, "\(jams)")
+        #expect(jams.first?.startPolylinePointIndex == before.first?.startPolylinePointIndex)
+    }
 }

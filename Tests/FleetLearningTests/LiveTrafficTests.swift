@@ -114,3 +114,198 @@ struct LiveTrafficTests {
         #expect(route.liveTraffic(from: 0, live: normal, times: times, now: now, utcOffsetSeconds: 0).stretches.isEmpty)
     }
 }
+
+/// A route's live traffic worked out again reuses what nothing changed near, and sees every change.
+struct RouteTrafficReadingsTests {
+    typealias T = LiveTrafficTests
+
+    /// Reproducible numbers in [0, 1) (a linear congruential sequence).
+    struct Numbers {
+        var state: UInt64
+        mutating func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+    }
+
+    /// Adds the passes of a drive east along the road, fed as they arrive.
+    static func add(_ fixes: [Fix], to live: inout LiveRoadSpeeds) {
+        var vehicle = LiveDrive()
+        for fix in fixes {
+            for pass in vehicle.add(fix, learner: DriveLearner()) {
+                live.add(pass.piece, seconds: pass.tally.seconds, meters: pass.tally.meters, at: fix.time)
+            }
+        }
+    }
+
+    @Test func nothingChangedNearTheRouteReusesEveryRunAndAPassFarAwayChangesNothing() throws {
+        let times = T.learned(speed: 10)
+        let now = T.monday + 2 * 86_400 + 17 * 3600
+        var live = T.live(T.drive(from: 600, to: 1000, speed: 2, start: now - 220))
+        let index = RouteTrafficIndex(LearnedRoute(route: T.road))
+        var readings = RouteTrafficReadings()
+        let first = index.liveTraffic(from: 100, live: live, times: times, generation: 1, now: now, utcOffsetSeconds: 0,
+                                      readings: &readings)
+        #expect(first.stretches.map(\.speed) == [.trafficJam])
+        let worked = readings.runsWorkedOut
+        #expect(worked > 0 && readings.runsReused == 0)
+
+        // 30 s on, nothing new: every run is reused, the answer the same as working it out.
+        let again = index.liveTraffic(from: 300, live: live, times: times, generation: 1, now: now + 30, utcOffsetSeconds: 0,
+                                      readings: &readings)
+        #expect(readings.runsWorkedOut == worked && readings.runsReused > 0)
+        #expect(again == index.liveTraffic(from: 300, live: live, times: times, now: now + 30, utcOffsetSeconds: 0))
+
+        // A pass 20 km away (another street) lands: still nothing to work out again on this route.
+        let elsewhere = RoadPiece(at: GeoPoint(latitude: 52.7, longitude: 13.40), bearing: 90)
+        live.add(elsewhere, seconds: 30, meters: 50, at: now + 40)
+        let reused = readings.runsReused
+        _ = index.liveTraffic(from: 300, live: live, times: times, generation: 1, now: now + 45, utcOffsetSeconds: 0,
+                              readings: &readings)
+        #expect(readings.runsWorkedOut == worked && readings.runsReused > reused)
+    }
+
+    @Test func aPassLandingNearTheRouteIsSeenAndOnlyItsBlockIsWorkedOutAgain() throws {
+        let times = T.learned(speed: 10)
+        let now = T.monday + 2 * 86_400 + 17 * 3600
+        var live = T.live(T.drive(from: 600, to: 1000, speed: 2, start: now - 220))
+        let index = RouteTrafficIndex(LearnedRoute(route: T.road))
+        var readings = RouteTrafficReadings()
+        _ = index.liveTraffic(from: 100, live: live, times: times, generation: 1, now: now, utcOffsetSeconds: 0,
+                              readings: &readings)
+        let worked = readings.runsWorkedOut
+
+        // A second vehicle crawls 1500–1650 m: a new jam ahead, seen at once; the runs near the first jam are reused.
+        Self.add(T.drive(from: 1500, to: 1650, speed: 1.5, start: now), to: &live)
+        let later = now + 100
+        let seen = index.liveTraffic(from: 100, live: live, times: times, generation: 1, now: later, utcOffsetSeconds: 0,
+                                     readings: &readings)
+        #expect(seen == index.liveTraffic(from: 100, live: live, times: times, now: later, utcOffsetSeconds: 0))
+        #expect(seen.stretches.map(\.speed) == [.trafficJam, .trafficJam], "\(seen.stretches)")
+        #expect(seen.stretches.contains { abs($0.startMeters - 1500) <= 60 })
+        let again = readings.runsWorkedOut - worked
+        #expect(again > 0 && again < worked, "\(again) runs worked out again of \(worked)")
+        #expect(readings.runsReused > 0)
+
+        // The same drive at the learned speed on top of the first jam: that stretch is slower than learned still,
+        // but less so; the kept jam is not what comes back.
+        Self.add(T.drive(from: 600, to: 1000, speed: 10, start: later), to: &live)
+        let mixed = index.liveTraffic(from: 100, live: live, times: times, generation: 1, now: later + 45, utcOffsetSeconds: 0,
+                                      readings: &readings)
+        #expect(mixed == index.liveTraffic(from: 100, live: live, times: times, now: later + 45, utcOffsetSeconds: 0))
+        #expect(mixed != seen)
+    }
+
+    @Test func passesLeavingTheWindowNewTablesAndANewQuarterHourAreSeen() throws {
+        let times = T.learned(speed: 10)
+        let now = T.monday + 2 * 86_400 + 17 * 3600 + 60
+        let live = T.live(T.drive(from: 600, to: 1000, speed: 2, start: now - 220))
+        let index = RouteTrafficIndex(LearnedRoute(route: T.road))
+        var readings = RouteTrafficReadings()
+        #expect(!index.liveTraffic(from: 100, live: live, times: times, generation: 1, now: now, utcOffsetSeconds: 0,
+                                   readings: &readings).stretches.isEmpty)
+        // Nothing added, but the crawl's first passes leave the window one by one, and then all of it.
+        for later in stride(from: now + 300, through: now + 700, by: 20) {
+            let kept = index.liveTraffic(from: 100, live: live, times: times, generation: 1, now: later, utcOffsetSeconds: 0,
+                                         readings: &readings)
+            #expect(kept == index.liveTraffic(from: 100, live: live, times: times, now: later, utcOffsetSeconds: 0), "at +\(later - now) s")
+        }
+        #expect(index.liveTraffic(from: 100, live: live, times: times, generation: 1, now: now + 700, utcOffsetSeconds: 0,
+                                  readings: &readings).stretches.isEmpty)
+
+        // New tables (learned slower than the crawl): no jam, though the live speeds did not change.
+        let fresh = T.live(T.drive(from: 600, to: 1000, speed: 2, start: now - 220))
+        _ = index.liveTraffic(from: 100, live: fresh, times: times, generation: 1, now: now, utcOffsetSeconds: 0, readings: &readings)
+        let slowTimes = T.learned(speed: 1.5)
+        #expect(index.liveTraffic(from: 100, live: fresh, times: slowTimes, generation: 2, now: now, utcOffsetSeconds: 0,
+                                  readings: &readings).stretches.isEmpty)
+        // Another time zone puts now in another quarter hour: worked out again, not reused.
+        let before = readings.runsWorkedOut
+        _ = index.liveTraffic(from: 100, live: fresh, times: slowTimes, generation: 2, now: now, utcOffsetSeconds: 3600,
+                              readings: &readings)
+        #expect(readings.runsWorkedOut > before)
+    }
+
+    /// Random passes landing on the road, in both directions and beside it, and the traffic worked out at random
+    /// moments (now going back, too), with a kept reading against working it all out: the same to the last bit.
+    @Test func keptReadingsAlwaysAnswerWhatWorkingItAllOutAnswers() {
+        let times = T.learned(speed: 10)
+        let index = RouteTrafficIndex(LearnedRoute(route: T.road))
+        var numbers = Numbers(state: 0x9E37_79B9_7F4A_7C15)
+        func random() -> Double { numbers.next() }
+        var live = LiveRoadSpeeds()
+        var readings = RouteTrafficReadings()
+        var now = T.monday + 3 * 86_400 + 8 * 3600
+        var compared = 0
+        for _ in 0..<400 {
+            now += random() * 40 - 5
+            if random() < 0.6 {
+                let along = random() * T.road.totalMeters
+                let point = Geodesy.destination(from: T.road.point(atMeters: along), bearing: 0, meters: random() * 60 - 30)
+                let piece = RoadPiece(at: point, bearing: random() < 0.8 ? 90 : 270)
+                live.add(piece, seconds: 2 + random() * 40, meters: 5 + random() * 45, at: now - random() * 20)
+            } else {
+                let from = random() * T.road.totalMeters
+                let kept = index.liveTraffic(from: from, live: live, times: times, generation: 7, now: now, utcOffsetSeconds: 0,
+                                             readings: &readings)
+                let whole = index.liveTraffic(from: from, live: live, times: times, now: now, utcOffsetSeconds: 0)
+                #expect(kept == whole, "at \(now), from \(from) m")
+                compared += 1
+            }
+        }
+        #expect(compared > 100 && readings.runsReused > 0 && readings.runsWorkedOut > 0)
+    }
+
+    /// A vehicle moving along the road refreshing its traffic, passes landing on and beside the road and far from it,
+    /// several refreshes with nothing new (while passes leave the window), an explicit sweep, a short list of changes
+    /// (so that it runs out), and the table swapped for an older copy of itself that goes its own way: every answer
+    /// the same, to the last bit, as working it all out, through the changes read, the unchanged answer reused, and
+    /// the full walk.
+    @Test func refreshesReadingOnlyTheChangesAnswerWhatWorkingItAllOutAnswers() {
+        let times = T.learned(speed: 10)
+        let index = RouteTrafficIndex(LearnedRoute(route: T.road))
+        var numbers = Numbers(state: 0x2545_F491_4F6C_DD1D)
+        func random() -> Double { numbers.next() }
+        var live = LiveRoadSpeeds()
+        live.changeLogLimit = 24
+        var older = live
+        var readings = RouteTrafficReadings()
+        var now = T.monday + 3 * 86_400 + 8 * 3600
+        var from = 0.0
+        var compared = 0
+        for _ in 0..<1500 {
+            let roll = random()
+            if roll < 0.35 {
+                now += random() * 15
+                let along = random() * T.road.totalMeters
+                let point = Geodesy.destination(from: T.road.point(atMeters: along), bearing: 0, meters: random() * 60 - 30)
+                let piece = RoadPiece(at: point, bearing: random() < 0.8 ? 90 : 270)
+                live.add(piece, seconds: 2 + random() * 40, meters: 5 + random() * 45, at: now - random() * 20)
+            } else if roll < 0.42 {
+                let far = RoadPiece(at: GeoPoint(latitude: 52.7, longitude: 13.40 + random() * 0.01), bearing: 90)
+                live.add(far, seconds: 30, meters: 50, at: now)
+            } else if roll < 0.44 {
+                live.sweep(now: now)
+            } else if roll < 0.46 {
+                swap(&live, &older)
+            } else if roll < 0.48 {
+                older = live
+            } else {
+                now += random() * 12 - 1
+                from = random() < 0.05 ? random() * T.road.totalMeters : min(T.road.totalMeters, from + random() * 60)
+                for _ in 0..<(random() < 0.5 ? 1 : 3) {
+                    let kept = index.liveTraffic(from: from, live: live, times: times, generation: 7, now: now,
+                                                 utcOffsetSeconds: 0, readings: &readings)
+                    let whole = index.liveTraffic(from: from, live: live, times: times, now: now, utcOffsetSeconds: 0)
+                    #expect(kept == whole, "at \(now), from \(from) m")
+                    compared += 1
+                    now += random() * 20
+                }
+            }
+        }
+        #expect(compared > 800)
+        #expect(readings.callsReadingChanges > 100 && readings.callsUnchanged > 50,
+                "\(readings.callsReadingChanges) calls read the changes, \(readings.callsUnchanged) unchanged")
+        #expect(readings.callsReadingChanges < compared, "the full walk ran too")
+    }
+}
