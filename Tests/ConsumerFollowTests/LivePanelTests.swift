@@ -38,7 +38,11 @@ import Testing
         #expect(moving.screen.filter { $0.hasPrefix("Trip ") }.count == 1)
 
         try tmux.press("C-c")
-        let ended = try tmux.waitForScreen { $0.contains("exit=130") }
+        // The shell prints the exit line, then its prompt: wait for both.
+        let ended = try tmux.waitForScreen { screen in
+            guard let exitLine = screen.firstIndex(of: "exit=130") else { return false }
+            return screen[(exitLine + 1)...].contains { $0.hasPrefix("ready$") }
+        }
         #expect(ended.matched, "\(ended.screen)")
         #expect(ended.screen.contains("Stopped following \(trip.tripName) (last status ENROUTE_TO_PICKUP)."))
         #expect(try tmux.cursorVisible(), "the cursor is shown again")
