@@ -151,10 +151,13 @@ public struct AccuracyReport: Sendable, Hashable {
     public var phases: [PhaseFigures]
     /// Per predictor, the ETA Accuracy Benchmark's windows over every point (``ETAAccuracyScore``).
     public var benchmarkScores: [Predictor: ETAAccuracyScore]
+    /// The replayed points judged, one array per drive.
+    public let replays: [[ReplayPoint]]
 
     /// Judges replayed drives: each element is one drive's points.
     public init(replays: [[ReplayPoint]], bands: [RemainingBand] = RemainingBand.standard) {
         self.bands = bands
+        self.replays = replays
         drives = replays.filter { !$0.isEmpty }.count
         let points = replays.joined().filter { $0.actualSeconds > 0 }
         beyondTwoMinutes = [:]

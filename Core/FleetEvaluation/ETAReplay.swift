@@ -29,11 +29,24 @@ public struct ReplayPoint: Sendable, Hashable {
     /// really stood from here on (intervals averaging under 1 m/s). What a perfect model of the waits ahead would
     /// reach, the learned moving times kept.
     public var learnedWaitsKnownSeconds: Double?
+    /// With history: the learned time over the path driven so far, each step timed at the quarter hour it was
+    /// driven (the vehicle's live pace where nothing is learned); `watchedSeconds` minus it is how late the
+    /// vehicle runs against what was learned.
+    public var learnedDrivenSeconds: Double?
+    /// With history: the learned waits on the route ahead (each piece's all-week standing seconds per metre).
+    public var learnedWaitsAheadSeconds: Double?
+    /// Seconds the drive stood so far (intervals averaging under 1 m/s).
+    public var stoodSeconds: Double = 0
+    /// Metres along the route driven so far, and the route's length.
+    public var travelledMeters: Double = 0
+    public var routeMeters: Double = 0
 
     /// Creates a point.
     public init(actualSeconds: Double, estimatedSeconds: Double, straightLineSeconds: Double, defaultSpeedSeconds: Double,
                 hindsightSeconds: Double = 0, watchedSeconds: Double = 0, isStanding: Bool = false,
-                learnedSeconds: Double? = nil, plainHistorySeconds: Double? = nil, learnedWaitsKnownSeconds: Double? = nil) {
+                learnedSeconds: Double? = nil, plainHistorySeconds: Double? = nil, learnedWaitsKnownSeconds: Double? = nil,
+                learnedDrivenSeconds: Double? = nil, learnedWaitsAheadSeconds: Double? = nil, stoodSeconds: Double = 0,
+                travelledMeters: Double = 0, routeMeters: Double = 0) {
         self.actualSeconds = actualSeconds
         self.estimatedSeconds = estimatedSeconds
         self.straightLineSeconds = straightLineSeconds
@@ -44,6 +57,11 @@ public struct ReplayPoint: Sendable, Hashable {
         self.learnedSeconds = learnedSeconds
         self.plainHistorySeconds = plainHistorySeconds
         self.learnedWaitsKnownSeconds = learnedWaitsKnownSeconds
+        self.learnedDrivenSeconds = learnedDrivenSeconds
+        self.learnedWaitsAheadSeconds = learnedWaitsAheadSeconds
+        self.stoodSeconds = stoodSeconds
+        self.travelledMeters = travelledMeters
+        self.routeMeters = routeMeters
     }
 }
 
@@ -93,12 +111,17 @@ public struct ETAReplay: Sendable {
             stoodAfter[index] = stoodAfter[index + 1] + (Drive.stands(from: from, to: to) ? to.time - from.time : 0)
         }
         var travelled = 0.0
+        var learnedDriven = 0.0
+        var drivenTiming: LearnedTiming? = nil
+        var stood = 0.0
         var previous: Fix? = nil
         var points: [ReplayPoint] = []
         points.reserveCapacity(drive.fixes.count - 1)
         for (index, fix) in drive.fixes.dropLast().enumerated() {
             defer { previous = fix }
             let isStanding = previous.map { Drive.stands(from: $0, to: fix) } ?? false
+            if isStanding, let previous { stood += fix.time - previous.time }
+            let travelledBefore = travelled
             var progress = RouteProgress(route: route, resumingAtMeters: travelled)
             let match = progress.update(fix.position)
             travelled = match.travelledMeters
@@ -119,6 +142,12 @@ public struct ETAReplay: Sendable {
                                                timing: &timing)[0]
                 plain = history.plain.seconds(from: fix.position, at: fix.time, to: last.position)
                 waitsKnown = learned.map { $0 - learnedWaits.seconds(fromMeters: match.travelledMeters) + stoodAfter[index] }
+                if let previous, match.travelledMeters > travelledBefore {
+                    learnedDriven += learnedRoute.seconds(from: travelledBefore, to: [match.travelledMeters], now: previous.time,
+                                                          times: history.times, generation: 0, model: history.model,
+                                                          liveSecondsPerMeter: nil, fallbackSecondsPerMeter: livePace,
+                                                          timing: &drivenTiming)[0]
+                }
             }
             points.append(ReplayPoint(actualSeconds: last.time - fix.time,
                                       estimatedSeconds: estimated.first?.remainingSeconds ?? 0,
@@ -127,7 +156,10 @@ public struct ETAReplay: Sendable {
                                       hindsightSeconds: remainingMeters / hindsightSpeed,
                                       watchedSeconds: fix.time - drive.fixes[0].time, isStanding: isStanding,
                                       learnedSeconds: learned, plainHistorySeconds: plain,
-                                      learnedWaitsKnownSeconds: waitsKnown))
+                                      learnedWaitsKnownSeconds: waitsKnown,
+                                      learnedDrivenSeconds: history == nil ? nil : learnedDriven,
+                                      learnedWaitsAheadSeconds: learnedWaits?.seconds(fromMeters: match.travelledMeters),
+                                      stoodSeconds: stood, travelledMeters: match.travelledMeters, routeMeters: route.totalMeters))
         }
         return points
     }

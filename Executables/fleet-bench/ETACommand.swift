@@ -37,6 +37,8 @@ enum ETACommand {
                            help: "Leave out drives averaging less than this, stops included (walks in a mixed set).", default: "0"),
                     .value("router", valueName: "url", help: "Plan each drive's route from its first to its last position with this router (routino:DIR, straight) instead of following the drive's own path; a drive the router cannot route keeps its own path.",
                            environment: "FLEET_ROUTER"),
+                    .value("points", valueName: "file.csv", help: "Also write every replayed point as driven to this CSV (drive, real and predicted seconds left, seconds watched, learned seconds over the path driven, …), for a look at where the error sits.",
+                           completion: .files),
                     .flag("json", help: #"Print {"drives":N,"medianErrorPercent":X,"p90ErrorPercent":Y,…} for points more than 2 minutes out."#),
                 ],
                 examples: [
@@ -106,6 +108,9 @@ enum ETACommand {
             report = evaluation.evaluate(drives, route: route)
         }
         if let routerNote { context.printError(routerNote()) }
+        if let pointsPath = arguments.string("points") {
+            try writePoints(report.asDriven.replays, to: pointsPath)
+        }
         if arguments.flag("json") {
             context.print("{\(report.asDriven.jsonMembers),\"withoutWaits\":{\(report.withoutWaits.jsonMembers)}}")
         } else {
@@ -113,6 +118,25 @@ enum ETACommand {
             context.print(report.withoutWaits.table(title: "ETA error with the waits cut out"), terminator: "")
         }
         return ExitCode.success.rawValue
+    }
+
+    /// Every replayed point as a CSV row, drive by drive, with a header.
+    static func writePoints(_ replays: [[ReplayPoint]], to path: String) throws {
+        func text(_ value: Double?) -> String { value.map { String($0) } ?? "" }
+        var lines = ["drive,actual_seconds,learned_seconds,estimated_seconds,plain_history_seconds,watched_seconds,learned_driven_seconds,learned_waits_ahead_seconds,stood_seconds,standing,travelled_meters,route_meters"]
+        for (drive, points) in replays.enumerated() {
+            for point in points {
+                lines.append([String(drive), text(point.actualSeconds), text(point.learnedSeconds), text(point.estimatedSeconds),
+                              text(point.plainHistorySeconds), text(point.watchedSeconds), text(point.learnedDrivenSeconds),
+                              text(point.learnedWaitsAheadSeconds), text(point.stoodSeconds), point.isStanding ? "1" : "0",
+                              text(point.travelledMeters), text(point.routeMeters)].joined(separator: ","))
+            }
+        }
+        do {
+            try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw FleetError(.malformedTraceFile, detail: "\(path): cannot be written: \(error.localizedDescription)", field: "points")
+        }
     }
 
     /// The drives in a trace file; a file that cannot be read or parsed is MALFORMED_TRACE_FILE naming the option.
