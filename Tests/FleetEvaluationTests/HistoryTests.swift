@@ -33,6 +33,28 @@ struct HistoryTests {
         #expect(report.jsonMembers.contains(#""learnedWaitsKnown":{"medianErrorPercent":"#))
     }
 
+    @Test func eachPointTellsHowLateTheDriveRunsAgainstWhatWasLearned() {
+        // History stood 60 s halfway, this drive 240 s: before the wait it keeps to the learned times, after it it
+        // runs the 180 s more it stood late, and has stood 240 s.
+        let past = drive("past", waiting: 60, leaving: 1_700_000_000 - 86_400 * 7)
+        let today = drive("today", waiting: 240, leaving: 1_700_000_000)
+        let points = ETAEvaluation().evaluate([today], history: [past]).asDriven.replays.joined()
+        let before = points.filter { $0.watchedSeconds > 60 && $0.watchedSeconds < 280 }
+        let after = points.filter { $0.watchedSeconds > 560 }
+        #expect(!before.isEmpty && !after.isEmpty)
+        for point in before {
+            #expect(abs(point.watchedSeconds - (point.learnedDrivenSeconds ?? .infinity)) < 15)
+            #expect(point.stoodSeconds == 0)
+        }
+        for point in after {
+            #expect(abs(point.watchedSeconds - (point.learnedDrivenSeconds ?? .infinity) - 180) < 20)
+            #expect(abs(point.stoodSeconds - 240) <= 5)
+            #expect((point.learnedWaitsAheadSeconds ?? .infinity) < 1)
+            #expect(abs(point.routeMeters - 4800) < 10 && point.travelledMeters > 2400)
+        }
+        #expect(ETAEvaluation().evaluate([today]).asDriven.replays.joined().allSatisfy { $0.learnedDrivenSeconds == nil })
+    }
+
     @Test func theLearnedEstimateTimesTheWayAsHistoryDroveIt() {
         // History drove this road at 8 m/s; the judged drive does too, while the default speed is 11 m/s.
         let past = drive("past", metersPerSecond: 8, seconds: 900, leaving: 1_700_000_000 - 86_400 * 7)
