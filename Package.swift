@@ -131,7 +131,7 @@ let package = Package(
                                                             "CSQLite", "FleetEngine", "FleetInterface", "FleetModel", "RESTClient", "HTTPServer", "FleetConcurrency",
                                                             "FleetCLI", "FleetErrors", "FleetEvaluation", "FleetLearning", "FleetRouting", "RoutinoRouter", "StraightRouter", "FleetKit",
                                                             "HTTPClient", "FleetRandom", "FleetCatalogue", "PostgresStore", "CLibPQ", "APIServer", "FleetBackoff",
-                                                            "ThrowawayPostgres"],
+                                                            "ThrowawayPostgres", "FleetOperator"],
                           path: "Executables/fleet-bench", swiftSettings: strict),
         // A throwaway PostgreSQL cluster (initdb, pg_ctl), which fleet-bench and the tests start.
         .target(name: "ThrowawayPostgres", path: "Executables/ThrowawayPostgres", swiftSettings: strict),

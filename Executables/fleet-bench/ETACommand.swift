@@ -3,6 +3,7 @@ import FleetErrors
 import FleetEvaluation
 import FleetGeo
 import FleetKit
+import FleetOperator
 import FleetRouting
 import Foundation
 import Synchronization
@@ -135,7 +136,7 @@ enum ETACommand {
         do {
             try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw FleetError(.malformedTraceFile, detail: "\(path): cannot be written: \(error.localizedDescription)", field: "points")
+            throw FleetError(.unwritableOutput, detail: "\(path) cannot be written: \(error.localizedDescription)", field: "points")
         }
     }
 
