@@ -121,6 +121,34 @@ struct FleetBenchETATests {
         #expect(judged["drives"] as? Int == 10 && judged["withoutHistory"] is [String: Any], "\(town.output)")
     }
 
+    @Test func pointsWritesEveryReplayedPointWithHowLateTheDriveRuns() throws {
+        let both = "trip_id,timestamp,latitude,longitude\n" + slowTrace(id: "a", day: 0) + "\n" + slowTrace(id: "b", day: 7) + "\n"
+        let folder = try Products.temporaryDirectory("fleet-bench-eta-points")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let points = folder.appendingPathComponent("points.csv")
+        let result = try withTrace(both) { path in
+            try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", path, "--cross-validate", "--json", "--points", points.path])
+        }
+        #expect(result.status == 0, "\(result)")
+        let lines = try String(contentsOf: points, encoding: .utf8).split(separator: "\n")
+        let header = lines.first.map { $0.split(separator: ",").map(String.init) } ?? []
+        #expect(header.first == "drive" && header.contains("learned_driven_seconds") && header.contains("stood_seconds"), "\(header)")
+        // Two drives of 121 fixes, each judged at every fix but its last.
+        #expect(lines.count == 1 + 2 * 120, "\(lines.count)")
+        let watched = try #require(header.firstIndex(of: "watched_seconds"))
+        let driven = try #require(header.firstIndex(of: "learned_driven_seconds"))
+        // Each drive keeps to what the other taught: the learned time over the way driven is the time it took.
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            let late = (Double(fields[watched]) ?? .nan) - (Double(fields[driven]) ?? .nan)
+            #expect(abs(late) < 10, "\(line)")
+        }
+        let unwritable = try withTrace(both) { path in
+            try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", path, "--points", folder.appendingPathComponent("no/such/folder.csv").path])
+        }
+        #expect(unwritable.status == 13 && unwritable.error.contains("UNWRITABLE_OUTPUT"), "\(unwritable)")
+    }
+
     @Test func badRowGivesInvalidArgumentNamingLineAndColumn() throws {
         let result = try withTrace("trip_id,timestamp,latitude,longitude\na,1700000000,62.6,29.76\na,noon,62.6,29.77\n") { path in
             try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", path, "--json"])
