@@ -4,7 +4,7 @@ import FleetModel
 import FleetStore
 
 // GetTaskTrackingInfo: what the person waiting for a shipment sees, by its tracking ID.
-extension Engine: TaskTrackingJSONReading {
+extension Engine: TaskTrackingAnswering {
     /// The task tracking info of a tracking ID: of the tasks that carry it, the one Fleet Engine would
     /// pick ("If a tracking ID is associated with multiple Tasks, Fleet Engine uses a heuristic to decide
     /// which Task's TaskTrackingInfo to select"; see ``shownTask(_:vehicles:)``), with its state, outcome,
@@ -22,20 +22,31 @@ extension Engine: TaskTrackingJSONReading {
     /// GetTaskTrackingInfo as proto3 JSON text, written as `options` say: the same bytes as
     /// `getTaskTrackingInfo(request).jsonBytes(options:)`, the route joined from the text its vehicle's
     /// stops keep of their legs (``EncodedStops/pathTexts``) rather than written point by point.
-    ///
-    /// The answer is kept (``TrackingAnswer``) with the versions of the records it was made from; the
-    /// next call reads the same records, in one read of the store as always, and when every version is
-    /// the same answers with the kept text and the times of now, decoding and writing nothing else.
-    /// A write by any process changes a version, so it is seen at once.
+    /// Answered from a kept answer while its records are unchanged (``trackingAnswer(_:encoding:)``).
     public func getTaskTrackingInfoJSON(_ request: GetTaskTrackingInfoRequest, options: EncodingOptions) throws -> [UInt8] {
+        try trackingAnswer(request, encoding: .json(options))
+    }
+
+    /// GetTaskTrackingInfo as binary protobuf: the same bytes as `getTaskTrackingInfo(request).protobufBytes()`,
+    /// answered from a kept answer while its records are unchanged (``trackingAnswer(_:encoding:)``).
+    public func getTaskTrackingInfoProtobuf(_ request: GetTaskTrackingInfoRequest) throws -> [UInt8] {
+        try trackingAnswer(request, encoding: .protobuf)
+    }
+
+    /// GetTaskTrackingInfo encoded. The answer is kept (``TrackingAnswer``) with the versions of the
+    /// records it was made from; the next call reads the same records, in one read of the store as
+    /// always, and when every version is the same answers with the kept bytes and the times of now,
+    /// decoding and encoding nothing else. A write by any process changes a version, so it is seen at once.
+    func trackingAnswer(_ request: GetTaskTrackingInfoRequest, encoding: TrackingAnswer.Encoding) throws -> [UInt8] {
         try Validate.values(of: request)
         let name = try TaskTrackingInfoName(parsing: request.name ?? "", field: "name")
-        let key = TrackingAnswerCache.Key(shipment: shipmentKey(name), options: options)
+        let key = TrackingAnswerCache.Key(shipment: shipmentKey(name), encoding: encoding)
         let kept = trackingAnswers.answer(for: key)
-        guard let shipment = try readShipment(name, unlessStill: kept) else { return kept!.json(now: clock.now()) }
-        let answer = TrackingAnswer(try taskTrackingRead(name, shipment, routeAsText: true), options: options)
+        guard let shipment = try readShipment(name, unlessStill: kept) else { return kept!.bytes(now: clock.now()) }
+        let routeAsText = encoding != .protobuf
+        let answer = TrackingAnswer(try taskTrackingRead(name, shipment, routeAsText: routeAsText), encoding: encoding)
         trackingAnswers.remember(answer, for: key)
-        return answer.json(now: shipment.now)
+        return answer.bytes(now: shipment.now)
     }
 
     /// GetTaskTrackingInfo's answer with what a watch of it needs: the records it was read from and the

@@ -8,55 +8,84 @@ struct ReadVersion: Sendable, Hashable {
     let version: UInt64?
 }
 
-/// GetTaskTrackingInfo's JSON answer, kept with the records it was made from: while every one of them
-/// is still at the version read, the answer is these bytes again. Its two times, the arrival and the
-/// completion, are the time of asking plus the time left, so they are kept as the time left and
+/// GetTaskTrackingInfo's answer, encoded, kept with the records it was made from: while every one of
+/// them is still at the version read, the answer is these bytes again. Its two times, the arrival and
+/// the completion, are the time of asking plus the time left, so they are kept as the time left and
 /// written for each call; everything else in the answer comes from the records alone.
 final class TrackingAnswer: Sendable {
+    /// How an answer is encoded: proto3 JSON text written as its options say, or binary protobuf.
+    enum Encoding: Sendable, Hashable {
+        case json(EncodingOptions)
+        case protobuf
+    }
+
     /// The shipment, its tasks (in the shipment's order) and the vehicles of the open ones (in the
     /// order first met), as read: a later read that finds the same versions finds the same records.
     let reads: [ReadVersion]
-    let options: EncodingOptions
-    /// The members before `estimatedArrivalTime`, and those after `estimatedTaskCompletionTime`, as text.
+    let encoding: Encoding
+    /// The fields before `estimatedArrivalTime`, and those after `estimatedTaskCompletionTime`, encoded
+    /// (JSON: as members, without the object's braces).
     private let head: [UInt8]
     private let tail: [UInt8]
     /// Seconds from the time of asking to `estimatedArrivalTime` and `estimatedTaskCompletionTime`; nil when not shown.
     private let arrivalSeconds: Double?
     private let completionSeconds: Double?
 
-    /// The answer of `read` written as `options` say, its route from `read.routeText` when given.
-    init(_ read: Engine.TaskTrackingRead, options: EncodingOptions) {
-        var writer = TrackingAnswerWriter(head: ProtoJSONTextWriter(options: options), tail: ProtoJSONTextWriter(options: options),
-                                          route: read.routeText)
-        read.info.writeFields(to: &writer)
+    /// The answer of `read` encoded as `encoding` says; as JSON, its route from `read.routeText` when given.
+    init(_ read: Engine.TaskTrackingRead, encoding: Encoding) {
+        switch encoding {
+        case .json(let options):
+            var writer = TrackingAnswerWriter(head: ProtoJSONTextWriter(options: options), tail: ProtoJSONTextWriter(options: options),
+                                              route: read.routeText)
+            read.info.writeFields(to: &writer)
+            head = writer.head.bytes
+            tail = writer.tail.bytes
+        case .protobuf:
+            // Binary protobuf is its fields one after the other in number order: the times are fields 7 and 8.
+            let info = read.info
+            let before = TaskTrackingInfo(name: info.name, trackingId: info.trackingId, vehicleLocation: info.vehicleLocation,
+                                          routePolylinePoints: info.routePolylinePoints, remainingStopCount: info.remainingStopCount,
+                                          remainingDrivingDistanceMeters: info.remainingDrivingDistanceMeters)
+            let after = TaskTrackingInfo(state: info.state, taskOutcome: info.taskOutcome, taskOutcomeTime: info.taskOutcomeTime,
+                                         plannedLocation: info.plannedLocation, targetTimeWindow: info.targetTimeWindow,
+                                         attributes: info.attributes)
+            head = before.protobufBytes()
+            tail = after.protobufBytes()
+        }
         reads = read.reads
-        self.options = options
-        head = writer.head.bytes
-        tail = writer.tail.bytes
+        self.encoding = encoding
         arrivalSeconds = read.arrivalSeconds
         completionSeconds = read.completionSeconds
     }
 
-    /// The answer when asked at `now`: the same bytes as the info read at `now` from the same records
-    /// (`TaskTrackingInfo.jsonBytes(options:)`).
-    func json(now: Timestamp) -> [UInt8] {
-        var writer = ProtoJSONTextWriter(options: options)
-        writer.writeObject { members in
-            members.writeMembersText(head)
-            members.write("estimatedArrivalTime", arrivalSeconds.map { now.adding(seconds: $0) })
-            members.write("estimatedTaskCompletionTime", completionSeconds.map { now.adding(seconds: $0) })
-            members.writeMembersText(tail)
+    /// The answer when asked at `now`: the same bytes as the info read at `now` from the same records,
+    /// encoded (`TaskTrackingInfo.jsonBytes(options:)`, `protobufBytes()`).
+    func bytes(now: Timestamp) -> [UInt8] {
+        let arrival = arrivalSeconds.map { now.adding(seconds: $0) }
+        let completion = completionSeconds.map { now.adding(seconds: $0) }
+        switch encoding {
+        case .json(let options):
+            var writer = ProtoJSONTextWriter(options: options)
+            writer.writeObject { members in
+                members.writeMembersText(head)
+                members.write("estimatedArrivalTime", arrival)
+                members.write("estimatedTaskCompletionTime", completion)
+                members.writeMembersText(tail)
+            }
+            return writer.bytes
+        case .protobuf:
+            guard arrival != nil || completion != nil else { return head + tail }
+            return head + TaskTrackingInfo(estimatedArrivalTime: arrival, estimatedTaskCompletionTime: completion).protobufBytes() + tail
         }
-        return writer.bytes
     }
 }
 
-/// The last JSON answer of each tracking ID, per encoding, in this process (``TrackingAnswer``). Bounded:
+/// The last answer of each tracking ID, per encoding, in this process (``TrackingAnswer``). Bounded:
 /// when full it is emptied, as ``RecordCache`` does.
 final class TrackingAnswerCache: Sendable {
     struct Key: Hashable, Sendable {
         let shipment: RecordKey
-        let options: EncodingOptions
+        let encoding: TrackingAnswer.Encoding
     }
 
     private let answers = Mutex<[Key: TrackingAnswer]>([:])

@@ -16,7 +16,7 @@ import Testing
     let stops = [(48.11, 11.52), (48.12, 11.54), (48.13, 11.55)]
 
     /// GetTaskTrackingInfo's JSON for `trackingID`, checked byte for byte against the answer encoded
-    /// afresh, enums by name and by number; the answer itself.
+    /// afresh, enums by name and by number, and its binary protobuf likewise; the answer itself.
     @discardableResult
     func tracked(_ engine: Engine, _ f: Fixture, _ trackingID: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> TaskTrackingInfo {
         let request = GetTaskTrackingInfoRequest(name: f.trackingName(trackingID))
@@ -26,6 +26,7 @@ import Testing
             #expect(String(decoding: json, as: UTF8.self) == String(decoding: info.jsonBytes(options: options), as: UTF8.self),
                     sourceLocation: sourceLocation)
         }
+        #expect(try engine.getTaskTrackingInfoProtobuf(request) == info.protobufBytes(), "binary protobuf", sourceLocation: sourceLocation)
         return info
     }
 
