@@ -27,6 +27,8 @@ final class TrackingAnswer: Sendable {
     /// (JSON: as members, without the object's braces).
     private let head: [UInt8]
     private let tail: [UInt8]
+    /// The bytes it keeps.
+    var size: Int { head.count + tail.count }
     /// Seconds from the time of asking to `estimatedArrivalTime` and `estimatedTaskCompletionTime`; nil when not shown.
     private let arrivalSeconds: Double?
     private let completionSeconds: Double?
@@ -80,36 +82,42 @@ final class TrackingAnswer: Sendable {
     }
 }
 
-/// The last answer of each tracking ID, per encoding, in this process (``TrackingAnswer``). Bounded:
-/// when full it is emptied, as ``RecordCache`` does.
+/// The last answer of each tracking ID, per encoding, in this process (``TrackingAnswer``). Bounded by
+/// the bytes it keeps (an answer with a route on roads through 20 stops is tens of kilobytes): when
+/// full it is emptied, as ``RecordCache`` is, and the answers are made again as they are asked for.
 final class TrackingAnswerCache: Sendable {
     struct Key: Hashable, Sendable {
         let shipment: RecordKey
         let encoding: TrackingAnswer.Encoding
     }
 
-    private let answers = Mutex<[Key: TrackingAnswer]>([:])
-    private let capacity: Int
+    private struct Kept {
+        var answers: [Key: TrackingAnswer] = [:]
+        var bytes = 0
+    }
 
-    init(capacity: Int = 50_000) {
-        self.capacity = capacity
+    private let kept = Mutex(Kept())
+    private let capacityBytes: Int
+
+    init(capacityBytes: Int = 64 << 20) {
+        self.capacityBytes = capacityBytes
     }
 
     func answer(for key: Key) -> TrackingAnswer? {
-        answers.withLock { $0[key] }
+        kept.withLock { $0.answers[key] }
     }
 
     func remember(_ answer: TrackingAnswer, for key: Key) {
-        answers.withLock { answers in
-            if answers.count >= capacity { answers.removeAll(keepingCapacity: true) }
-            answers[key] = answer
+        kept.withLock { kept in
+            if kept.bytes + answer.size > capacityBytes { kept = Kept() }
+            kept.bytes += answer.size - (kept.answers.updateValue(answer, forKey: key)?.size ?? 0)
         }
     }
 
     /// Forgets every answer: after a delete, since a record created again under the same key may
     /// start again from a version an answer was made at (a store of one process numbers it afresh).
     func forgetAll() {
-        answers.withLock { $0.removeAll() }
+        kept.withLock { $0 = Kept() }
     }
 }
 

@@ -187,6 +187,23 @@ import Testing
         try tracked(f.engine, f, "SOLO")
     }
 
+    @Test func keptAnswersAreBoundedByTheirBytes() throws {
+        let f = Fixture()
+        try van(f)
+        let ids = ["P0", "P2"]
+        let answers = try ids.map { id in
+            TrackingAnswer(try f.engine.readTaskTrackingInfo(GetTaskTrackingInfoRequest(name: f.trackingName(id)), routeAsText: true),
+                           encoding: .json(EncodingOptions()))
+        }
+        let keys = ids.map { TrackingAnswerCache.Key(shipment: RecordKey(.shipment, provider: f.provider, id: $0), encoding: .json(EncodingOptions())) }
+        let cache = TrackingAnswerCache(capacityBytes: answers[0].size + answers[1].size - 1)
+        cache.remember(answers[0], for: keys[0])
+        #expect(cache.answer(for: keys[0]) === answers[0])
+        cache.remember(answers[1], for: keys[1])
+        #expect(cache.answer(for: keys[0]) == nil, "emptied when the next answer would pass the bytes allowed")
+        #expect(cache.answer(for: keys[1]) === answers[1])
+    }
+
     @Test func aLocationReportWritesTheRecordAndAnswerAsWrittenAfresh() throws {
         let store = MemoryStore()
         let f = Fixture(store: store)
