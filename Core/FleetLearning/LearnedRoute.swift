@@ -117,7 +117,7 @@ extension LearnedRoute {
         var learnedSum = 0.0, unlearnedSum = 0.0
         for stretch in stretches {
             let length = stretch.endMeters - stretch.startMeters
-            let table = times.entry(near: stretch.piece).flatMap(times.paceTable(of:))
+            let table = times.paceTable(near: stretch.piece)
             if let table { learnedSum += length * table.allWeekSecondsPerMeter } else { unlearnedSum += length }
             paces.append(table)
             seconds.append(learnedSum)

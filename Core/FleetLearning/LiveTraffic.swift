@@ -277,7 +277,7 @@ public struct LiveDrive: Sendable, Hashable {
             standing = fix
             return []
         }
-        let passes = learner.observations(of: [start] + (standing.map { [$0] } ?? []) + [fix])
+        let passes = learner.passes(of: standing.map { [start, $0, fix] } ?? [start, fix])
         anchor = fix
         standing = nil
         return passes
@@ -433,9 +433,10 @@ public struct RouteTrafficIndex: Sendable {
         // Taken out of `readings` while worked on, so that writing a result does not copy them.
         var candidates: [RouteTrafficReadings.Candidate]
         // A refresh reads the blocks changed since the last one, when the table still lists them and they are fewer
-        // than its blocks; the same runs ahead, nothing changed and nothing counted gone: the last answer, cut.
-        if readings.keeping, let seen = readings.seenChange, firstRun >= readings.candidatesFrom,
-           let changes = live.changes(since: seen), changes.count <= blockChanges.count {
+        // than its blocks and the runs within the horizon; the same runs ahead, nothing changed and nothing counted
+        // gone: the last answer, cut.
+        let changes = readings.keeping && firstRun >= readings.candidatesFrom ? readings.seenChange.flatMap(live.changes(since:)) : nil
+        if let changes, changes.count <= min(blockChanges.count, endRun - firstRun) {
             candidates = readings.takeCandidates()
             RouteTrafficReadings.drop(&candidates, before: firstRun, from: endRun)
             let trackedEnd = min(readings.candidatesTo, endRun)
@@ -556,7 +557,7 @@ public struct RouteTrafficIndex: Sendable {
             let reading = live.reading(near: stretch.piece, now: now, countsOldest: countsOldest)
             oldestCounted = min(oldestCounted, reading.oldestCounted)
             guard let livePace = reading.pace,
-                  let learned = times.entry(near: stretch.piece).flatMap(times.paceTable(of:))?.secondsPerMeter(at: slot)
+                  let learned = times.paceTable(near: stretch.piece)?.secondsPerMeter(at: slot)
             else { continue }
             let speed = thresholds.speed(live: livePace, learned: learned)
             guard speed == .slow || speed == .trafficJam else { continue }
