@@ -32,6 +32,10 @@ public struct LiveRoadSpeeds: Sendable {
             self.east = east >> 2
             self.north = north >> 2
         }
+        /// One word to hash, not two.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(UInt64(UInt32(bitPattern: east)) << 32 | UInt64(UInt32(bitPattern: north)))
+        }
         /// The block with these numbers.
         init(blockEast: Int32, blockNorth: Int32) {
             east = blockEast
