@@ -87,7 +87,8 @@ enum GeoBenchmarks {
     /// taking turns, so every update is one vehicle's while the others' passes land on the road ahead and behind
     /// (``FleetSequence``). Without learned times, with learned ETAs alone, and with learned ETAs and live traffic,
     /// taking turns round after round; the last is the engine's whole per-update cost of it: feeding the live
-    /// speeds, and the route's traffic worked out again at most every 30 s, reusing what nothing changed near.
+    /// speeds, and the route's traffic within the horizon (30 minutes ahead) worked out again at most every 30 s,
+    /// reusing what nothing changed near.
     private static func fleetSequence(pointCount: Int) -> [BenchmarkRow] {
         let kinds: [FleetSequence.Kind] = [.withoutLearning, .learnedETAs, .learnedETAsAndLiveTraffic]
         let sequences = kinds.map { FleetSequence(pointCount: pointCount, kind: $0) }
