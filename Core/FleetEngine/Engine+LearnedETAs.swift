@@ -124,24 +124,20 @@ extension Engine {
     /// the route gets the learned time to it (``LearnedRoute``), at the times of the week the vehicle will be on
     /// each stretch, blended with `livePace` just ahead; stretches with nothing learned keep `livePace` (the
     /// estimator's own pace: the vehicle's observed speed against its category's default). Stretches the fleet just
-    /// drove slower than learned (the route's live traffic, ``routeTraffic(_:index:provider:travelledMeters:times:generation:settings:now:)``)
-    /// take the time they take now. Waypoints past the route, and everything when nothing is learned for the provider,
-    /// stay as the estimator gave them. Answers the ETAs and the route's live traffic (nil when nothing is learned).
+    /// drove slower than learned (the route's live traffic within its horizon,
+    /// ``routeTraffic(_:index:provider:travelledMeters:through:times:generation:settings:now:)``) take the time they
+    /// take now. Waypoints past the route, and everything when nothing is learned for the provider, stay as the
+    /// estimator gave them. Answers the ETAs and the route's live traffic (nil when nothing is learned).
     func withLearnedTimes(_ etas: [WaypointETA], provider: String, route cached: RouteCache.Entry, segment: String?,
                           travelledMeters: Double, livePace: Double, now: Double) -> (etas: [WaypointETA], traffic: LiveRouteTraffic?) {
         guard let settings = configuration.learnedETAs, let learned = cached.learnedRoute else { return (etas, nil) }
         let (times, generation) = learnedTimes.times(provider: provider, now: now, storage: learnedTimesStorage,
                                                      refreshSeconds: settings.refreshSeconds)
         guard !times.pieces.isEmpty else { return (etas, nil) }
-        let traffic = cached.trafficIndex.map {
-            routeTraffic(cached, index: $0, provider: provider, travelledMeters: travelledMeters, times: times,
-                         generation: generation, settings: settings, now: now)
-        } ?? .none
         let waypoints = cached.waypoints.waypoints
         let onRoute = etas.indices.filter { index in
             index < waypoints.count && !etas[index].isEstimate && (waypoints[index].alongRouteMeters ?? 0) > travelledMeters
         }
-        guard !onRoute.isEmpty else { return (etas, traffic) }
         let targets = onRoute.map { waypoints[$0].alongRouteMeters! }
         // The router's times where nothing is learned, for a route this node planned.
         let fallback = cached.routerFallback.withLock { kept in
@@ -153,10 +149,16 @@ extension Engine {
             kept = (generation, fallback?.isEmpty == false ? fallback : nil)
             return kept?.fallback
         }
-        let timed = cached.learnedTiming.withLock { timing in
+        let (timed, traffic) = cached.learnedTiming.withLock { timing in
             learnedSeconds(along: learned, from: travelledMeters, to: targets, times: times, generation: generation,
-                           settings: settings, livePace: livePace, traffic: traffic, fallback: fallback, timing: &timing, now: now)
+                           settings: settings, livePace: livePace, fallback: fallback, timing: &timing, now: now) { through in
+                cached.trafficIndex.map {
+                    routeTraffic(cached, index: $0, provider: provider, travelledMeters: travelledMeters, through: through,
+                                 times: times, generation: generation, settings: settings, now: now)
+                } ?? .none
+            }
         }
+        guard !onRoute.isEmpty else { return (etas, traffic) }
         var result = etas
         var shift = 0.0
         for (offset, index) in onRoute.enumerated() {
@@ -176,27 +178,34 @@ extension Engine {
 
     /// Seconds from `fromMeters` along `learned` to each of `targets`: the learned times at the quarter hour the
     /// vehicle gets to each stretch, with `livePace` blended in just ahead; where nothing is learned, the router's
-    /// time for the stretch (`fallback`, for a route the router planned), else `livePace`; and the live `traffic`'s
-    /// slow and jammed stretches at the pace vehicles just drove them. What a vehicle's ETAs and SearchVehicles' ETAs
-    /// both are.
+    /// time for the stretch (`fallback`, for a route the router planned), else `livePace`; and the live traffic's slow
+    /// and jammed stretches at the pace vehicles just drove them: `traffic` answers them up to the horizon it is given
+    /// (where the plan gets the vehicle in ``LearnedETAModel/liveTrafficHorizonSeconds``). What a vehicle's ETAs and
+    /// SearchVehicles' ETAs both are; answers the seconds and the traffic.
     func learnedSeconds(along learned: LearnedRoute, from fromMeters: Double, to targets: [Double], times: RoadTimes,
-                        generation: Int, settings: LearnedETASettings, livePace: Double, traffic: LiveRouteTraffic,
-                        fallback: RouterFallback?, timing: inout LearnedTiming?, now: Double) -> [Double] {
+                        generation: Int, settings: LearnedETASettings, livePace: Double, fallback: RouterFallback?,
+                        timing: inout LearnedTiming?, now: Double,
+                        traffic: (_ throughMeters: Double) -> LiveRouteTraffic) -> (seconds: [Double], traffic: LiveRouteTraffic) {
         var timed = learned.seconds(from: fromMeters, to: targets, now: now, times: times, generation: generation,
                                     model: settings.model, liveSecondsPerMeter: livePace, fallbackSecondsPerMeter: livePace,
                                     timing: &timing)
+        let horizon = timing.map {
+            learned.reach(seconds: settings.model.liveTrafficHorizonSeconds, from: fromMeters, timing: $0,
+                          fallbackSecondsPerMeter: livePace)
+        } ?? learned.totalMeters
+        let ahead = traffic(horizon)
         for index in timed.indices {
-            timed[index] += traffic.extraSeconds(from: fromMeters, to: targets[index])
+            timed[index] += ahead.extraSeconds(from: fromMeters, to: targets[index])
             if let fallback {
                 timed[index] = max(0, timed[index] + fallback.extraSeconds(from: fromMeters, to: targets[index],
                                                                            fallbackSecondsPerMeter: livePace))
             }
         }
-        return timed
+        return (timed, ahead)
     }
 
     /// How SearchVehicles times a candidate's legs on its road route, as its trip's ETAs would then be: the learned
-    /// times along it (``learnedSeconds(along:from:to:times:generation:settings:livePace:traffic:fallback:timing:now:)``),
+    /// times along it (``learnedSeconds(along:from:to:times:generation:settings:livePace:fallback:timing:now:traffic:)``),
     /// the router's times where nothing is learned, the vehicle's own pace (its observed speed against its category's
     /// default) on the lead from where it stands to the road, answering
     /// each leg's seconds. Nil when the engine uses no learned times or nothing is learned for `provider`: the legs
@@ -212,16 +221,17 @@ extension Engine {
                                          observedSpeed: ObservedSpeed(snapshot: candidate.vehicle.record.tracking.speed))
             let livePace = 1 / estimator.freeFlowMetersPerSecond(now: t)
             let learned = LearnedRoute(route: plan.route)
-            let traffic = liveTraffic.reading(provider: provider) { live in
-                RouteTrafficIndex(learned).liveTraffic(from: 0, live: live, times: times, now: t,
-                                                       utcOffsetSeconds: settings.model.utcOffsetSeconds)
-            }
             let fallback = RouterFallback(route: learned, along: plan.route, cumulativeSeconds: plan.routerTimes.cumulativeSeconds,
                                           firstTimedPoint: plan.routerTimes.firstTimedPoint, times: times)
             var timing: LearnedTiming? = nil
             let arrivals = learnedSeconds(along: learned, from: 0, to: plan.targets, times: times, generation: generation,
-                                          settings: settings, livePace: livePace, traffic: traffic,
-                                          fallback: fallback.isEmpty ? nil : fallback, timing: &timing, now: t)
+                                          settings: settings, livePace: livePace, fallback: fallback.isEmpty ? nil : fallback,
+                                          timing: &timing, now: t) { through in
+                liveTraffic.reading(provider: provider) { live in
+                    RouteTrafficIndex(learned).liveTraffic(from: 0, through: through, live: live, times: times, now: t,
+                                                           utcOffsetSeconds: settings.model.utcOffsetSeconds)
+                }
+            }.seconds
             return arrivals.indices.map { arrivals[$0] - ($0 == 0 ? 0 : arrivals[$0 - 1]) }
         }
     }

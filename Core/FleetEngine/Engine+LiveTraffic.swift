@@ -65,18 +65,19 @@ extension Engine {
                         now: now.timeIntervalSince1970)
     }
 
-    /// The slow and jammed stretches of the vehicle's route from `travelledMeters` on, as last worked out for this
-    /// route when that was less than ``liveTrafficRefreshSeconds`` ago, else worked out now: again only for the
-    /// stretches near which the live speeds changed since (``RouteTrafficReadings``), from the learned tables of
-    /// `generation`.
+    /// The slow and jammed stretches of the vehicle's route from `travelledMeters` through `through` (the live
+    /// traffic's horizon), as last worked out for this route when that was less than ``liveTrafficRefreshSeconds``
+    /// ago, else worked out now: again only for the stretches near which the live speeds changed since
+    /// (``RouteTrafficReadings``), from the learned tables of `generation`.
     func routeTraffic(_ cached: RouteCache.Entry, index: RouteTrafficIndex, provider: String, travelledMeters: Double,
-                      times: RoadTimes, generation: Int, settings: LearnedETASettings, now: Double) -> LiveRouteTraffic {
+                      through: Double, times: RoadTimes, generation: Int, settings: LearnedETASettings,
+                      now: Double) -> LiveRouteTraffic {
         cached.liveTraffic.withLock { kept in
             if let last = kept.last, now - last.computedAt < Self.liveTrafficRefreshSeconds, now >= last.computedAt {
                 return last.traffic
             }
             let traffic = liveTraffic.reading(provider: provider) { live in
-                index.liveTraffic(from: travelledMeters, live: live, times: times, generation: generation, now: now,
+                index.liveTraffic(from: travelledMeters, through: through, live: live, times: times, generation: generation, now: now,
                                   utcOffsetSeconds: settings.model.utcOffsetSeconds, readings: &kept.readings)
             }
             kept.last = (now, traffic)

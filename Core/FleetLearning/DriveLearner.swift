@@ -48,6 +48,17 @@ public struct DriveLearner: Sendable {
         for drive in drives(in: fixes) { learnDrive(drive, into: &table) }
     }
 
+    /// The passes `fixes` (one vehicle's positions in time order) make, in driving order, each with the slot it began
+    /// in: what ``observations(of:)`` merges per piece and slot, without building a table (a few fixes at a time, as
+    /// ``LiveDrive`` cuts them).
+    public func passes(of fixes: [Fix]) -> [PieceObservation] {
+        var result: [PieceObservation] = []
+        for drive in drives(in: fixes) {
+            cut(drive) { piece, slot, tally in result.append(PieceObservation(piece: piece, slot: slot, tally: tally)) }
+        }
+        return result
+    }
+
     /// The positions split where the vehicle was silent too long or jumped too fast.
     func drives(in fixes: [Fix]) -> [[Fix]] {
         var result: [[Fix]] = []
@@ -70,6 +81,12 @@ public struct DriveLearner: Sendable {
 
     /// One drive's steps into `table`.
     private func learnDrive(_ fixes: [Fix], into table: inout RoadTimes) {
+        cut(fixes) { piece, slot, tally in table.add(tally, on: piece, in: slot) }
+    }
+
+    /// One drive's passes, in driving order, each (its waits capped) handed to `pass` with its piece and the slot it
+    /// began in.
+    private func cut(_ fixes: [Fix], _ pass: (RoadPiece, WeekSlot, PieceTally) -> Void) {
         guard let route = Route(points: fixes.map(\.position)), route.totalMeters >= stepMeters else { return }
         let cumulative = route.cumulativeMeters
         // Time at `meters` along the path: at a run of fixes that did not move, the time the vehicle left.
@@ -117,7 +134,7 @@ public struct DriveLearner: Sendable {
             let piece = RoadPiece(at: route.point(onSegment: segment, fraction: middle.fraction),
                                   bearing: Geodesy.initialBearing(route.points[segment], route.points[segment + 1]))
             if passPiece != piece {
-                if let done = passPiece { table.add(capped(passTally), on: done, in: passSlot) }
+                if let done = passPiece { pass(done, passSlot, capped(passTally)) }
                 passPiece = piece
                 passSlot = WeekSlot(epochSeconds: startTime, utcOffsetSeconds: utcOffsetSeconds)
                 passTally = PieceTally(passes: 1)
@@ -133,7 +150,7 @@ public struct DriveLearner: Sendable {
             start = end
             startTime = endTime
         }
-        if let done = passPiece { table.add(capped(passTally), on: done, in: passSlot) }
+        if let done = passPiece { pass(done, passSlot, capped(passTally)) }
     }
 
     /// A pass with its waits cut to ``maximumWaitSeconds``, its time by as much (but never below crossing its metres

@@ -67,6 +67,11 @@ public struct LearnedETAModel: Sendable, Hashable {
     /// (``RoadTimes/allWeekPace(_:)``): by then the quarter hour the vehicle gets there is itself uncertain (the times
     /// of day are smoothed over half an hour), and a long route's new plan stays cheap.
     public var planHorizonSeconds = 1800.0
+    /// Live traffic (``RouteTrafficIndex``) counts on the stretches the vehicle reaches within this many seconds by
+    /// its plan of learned times (``LearnedRoute/reach(seconds:from:timing:fallbackSecondsPerMeter:)``); beyond,
+    /// stretches are normal and timed by the learned tables alone: passes of the last ten minutes say what a road is
+    /// like now, not in an hour, when the vehicle gets there.
+    public var liveTrafficHorizonSeconds = 1800.0
 
     /// The standard model.
     public init() {}
@@ -112,7 +117,7 @@ extension LearnedRoute {
         var learnedSum = 0.0, unlearnedSum = 0.0
         for stretch in stretches {
             let length = stretch.endMeters - stretch.startMeters
-            let table = times.entry(near: stretch.piece).flatMap(times.paceTable(of:))
+            let table = times.paceTable(near: stretch.piece)
             if let table { learnedSum += length * table.allWeekSecondsPerMeter } else { unlearnedSum += length }
             paces.append(table)
             seconds.append(learnedSum)
@@ -223,6 +228,28 @@ extension LearnedRoute {
             }
             return max(0, seconds) + max(0, target - totalMeters) * fallbackSecondsPerMeter
         }
+    }
+
+    /// Where along the route the vehicle gets `seconds` after leaving `fromMeters`, by the plan `timing` (as
+    /// ``seconds(from:to:now:times:generation:model:liveSecondsPerMeter:fallbackSecondsPerMeter:timing:)`` last made
+    /// or kept it, without the live blend), stretches with nothing learned at `fallbackSecondsPerMeter`: the start of
+    /// the stretch it is on then, or the route's end. O(log stretches).
+    public func reach(seconds: Double, from fromMeters: Double, timing: LearnedTiming, fallbackSecondsPerMeter: Double) -> Double {
+        guard !stretches.isEmpty else { return fromMeters }
+        let here = stretchIndex(atMeters: fromMeters)
+        let start = planned(timing, index: here, atMeters: fromMeters, fallback: fallbackSecondsPerMeter)
+        // The last stretch the vehicle enters within `seconds` (planned seconds only grow along the route).
+        var low = here, high = stretches.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            let entered = planned(timing, index: middle, atMeters: stretches[middle].startMeters, fallback: fallbackSecondsPerMeter)
+            if entered - start <= seconds { low = middle } else { high = middle - 1 }
+        }
+        if low == stretches.count - 1,
+           planned(timing, index: low, atMeters: totalMeters, fallback: fallbackSecondsPerMeter) - start <= seconds {
+            return totalMeters
+        }
+        return max(fromMeters, stretches[low].startMeters)
     }
 
     /// Planned seconds from the plan's start to `meters` along the route, on stretch `index`.

@@ -32,6 +32,15 @@ public struct LiveRoadSpeeds: Sendable {
             self.east = east >> 2
             self.north = north >> 2
         }
+        /// One word to hash, not two.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(UInt64(UInt32(bitPattern: east)) << 32 | UInt64(UInt32(bitPattern: north)))
+        }
+        /// The block with these numbers.
+        init(blockEast: Int32, blockNorth: Int32) {
+            east = blockEast
+            north = blockNorth
+        }
         /// The block holding `piece`'s square.
         public init(_ piece: RoadPiece) {
             self.init(east: piece.east, north: piece.north)
@@ -104,15 +113,31 @@ public struct LiveRoadSpeeds: Sendable {
 
     /// The blocks whose pieces' paces may read passes on `piece` (itself or a square beside it): those holding a
     /// square in or next to `piece`'s, one to four blocks.
-    private static func blocks(near piece: RoadPiece) -> [Block] {
-        var result: [Block] = []
-        for dn in -1...1 {
-            for de in -1...1 {
-                let block = Block(east: piece.east &+ Int32(de), north: piece.north &+ Int32(dn))
-                if !result.contains(block) { result.append(block) }
-            }
+    private static func blocks(near piece: RoadPiece) -> NearBlocks {
+        NearBlocks(low: Block(east: piece.east &- 1, north: piece.north &- 1),
+                   high: Block(east: piece.east &+ 1, north: piece.north &+ 1))
+    }
+
+    /// The blocks from `low` to `high` (one or two each way), without an array.
+    private struct NearBlocks: Sequence, IteratorProtocol {
+        let low: Block, high: Block
+        private var upcoming: Block?
+        init(low: Block, high: Block) {
+            self.low = low
+            self.high = high
+            upcoming = low
         }
-        return result
+        mutating func next() -> Block? {
+            guard let block = upcoming else { return nil }
+            if block.east != high.east {
+                upcoming = Block(blockEast: block.east &+ 1, blockNorth: block.north)
+            } else if block.north != high.north {
+                upcoming = Block(blockEast: low.east, blockNorth: block.north &+ 1)
+            } else {
+                upcoming = nil
+            }
+            return block
+        }
     }
 
     /// An empty table.
@@ -191,13 +216,15 @@ public struct LiveRoadSpeeds: Sendable {
     /// ``pace(near:now:)``, with the time of the oldest pass its answer rests on: until that pass leaves the window,
     /// and while no pass is added or forgotten near `piece`, the answer stays the same at any later `now` (+∞ when it
     /// rests on none that can leave: passes only ever leave, so a piece without enough metres keeps not having them).
-    func reading(near piece: RoadPiece, now: Double) -> (pace: Double?, oldestCounted: Double) {
+    /// Without `countsOldest`, the time is +∞ (a one-off answer spares counting it).
+    @inline(__always)
+    func reading(near piece: RoadPiece, now: Double, countsOldest: Bool = true) -> (pace: Double?, oldestCounted: Double) {
         guard mayHavePace(near: piece) else { return (nil, .infinity) }
-        if let own = sums(of: piece, now: now) { return (own.seconds / own.meters, own.oldest) }
+        if let own = sums(of: piece, now: now, countsOldest: countsOldest) { return (own.seconds / own.meters, own.oldest) }
         var best: (seconds: Double, meters: Double, oldest: Double)? = nil
         var oldest = Double.infinity
         for neighbour in Self.beside(piece) {
-            guard let candidate = sums(of: neighbour, now: now) else { continue }
+            guard let candidate = sums(of: neighbour, now: now, countsOldest: countsOldest) else { continue }
             // Any neighbour with enough metres weighs in the choice, so its passes leaving may change it.
             oldest = min(oldest, candidate.oldest)
             if candidate.meters > (best?.meters ?? 0) { best = candidate }
@@ -214,16 +241,17 @@ public struct LiveRoadSpeeds: Sendable {
                 RoadPiece(east: piece.east &+ step.north, north: piece.north &- step.east, heading: piece.heading)]
     }
 
-    /// The seconds and metres of `piece`'s passes within the window before `now`, and the oldest of their times; nil
-    /// below ``minimumMeters``.
-    private func sums(of piece: RoadPiece, now: Double) -> (seconds: Double, meters: Double, oldest: Double)? {
+    /// The seconds and metres of `piece`'s passes within the window before `now`, and when `countsOldest` the oldest
+    /// of their times (else +∞); nil below ``minimumMeters``.
+    @inline(__always)
+    private func sums(of piece: RoadPiece, now: Double, countsOldest: Bool) -> (seconds: Double, meters: Double, oldest: Double)? {
         guard let list = samples[piece] else { return nil }
         let windowStart = now - windowSeconds
         var seconds = 0.0, meters = 0.0, oldest = Double.infinity
         for sample in list where sample.time >= windowStart {
             seconds += sample.seconds
             meters += sample.meters
-            oldest = min(oldest, sample.time)
+            if countsOldest { oldest = min(oldest, sample.time) }
         }
         return meters >= minimumMeters ? (seconds, meters, oldest) : nil
     }
@@ -253,7 +281,7 @@ public struct LiveDrive: Sendable, Hashable {
             standing = fix
             return []
         }
-        let passes = learner.observations(of: [start] + (standing.map { [$0] } ?? []) + [fix])
+        let passes = learner.passes(of: standing.map { [start, $0, fix] } ?? [start, fix])
         anchor = fix
         standing = nil
         return passes
@@ -369,109 +397,147 @@ public struct RouteTrafficIndex: Sendable {
         self.runsInBlock = runsInBlock
     }
 
-    /// The route's slow and jammed stretches from `fromMeters` on (the stretch holding it included): each piece with
-    /// a live pace (``LiveRoadSpeeds/pace(near:now:)``) and a learned one at `now`'s quarter hour of the week
-    /// (``RoadTimes/paceTable(of:)``) is classed by ``TrafficThresholds``; pieces missing either are normal. A slow
-    /// or jammed stretch adds the seconds its live pace takes beyond its learned one. Works everything out; a caller
-    /// that asks again for the same route keeps a ``RouteTrafficReadings`` and passes it to
-    /// ``liveTraffic(from:live:times:generation:now:utcOffsetSeconds:thresholds:readings:)`` instead.
-    public func liveTraffic(from fromMeters: Double, live: LiveRoadSpeeds, times: RoadTimes, now: Double,
-                            utcOffsetSeconds: Double, thresholds: TrafficThresholds = TrafficThresholds()) -> LiveRouteTraffic {
+    /// The route's slow and jammed stretches from `fromMeters` through `throughMeters` (the stretches holding them
+    /// included; `throughMeters` is the live traffic's horizon, ``LearnedTiming/reach(seconds:from:fallbackSecondsPerMeter:)``):
+    /// each piece with a live pace (``LiveRoadSpeeds/pace(near:now:)``) and a learned one at `now`'s quarter hour of
+    /// the week (``RoadTimes/paceTable(of:)``) is classed by ``TrafficThresholds``; pieces missing either, and every
+    /// piece beyond the horizon, are normal. A slow or jammed stretch adds the seconds its live pace takes beyond its
+    /// learned one. Works everything out; a caller that asks again for the same route keeps a
+    /// ``RouteTrafficReadings`` and passes it to
+    /// ``liveTraffic(from:through:live:times:generation:now:utcOffsetSeconds:thresholds:readings:)`` instead.
+    public func liveTraffic(from fromMeters: Double, through throughMeters: Double = .infinity, live: LiveRoadSpeeds,
+                            times: RoadTimes, now: Double, utcOffsetSeconds: Double,
+                            thresholds: TrafficThresholds = TrafficThresholds()) -> LiveRouteTraffic {
         var readings = RouteTrafficReadings(keeping: false)
-        return liveTraffic(from: fromMeters, live: live, times: times, generation: 0, now: now,
+        return liveTraffic(from: fromMeters, through: throughMeters, live: live, times: times, generation: 0, now: now,
                            utcOffsetSeconds: utcOffsetSeconds, thresholds: thresholds, readings: &readings)
     }
 
-    /// The same as ``liveTraffic(from:live:times:now:utcOffsetSeconds:thresholds:)``, reusing what `readings` kept
-    /// from earlier calls on this route: a run of stretches in one block (``LiveRoadSpeeds/Block``) is classed again
-    /// only when a pass landed in or next to its block since (or was forgotten there: ``LiveRoadSpeeds/blockChanges``),
-    /// a pass it counted has left the window, `now` went back, or the learned tables (`generation`, the caller's
-    /// number for them: a new number for new tables), the quarter hour of the week, or the thresholds changed. The
-    /// answer is the same, to the last bit, as working it all out.
-    public func liveTraffic(from fromMeters: Double, live: LiveRoadSpeeds, times: RoadTimes, generation: Int, now: Double,
-                            utcOffsetSeconds: Double, thresholds: TrafficThresholds = TrafficThresholds(),
+    /// The same as ``liveTraffic(from:through:live:times:now:utcOffsetSeconds:thresholds:)``, reusing what `readings`
+    /// kept from earlier calls on this route: a run of stretches in one block (``LiveRoadSpeeds/Block``) is classed
+    /// again only when a pass landed in or next to its block since (or was forgotten there:
+    /// ``LiveRoadSpeeds/blockChanges``), a pass it counted has left the window, `now` went back, or the learned tables
+    /// (`generation`, the caller's number for them: a new number for new tables), the quarter hour of the week, or the
+    /// thresholds changed. The answer is the same, to the last bit, as working it all out.
+    public func liveTraffic(from fromMeters: Double, through throughMeters: Double = .infinity, live: LiveRoadSpeeds,
+                            times: RoadTimes, generation: Int, now: Double, utcOffsetSeconds: Double,
+                            thresholds: TrafficThresholds = TrafficThresholds(),
                             readings: inout RouteTrafficReadings) -> LiveRouteTraffic {
         let stretches = route.stretches
         guard !stretches.isEmpty, live.pieceCount > 0 else { return .none }
         let first = route.stretchIndex(atMeters: fromMeters)
-        // The runs ahead with a recent pass near them: found from the smaller side.
-        var firstRun = 0, high = runs.count
-        while firstRun < high {
-            let middle = (firstRun + high) / 2
-            if runs[middle].stretches.upperBound <= first { firstRun = middle + 1 } else { high = middle }
-        }
+        let last = max(first, route.stretchIndex(atMeters: throughMeters))
+        // The runs from the one holding the first stretch to the one holding the last.
+        let firstRun = runIndex(holding: first), endRun = runIndex(holding: last) + 1
         let slot = WeekSlot(epochSeconds: now, utcOffsetSeconds: utcOffsetSeconds)
         readings.prepare(for: RouteTrafficReadings.Basis(generation: generation, slot: slot, thresholds: thresholds,
-                                                        windowSeconds: live.windowSeconds, minimumMeters: live.minimumMeters),
-                         firstRun: firstRun)
+                                                        windowSeconds: live.windowSeconds, minimumMeters: live.minimumMeters))
         let windowStart = now - live.windowSeconds
         let blockChanges = live.blockChanges
-        var candidates: [(run: Int, change: UInt64)]
+        // Taken out of `readings` while worked on, so that writing a result does not copy them.
+        var candidates: [RouteTrafficReadings.Candidate]
         // A refresh reads the blocks changed since the last one, when the table still lists them and they are fewer
-        // than its blocks; the same runs ahead, nothing changed and nothing counted gone: the last answer, cut at `first`.
-        if readings.keeping, let seen = readings.seenChange, firstRun >= readings.candidatesFrom,
-           let changes = live.changes(since: seen), changes.count <= blockChanges.count {
-            readings.dropCandidates(before: firstRun)
+        // than its blocks and the runs within the horizon; the same runs ahead, nothing changed and nothing counted
+        // gone: the last answer, cut.
+        let changes = readings.keeping && firstRun >= readings.candidatesFrom ? readings.seenChange.flatMap(live.changes(since:)) : nil
+        if let changes, changes.count <= min(blockChanges.count, endRun - firstRun) {
+            candidates = readings.takeCandidates()
+            RouteTrafficReadings.drop(&candidates, before: firstRun, from: endRun)
+            let trackedEnd = min(readings.candidatesTo, endRun)
             for entry in changes {
-                for run in runsInBlock[entry.block] ?? [] where run >= firstRun {
-                    readings.setCandidate(run, change: blockChanges[entry.block])
+                for run in runsInBlock[entry.block] ?? [] where run >= firstRun && run < trackedEnd {
+                    RouteTrafficReadings.set(&candidates, run: run, change: blockChanges[entry.block])
+                }
+            }
+            // Runs the horizon reached since: looked up one by one (in route order, after every kept one).
+            var reached = false
+            for run in max(readings.candidatesTo, firstRun) ..< max(readings.candidatesTo, firstRun, endRun) {
+                if let change = blockChanges[runs[run].block] {
+                    candidates.append(RouteTrafficReadings.Candidate(run: run, change: change))
+                    reached = true
                 }
             }
             readings.seenChange = live.lastChange
             readings.candidatesFrom = firstRun
+            readings.candidatesTo = endRun
             readings.callsReadingChanges += 1
-            if changes.isEmpty, let ahead = readings.ahead, now >= ahead.computedAt, ahead.oldestCounted >= windowStart {
-                readings.runsReused += readings.candidates.count
+            if changes.isEmpty, !reached, let ahead = readings.ahead, now >= ahead.computedAt, ahead.oldestCounted >= windowStart {
+                readings.runsReused += candidates.count
                 readings.callsUnchanged += 1
-                return assemble(ahead.stretches, from: first)
+                readings.putBack(candidates)
+                return assemble(ahead.stretches, from: first, through: last)
             }
-            candidates = readings.candidates
-        } else if blockChanges.count < runs.count - firstRun {
-            candidates = blockChanges.flatMap { block, change in
-                (runsInBlock[block] ?? []).lazy.filter { $0 >= firstRun }.map { (run: $0, change: change) }
-            }
-            candidates.sort { $0.run < $1.run }
         } else {
-            candidates = (firstRun ..< runs.count).compactMap { run in blockChanges[runs[run].block].map { (run, $0) } }
-        }
-        if readings.keeping {
-            readings.seenChange = live.lastChange
-            readings.candidates = candidates
-            readings.candidatesFrom = firstRun
+            if blockChanges.count < endRun - firstRun {
+                candidates = blockChanges.flatMap { block, change in
+                    (runsInBlock[block] ?? []).lazy.filter { $0 >= firstRun && $0 < endRun }
+                        .map { RouteTrafficReadings.Candidate(run: $0, change: change) }
+                }
+                candidates.sort { $0.run < $1.run }
+            } else {
+                candidates = (firstRun ..< endRun).compactMap { run in
+                    blockChanges[runs[run].block].map { RouteTrafficReadings.Candidate(run: run, change: $0) }
+                }
+            }
+            if readings.keeping {
+                // Results kept for the same runs still hold while their blocks keep their numbers.
+                RouteTrafficReadings.carry(readings.takeCandidates(), into: &candidates)
+                readings.seenChange = live.lastChange
+                readings.candidatesFrom = firstRun
+                readings.candidatesTo = endRun
+            }
         }
         var ahead: [RouteTrafficReadings.Classed] = []
         var oldestCounted = Double.infinity
-        for (run, change) in candidates {
-            let classed: [RouteTrafficReadings.Classed]
-            if let kept = readings.runs[run], kept.change == change, now >= kept.computedAt, kept.oldestCounted >= windowStart {
-                classed = kept.stretches
+        for position in candidates.indices {
+            let candidate = candidates[position]
+            if let kept = candidate.result, kept.change == candidate.change, now >= kept.computedAt,
+               kept.oldestCounted >= windowStart {
+                ahead.append(contentsOf: kept.stretches)
                 oldestCounted = min(oldestCounted, kept.oldestCounted)
                 readings.runsReused += 1
-            } else {
-                let worked = classify(runs[run].stretches, live: live, times: times, slot: slot, now: now, thresholds: thresholds)
-                if readings.keeping {
-                    readings.runs[run] = RouteTrafficReadings.Run(change: change, computedAt: now, oldestCounted: worked.oldestCounted,
-                                                                 stretches: worked.stretches)
-                }
-                classed = worked.stretches
-                oldestCounted = min(oldestCounted, worked.oldestCounted)
-                readings.runsWorkedOut += 1
+                continue
             }
-            ahead.append(contentsOf: classed)
+            let range = runs[candidate.run].stretches
+            if readings.keeping {
+                let worked = classify(range, live: live, times: times, slot: slot, now: now, thresholds: thresholds,
+                                      countsOldest: true)
+                candidates[position].result = RouteTrafficReadings.Run(change: candidate.change, computedAt: now,
+                                                                       oldestCounted: worked.oldestCounted,
+                                                                       stretches: worked.stretches)
+                ahead.append(contentsOf: worked.stretches)
+                oldestCounted = min(oldestCounted, worked.oldestCounted)
+            } else {
+                ahead.append(contentsOf: classify(range, live: live, times: times, slot: slot, now: now,
+                                                  thresholds: thresholds, countsOldest: false).stretches)
+            }
+            readings.runsWorkedOut += 1
         }
         if readings.keeping {
+            readings.putBack(candidates)
             readings.ahead = RouteTrafficReadings.Ahead(computedAt: now, oldestCounted: oldestCounted, stretches: ahead)
         }
-        return assemble(ahead, from: first)
+        return assemble(ahead, from: first, through: last)
     }
 
-    /// The traffic of the slow and jammed stretches `classed` (in route order) from stretch `first` on, neighbours
-    /// with the same traffic joined.
-    private func assemble(_ classed: [RouteTrafficReadings.Classed], from first: Int) -> LiveRouteTraffic {
+    /// The index of the run holding stretch `index`. O(log runs).
+    private func runIndex(holding index: Int) -> Int {
+        var low = 0, high = runs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if runs[middle].stretches.upperBound <= index { low = middle + 1 } else { high = middle }
+        }
+        return min(low, runs.count - 1)
+    }
+
+    /// The traffic of the slow and jammed stretches `classed` (in route order) from stretch `first` through `last`,
+    /// neighbours with the same traffic joined.
+    private func assemble(_ classed: [RouteTrafficReadings.Classed], from first: Int, through last: Int) -> LiveRouteTraffic {
         var result: [LiveRouteTraffic.Stretch] = []
         for item in classed where item.index >= first {
+            guard item.index <= last else { break }
             let stretch = route.stretches[item.index]
-            if let last = result.last, last.speed == item.speed, last.endMeters == stretch.startMeters {
+            if let previous = result.last, previous.speed == item.speed, previous.endMeters == stretch.startMeters {
                 result[result.count - 1].endMeters = stretch.endMeters
                 result[result.count - 1].extraSeconds += item.extraSeconds
             } else {
@@ -482,17 +548,20 @@ public struct RouteTrafficIndex: Sendable {
         return LiveRouteTraffic(stretches: result)
     }
 
-    /// The slow and jammed stretches among `indexes`, and the time of the oldest pass their live paces rest on.
+    /// The slow and jammed stretches among `indexes`, and, when `countsOldest`, the time of the oldest pass their live
+    /// paces rest on (+∞ otherwise).
+    @inline(__always)
     private func classify(_ indexes: Range<Int>, live: LiveRoadSpeeds, times: RoadTimes, slot: WeekSlot, now: Double,
-                          thresholds: TrafficThresholds) -> (stretches: [RouteTrafficReadings.Classed], oldestCounted: Double) {
+                          thresholds: TrafficThresholds, countsOldest: Bool)
+        -> (stretches: [RouteTrafficReadings.Classed], oldestCounted: Double) {
         var classed: [RouteTrafficReadings.Classed] = []
         var oldestCounted = Double.infinity
         for index in indexes {
             let stretch = route.stretches[index]
-            let reading = live.reading(near: stretch.piece, now: now)
+            let reading = live.reading(near: stretch.piece, now: now, countsOldest: countsOldest)
             oldestCounted = min(oldestCounted, reading.oldestCounted)
             guard let livePace = reading.pace,
-                  let learned = times.entry(near: stretch.piece).flatMap(times.paceTable(of:))?.secondsPerMeter(at: slot)
+                  let learned = times.paceTable(near: stretch.piece)?.secondsPerMeter(at: slot)
             else { continue }
             let speed = thresholds.speed(live: livePace, learned: learned)
             guard speed == .slow || speed == .trafficJam else { continue }
@@ -541,17 +610,23 @@ public struct RouteTrafficReadings: Sendable {
         var stretches: [Classed]
     }
 
+    /// A run from ``candidatesFrom`` up to ``candidatesTo`` whose block had a recent pass at the last call: the block's
+    /// change number then, and the run's result when one was worked out (it holds while the number is the same).
+    struct Candidate: Sendable {
+        var run: Int
+        var change: UInt64
+        var result: Run? = nil
+    }
+
     private var basis: Basis? = nil
-    /// Kept results by run; runs behind the vehicle are dropped.
-    var runs: [Int: Run] = [:]
-    private var firstKeptRun = 0
     /// The table's change number (``LiveRoadSpeeds/lastChange``) at the last call; nil before any.
     var seenChange: UInt64? = nil
-    /// The runs from ``candidatesFrom`` on whose block had a recent pass at the last call, with the block's change
-    /// number then, in route order.
-    var candidates: [(run: Int, change: UInt64)] = []
+    /// The runs from ``candidatesFrom`` up to ``candidatesTo`` with a recent pass near them at the last call, in route
+    /// order; runs behind the vehicle or beyond the horizon are dropped.
+    private var candidates: [Candidate] = []
     var candidatesFrom = 0
-    /// The last call's answer, before cutting at its start; nil when the basis changed since.
+    var candidatesTo = 0
+    /// The last call's answer, before cutting at its start and horizon; nil when the basis changed since.
     var ahead: Ahead? = nil
 
     /// Runs classed afresh, over every call so far.
@@ -577,20 +652,28 @@ public struct RouteTrafficReadings: Sendable {
         self.keeping = keeping
     }
 
-    /// Forgets every result when `basis` differs from the last call's, and those of runs before `firstRun`.
-    mutating func prepare(for basis: Basis, firstRun: Int) {
-        if self.basis != basis {
-            self.basis = basis
-            runs.removeAll(keepingCapacity: true)
-            ahead = nil
-        } else if firstRun > firstKeptRun, !runs.isEmpty {
-            runs = runs.filter { $0.key >= firstRun }
-        }
-        firstKeptRun = firstRun
+    /// Forgets everything kept when `basis` differs from the last call's.
+    mutating func prepare(for basis: Basis) {
+        guard self.basis != basis else { return }
+        self.basis = basis
+        candidates.removeAll(keepingCapacity: true)
+        seenChange = nil
+        ahead = nil
     }
 
-    /// The index of the first candidate whose run is not before `run`.
-    private func candidateIndex(_ run: Int) -> Int {
+    /// The kept candidates, leaving none (see ``putBack(_:)``).
+    mutating func takeCandidates() -> [Candidate] {
+        defer { candidates = [] }
+        return candidates
+    }
+
+    /// Keeps `candidates` (in route order).
+    mutating func putBack(_ candidates: [Candidate]) {
+        self.candidates = candidates
+    }
+
+    /// The index of the first of `candidates` whose run is not before `run`.
+    private static func index(of run: Int, in candidates: [Candidate]) -> Int {
         var low = 0, high = candidates.count
         while low < high {
             let middle = (low + high) / 2
@@ -599,21 +682,34 @@ public struct RouteTrafficReadings: Sendable {
         return low
     }
 
-    /// Forgets the candidates before `run`.
-    mutating func dropCandidates(before run: Int) {
-        let end = candidateIndex(run)
-        if end > 0 { candidates.removeFirst(end) }
+    /// Drops the candidates before `firstRun` and from `endRun` on.
+    static func drop(_ candidates: inout [Candidate], before firstRun: Int, from endRun: Int) {
+        let end = index(of: endRun, in: candidates)
+        if end < candidates.count { candidates.removeSubrange(end...) }
+        let start = index(of: firstRun, in: candidates)
+        if start > 0 { candidates.removeFirst(start) }
     }
 
     /// Makes `run` a candidate with its block's `change` number, or no candidate when its block has none.
-    mutating func setCandidate(_ run: Int, change: UInt64?) {
-        let index = candidateIndex(run)
+    static func set(_ candidates: inout [Candidate], run: Int, change: UInt64?) {
+        let index = index(of: run, in: candidates)
         let present = index < candidates.count && candidates[index].run == run
         switch (change, present) {
         case (let change?, true): candidates[index].change = change
-        case (let change?, false): candidates.insert((run, change), at: index)
+        case (let change?, false): candidates.insert(Candidate(run: run, change: change), at: index)
         case (nil, true): candidates.remove(at: index)
         case (nil, false): break
         }
     }
+
+    /// Gives each of `candidates` the result `kept` holds for its run (both in route order).
+    static func carry(_ kept: [Candidate], into candidates: inout [Candidate]) {
+        var position = 0
+        for index in candidates.indices {
+            while position < kept.count, kept[position].run < candidates[index].run { position += 1 }
+            guard position < kept.count else { break }
+            if kept[position].run == candidates[index].run { candidates[index].result = kept[position].result }
+        }
+    }
 }
+

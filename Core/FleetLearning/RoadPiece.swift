@@ -23,6 +23,13 @@ public struct RoadPiece: Hashable, Sendable, Comparable, CustomStringConvertible
     /// Direction of travel across it: 0 north, 1 north-east, … 7 north-west (45° sectors centred on those).
     public var heading: UInt8
 
+    /// One word for the square, one for the heading: two values to hash rather than three (the live and learned
+    /// tables are looked up by piece on every stretch of a route).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt64(UInt32(bitPattern: east)) << 32 | UInt64(UInt32(bitPattern: north)))
+        hasher.combine(heading)
+    }
+
     /// Side of a square, metres.
     public static let sizeMeters = 50.0
     /// Number of travel directions told apart.

@@ -295,6 +295,16 @@ public struct RoadTimes: Sendable {
         return PaceTable(allWeekSecondsPerMeter: allWeek, columns: columns, values: values, elsewhere: elsewhere)
     }
 
+    /// The ``PaceTable`` of the entry ``entry(near:)`` finds for `piece`, as ``paceTable(of:)`` gives it, reading the
+    /// piece's own entry in place (a route's stretches look one up each).
+    public func paceTable(near piece: RoadPiece) -> PaceTable? {
+        if let index = pieces.index(forKey: piece) {
+            if let kept = pieces.values[index].paces { return kept }
+            return paceTable(of: pieces.values[index])
+        }
+        return entry(near: piece).flatMap(paceTable(of:))
+    }
+
     /// Computes every piece's ``PaceTable`` and keeps it with the piece, so route timing looks paces up: do it once
     /// the tables are read (not while learning: adding a tally drops the piece's table).
     public mutating func precomputePaces() {

@@ -32,7 +32,7 @@ public struct RouterFallback: Sendable {
         let usable = cumulativeSeconds.count == cumulative.count
         for stretch in learned.stretches {
             if usable, stretch.startMeters >= timedFrom - 1e-6,
-               times.entry(near: stretch.piece).flatMap(times.paceTable(of:)) == nil {
+               times.paceTable(near: stretch.piece) == nil {
                 meterSum += stretch.endMeters - stretch.startMeters
                 secondSum += max(0, seconds(atMeters: stretch.endMeters) - seconds(atMeters: stretch.startMeters))
             }

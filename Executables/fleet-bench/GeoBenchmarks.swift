@@ -87,7 +87,8 @@ enum GeoBenchmarks {
     /// taking turns, so every update is one vehicle's while the others' passes land on the road ahead and behind
     /// (``FleetSequence``). Without learned times, with learned ETAs alone, and with learned ETAs and live traffic,
     /// taking turns round after round; the last is the engine's whole per-update cost of it: feeding the live
-    /// speeds, and the route's traffic worked out again at most every 30 s, reusing what nothing changed near.
+    /// speeds, and the route's traffic within the horizon (30 minutes ahead) worked out again at most every 30 s,
+    /// reusing what nothing changed near.
     private static func fleetSequence(pointCount: Int) -> [BenchmarkRow] {
         let kinds: [FleetSequence.Kind] = [.withoutLearning, .learnedETAs, .learnedETAsAndLiveTraffic]
         let sequences = kinds.map { FleetSequence(pointCount: pointCount, kind: $0) }
@@ -270,8 +271,12 @@ private final class UpdatePath {
             // so the row is the cost of an update that does it (the engine does it at most every 30 s of a vehicle's
             // updates, `Engine.liveTrafficRefreshSeconds`).
             if let liveTraffic {
-                let ahead = liveTraffic.index.liveTraffic(from: match.travelledMeters, live: liveTraffic.live, times: learned.times,
-                                                      now: 1_769_385_600 + 1000, utcOffsetSeconds: 0)
+                let through = timing.map {
+                    learned.route.reach(seconds: LearnedETAModel().liveTrafficHorizonSeconds, from: match.travelledMeters,
+                                        timing: $0, fallbackSecondsPerMeter: pace)
+                } ?? learned.route.totalMeters
+                let ahead = liveTraffic.index.liveTraffic(from: match.travelledMeters, through: through, live: liveTraffic.live,
+                                                          times: learned.times, now: 1_769_385_600 + 1000, utcOffsetSeconds: 0)
                 for target in learned.targets { checksum += ahead.extraSeconds(from: match.travelledMeters, to: target) }
             }
         }
@@ -287,9 +292,9 @@ private final class UpdatePath {
 /// fellows keep feeding; about one pass a second lands on the road ahead of a vehicle. Each update does what the
 /// engine does for `kind`: match, observed speed and ETAs to three waypoints; with learned ETAs, the waypoints
 /// ahead timed with the learned times (a plan kept between updates); with live traffic too, the vehicle's new
-/// position fed to the provider's live speeds (``LiveDrive``, ``LiveRoadSpeeds``) and the route's traffic worked
-/// out again when the vehicle's last was 30 s old or more (``RouteTrafficReadings`` kept per vehicle), its extra
-/// seconds added to the ETAs.
+/// position fed to the provider's live speeds (``LiveDrive``, ``LiveRoadSpeeds``) and the route's traffic within
+/// the horizon (30 minutes ahead by the vehicle's plan) worked out again when the vehicle's last was 30 s old or more
+/// (``RouteTrafficReadings`` kept per vehicle), its extra seconds added to the ETAs.
 private final class FleetSequence {
     enum Kind {
         case withoutLearning, learnedETAs, learnedETAsAndLiveTraffic
@@ -387,8 +392,13 @@ private final class FleetSequence {
                 if let last = vehicle.traffic, time - last.computedAt < 30 {
                     traffic = last.traffic
                 } else {
-                    traffic = index.liveTraffic(from: match.travelledMeters, live: live, times: times, generation: 1, now: time,
-                                                utcOffsetSeconds: 0, readings: &vehicle.readings)
+                    // Within the horizon: where the vehicle's plan gets it in 30 minutes.
+                    let through = vehicle.timing.map {
+                        learned.reach(seconds: LearnedETAModel().liveTrafficHorizonSeconds, from: match.travelledMeters,
+                                      timing: $0, fallbackSecondsPerMeter: pace)
+                    } ?? learned.totalMeters
+                    traffic = index.liveTraffic(from: match.travelledMeters, through: through, live: live, times: times,
+                                                generation: 1, now: time, utcOffsetSeconds: 0, readings: &vehicle.readings)
                     vehicle.traffic = (time, traffic)
                     refreshes += 1
                 }

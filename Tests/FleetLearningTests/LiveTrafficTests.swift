@@ -113,6 +113,40 @@ struct LiveTrafficTests {
         let normal = Self.live(Self.drive(from: 600, to: 1000, speed: 9, start: now - 60))
         #expect(route.liveTraffic(from: 0, live: normal, times: times, now: now, utcOffsetSeconds: 0).stretches.isEmpty)
     }
+
+    /// Live traffic counts within the horizon only: a jam beyond it is normal, one within it is reported; the horizon
+    /// is where the vehicle's plan of learned times gets it in the horizon's seconds.
+    @Test func aJamBeyondTheHorizonIsNotReportedAndOneWithinItIs() throws {
+        let times = Self.learned(speed: 10)
+        let now = Self.monday + 2 * 86_400 + 17 * 3600
+        // A vehicle crawled 1200–1600 m at 2 m/s.
+        let live = Self.live(Self.drive(from: 1200, to: 1600, speed: 2, start: now - 220))
+        let learned = LearnedRoute(route: Self.road)
+        let route = RouteTrafficIndex(learned)
+        // Learned at 10 m/s: from 100 m, a minute reaches about 700 m, two minutes about 1300 m.
+        var timing: LearnedTiming? = nil
+        _ = learned.seconds(from: 100, to: [learned.totalMeters], now: now, times: times, generation: 1,
+                            liveSecondsPerMeter: nil, fallbackSecondsPerMeter: 0.1, timing: &timing)
+        let plan = try #require(timing)
+        let minute = learned.reach(seconds: 60, from: 100, timing: plan, fallbackSecondsPerMeter: 0.1)
+        let twoMinutes = learned.reach(seconds: 120, from: 100, timing: plan, fallbackSecondsPerMeter: 0.1)
+        #expect(abs(minute - 700) <= 60 && abs(twoMinutes - 1300) <= 60, "\(minute) m, \(twoMinutes) m")
+        #expect(learned.reach(seconds: 3600, from: 100, timing: plan, fallbackSecondsPerMeter: 0.1) == learned.totalMeters)
+        #expect(learned.reach(seconds: 0, from: 100, timing: plan, fallbackSecondsPerMeter: 0.1) <= 100)
+        // Beyond the horizon: nothing, kept or worked out; within it: the jam, up to the horizon's stretch.
+        var readings = RouteTrafficReadings()
+        #expect(route.liveTraffic(from: 100, through: minute, live: live, times: times, now: now, utcOffsetSeconds: 0).stretches.isEmpty)
+        #expect(route.liveTraffic(from: 100, through: minute, live: live, times: times, generation: 1, now: now,
+                                  utcOffsetSeconds: 0, readings: &readings).stretches.isEmpty)
+        let within = route.liveTraffic(from: 100, through: twoMinutes, live: live, times: times, generation: 1, now: now,
+                                       utcOffsetSeconds: 0, readings: &readings)
+        let jam = try #require(within.stretches.first)
+        #expect(within.stretches.count == 1 && jam.speed == .trafficJam && abs(jam.startMeters - 1200) <= 60, "\(within.stretches)")
+        #expect(jam.endMeters <= twoMinutes + RoadPiece.sizeMeters, "cut at the horizon: \(jam)")
+        let whole = route.liveTraffic(from: 100, live: live, times: times, now: now, utcOffsetSeconds: 0)
+        #expect(whole.stretches.count == 1 && whole.stretches[0].endMeters > jam.endMeters + 100, "\(whole.stretches)")
+        #expect(within.extraSeconds(from: 100, to: 2000) < whole.extraSeconds(from: 100, to: 2000))
+    }
 }
 
 /// A route's live traffic worked out again reuses what nothing changed near, and sees every change.
@@ -246,10 +280,11 @@ struct RouteTrafficReadingsTests {
                 live.add(piece, seconds: 2 + random() * 40, meters: 5 + random() * 45, at: now - random() * 20)
             } else {
                 let from = random() * T.road.totalMeters
-                let kept = index.liveTraffic(from: from, live: live, times: times, generation: 7, now: now, utcOffsetSeconds: 0,
-                                             readings: &readings)
-                let whole = index.liveTraffic(from: from, live: live, times: times, now: now, utcOffsetSeconds: 0)
-                #expect(kept == whole, "at \(now), from \(from) m")
+                let through = random() < 0.3 ? .infinity : from + random() * 1200 - 100
+                let kept = index.liveTraffic(from: from, through: through, live: live, times: times, generation: 7, now: now,
+                                             utcOffsetSeconds: 0, readings: &readings)
+                let whole = index.liveTraffic(from: from, through: through, live: live, times: times, now: now, utcOffsetSeconds: 0)
+                #expect(kept == whole, "at \(now), from \(from) m through \(through) m")
                 compared += 1
             }
         }
@@ -272,6 +307,7 @@ struct RouteTrafficReadingsTests {
         var readings = RouteTrafficReadings()
         var now = T.monday + 3 * 86_400 + 8 * 3600
         var from = 0.0
+        var horizon = 800.0
         var compared = 0
         for _ in 0..<1500 {
             let roll = random()
@@ -293,11 +329,15 @@ struct RouteTrafficReadingsTests {
             } else {
                 now += random() * 12 - 1
                 from = random() < 0.05 ? random() * T.road.totalMeters : min(T.road.totalMeters, from + random() * 60)
+                // The horizon moves with the vehicle, reaching further or less far as the pace changes, now and then
+                // to the route's end.
+                horizon = random() < 0.1 ? .infinity : max(0, min(1500, (horizon.isFinite ? horizon : 800) + random() * 300 - 150))
                 for _ in 0..<(random() < 0.5 ? 1 : 3) {
-                    let kept = index.liveTraffic(from: from, live: live, times: times, generation: 7, now: now,
-                                                 utcOffsetSeconds: 0, readings: &readings)
-                    let whole = index.liveTraffic(from: from, live: live, times: times, now: now, utcOffsetSeconds: 0)
-                    #expect(kept == whole, "at \(now), from \(from) m")
+                    let kept = index.liveTraffic(from: from, through: from + horizon, live: live, times: times, generation: 7,
+                                                 now: now, utcOffsetSeconds: 0, readings: &readings)
+                    let whole = index.liveTraffic(from: from, through: from + horizon, live: live, times: times, now: now,
+                                                  utcOffsetSeconds: 0)
+                    #expect(kept == whole, "at \(now), from \(from) m through \(from + horizon) m")
                     compared += 1
                     now += random() * 20
                 }
