@@ -4,7 +4,7 @@ import FleetModel
 import FleetStore
 
 // GetTaskTrackingInfo: what the person waiting for a shipment sees, by its tracking ID.
-extension Engine: TaskTrackingJSONReading {
+extension Engine: TaskTrackingAnswering {
     /// The task tracking info of a tracking ID: of the tasks that carry it, the one Fleet Engine would
     /// pick ("If a tracking ID is associated with multiple Tasks, Fleet Engine uses a heuristic to decide
     /// which Task's TaskTrackingInfo to select"; see ``shownTask(_:vehicles:)``), with its state, outcome,
@@ -22,14 +22,31 @@ extension Engine: TaskTrackingJSONReading {
     /// GetTaskTrackingInfo as proto3 JSON text, written as `options` say: the same bytes as
     /// `getTaskTrackingInfo(request).jsonBytes(options:)`, the route joined from the text its vehicle's
     /// stops keep of their legs (``EncodedStops/pathTexts``) rather than written point by point.
+    /// Answered from a kept answer while its records are unchanged (``trackingAnswer(_:encoding:)``).
     public func getTaskTrackingInfoJSON(_ request: GetTaskTrackingInfoRequest, options: EncodingOptions) throws -> [UInt8] {
-        let read = try readTaskTrackingInfo(request, routeAsText: true)
-        guard let route = read.routeText else { return read.info.jsonBytes(options: options) }
-        var members = RouteSplicingWriter(writer: ProtoJSONTextWriter(options: options), route: route)
-        read.info.writeFields(to: &members)
-        var writer = ProtoJSONTextWriter(options: options)
-        writer.writeObject { $0.writeMembersText(members.writer.bytes) }
-        return writer.bytes
+        try trackingAnswer(request, encoding: .json(options))
+    }
+
+    /// GetTaskTrackingInfo as binary protobuf: the same bytes as `getTaskTrackingInfo(request).protobufBytes()`,
+    /// answered from a kept answer while its records are unchanged (``trackingAnswer(_:encoding:)``).
+    public func getTaskTrackingInfoProtobuf(_ request: GetTaskTrackingInfoRequest) throws -> [UInt8] {
+        try trackingAnswer(request, encoding: .protobuf)
+    }
+
+    /// GetTaskTrackingInfo encoded. The answer is kept (``TrackingAnswer``) with the versions of the
+    /// records it was made from; the next call reads the same records, in one read of the store as
+    /// always, and when every version is the same answers with the kept bytes and the times of now,
+    /// decoding and encoding nothing else. A write by any process changes a version, so it is seen at once.
+    func trackingAnswer(_ request: GetTaskTrackingInfoRequest, encoding: TrackingAnswer.Encoding) throws -> [UInt8] {
+        try Validate.values(of: request)
+        let name = try TaskTrackingInfoName(parsing: request.name ?? "", field: "name")
+        let key = TrackingAnswerCache.Key(shipment: shipmentKey(name), encoding: encoding)
+        let kept = trackingAnswers.answer(for: key)
+        guard let shipment = try readShipment(name, unlessStill: kept) else { return kept!.bytes(now: clock.now()) }
+        let routeAsText = encoding != .protobuf
+        let answer = TrackingAnswer(try taskTrackingRead(name, shipment, routeAsText: routeAsText), encoding: encoding)
+        trackingAnswers.remember(answer, for: key)
+        return answer.bytes(now: shipment.now)
     }
 
     /// GetTaskTrackingInfo's answer with what a watch of it needs: the records it was read from and the
@@ -39,9 +56,28 @@ extension Engine: TaskTrackingJSONReading {
         var info: TaskTrackingInfo
         /// `routePolylinePoints` as a JSON array, when read with the route as text and it has points.
         var routeText: [UInt8]?
-        /// The shipment's index, its tasks and the vehicles of the open ones.
-        var keys: Set<RecordKey>
+        /// The shipment's index, its tasks and the vehicles of the open ones, with their versions.
+        var reads: [ReadVersion]
         var now: Timestamp
+        /// Seconds from `now` to `info.estimatedArrivalTime` and `info.estimatedTaskCompletionTime`, when set.
+        var arrivalSeconds: Double?
+        var completionSeconds: Double?
+
+        /// The records read.
+        var keys: Set<RecordKey> { Set(reads.map(\.key)) }
+    }
+
+    /// A tracking ID's tasks and the vehicles of the open ones, as of one moment.
+    struct ShipmentRead {
+        var tasks: [TaskRecord]
+        var vehicles: [String: DeliveryVehicleRecord]
+        var reads: [ReadVersion]
+        /// When they were read.
+        var now: Timestamp
+    }
+
+    func shipmentKey(_ name: TaskTrackingInfoName) -> RecordKey {
+        RecordKey(.shipment, provider: name.provider, id: name.trackingID)
     }
 
     /// GetTaskTrackingInfo, with the records read and the time it was answered for; the route as
@@ -49,39 +85,71 @@ extension Engine: TaskTrackingJSONReading {
     func readTaskTrackingInfo(_ request: GetTaskTrackingInfoRequest, routeAsText: Bool = false) throws -> TaskTrackingRead {
         try Validate.values(of: request)
         let name = try TaskTrackingInfoName(parsing: request.name ?? "", field: "name")
+        return try taskTrackingRead(name, try readShipment(name, unlessStill: nil)!, routeAsText: routeAsText)
+    }
+
+    /// The shipment's tasks and their vehicles, in one read of the store; nil when `kept` was made
+    /// from records all still at the versions it read (checked first, in the same read: a record
+    /// found changed is not read twice). Decodes only records not decoded at their version before.
+    func readShipment(_ name: TaskTrackingInfoName, unlessStill kept: TrackingAnswer?) throws -> ShipmentRead? {
         let provider = name.provider
-        let shipmentKey = RecordKey(.shipment, provider: provider, id: name.trackingID)
-        // The tasks and their vehicles as of one moment, in one read of the store.
-        let (tasks, vehicles, keys) = try store.withSnapshot { snapshot in
-            var keys: Set<RecordKey> = [shipmentKey]
+        let shipmentKey = shipmentKey(name)
+        let read = try store.withSnapshot { snapshot -> (tasks: [TaskRecord], vehicles: [String: DeliveryVehicleRecord], reads: [ReadVersion])? in
+            var fetched: [(key: RecordKey, record: StoreRecord?)] = []
+            if let kept {
+                var current = true
+                for read in kept.reads {
+                    let record = try snapshot.get(read.key)
+                    fetched.append((read.key, record))
+                    if record?.version != read.version {
+                        current = false
+                        break
+                    }
+                }
+                if current { return nil }
+            }
+            func get(_ key: RecordKey) throws -> StoreRecord? {
+                if let hit = fetched.first(where: { $0.key == key }) { return hit.record }
+                return try snapshot.get(key)
+            }
+            let stored = try get(shipmentKey)
+            var reads = [ReadVersion(key: shipmentKey, version: stored?.version)]
             var tasks: [TaskRecord] = []
-            if let stored = try snapshot.get(shipmentKey) {
+            if let stored {
                 for id in try records.shipment(stored).taskIDs {
                     let key = RecordKey(.task, provider: provider, id: id)
-                    keys.insert(key)
-                    if let task = try snapshot.get(key) { tasks.append(try records.task(task)) }
+                    let task = try get(key)
+                    reads.append(ReadVersion(key: key, version: task?.version))
+                    if let task { tasks.append(try records.task(task)) }
                 }
             }
             var vehicles: [String: DeliveryVehicleRecord] = [:]
+            var vehicleKeys: Set<RecordKey> = []
             for task in tasks where task.isOpen {
                 guard let id = task.vehicleID else { continue }
                 let key = RecordKey(.deliveryVehicle, provider: provider, id: id)
-                keys.insert(key)
-                guard vehicles[id] == nil, let stored = try snapshot.get(key) else { continue }
-                vehicles[id] = try records.deliveryVehicle(stored)
+                guard vehicleKeys.insert(key).inserted else { continue }
+                let vehicle = try get(key)
+                reads.append(ReadVersion(key: key, version: vehicle?.version))
+                if let vehicle { vehicles[id] = try records.deliveryVehicle(vehicle) }
             }
-            return (tasks, vehicles, keys)
+            return (tasks, vehicles, reads)
         }
+        return read.map { ShipmentRead(tasks: $0.tasks, vehicles: $0.vehicles, reads: $0.reads, now: clock.now()) }
+    }
+
+    /// The tracking info of `shipment`'s records (``getTaskTrackingInfo(_:)``).
+    func taskTrackingRead(_ name: TaskTrackingInfoName, _ shipment: ShipmentRead, routeAsText: Bool) throws -> TaskTrackingRead {
+        let (tasks, vehicles, reads, now) = (shipment.tasks, shipment.vehicles, shipment.reads, shipment.now)
         guard let shown = shownTask(tasks, vehicles: vehicles) else {
             throw FleetError(.trackingIDNotFound, detail: name.description, field: "name")
         }
-        let now = clock.now()
         let task = shown.record.task
         var info = TaskTrackingInfo(name: name.description, trackingId: name.trackingID, state: task.state,
                                     taskOutcome: task.taskOutcome, taskOutcomeTime: task.taskOutcomeTime,
                                     plannedLocation: task.plannedLocation, targetTimeWindow: task.targetTimeWindow,
                                     attributes: task.attributes)
-        guard let place = shown.place else { return TaskTrackingRead(info: info, routeText: nil, keys: keys, now: now) }
+        guard let place = shown.place else { return TaskTrackingRead(info: info, routeText: nil, reads: reads, now: now) }
         let vehicle = place.vehicle
         let stopCount = place.stopIndex + 1
         let forecast = place.forecast
@@ -108,8 +176,10 @@ extension Engine: TaskTrackingJSONReading {
         if shows(\.remainingDrivingDistanceVisibility), let meters = forecast.meters {
             info.remainingDrivingDistanceMeters = Int32(roundingClamped: meters)
         }
+        var arrivalSeconds: Double?, completionSeconds: Double?
         if let seconds = forecast.seconds {
             if shows(\.estimatedArrivalTimeVisibility) {
+                arrivalSeconds = seconds
                 info.estimatedArrivalTime = now.adding(seconds: seconds)
             }
             if shows(\.estimatedTaskCompletionTimeVisibility) {
@@ -117,10 +187,11 @@ extension Engine: TaskTrackingJSONReading {
                 let tasksAtStop = vehicle.vehicle.remainingVehicleJourneySegments[place.stopIndex].stop?.tasks ?? []
                 let upToThis = tasksAtStop.prefix { $0.taskId != shown.record.key.id } + tasksAtStop.filter { $0.taskId == shown.record.key.id }
                 let working = upToThis.reduce(0) { $0 + ($1.taskDuration?.timeInterval ?? 0) }
+                completionSeconds = seconds + working
                 info.estimatedTaskCompletionTime = now.adding(seconds: seconds + working)
             }
         }
-        return TaskTrackingRead(info: info, routeText: routeText, keys: keys, now: now)
+        return TaskTrackingRead(info: info, routeText: routeText, reads: reads, now: now, arrivalSeconds: arrivalSeconds, completionSeconds: completionSeconds)
     }
 
     /// The route through the vehicle's stops up to the one at `index` (the paths of
@@ -205,25 +276,6 @@ struct TrackingVisibility {
         case .remainingStopCountThreshold(let n)?: stopCount <= Int(n)
         case .remainingDrivingDistanceMetersThreshold(let m)?: meters.map { $0 <= Double(m) } ?? false
         case .durationUntilEstimatedArrivalTimeThreshold(let d)?: seconds.map { $0 <= d.timeInterval } ?? false
-        }
-    }
-}
-
-/// Writes a message's members as `ProtoJSONTextWriter` does, but its `routePolylinePoints` as text
-/// written already (``Engine/routeJSON(_:through:)``), in the field's own place among the members.
-private struct RouteSplicingWriter: ProtoFieldWriter {
-    var writer: ProtoJSONTextWriter
-    let route: [UInt8]
-
-    mutating func write<Value: ProtoJSONValue>(_ jsonName: String, _ value: Value?) {
-        writer.write(jsonName, value)
-    }
-
-    mutating func write<Value: ProtoJSONValue>(_ jsonName: String, _ values: [Value]) {
-        if jsonName == "routePolylinePoints" {
-            writer.writeJSONText(jsonName, route)
-        } else {
-            writer.write(jsonName, values)
         }
     }
 }

@@ -59,6 +59,7 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
     let feeds = WatchFeeds(pollSeconds: Engine.watchPollSeconds)
     let vehicleFeeds = VehicleFeeds(pollSeconds: Engine.watchPollSeconds)
     let records = RecordCache()
+    let trackingAnswers = TrackingAnswerCache()
     let searchRoutes = SearchRouteCache()
     let learnedTimes = LearnedTimesCache()
     let liveTraffic = LiveTrafficFeed()
@@ -235,6 +236,7 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
                 break
             case .delete(let key, _):
                 records.forget(key)
+                trackingAnswers.forgetAll()
             }
         }
         changes.signal(writes.map(\.key))

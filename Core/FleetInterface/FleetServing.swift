@@ -58,13 +58,16 @@ public protocol VehicleJSONUpdating: Sendable {
                                    completion: @escaping @Sendable (Result<[UInt8], any Error>) -> Void)
 }
 
-/// GetTaskTrackingInfo answered as JSON text, for a server: an implementation that keeps the text of
-/// a delivery vehicle's legs can join it into the route instead of encoding every point again.
-public protocol TaskTrackingJSONReading: Sendable {
+/// GetTaskTrackingInfo answered encoded, for a server: an implementation that keeps the text of a
+/// delivery vehicle's legs, or a whole answer while its records are unchanged, can answer with it
+/// instead of encoding every point again.
+public protocol TaskTrackingAnswering: Sendable {
     /// As `FleetAPI.getTaskTrackingInfo(_:)`, with the response as its proto3 JSON text written as `options` say.
     func getTaskTrackingInfoJSON(_ request: GetTaskTrackingInfoRequest, options: EncodingOptions) throws -> [UInt8]
+    /// As `FleetAPI.getTaskTrackingInfo(_:)`, with the response as binary protobuf.
+    func getTaskTrackingInfoProtobuf(_ request: GetTaskTrackingInfoRequest) throws -> [UInt8]
 }
 
 /// Everything a Fleet Engine server serves: the calls, their watches and the fast paths of location
 /// updates and shipment tracking. The engine is one; a server needs nothing else of it.
-public typealias FleetServing = FleetAPI & TripObserving & TaskObserving & VehicleObserving & VehicleJSONUpdating & TaskTrackingJSONReading
+public typealias FleetServing = FleetAPI & TripObserving & TaskObserving & VehicleObserving & VehicleJSONUpdating & TaskTrackingAnswering

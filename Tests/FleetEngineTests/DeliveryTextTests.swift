@@ -16,7 +16,7 @@ import Testing
     let stops = [(48.11, 11.52), (48.12, 11.54), (48.13, 11.55)]
 
     /// GetTaskTrackingInfo's JSON for `trackingID`, checked byte for byte against the answer encoded
-    /// afresh, enums by name and by number; the answer itself.
+    /// afresh, enums by name and by number, and its binary protobuf likewise; the answer itself.
     @discardableResult
     func tracked(_ engine: Engine, _ f: Fixture, _ trackingID: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> TaskTrackingInfo {
         let request = GetTaskTrackingInfoRequest(name: f.trackingName(trackingID))
@@ -26,6 +26,7 @@ import Testing
             #expect(String(decoding: json, as: UTF8.self) == String(decoding: info.jsonBytes(options: options), as: UTF8.self),
                     sourceLocation: sourceLocation)
         }
+        #expect(try engine.getTaskTrackingInfoProtobuf(request) == info.protobufBytes(), "binary protobuf", sourceLocation: sourceLocation)
         return info
     }
 
@@ -107,6 +108,100 @@ import Testing
         let info = try other.getTaskTrackingInfo(GetTaskTrackingInfoRequest(name: f.trackingName("P2")))
         #expect(info.routePolylinePoints.first == Fixture.point(48.108, 11.516))
         #expect(try tracked(f.engine, f, "P2") == info)
+    }
+
+    /// GetTaskTrackingInfo's JSON for `trackingID` from `engine`, decoded.
+    func answered(_ engine: Engine, _ f: Fixture, _ trackingID: String, options: EncodingOptions = EncodingOptions()) throws -> TaskTrackingInfo {
+        let json = try engine.getTaskTrackingInfoJSON(GetTaskTrackingInfoRequest(name: f.trackingName(trackingID)), options: options)
+        return try TaskTrackingInfo(json: JSON.parse(json), path: "", options: DecodingOptions())
+    }
+
+    @Test func aKeptTrackingAnswerTellsTheTimesOfEachCall() throws {
+        let f = Fixture()
+        try van(f)
+        let first = try tracked(f.engine, f, "P2")
+        let arrival = try #require(first.estimatedArrivalTime)
+        let completion = try #require(first.estimatedTaskCompletionTime)
+        // Nothing written since: the kept answer, with the times of the new moment.
+        f.clock.advance(seconds: 90.5)
+        let later = try tracked(f.engine, f, "P2")
+        #expect(later.estimatedArrivalTime == arrival.adding(seconds: 90.5))
+        #expect(later.estimatedTaskCompletionTime == completion.adding(seconds: 90.5))
+        #expect(later.routePolylinePoints == first.routePolylinePoints)
+        // A closed task shows no times: nothing is left of them in its kept answer.
+        try f.setStops("dv1", [])
+        let closed = try tracked(f.engine, f, "P2")
+        f.clock.advance(seconds: 30)
+        #expect(try tracked(f.engine, f, "P2") == closed)
+        #expect(closed.estimatedArrivalTime == nil && closed.state == .closed)
+    }
+
+    @Test func aKeptTrackingAnswerSeesEachRecordWrittenByAnotherEngine() throws {
+        let store = MemoryStore()
+        let f = Fixture(store: store)
+        let other = Engine(store: store, clock: f.clock)
+        try van(f)
+        for options in [EncodingOptions(), EncodingOptions(enumsAsNumbers: true)] {
+            _ = try answered(f.engine, f, "P2", options: options)
+        }
+        // The task alone: its attributes.
+        try other.updateTask(UpdateTaskRequest(task: DeliveryTask(name: f.taskName("t2"), attributes: [TaskAttribute(key: "gate", taskAttributeValue: .stringValue("B"))]),
+                                               updateMask: FieldMask(["attributes"])))
+        for options in [EncodingOptions(), EncodingOptions(enumsAsNumbers: true)] {
+            #expect(try answered(f.engine, f, "P2", options: options).attributes.map(\.key) == ["gate"])
+        }
+        try tracked(f.engine, f, "P2")
+        // The vehicle alone: a location report, its stops unchanged.
+        try other.updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+            deliveryVehicle: DeliveryVehicle(name: f.deliveryVehicleName("dv1"), lastLocation: DeliveryVehicleLocation(location: Fixture.point(48.104, 11.512))),
+            updateMask: FieldMask(["lastLocation"])))
+        #expect(try answered(f.engine, f, "P2").vehicleLocation?.location == Fixture.point(48.104, 11.512))
+        try tracked(f.engine, f, "P2")
+        // The shipment alone: a task added to it, on no vehicle (the one on the van is still shown).
+        try other.createTask(CreateTaskRequest(parent: f.parent, taskId: "spare", task: Fixture.newTask(tracking: "P2", view: Self.showAll)))
+        try tracked(f.engine, f, "P2")
+        // A task of another shipment on the same van, served: one stop fewer before this one.
+        try other.updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+            deliveryVehicle: DeliveryVehicle(name: f.deliveryVehicleName("dv1"),
+                                             remainingVehicleJourneySegments: [Fixture.stop(stops[1], ["t1"]), Fixture.stop(stops[2], ["t2"])]),
+            updateMask: FieldMask(["remainingVehicleJourneySegments"])))
+        #expect(try answered(f.engine, f, "P2").remainingStopCount == 2)
+        try tracked(f.engine, f, "P2")
+        // The shown task taken off the van (closed): the task and the vehicle change.
+        try other.updateDeliveryVehicle(UpdateDeliveryVehicleRequest(
+            deliveryVehicle: DeliveryVehicle(name: f.deliveryVehicleName("dv1"), remainingVehicleJourneySegments: [Fixture.stop(stops[1], ["t1"])]),
+            updateMask: FieldMask(["remainingVehicleJourneySegments"])))
+        let after = try answered(f.engine, f, "P2")
+        #expect(after.remainingStopCount == nil && after.vehicleLocation == nil, "the spare task, on no vehicle, is shown now")
+        try tracked(f.engine, f, "P2")
+    }
+
+    @Test func aTaskDeletedAndCreatedAgainIsNotAnsweredFromBefore() throws {
+        let f = Fixture()
+        try f.createTask("solo", Fixture.newTask(tracking: "SOLO", view: Self.showAll, attributes: [TaskAttribute(key: "try", taskAttributeValue: .stringValue("1"))]))
+        #expect(try answered(f.engine, f, "SOLO").attributes.first?.stringValue == "1")
+        try f.updateTask("solo", DeliveryTask(state: .closed), ["state"])
+        try f.engine.deleteTask(DeleteTaskRequest(name: f.taskName("solo")))
+        try f.createTask("solo", Fixture.newTask(tracking: "SOLO", view: Self.showAll, attributes: [TaskAttribute(key: "try", taskAttributeValue: .stringValue("2"))]))
+        #expect(try answered(f.engine, f, "SOLO").attributes.first?.stringValue == "2")
+        try tracked(f.engine, f, "SOLO")
+    }
+
+    @Test func keptAnswersAreBoundedByTheirBytes() throws {
+        let f = Fixture()
+        try van(f)
+        let ids = ["P0", "P2"]
+        let answers = try ids.map { id in
+            TrackingAnswer(try f.engine.readTaskTrackingInfo(GetTaskTrackingInfoRequest(name: f.trackingName(id)), routeAsText: true),
+                           encoding: .json(EncodingOptions()))
+        }
+        let keys = ids.map { TrackingAnswerCache.Key(shipment: RecordKey(.shipment, provider: f.provider, id: $0), encoding: .json(EncodingOptions())) }
+        let cache = TrackingAnswerCache(capacityBytes: answers[0].size + answers[1].size - 1)
+        cache.remember(answers[0], for: keys[0])
+        #expect(cache.answer(for: keys[0]) === answers[0])
+        cache.remember(answers[1], for: keys[1])
+        #expect(cache.answer(for: keys[0]) == nil, "emptied when the next answer would pass the bytes allowed")
+        #expect(cache.answer(for: keys[1]) === answers[1])
     }
 
     @Test func aLocationReportWritesTheRecordAndAnswerAsWrittenAfresh() throws {

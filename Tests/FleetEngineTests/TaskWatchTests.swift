@@ -157,6 +157,8 @@ import Testing
         #expect(f.engine.feeds.count == 2, "one for the task, one for its tracking ID")
         #expect(one.wait { $0.snapshots.count == 1 })
         #expect(two.wait { $0.snapshots.count == 1 })
+        // The tracking watch's first read before the move, or it reads the moved van first and sees no change.
+        #expect(tracking.wait { $0.snapshots.count == 1 })
         try f.moveDeliveryVehicle("dv1", to: 48.105, 11.51)
         #expect(one.wait { $0.snapshots.count == 2 })
         #expect(two.wait { $0.snapshots.count == 2 })

@@ -150,6 +150,11 @@ extension FleetService {
             completion(.failure(FleetError(.methodNotImplemented, detail: "\(call.method) is a stream, served over REST (\(call.method.http.verb) \(call.method.http.path)), not gRPC")))
             return
         }
+        if case .getTaskTrackingInfo(let request) = call {
+            // What the person waiting sees: the kept answer while the shipment's records are unchanged.
+            completion(Result { .bytes(try engine.getTaskTrackingInfoProtobuf(request)) }.mapError(Self.fleetError))
+            return
+        }
         if call.method.isReadOnly {
             completion(Result { .bytes(try call.respond(from: engine).protobufBytes()) }.mapError(Self.fleetError))
             return

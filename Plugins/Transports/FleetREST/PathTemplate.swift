@@ -20,6 +20,9 @@ struct PathTemplate: Sendable {
     let variable: Range<Int>
     /// The custom verb (`updateAttributes`), nil without one.
     let verb: String?
+    /// The literal segments' positions and bytes, the last first: the leading ones (`v1`, `providers`)
+    /// are every template's, a later one (`trips`, `taskTrackingInfo`) tells templates apart at once.
+    private let literals: [(index: Int, bytes: [UInt8])]
     /// The template text, for expanding: the parts before and after the variable.
     private let head: String
     private let tail: String
@@ -44,13 +47,21 @@ struct PathTemplate: Sendable {
         let before = parse(head[...]), inside = parse(inner[1]), after = parse(rest[...])
         segments = before + inside + after
         variable = before.count..<(before.count + inside.count)
+        literals = segments.enumerated().reversed().compactMap { index, segment in
+            guard case .literal(let text) = segment else { return nil }
+            return (index, Array(text.utf8))
+        }
     }
+
+    /// What a path must have to match: this many segments and this custom verb.
+    var shape: PathShape { PathShape(segments: segments.count, verb: verb) }
 
     /// The value the variable binds in a raw (percent-encoded) path, nil when the path does not match.
     /// Segments are split before decoding, so an encoded '/' or ':' inside an ID stays in the ID (where
     /// the engine's ID rules refuse it); empty, ".", ".." or malformed segments never match a wildcard.
     func match(_ path: RawPath) -> String? {
         guard path.verb == verb, path.segments.count == segments.count else { return nil }
+        for literal in literals where !path.segments[literal.index].elementsEqual(literal.bytes) { return nil }
         var parts: [String] = []
         parts.reserveCapacity(variable.count)
         for (index, segment) in segments.enumerated() {
@@ -73,7 +84,13 @@ struct PathTemplate: Sendable {
     }
 }
 
-/// A request path split once for matching against every template: its segments (raw) and custom verb.
+/// How many segments a path has and its custom verb: only templates of a path's shape can match it.
+struct PathShape: Hashable, Sendable {
+    var segments: Int
+    var verb: String?
+}
+
+/// A request path split once for matching against the templates: its segments (raw) and custom verb.
 struct RawPath {
     let segments: [Substring.UTF8View.SubSequence]
     let verb: String?
@@ -94,6 +111,8 @@ struct RawPath {
         self.segments = segments
         self.verb = verb
     }
+
+    var shape: PathShape { PathShape(segments: segments.count, verb: verb) }
 
     /// A path segment percent-decoded (nil if malformed); most have nothing to decode.
     static func decode(_ segment: Substring.UTF8View.SubSequence) -> String? {

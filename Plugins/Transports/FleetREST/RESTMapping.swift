@@ -44,6 +44,9 @@ public struct RESTRequest: Sendable, Hashable {
 public enum RESTMapping {
     /// Every method's path template, parsed once, in table order.
     static let templates: [(method: FleetMethod, template: PathTemplate)] = FleetMethod.allCases.map { ($0, PathTemplate($0.http.path)) }
+    /// The indices in `templates` of each shape's templates, in table order: a request is matched
+    /// against the few of its path's shape (at most three), wherever they stand in the table.
+    static let templatesByShape: [PathShape: [Int]] = Dictionary(grouping: templates.indices) { templates[$0].template.shape }
     /// The retired methods' templates.
     static let retired: [(method: RetiredMethod, template: PathTemplate)] = FleetMethod.retired.map { ($0, PathTemplate($0.rest.path)) }
 
@@ -83,9 +86,9 @@ public enum RESTMapping {
     /// method, and INVALID_ARGUMENT for bad query parameters or bodies, naming the field.
     public static func call(verb: String, path: String, query: [(name: String, value: String)], body: [UInt8]) throws -> FleetCall {
         let raw = RawPath(path)
-        var matched: [(method: FleetMethod, name: String)] = []
-        for (method, template) in templates {
-            if let name = template.match(raw) { matched.append((method, name)) }
+        var matched: [(method: FleetMethod, template: Int, name: String)] = []
+        for index in templatesByShape[raw.shape] ?? [] {
+            if let name = templates[index].template.match(raw) { matched.append((templates[index].method, index, name)) }
         }
         guard !matched.isEmpty else {
             if let (method, _) = retired.first(where: { $0.template.match(raw) != nil }) {
@@ -93,7 +96,7 @@ public enum RESTMapping {
             }
             throw FleetError(.unknownPath, detail: "\(verb) \(path)")
         }
-        guard let (method, name) = matched.first(where: { answers($0.method.http.verb, verb) }) else {
+        guard let (method, template, name) = matched.first(where: { answers($0.method.http.verb, verb) }) else {
             let verbs = matched.map(\.method.http.verb)
             throw FleetError(.methodNotAllowed, detail: "\(verb) \(path); this path takes \(verbs.joined(separator: ", "))")
         }
@@ -122,7 +125,7 @@ public enum RESTMapping {
         }
         // The path's field, nested where the rule says so (`deliveryVehicle.name` inside the body's
         // `deliveryVehicle`): the path wins over a name the body may also carry.
-        request.insert(path: template(of: method).fieldPath, .string(name), repeated: false)
+        request.insert(path: templates[template].template.fieldPath, .string(name), repeated: false)
         return try FleetCall(method: method, json: .object(request))
     }
 
