@@ -139,9 +139,9 @@ extension Engine {
     func measureLegsIfDue(_ record: inout DeliveryVehicleRecord, now: Timestamp, metersPerSecond: Double) -> Bool {
         let segments = record.vehicle.remainingVehicleJourneySegments
         let here = record.vehicle.lastLocation?.location.map(GeoPoint.init)
-        // The places of stops unchanged since they were encoded are in their text already.
-        let places = record.encodedStops.flatMap { $0.segments == segments ? $0.places : nil } ?? Self.stopPlaces(segments)
-        let key = Self.measuredStopsKey(places: places, hasOrigin: here != nil)
+        // The places of stops unchanged since they were encoded were digested with their text.
+        let digest = record.encodedStops.flatMap { $0.segments == segments ? $0.placesDigest : nil } ?? Self.stopPlacesDigest(segments)
+        let key = Self.measuredStopsKey(placesDigest: digest, hasOrigin: here != nil)
         if record.tracking.measuredStops == key {
             guard configuration.router != nil, !segments.isEmpty, here != nil else { return false }
             let failed = record.tracking.legsOnRoads != true
@@ -203,18 +203,28 @@ extension Engine {
         return true
     }
 
-    /// The stops' places in order (``stopPlaces(_:)``), and whether the legs start at the vehicle, as
-    /// text kept with the vehicle: a change measures the legs again.
-    static func measuredStopsKey(places: String, hasOrigin: Bool) -> String {
-        (hasOrigin ? "@" : "") + places
+    /// The stops' places in order (their digest, ``stopPlacesDigest(_:)``), and whether the legs start at
+    /// the vehicle, as short text kept with the vehicle: a change measures the legs again. (The places'
+    /// own text, 400 characters for 20 stops, was built and written with every location report.)
+    static func measuredStopsKey(placesDigest: UInt64, hasOrigin: Bool) -> String {
+        (hasOrigin ? "@" : "") + String(placesDigest, radix: 16)
     }
 
-    /// The places of `segments`' stops in order, as text.
-    static func stopPlaces(_ segments: [VehicleJourneySegment]) -> String {
-        segments.map { segment in
+    /// A digest of the places of `segments`' stops in order: 64-bit FNV-1a of their text (each stop's
+    /// latitude and longitude), the same in every process, so that engines sharing a store agree.
+    static func stopPlacesDigest(_ segments: [VehicleJourneySegment]) -> UInt64 {
+        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ text: String) {
+            for byte in text.utf8 {
+                digest ^= UInt64(byte)
+                digest &*= 0x0000_0100_0000_01b3
+            }
+        }
+        for (i, segment) in segments.enumerated() {
             let point = segment.stop?.plannedLocation?.point
-            return "\(point?.latitude ?? 0),\(point?.longitude ?? 0)"
-        }.joined(separator: ";")
+            add("\(i == 0 ? "" : ";")\(point?.latitude ?? 0),\(point?.longitude ?? 0)")
+        }
+        return digest
     }
 
     /// The route the vehicle follows to its next stop: the driver's `currentRouteSegment` when it ends at

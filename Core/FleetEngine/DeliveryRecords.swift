@@ -9,8 +9,9 @@ struct DeliveryVehicleTracking: Sendable, Hashable {
     var updatedAt: Timestamp?
     /// The vehicle's smoothed observed speed, as FleetGeo's `ObservedSpeed` keeps it.
     var speed = ObservedSpeed.Snapshot()
-    /// The stops (their places, in order, and whether the vehicle had a location) the segments' legs
-    /// were last measured for (``Engine/measuredStopsKey(places:hasOrigin:)``): a change measures them again.
+    /// The stops (a digest of their places, in order, and whether the vehicle had a location) the
+    /// segments' legs were last measured for (``Engine/measuredStopsKey(placesDigest:hasOrigin:)``): a
+    /// change measures them again.
     var measuredStops: String?
     /// When the legs were last measured (or a measurement on roads was last tried).
     var measuredAt: Timestamp?
@@ -156,8 +157,8 @@ final class EncodedStops: Sendable {
     let pathTexts: [[UInt8]]
     /// `legPaths` as a JSON array, as the record stores them; nil when there are none.
     let legPathsText: [UInt8]?
-    /// The stops' places in order (``Engine/stopPlaces(_:)``).
-    let places: String
+    /// The digest of the stops' places in order (``Engine/stopPlacesDigest(_:)``).
+    let placesDigest: UInt64
 
     init(_ segments: [VehicleJourneySegment], legPaths: [String]) {
         self.segments = segments
@@ -165,7 +166,7 @@ final class EncodedStops: Sendable {
         paths = Self.paths(legPaths, segments: segments.count)
         pathTexts = paths.map { $0.isEmpty ? [] : Array(ProtoJSONTextWriter.arrayText($0).dropFirst().dropLast()) }
         legPathsText = legPaths.isEmpty ? nil : ProtoJSONTextWriter.arrayText(legPaths)
-        places = Engine.stopPlaces(segments)
+        placesDigest = Engine.stopPlacesDigest(segments)
         if segments.isEmpty {
             stored = nil
             answered = nil
@@ -195,7 +196,7 @@ final class EncodedStops: Sendable {
     static func write(_ vehicle: DeliveryVehicle, stops text: [UInt8]?, to writer: inout ProtoJSONTextWriter) {
         var rest = vehicle
         rest.remainingVehicleJourneySegments = []
-        rest.writeFields(to: &writer)
+        writer.writeMembersText(ProtoJSONTextWriter.membersText(rest, options: writer.options))
         if let text { writer.writeJSONText("remainingVehicleJourneySegments", text) }
     }
 }

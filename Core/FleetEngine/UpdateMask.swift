@@ -11,7 +11,8 @@ enum UpdateMask {
     /// - Throws: INVALID_ARGUMENT naming `updateMask`: `.emptyUpdateMask` for no path,
     ///   `.badUpdateMaskPath` for a field the server keeps, a nested path or a name that is no field.
     static func paths<Message: UpdatableMessage>(_ mask: FieldMask?, of _: Message.Type) throws -> [Message.FieldPath] {
-        let resource = Message.protoMessageName.split(separator: ".").last.map(String.init) ?? Message.protoMessageName
+        // The message's short name, for the errors only (every location report passes through here).
+        var resource: String { Message.protoMessageName.split(separator: ".").last.map(String.init) ?? Message.protoMessageName }
         let paths = (mask?.paths ?? []).filter { !$0.isEmpty }
         guard !paths.isEmpty else {
             throw FleetError(.emptyUpdateMask, detail: "name at least one \(resource) field in updateMask", field: "updateMask")

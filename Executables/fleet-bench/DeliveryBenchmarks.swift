@@ -33,7 +33,7 @@ enum DeliveryBenchmarks {
         var rounds: Int
         var warmUpCalls: Int
 
-        static let full = Plan(callsPerRound: 19_200, rounds: 4, warmUpCalls: 6_400)
+        static let full = Plan(callsPerRound: 9_600, rounds: 10, warmUpCalls: 6_400)
         /// `fleet-bench deliveries short`: one small round, to see that the group works.
         static let short = Plan(callsPerRound: 640, rounds: 1, warmUpCalls: 64)
     }

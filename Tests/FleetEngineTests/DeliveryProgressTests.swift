@@ -4,6 +4,7 @@ import FleetGeo
 import FleetModel
 import FleetRouting
 import FleetTestSupport
+import MemoryStore
 import Testing
 
 /// The distance and time of each leg of a delivery vehicle's stops, and from the vehicle to its next stop:
@@ -159,6 +160,44 @@ import Testing
         f.clock.advance(seconds: 20)
         try f.moveDeliveryVehicle("dv1", to: 48.02, 11.20)
         #expect(router.count == 4)
+    }
+
+    /// The stops the legs were measured for are kept with the vehicle, so that any engine on the store
+    /// measures them again exactly when the places or their order change, whoever measured them last.
+    /// (Each change comes from the engine that wrote last: a write from a stale copy runs again after
+    /// its conflict, and its first run may plan for stops that were already replaced.)
+    @Test func twoEnginesOnOneStoreMeasureTheLegsOncePerChangeOfPlaces() throws {
+        let router = LRouter()
+        var configuration = EngineConfiguration()
+        configuration.router = router
+        let store = MemoryStore()
+        let f = Fixture(store: store, configuration: configuration)
+        let other = Fixture(store: store, configuration: configuration)
+        try f.createDeliveryVehicle("dv1", at: Fixture.depot)
+        try f.createTask("t1")
+        try f.createTask("t2")
+        try f.setStops("dv1", [Fixture.stop(a, ["t1"]), Fixture.stop(b, ["t2"])])
+        #expect(router.count == 1)
+        // The other engine decodes the stored vehicle: its location reports keep the legs.
+        for step in 1...3 {
+            try other.moveDeliveryVehicle("dv1", to: Fixture.depot.0 + Double(step) * 0.001, Fixture.depot.1)
+            try f.moveDeliveryVehicle("dv1", to: Fixture.depot.0 + Double(step) * 0.001, Fixture.depot.1 + 0.0001)
+        }
+        #expect(router.count == 1, "no engine measures stops it did not see change")
+        // The same places in the other order; the other engine's next report keeps the new legs.
+        try f.setStops("dv1", [Fixture.stop(b, ["t2"]), Fixture.stop(a, ["t1"])])
+        #expect(router.count == 2)
+        try other.moveDeliveryVehicle("dv1", to: 48.104, 11.5)
+        #expect(router.count == 2)
+        // One place moved by a metre, by the other engine; this one's next report keeps its legs.
+        let moved = try other.setStops("dv1", [Fixture.stop(b, ["t2"]), Fixture.stop((a.0 + 0.00001, a.1), ["t1"])])
+        #expect(router.count == 3)
+        #expect(moved.remainingVehicleJourneySegments[1].path.last == Fixture.point(a.0 + 0.00001, a.1))
+        try f.moveDeliveryVehicle("dv1", to: 48.1041, 11.5)
+        #expect(router.count == 3)
+        // A state change keeps the places.
+        try f.setStops("dv1", [Fixture.stop(b, ["t2"], .enroute), Fixture.stop((a.0 + 0.00001, a.1), ["t1"])])
+        #expect(router.count == 3)
     }
 
     @Test func stopsChangedTwiceInOneInstantAreFollowedByTheLatestPlan() throws {

@@ -230,4 +230,16 @@ import Testing
             }
         }
     }
+
+    /// The key of the stops the legs were measured for is the same in every process (engines sharing a
+    /// store compare it): 64-bit FNV-1a of the places' text, with "@" when the legs start at the vehicle.
+    @Test func theMeasuredStopsKeyIsTheFNVDigestOfThePlaces() {
+        let segments = stops.prefix(2).map { Fixture.stop($0, ["t"]) }
+        var digest: UInt64 = 14_695_981_039_346_656_037
+        for byte in "48.11,11.52;48.12,11.54".utf8 { digest = (digest ^ UInt64(byte)) &* 1_099_511_628_211 }
+        #expect(Engine.stopPlacesDigest(segments) == digest)
+        #expect(Engine.measuredStopsKey(placesDigest: digest, hasOrigin: true) == "@" + String(digest, radix: 16))
+        #expect(Engine.stopPlacesDigest(segments.reversed()) != digest, "the order counts")
+        #expect(Engine.stopPlacesDigest([]) != Engine.stopPlacesDigest([Fixture.stop((0, 0), ["t"])]))
+    }
 }

@@ -29,9 +29,9 @@ struct Fixture {
         self.init(configuration: configuration)
     }
 
-    /// An engine over `store` (a file another engine may share).
-    init(store: any Store) {
-        engine = Engine(store: store, clock: clock)
+    /// An engine over `store` (a file another engine may share), with `configuration`.
+    init(store: any Store, configuration: EngineConfiguration = EngineConfiguration()) {
+        engine = Engine(store: store, clock: clock, configuration: configuration)
     }
 
     var parent: String { "providers/\(provider)" }

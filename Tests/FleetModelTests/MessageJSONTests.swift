@@ -51,6 +51,29 @@ struct MessageJSONTests {
                 == #"{"type":2,"state":1,"taskOutcome":"FUTURE_OUTCOME"}"#)
     }
 
+    /// A message's members as text (what a stored record and an answer share) are its JSON without the
+    /// braces, with either enum encoding, and nothing for a message with no field set; written into an
+    /// object beside other members, they read back as the message.
+    @Test func membersTextIsTheMessagesJSONWithoutItsBraces() throws {
+        let vehicle = DeliveryVehicle(name: "providers/p/deliveryVehicles/v", lastLocation: DeliveryVehicleLocation(
+            location: LatLng(latitude: 48.1, longitude: 11.5), heading: 90), navigationStatus: .enrouteToDestination,
+            remainingDistanceMeters: 1200, attributes: [DeliveryVehicleAttribute(key: "depot", value: "north")], type: .twoWheeler)
+        for options in [EncodingOptions(), EncodingOptions(enumsAsNumbers: true)] {
+            let members = ProtoJSONTextWriter.membersText(vehicle, options: options)
+            #expect([UInt8(ascii: "{")] + members + [UInt8(ascii: "}")] == vehicle.jsonBytes(options: options))
+            var writer = ProtoJSONTextWriter(options: options)
+            writer.writeObject { object in
+                object.write("before", "x")
+                object.writeMembersText(members)
+            }
+            guard case .object(var object) = try JSON.parse(writer.bytes) else { Issue.record("not an object"); return }
+            #expect(object["before"] == .string("x"))
+            object["before"] = nil
+            #expect(try DeliveryVehicle(json: .object(object), path: "", options: DecodingOptions()) == vehicle)
+        }
+        #expect(ProtoJSONTextWriter.membersText(DeliveryVehicle()).isEmpty)
+    }
+
     /// The pairs of values where two JSON documents of the same shape differ.
     static func differences(_ a: JSON, _ b: JSON) -> [(JSON, JSON)] {
         switch (a, b) {

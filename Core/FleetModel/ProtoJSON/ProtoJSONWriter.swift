@@ -90,10 +90,17 @@ public struct ProtoJSONTextWriter: ProtoFieldWriter {
 
     /// The members `message` writes, as JSON text without the object's braces (empty when no field is
     /// set), to write later with `writeMembersText`: one text for two objects that share those members.
+    ///
+    /// Kept whole and generic in this module, as ``ProtoMessage/jsonBytes(options:)`` is, so that the
+    /// fields are written through the message's conformance, where the writer is specialised for it.
+    /// Inlined into the engine, the unspecialised writer looked up type metadata for every field
+    /// (UpdateDeliveryVehicle's vehicle fields cost twice what a vehicle's whole JSON did).
+    @inline(never) @_semantics("optimize.sil.specialize.generic.never")
     public static func membersText<Message: ProtoMessage>(_ message: Message, options: EncodingOptions = EncodingOptions()) -> [UInt8] {
         var writer = ProtoJSONTextWriter(options: options)
-        message.writeFields(to: &writer)
-        return writer.bytes
+        message.writeJSONText(to: &writer)
+        // The object's text without its braces.
+        return Array(writer.bytes.dropFirst().dropLast())
     }
 
     /// Writes members already written as text (``membersText(_:options:)``) into the object being written.

@@ -42,17 +42,42 @@ public struct RESTRequest: Sendable, Hashable {
 /// the body; the others send their singular fields as query parameters (repeated ones repeat, nested
 /// ones are dotted: `viewport.low.latitude`), using the JSON (camelCase) names.
 public enum RESTMapping {
-    /// Every method's path template, parsed once, in table order.
-    static let templates: [(method: FleetMethod, template: PathTemplate)] = FleetMethod.allCases.map { ($0, PathTemplate($0.http.path)) }
+    /// What the server reads from a method's rule, worked out once per method rather than on every call.
+    struct Route: Sendable {
+        let method: FleetMethod
+        /// The rule's path template, parsed.
+        let template: PathTemplate
+        /// The request field the body binds, by its JSON name (`deliveryVehicle`); nil when the whole
+        /// request is the body (`body: "*"`) or the method takes none.
+        let bodyField: String?
+        /// The query parameters the method binds; nil when the whole request is the body.
+        let queryFields: QueryFields?
+        /// The path's field inside the body (`["name"]` of `deliveryVehicle.name`), set on the body
+        /// before it joins the request; nil when the path's field is a field of the request itself.
+        let pathFieldInBody: [String]?
+
+        init(_ method: FleetMethod) {
+            self.method = method
+            template = PathTemplate(method.http.path)
+            let body = method.http.body
+            bodyField = body.isEmpty || body == "*" ? nil : FieldMask.camelCase(body)
+            queryFields = method.queryFields
+            let fieldPath = template.fieldPath
+            pathFieldInBody = bodyField != nil && fieldPath.count > 1 && fieldPath[0] == bodyField ? Array(fieldPath.dropFirst()) : nil
+        }
+    }
+
+    /// Every method's route, in table order.
+    static let templates: [Route] = FleetMethod.allCases.map(Route.init)
     /// The indices in `templates` of each shape's templates, in table order: a request is matched
     /// against the few of its path's shape (at most three), wherever they stand in the table.
     static let templatesByShape: [PathShape: [Int]] = Dictionary(grouping: templates.indices) { templates[$0].template.shape }
     /// The retired methods' templates.
     static let retired: [(method: RetiredMethod, template: PathTemplate)] = FleetMethod.retired.map { ($0, PathTemplate($0.rest.path)) }
 
-    /// The path template of a method's rule.
-    static func template(of method: FleetMethod) -> PathTemplate {
-        templates[FleetMethod.allCases.firstIndex(of: method)!].template
+    /// A method's route.
+    static func route(of method: FleetMethod) -> Route {
+        templates[FleetMethod.allCases.firstIndex(of: method)!]
     }
 
     // MARK: Client side
@@ -60,7 +85,8 @@ public enum RESTMapping {
     /// The HTTP request for a call.
     public static func request(for call: FleetCall) -> RESTRequest {
         let rule = call.method.http
-        let template = template(of: call.method)
+        let route = route(of: call.method)
+        let template = route.template
         // The path's field leaves the request, as Google's transcoding does: `name`, or the nested
         // `deliveryVehicle.name` of an update whose body is the resource.
         var json = call.requestJSON
@@ -73,7 +99,7 @@ public enum RESTMapping {
         case "":
             return RESTRequest(verb: rule.verb, path: path, query: queryItems(json, dropping: []))
         default:
-            let field = FieldMask.camelCase(rule.body)
+            let field = route.bodyField ?? ""
             return RESTRequest(verb: rule.verb, path: path, query: queryItems(json, dropping: [field]),
                                body: json[field] ?? .object([:]))
         }
@@ -86,9 +112,9 @@ public enum RESTMapping {
     /// method, and INVALID_ARGUMENT for bad query parameters or bodies, naming the field.
     public static func call(verb: String, path: String, query: [(name: String, value: String)], body: [UInt8]) throws -> FleetCall {
         let raw = RawPath(path)
-        var matched: [(method: FleetMethod, template: Int, name: String)] = []
+        var matched: [(route: Int, name: String)] = []
         for index in templatesByShape[raw.shape] ?? [] {
-            if let name = templates[index].template.match(raw) { matched.append((templates[index].method, index, name)) }
+            if let name = templates[index].template.match(raw) { matched.append((index, name)) }
         }
         guard !matched.isEmpty else {
             if let (method, _) = retired.first(where: { $0.template.match(raw) != nil }) {
@@ -96,10 +122,11 @@ public enum RESTMapping {
             }
             throw FleetError(.unknownPath, detail: "\(verb) \(path)")
         }
-        guard let (method, template, name) = matched.first(where: { answers($0.method.http.verb, verb) }) else {
-            let verbs = matched.map(\.method.http.verb)
+        guard let (index, name) = matched.first(where: { answers(templates[$0.route].method.http.verb, verb) }) else {
+            let verbs = matched.map { templates[$0.route].method.http.verb }
             throw FleetError(.methodNotAllowed, detail: "\(verb) \(path); this path takes \(verbs.joined(separator: ", "))")
         }
+        let route = templates[index]
         func json() throws -> JSONObject {
             guard !body.isEmpty else { return [:] }
             guard case .object(let object) = try JSON.parse(body) else {
@@ -107,26 +134,30 @@ public enum RESTMapping {
             }
             return object
         }
-        let rule = method.http
         var request: JSONObject
-        if let fields = method.queryFields {
+        if let fields = route.queryFields {
             request = try query.bound(to: fields.fields, repeated: fields.repeated, booleans: fields.booleans, numbers: fields.numbers)
-            if rule.body.isEmpty {
-                if !body.isEmpty, (try? JSON.parse(body)) != .object([:]) {
-                    throw FleetError.invalidArgument("\(verb) \(path) takes no request body", field: nil)
+            if let bodyField = route.bodyField {
+                var object = try json()
+                // The path's field, when it lies in the body (`deliveryVehicle.name`): the path wins
+                // over a name the body may also carry.
+                if let inBody = route.pathFieldInBody {
+                    object.insert(path: inBody, .string(name), repeated: false)
                 }
-            } else {
-                request[FieldMask.camelCase(rule.body)] = .object(try json())
+                request[bodyField] = .object(object)
+            } else if !body.isEmpty, (try? JSON.parse(body)) != .object([:]) {
+                throw FleetError.invalidArgument("\(verb) \(path) takes no request body", field: nil)
             }
         } else {
             // The whole request is the body: a query parameter other than a system one binds nothing.
             _ = try query.bound(to: [], repeated: [])
             request = try json()
         }
-        // The path's field, nested where the rule says so (`deliveryVehicle.name` inside the body's
-        // `deliveryVehicle`): the path wins over a name the body may also carry.
-        request.insert(path: templates[template].template.fieldPath, .string(name), repeated: false)
-        return try FleetCall(method: method, json: .object(request))
+        // The path's field of the request itself (`name`, `parent`): the path wins over the body's.
+        if route.pathFieldInBody == nil {
+            request.insert(path: route.template.fieldPath, .string(name), repeated: false)
+        }
+        return try FleetCall(method: route.method, json: .object(request))
     }
 
     // MARK: System parameters
