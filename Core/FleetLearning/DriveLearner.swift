@@ -126,13 +126,19 @@ public struct DriveLearner: Sendable {
         var start = 0.0
         var startTime = time(atMeters: 0)
         let total = route.totalMeters
+        // The bearing of the segment the last step's middle fell on (steps are shorter than most segments).
+        var bearingSegment = -1
+        var bearing = 0.0
         while start < total - 1e-6 {
             let end = min(start + stepMeters, total)
             let endTime = time(atMeters: end)
             let middle = route.location(atMeters: (start + end) / 2)
             let segment = middle.segmentIndex
-            let piece = RoadPiece(at: route.point(onSegment: segment, fraction: middle.fraction),
-                                  bearing: Geodesy.initialBearing(route.points[segment], route.points[segment + 1]))
+            if segment != bearingSegment {
+                bearingSegment = segment
+                bearing = Geodesy.initialBearing(route.points[segment], route.points[segment + 1])
+            }
+            let piece = RoadPiece(at: route.point(onSegment: segment, fraction: middle.fraction), bearing: bearing)
             if passPiece != piece {
                 if let done = passPiece { pass(done, passSlot, capped(passTally)) }
                 passPiece = piece

@@ -152,10 +152,13 @@ public struct LiveRoadSpeeds: Sendable {
         guard seconds >= 0, meters > 0, seconds.isFinite, meters.isFinite else { return }
         if time - sweptAt >= windowSeconds / 10 { sweep(now: time) }
         let near = Self.blocks(near: piece)
-        if samples[piece] == nil {
+        let sample = Sample(time: time, seconds: seconds, meters: meters)
+        if let index = samples.index(forKey: piece) {
+            samples.values[index].append(sample)
+        } else {
+            samples[piece] = [sample]
             for block in near { piecesNear[block, default: 0] += 1 }
         }
-        samples[piece, default: []].append(Sample(time: time, seconds: seconds, meters: meters))
         expiries.append((time, piece))
         let change = Self.newChange()
         for block in near { blockChanges[block] = change }
@@ -172,16 +175,13 @@ public struct LiveRoadSpeeds: Sendable {
         while expiriesStart < expiries.count, expiries[expiriesStart].time < oldest {
             let piece = expiries[expiriesStart].piece
             expiriesStart += 1
-            guard let list = samples[piece] else { continue }
-            let recent = list.filter { $0.time >= oldest }
-            guard recent.count < list.count else { continue }
+            guard let index = samples.index(forKey: piece),
+                  samples.values[index].contains(where: { !($0.time >= oldest) }) else { continue }
             let near = Self.blocks(near: piece)
             changed.formUnion(near)
-            if !recent.isEmpty {
-                samples[piece] = recent
-                continue
-            }
-            samples[piece] = nil
+            samples.values[index].removeAll { !($0.time >= oldest) }
+            if !samples.values[index].isEmpty { continue }
+            samples.remove(at: index)
             for block in near {
                 let count = piecesNear[block, default: 0] - 1
                 piecesNear[block] = count > 0 ? count : nil
@@ -220,25 +220,36 @@ public struct LiveRoadSpeeds: Sendable {
     @inline(__always)
     func reading(near piece: RoadPiece, now: Double, countsOldest: Bool = true) -> (pace: Double?, oldestCounted: Double) {
         guard mayHavePace(near: piece) else { return (nil, .infinity) }
+        return reading(inBlockWithPasses: piece, now: now, countsOldest: countsOldest)
+    }
+
+    /// ``reading(near:now:countsOldest:)`` for a piece whose block the caller knows to be in ``blockChanges``.
+    @inline(__always)
+    func reading(inBlockWithPasses piece: RoadPiece, now: Double, countsOldest: Bool) -> (pace: Double?, oldestCounted: Double) {
         if let own = sums(of: piece, now: now, countsOldest: countsOldest) { return (own.seconds / own.meters, own.oldest) }
         var best: (seconds: Double, meters: Double, oldest: Double)? = nil
         var oldest = Double.infinity
-        for neighbour in Self.beside(piece) {
-            guard let candidate = sums(of: neighbour, now: now, countsOldest: countsOldest) else { continue }
+        func weigh(_ neighbour: RoadPiece) {
+            guard let candidate = sums(of: neighbour, now: now, countsOldest: countsOldest) else { return }
             // Any neighbour with enough metres weighs in the choice, so its passes leaving may change it.
             oldest = min(oldest, candidate.oldest)
             if candidate.meters > (best?.meters ?? 0) { best = candidate }
         }
+        let beside = Self.beside(piece)
+        weigh(beside.left)
+        weigh(beside.right)
         return (best.map { $0.seconds / $0.meters }, oldest)
     }
 
+    /// The direction of travel as steps east and north, by heading (0 north, clockwise in eighths).
+    private static let headingSteps: [(east: Int32, north: Int32)] =
+        [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)]
+
     /// The two squares left and right of `piece`'s direction of travel, crossed in the same direction.
-    static func beside(_ piece: RoadPiece) -> [RoadPiece] {
-        // The direction of travel as steps east and north, by heading (0 north, clockwise in eighths).
-        let steps: [(east: Int32, north: Int32)] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)]
-        let step = steps[Int(piece.heading) % steps.count]
-        return [RoadPiece(east: piece.east &- step.north, north: piece.north &+ step.east, heading: piece.heading),
-                RoadPiece(east: piece.east &+ step.north, north: piece.north &- step.east, heading: piece.heading)]
+    static func beside(_ piece: RoadPiece) -> (left: RoadPiece, right: RoadPiece) {
+        let step = headingSteps[Int(piece.heading) % headingSteps.count]
+        return (RoadPiece(east: piece.east &- step.north, north: piece.north &+ step.east, heading: piece.heading),
+                RoadPiece(east: piece.east &+ step.north, north: piece.north &- step.east, heading: piece.heading))
     }
 
     /// The seconds and metres of `piece`'s passes within the window before `now`, and when `countsOldest` the oldest
@@ -558,7 +569,8 @@ public struct RouteTrafficIndex: Sendable {
         var oldestCounted = Double.infinity
         for index in indexes {
             let stretch = route.stretches[index]
-            let reading = live.reading(near: stretch.piece, now: now, countsOldest: countsOldest)
+            // A run is a candidate only while its block has passes, and its stretches all lie in that block.
+            let reading = live.reading(inBlockWithPasses: stretch.piece, now: now, countsOldest: countsOldest)
             oldestCounted = min(oldestCounted, reading.oldestCounted)
             guard let livePace = reading.pace,
                   let learned = times.paceTable(near: stretch.piece)?.secondsPerMeter(at: slot)
