@@ -68,16 +68,16 @@ public enum RESTMapping {
     }
 
     /// Every method's route, in table order.
-    static let templates: [Route] = FleetMethod.allCases.map(Route.init)
-    /// The indices in `templates` of each shape's templates, in table order: a request is matched
+    static let routes: [Route] = FleetMethod.allCases.map(Route.init)
+    /// The indices in `routes` of each shape's routes, in table order: a request is matched
     /// against the few of its path's shape (at most three), wherever they stand in the table.
-    static let templatesByShape: [PathShape: [Int]] = Dictionary(grouping: templates.indices) { templates[$0].template.shape }
+    static let routesByShape: [PathShape: [Int]] = Dictionary(grouping: routes.indices) { routes[$0].template.shape }
     /// The retired methods' templates.
     static let retired: [(method: RetiredMethod, template: PathTemplate)] = FleetMethod.retired.map { ($0, PathTemplate($0.rest.path)) }
 
     /// A method's route.
     static func route(of method: FleetMethod) -> Route {
-        templates[FleetMethod.allCases.firstIndex(of: method)!]
+        routes[FleetMethod.allCases.firstIndex(of: method)!]
     }
 
     // MARK: Client side
@@ -113,8 +113,8 @@ public enum RESTMapping {
     public static func call(verb: String, path: String, query: [(name: String, value: String)], body: [UInt8]) throws -> FleetCall {
         let raw = RawPath(path)
         var matched: [(route: Int, name: String)] = []
-        for index in templatesByShape[raw.shape] ?? [] {
-            if let name = templates[index].template.match(raw) { matched.append((index, name)) }
+        for index in routesByShape[raw.shape] ?? [] {
+            if let name = routes[index].template.match(raw) { matched.append((index, name)) }
         }
         guard !matched.isEmpty else {
             if let (method, _) = retired.first(where: { $0.template.match(raw) != nil }) {
@@ -122,11 +122,11 @@ public enum RESTMapping {
             }
             throw FleetError(.unknownPath, detail: "\(verb) \(path)")
         }
-        guard let (index, name) = matched.first(where: { answers(templates[$0.route].method.http.verb, verb) }) else {
-            let verbs = matched.map { templates[$0.route].method.http.verb }
+        guard let (index, name) = matched.first(where: { answers(routes[$0.route].method.http.verb, verb) }) else {
+            let verbs = matched.map { routes[$0.route].method.http.verb }
             throw FleetError(.methodNotAllowed, detail: "\(verb) \(path); this path takes \(verbs.joined(separator: ", "))")
         }
-        let route = templates[index]
+        let route = routes[index]
         func json() throws -> JSONObject {
             guard !body.isEmpty else { return [:] }
             guard case .object(let object) = try JSON.parse(body) else {
