@@ -136,6 +136,11 @@ public struct BinaryRunner: Sendable {
             throw Failure(description: "\(executable.lastPathComponent) \(arguments) did not finish in \(timeout) s")
         }
         readers.wait()
+        // Foundation's pipes keep their descriptors until the Pipe is freed, which a run's may never be:
+        // closed here, or a test run that starts a binary a thousand times holds thousands of them.
+        for handle in [inputPipe.fileHandleForReading, outputPipe.fileHandleForReading, errorPipe.fileHandleForReading] {
+            try? handle.close()
+        }
         let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         return Result(status: status, output: String(decoding: collected.output, as: UTF8.self),
                       error: String(decoding: collected.error, as: UTF8.self))
@@ -155,6 +160,7 @@ public struct BinaryRunner: Sendable {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
+        try? outputPipe.fileHandleForWriting.close()
         return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 }
