@@ -174,6 +174,9 @@ window.FleetMap = (function () {
       if (pollTimer || !options.poll) return;
       const poll = () => Date.now() < quietUntil ? null : options.poll().then(() => { renewedWithoutEvent = false; clearError(); }).catch(e => {
         holdFor(e);
+        // A poll answered after the stream came back (polling stopped meanwhile): the stream is what
+        // counts now, and it has cleared the error; showing this one would keep it up while live.
+        if (stopped || !pollTimer) return;
         // An expired token while polling: a new one for the next poll, as for the stream.
         if (e.code === 'UNAUTHENTICATED' && config.tokenUrl && !renewedWithoutEvent) {
           renewedWithoutEvent = true;
