@@ -204,8 +204,9 @@ extension Engine {
     }
 
     /// The stops' places in order (their digest, ``stopPlacesDigest(_:)``), and whether the legs start at
-    /// the vehicle, as short text kept with the vehicle: a change measures the legs again. (The places'
-    /// own text, 400 characters for 20 stops, was built and written with every location report.)
+    /// the vehicle, as short text kept with the vehicle: a change measures the legs again. A digest
+    /// rather than the places' own text (400 characters for 20 stops), since every location report
+    /// writes the key.
     static func measuredStopsKey(placesDigest: UInt64, hasOrigin: Bool) -> String {
         (hasOrigin ? "@" : "") + String(placesDigest, radix: 16)
     }

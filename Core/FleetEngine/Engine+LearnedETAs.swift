@@ -189,11 +189,8 @@ extension Engine {
         var timed = learned.seconds(from: fromMeters, to: targets, now: now, times: times, generation: generation,
                                     model: settings.model, liveSecondsPerMeter: livePace, fallbackSecondsPerMeter: livePace,
                                     timing: &timing)
-        let horizon = timing.map {
-            learned.reach(seconds: settings.model.liveTrafficHorizonSeconds, from: fromMeters, timing: $0,
-                          fallbackSecondsPerMeter: livePace)
-        } ?? learned.totalMeters
-        let ahead = traffic(horizon)
+        let ahead = traffic(learned.liveTrafficHorizon(from: fromMeters, timing: timing, model: settings.model,
+                                                       fallbackSecondsPerMeter: livePace))
         for index in timed.indices {
             timed[index] += ahead.extraSeconds(from: fromMeters, to: targets[index])
             if let fallback {

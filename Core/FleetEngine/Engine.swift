@@ -236,7 +236,7 @@ public final class Engine: NonBlockingFleetAPI, TripObserving, VehicleObserving,
                 break
             case .delete(let key, _):
                 records.forget(key)
-                trackingAnswers.forgetAll()
+                if TrackingAnswerCache.isMadeFrom(key.kind) { trackingAnswers.forgetAll() }
             }
         }
         changes.signal(writes.map(\.key))

@@ -114,8 +114,14 @@ final class TrackingAnswerCache: Sendable {
         }
     }
 
-    /// Forgets every answer: after a delete, since a record created again under the same key may
-    /// start again from a version an answer was made at (a store of one process numbers it afresh).
+    /// Whether answers are made from records of `kind`: the shipments, their tasks and the tasks' vehicles.
+    static func isMadeFrom(_ kind: RecordKind) -> Bool {
+        kind == .shipment || kind == .task || kind == .deliveryVehicle
+    }
+
+    /// Forgets every answer: after a delete of a record answers are made from (``isMadeFrom(_:)``), since
+    /// a record created again under the same key may start again from a version an answer was made at
+    /// (a store of one process numbers it afresh).
     func forgetAll() {
         kept.withLock { $0 = Kept() }
     }

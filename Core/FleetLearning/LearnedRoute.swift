@@ -230,6 +230,16 @@ extension LearnedRoute {
         }
     }
 
+    /// How far along the route live traffic counts for a vehicle at `fromMeters`: where its plan `timing` gets it in
+    /// `model`'s ``LearnedETAModel/liveTrafficHorizonSeconds`` (``reach(seconds:from:timing:fallbackSecondsPerMeter:)``),
+    /// or the route's end while it has no plan.
+    public func liveTrafficHorizon(from fromMeters: Double, timing: LearnedTiming?, model: LearnedETAModel,
+                                   fallbackSecondsPerMeter: Double) -> Double {
+        guard let timing else { return totalMeters }
+        return reach(seconds: model.liveTrafficHorizonSeconds, from: fromMeters, timing: timing,
+                     fallbackSecondsPerMeter: fallbackSecondsPerMeter)
+    }
+
     /// Where along the route the vehicle gets `seconds` after leaving `fromMeters`, by the plan `timing` (as
     /// ``seconds(from:to:now:times:generation:model:liveSecondsPerMeter:fallbackSecondsPerMeter:timing:)`` last made
     /// or kept it, without the live blend), stretches with nothing learned at `fallbackSecondsPerMeter`: the start of

@@ -271,10 +271,8 @@ private final class UpdatePath {
             // so the row is the cost of an update that does it (the engine does it at most every 30 s of a vehicle's
             // updates, `Engine.liveTrafficRefreshSeconds`).
             if let liveTraffic {
-                let through = timing.map {
-                    learned.route.reach(seconds: LearnedETAModel().liveTrafficHorizonSeconds, from: match.travelledMeters,
-                                        timing: $0, fallbackSecondsPerMeter: pace)
-                } ?? learned.route.totalMeters
+                let through = learned.route.liveTrafficHorizon(from: match.travelledMeters, timing: timing,
+                                                               model: LearnedETAModel(), fallbackSecondsPerMeter: pace)
                 let ahead = liveTraffic.index.liveTraffic(from: match.travelledMeters, through: through, live: liveTraffic.live,
                                                           times: learned.times, now: 1_769_385_600 + 1000, utcOffsetSeconds: 0)
                 for target in learned.targets { checksum += ahead.extraSeconds(from: match.travelledMeters, to: target) }
@@ -393,10 +391,8 @@ private final class FleetSequence {
                     traffic = last.traffic
                 } else {
                     // Within the horizon: where the vehicle's plan gets it in 30 minutes.
-                    let through = vehicle.timing.map {
-                        learned.reach(seconds: LearnedETAModel().liveTrafficHorizonSeconds, from: match.travelledMeters,
-                                      timing: $0, fallbackSecondsPerMeter: pace)
-                    } ?? learned.totalMeters
+                    let through = learned.liveTrafficHorizon(from: match.travelledMeters, timing: vehicle.timing,
+                                                             model: LearnedETAModel(), fallbackSecondsPerMeter: pace)
                     traffic = index.liveTraffic(from: match.travelledMeters, through: through, live: live, times: times,
                                                 generation: 1, now: time, utcOffsetSeconds: 0, readings: &vehicle.readings)
                     vehicle.traffic = (time, traffic)
