@@ -44,7 +44,8 @@ enum TaskFormatting {
             entries.append(("Outcome location", CellText.point(location) + source))
         }
         if let sharing = task.journeySharingInfo {
-            entries.append(("Stops before it", String(sharing.remainingVehicleJourneySegments.count)))
+            // The segments run through the task's own stop.
+            entries.append(("Stops before it", String(max(0, sharing.remainingVehicleJourneySegments.count - 1))))
             if let location = sharing.lastLocation?.location { entries.append(("Vehicle location", CellText.point(location))) }
         }
         if !task.attributes.isEmpty { entries.append(("Attributes", CellText.attributes(task.attributes))) }
@@ -63,7 +64,8 @@ enum TaskFormatting {
         entries.append(("Location", CellText.point(info.plannedLocation?.point)))
         if let window = info.targetTimeWindow { entries.append(("Window", windowText(window))) }
         if let location = info.vehicleLocation?.location { entries.append(("Vehicle location", CellText.point(location))) }
-        if let stops = info.remainingStopCount { entries.append(("Stops before it", String(stops))) }
+        // remainingStopCount counts the task's own stop.
+        if let stops = info.remainingStopCount { entries.append(("Stops before it", String(max(0, stops - 1)))) }
         if let meters = info.remainingDrivingDistanceMeters { entries.append(("Distance", CellText.distance(meters))) }
         if let eta = info.estimatedArrivalTime { entries.append(("ETA", CellText.time(eta))) }
         if let done = info.estimatedTaskCompletionTime { entries.append(("Completion", CellText.time(done))) }

@@ -144,6 +144,10 @@ import Testing
         #expect(pending.trackingId == "parcel-3")
         #expect(pending.state == .open)
         #expect(pending.plannedLocation?.point == LatLng(latitude: 52.50, longitude: 13.45))
+        // Its stop is the van's next: remainingStopCount 1 counts that stop, so none comes before it.
+        #expect(pending.remainingStopCount == 1)
+        #expect(try fleet.succeed(["tasks", "tracking-info", "parcel-3"]).value(of: "Stops before it") == "0")
+        #expect(try fleet.succeed(["tasks", "get", "t-3"]).value(of: "Stops before it") == "0")
         let done = try fleet.succeed(["tasks", "tracking-info", "parcel-1"])
         #expect(done.value(of: "State") == "CLOSED", "\(done)")
         #expect(done.value(of: "Outcome") == "SUCCEEDED", "\(done)")
