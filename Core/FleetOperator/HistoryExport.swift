@@ -22,6 +22,10 @@ public struct HistoryWriter {
     public let format: HistoryFormat
     private let write: (String) -> Void
     private var count = 0
+    /// Points added that served no trip: a CSV leaves them out.
+    public private(set) var pointsWithoutTrip = 0
+    /// Points added.
+    public var points: Int { count }
 
     /// A writer handing its text to `write`, piece by piece.
     public init(format: HistoryFormat, write: @escaping (String) -> Void) {
@@ -57,6 +61,7 @@ public struct HistoryWriter {
             for trip in point.tripIDs {
                 write("\(Self.csvField(trip)),\(point.time.rfc3339String),\(point.latitude),\(point.longitude),\(rest)\n")
             }
+            if point.tripIDs.isEmpty { pointsWithoutTrip += 1 }
         case .gpx:
             write("<trkpt lat=\"\(point.latitude)\" lon=\"\(point.longitude)\"><time>\(point.time.rfc3339String)</time></trkpt>\n")
         case .geojson:

@@ -44,7 +44,8 @@ enum HistoryCommand {
         a trace file `fleet-bench eta --traces` reads as it is, so a fleet's own drives feed the ETA evaluator. \
         GPX, GeoJSON and JSON lines hold every point. Points are read a page at a time, so a long history is \
         written as it arrives. --delivery-vehicle reads a delivery vehicle's points instead (a rides vehicle \
-        of the same ID has a history of its own); they served no trip, so its CSV holds none.
+        of the same ID has a history of its own); they served no trip, so its CSV holds none. Standard error \
+        says how many points a CSV left out.
         """,
         options: Flags.options,
         arguments: [vehicleArgument],
@@ -69,6 +70,14 @@ enum HistoryCommand {
             writer.begin(title: name)
             try reader.forEachPosition(request) { writer.add($0) }
             writer.end()
+            if format == .csv, writer.pointsWithoutTrip > 0 {
+                // Said, so that a CSV with fewer rows than the vehicle's points, or none, is not a puzzle.
+                session.context.standardError.write("""
+                    \(writer.pointsWithoutTrip) of \(writer.points) points served no trip and are not in the CSV \
+                    (a trace is a trip's drive); --format jsonl, gpx or geojson hold every point.
+
+                    """)
+            }
         }
         return 0
     }
