@@ -24,19 +24,21 @@ final class LiveTrafficFeed: Sendable {
     /// is left out when `countsWaits` is false (a vehicle with no trip, or at its own next stop: that is not the
     /// road's traffic).
     func add(_ fix: Fix, vehicle key: RecordKey, countsWaits: Bool, now: Double) {
-        // The drive is cut outside the lock (the lock is the node's, shared by every vehicle).
-        var drive = state.withLock { $0.drives[key] } ?? LiveDrive()
-        let passes = drive.add(fix, learner: learner)
+        // One lock and one lookup of the vehicle and of its provider. The drive is cut inside the lock (two or three
+        // fixes: a few steps of arithmetic), so two updates of one vehicle cannot both cut from the same anchor.
         state.withLock { state in
             if state.drives.count >= Self.maximumVehicles, state.drives[key] == nil { state.drives.removeAll(keepingCapacity: true) }
-            state.drives[key] = drive
+            let passes = state.drives[key, default: LiveDrive()].add(fix, learner: learner)
             guard !passes.isEmpty else { return }
-            var speeds = state.speeds.removeValue(forKey: key.provider) ?? LiveRoadSpeeds()
-            for pass in passes {
-                let seconds = pass.tally.seconds - (countsWaits ? 0 : pass.tally.waitSeconds)
-                speeds.add(pass.piece, seconds: seconds, meters: pass.tally.meters, at: now)
-            }
-            state.speeds[key.provider] = speeds
+            Self.add(passes, countsWaits: countsWaits, at: now, to: &state.speeds[key.provider, default: LiveRoadSpeeds()])
+        }
+    }
+
+    /// Adds a vehicle's `passes`, seen at `now`, to its provider's `speeds`, their waits left out unless `countsWaits`.
+    private static func add(_ passes: [PieceObservation], countsWaits: Bool, at now: Double, to speeds: inout LiveRoadSpeeds) {
+        for pass in passes {
+            let seconds = pass.tally.seconds - (countsWaits ? 0 : pass.tally.waitSeconds)
+            speeds.add(pass.piece, seconds: seconds, meters: pass.tally.meters, at: now)
         }
     }
 
