@@ -70,9 +70,10 @@ extension Engine {
     /// The slow and jammed stretches of the vehicle's route from `travelledMeters` through `through` (the live
     /// traffic's horizon), as last worked out for this route when that was less than ``liveTrafficRefreshSeconds``
     /// ago, else worked out now: again only for the stretches near which the live speeds changed since
-    /// (``RouteTrafficReadings``), from the learned tables of `generation`.
+    /// (``RouteTrafficReadings``), from the learned tables of `generation` (their paces on the route as `timing`, the
+    /// vehicle's plan, read them, when it was made from the same tables).
     func routeTraffic(_ cached: RouteCache.Entry, index: RouteTrafficIndex, provider: String, travelledMeters: Double,
-                      through: Double, times: RoadTimes, generation: Int, settings: LearnedETASettings,
+                      through: Double, times: RoadTimes, generation: Int, timing: LearnedTiming?, settings: LearnedETASettings,
                       now: Double) -> LiveRouteTraffic {
         cached.liveTraffic.withLock { kept in
             if let last = kept.last, now - last.computedAt < Self.liveTrafficRefreshSeconds, now >= last.computedAt {
@@ -80,7 +81,7 @@ extension Engine {
             }
             let traffic = liveTraffic.reading(provider: provider) { live in
                 index.liveTraffic(from: travelledMeters, through: through, live: live, times: times, generation: generation, now: now,
-                                  utcOffsetSeconds: settings.model.utcOffsetSeconds, readings: &kept.readings)
+                                  utcOffsetSeconds: settings.model.utcOffsetSeconds, timing: timing, readings: &kept.readings)
             }
             kept.last = (now, traffic)
             return traffic

@@ -183,7 +183,9 @@ public struct LiveRoadSpeeds: Sendable {
     public mutating func sweep(now: Double) {
         sweptAt = now
         let oldest = now - windowSeconds
-        // Blocks near a forgotten pass, with repeats.
+        // The sweep's change number, taken at the first pass it forgets, and the blocks near a forgotten pass, each
+        // once (given the number as they are listed; all are in the table then, as a piece with passes is near them).
+        var change: UInt64? = nil
         var changed: [Block] = []
         while expiriesStart < expiries.count, expiries[expiriesStart].time < oldest {
             let piece = expiries[expiriesStart].piece
@@ -195,8 +197,16 @@ public struct LiveRoadSpeeds: Sendable {
                 return list.isEmpty
             } ?? nil
             guard let emptied else { continue }
+            let sweepChange = change ?? Self.newChange()
+            change = sweepChange
             let near = Self.blocks(near: piece)
-            changed.append(contentsOf: near)
+            for block in near {
+                blocks.updateIfPresent(block) { state in
+                    guard state.change != sweepChange else { return }
+                    state.change = sweepChange
+                    changed.append(block)
+                }
+            }
             guard emptied else { continue }
             samples.removeValue(forKey: piece)
             for block in near {
@@ -211,17 +221,7 @@ public struct LiveRoadSpeeds: Sendable {
             expiries.removeFirst(expiriesStart)
             expiriesStart = 0
         }
-        if !changed.isEmpty {
-            changed.sort { ($0.east, $0.north) < ($1.east, $1.north) }
-            var last: Block? = nil
-            changed.removeAll { block in
-                defer { last = block }
-                return block == last
-            }
-            let change = Self.newChange()
-            for block in changed { blocks.updateIfPresent(block) { $0.change = change } }
-            log(change, changed)
-        }
+        if let change { log(change, changed) }
     }
 
     /// Whether a pass was seen near `piece` lately (cheap: one set lookup). False means ``pace(near:now:)`` is nil.
@@ -455,12 +455,22 @@ public struct RouteTrafficIndex: Sendable {
     /// ``LiveRoadSpeeds/blocks``), a pass it counted has left the window, `now` went back, or the learned tables
     /// (`generation`, the caller's number for them: a new number for new tables), the quarter hour of the week, or the
     /// thresholds changed. The answer is the same, to the last bit, as working it all out.
+    ///
+    /// `timing`, the vehicle's plan on this same route (``LearnedRoute/seconds(from:to:now:times:generation:model:liveSecondsPerMeter:fallbackSecondsPerMeter:timing:)``),
+    /// when made from the same tables (`generation`), lends its stretches' learned paces, which are then not looked
+    /// up again in `times`.
     public func liveTraffic(from fromMeters: Double, through throughMeters: Double = .infinity, live: LiveRoadSpeeds,
                             times: RoadTimes, generation: Int, now: Double, utcOffsetSeconds: Double,
-                            thresholds: TrafficThresholds = TrafficThresholds(),
+                            thresholds: TrafficThresholds = TrafficThresholds(), timing: LearnedTiming? = nil,
                             readings: inout RouteTrafficReadings) -> LiveRouteTraffic {
         let stretches = route.stretches
         guard !stretches.isEmpty, live.pieceCount > 0 else { return .none }
+        let plannedPaces = timing.flatMap { $0.generation == generation && $0.paces.count == stretches.count ? $0.paces : nil }
+        // A stretch's learned paces: the plan's (read from the same tables, the same way), else looked up.
+        func learned(_ index: Int) -> RoadTimes.PaceTable? {
+            if let plannedPaces { return plannedPaces[index] }
+            return times.paceTable(near: stretches[index].piece)
+        }
         let first = route.stretchIndex(atMeters: fromMeters)
         let last = max(first, route.stretchIndex(atMeters: throughMeters))
         // The runs from the one holding the first stretch to the one holding the last.
@@ -536,7 +546,7 @@ public struct RouteTrafficIndex: Sendable {
             }
             let range = runs[candidate.run].stretches
             if readings.keeping {
-                let worked = classify(range, live: live, times: times, slot: slot, now: now, thresholds: thresholds,
+                let worked = classify(range, live: live, learned: learned, slot: slot, now: now, thresholds: thresholds,
                                       countsOldest: true)
                 candidates[position].result = RouteTrafficReadings.Run(change: candidate.change, computedAt: now,
                                                                        oldestCounted: worked.oldestCounted,
@@ -544,7 +554,7 @@ public struct RouteTrafficIndex: Sendable {
                 ahead.append(contentsOf: worked.stretches)
                 oldestCounted = min(oldestCounted, worked.oldestCounted)
             } else {
-                ahead.append(contentsOf: classify(range, live: live, times: times, slot: slot, now: now,
+                ahead.append(contentsOf: classify(range, live: live, learned: learned, slot: slot, now: now,
                                                   thresholds: thresholds, countsOldest: false).stretches)
             }
             readings.runsWorkedOut += 1
@@ -585,9 +595,10 @@ public struct RouteTrafficIndex: Sendable {
     }
 
     /// The slow and jammed stretches among `indexes`, and, when `countsOldest`, the time of the oldest pass their live
-    /// paces rest on (+∞ otherwise).
+    /// paces rest on (+∞ otherwise); `learned` gives a stretch's learned paces by its index.
     @inline(__always)
-    private func classify(_ indexes: Range<Int>, live: LiveRoadSpeeds, times: RoadTimes, slot: WeekSlot, now: Double,
+    private func classify(_ indexes: Range<Int>, live: LiveRoadSpeeds, learned: (Int) -> RoadTimes.PaceTable?,
+                          slot: WeekSlot, now: Double,
                           thresholds: TrafficThresholds, countsOldest: Bool)
         -> (stretches: [RouteTrafficReadings.Classed], oldestCounted: Double) {
         var classed: [RouteTrafficReadings.Classed] = []
@@ -597,9 +608,7 @@ public struct RouteTrafficIndex: Sendable {
             // A run is a candidate only while its block has passes, and its stretches all lie in that block.
             let reading = live.reading(inBlockWithPasses: stretch.piece, now: now, countsOldest: countsOldest)
             oldestCounted = min(oldestCounted, reading.oldestCounted)
-            guard let livePace = reading.pace,
-                  let learned = times.paceTable(near: stretch.piece)?.secondsPerMeter(at: slot)
-            else { continue }
+            guard let livePace = reading.pace, let learned = learned(index)?.secondsPerMeter(at: slot) else { continue }
             let speed = thresholds.speed(live: livePace, learned: learned)
             guard speed == .slow || speed == .trafficJam else { continue }
             classed.append(RouteTrafficReadings.Classed(index: index, speed: speed,
