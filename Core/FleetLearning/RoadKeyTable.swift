@@ -29,6 +29,8 @@ struct RoadKeyTable<Key: RoadTableKey, Value> {
     private var values: [Value?]
     /// 64 minus log₂ of the capacity: a key's home slot is the top bits of its hashed word.
     private var shift: UInt64
+    /// The process's multiplier, kept here so that a lookup does not check that the global is set.
+    private let multiplier = roadKeyMultiplier
     /// How many keys the table holds.
     private(set) var count = 0
 
@@ -42,7 +44,7 @@ struct RoadKeyTable<Key: RoadTableKey, Value> {
     private var mask: Int { keys.count - 1 }
 
     private func home(_ key: Key) -> Int {
-        Int(truncatingIfNeeded: (key.tableWord &* roadKeyMultiplier) >> shift)
+        Int(truncatingIfNeeded: (key.tableWord &* multiplier) >> shift)
     }
 
     /// The slot holding `key`, or the empty slot where it would go.
