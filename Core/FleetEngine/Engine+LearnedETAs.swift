@@ -125,7 +125,7 @@ extension Engine {
     /// each stretch, blended with `livePace` just ahead; stretches with nothing learned keep `livePace` (the
     /// estimator's own pace: the vehicle's observed speed against its category's default). Stretches the fleet just
     /// drove slower than learned (the route's live traffic within its horizon,
-    /// ``routeTraffic(_:index:provider:travelledMeters:through:times:generation:settings:now:)``) take the time they
+    /// ``routeTraffic(_:index:provider:travelledMeters:through:times:generation:timing:settings:now:)``) take the time they
     /// take now. Waypoints past the route, and everything when nothing is learned for the provider, stay as the
     /// estimator gave them. Answers the ETAs and the route's live traffic (nil when nothing is learned).
     func withLearnedTimes(_ etas: [WaypointETA], provider: String, route cached: RouteCache.Entry, segment: String?,
@@ -151,10 +151,10 @@ extension Engine {
         }
         let (timed, traffic) = cached.learnedTiming.withLock { timing in
             learnedSeconds(along: learned, from: travelledMeters, to: targets, times: times, generation: generation,
-                           settings: settings, livePace: livePace, fallback: fallback, timing: &timing, now: now) { through in
+                           settings: settings, livePace: livePace, fallback: fallback, timing: &timing, now: now) { through, timing in
                 cached.trafficIndex.map {
                     routeTraffic(cached, index: $0, provider: provider, travelledMeters: travelledMeters, through: through,
-                                 times: times, generation: generation, settings: settings, now: now)
+                                 times: times, generation: generation, timing: timing, settings: settings, now: now)
                 } ?? .none
             }
         }
@@ -180,17 +180,18 @@ extension Engine {
     /// vehicle gets to each stretch, with `livePace` blended in just ahead; where nothing is learned, the router's
     /// time for the stretch (`fallback`, for a route the router planned), else `livePace`; and the live traffic's slow
     /// and jammed stretches at the pace vehicles just drove them: `traffic` answers them up to the horizon it is given
-    /// (where the plan gets the vehicle in ``LearnedETAModel/liveTrafficHorizonSeconds``). What a vehicle's ETAs and
+    /// (where the plan gets the vehicle in ``LearnedETAModel/liveTrafficHorizonSeconds``), given the plan too (whose
+    /// learned paces it may read rather than look up). What a vehicle's ETAs and
     /// SearchVehicles' ETAs both are; answers the seconds and the traffic.
     func learnedSeconds(along learned: LearnedRoute, from fromMeters: Double, to targets: [Double], times: RoadTimes,
                         generation: Int, settings: LearnedETASettings, livePace: Double, fallback: RouterFallback?,
                         timing: inout LearnedTiming?, now: Double,
-                        traffic: (_ throughMeters: Double) -> LiveRouteTraffic) -> (seconds: [Double], traffic: LiveRouteTraffic) {
+                        traffic: (_ throughMeters: Double, _ timing: LearnedTiming?) -> LiveRouteTraffic) -> (seconds: [Double], traffic: LiveRouteTraffic) {
         var timed = learned.seconds(from: fromMeters, to: targets, now: now, times: times, generation: generation,
                                     model: settings.model, liveSecondsPerMeter: livePace, fallbackSecondsPerMeter: livePace,
                                     timing: &timing)
         let ahead = traffic(learned.liveTrafficHorizon(from: fromMeters, timing: timing, model: settings.model,
-                                                       fallbackSecondsPerMeter: livePace))
+                                                       fallbackSecondsPerMeter: livePace), timing)
         for index in timed.indices {
             timed[index] += ahead.extraSeconds(from: fromMeters, to: targets[index])
             if let fallback {
@@ -223,7 +224,7 @@ extension Engine {
             var timing: LearnedTiming? = nil
             let arrivals = learnedSeconds(along: learned, from: 0, to: plan.targets, times: times, generation: generation,
                                           settings: settings, livePace: livePace, fallback: fallback.isEmpty ? nil : fallback,
-                                          timing: &timing, now: t) { through in
+                                          timing: &timing, now: t) { through, _ in
                 liveTraffic.reading(provider: provider) { live in
                     RouteTrafficIndex(learned).liveTraffic(from: 0, through: through, live: live, times: times, now: t,
                                                            utcOffsetSeconds: settings.model.utcOffsetSeconds)

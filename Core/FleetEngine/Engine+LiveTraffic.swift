@@ -24,19 +24,21 @@ final class LiveTrafficFeed: Sendable {
     /// is left out when `countsWaits` is false (a vehicle with no trip, or at its own next stop: that is not the
     /// road's traffic).
     func add(_ fix: Fix, vehicle key: RecordKey, countsWaits: Bool, now: Double) {
-        // The drive is cut outside the lock (the lock is the node's, shared by every vehicle).
-        var drive = state.withLock { $0.drives[key] } ?? LiveDrive()
-        let passes = drive.add(fix, learner: learner)
+        // One lock and one lookup of the vehicle and of its provider. The drive is cut inside the lock (two or three
+        // fixes: a few steps of arithmetic), so two updates of one vehicle cannot both cut from the same anchor.
         state.withLock { state in
             if state.drives.count >= Self.maximumVehicles, state.drives[key] == nil { state.drives.removeAll(keepingCapacity: true) }
-            state.drives[key] = drive
+            let passes = state.drives[key, default: LiveDrive()].add(fix, learner: learner)
             guard !passes.isEmpty else { return }
-            var speeds = state.speeds.removeValue(forKey: key.provider) ?? LiveRoadSpeeds()
-            for pass in passes {
-                let seconds = pass.tally.seconds - (countsWaits ? 0 : pass.tally.waitSeconds)
-                speeds.add(pass.piece, seconds: seconds, meters: pass.tally.meters, at: now)
-            }
-            state.speeds[key.provider] = speeds
+            Self.add(passes, countsWaits: countsWaits, at: now, to: &state.speeds[key.provider, default: LiveRoadSpeeds()])
+        }
+    }
+
+    /// Adds a vehicle's `passes`, seen at `now`, to its provider's `speeds`, their waits left out unless `countsWaits`.
+    private static func add(_ passes: [PieceObservation], countsWaits: Bool, at now: Double, to speeds: inout LiveRoadSpeeds) {
+        for pass in passes {
+            let seconds = pass.tally.seconds - (countsWaits ? 0 : pass.tally.waitSeconds)
+            speeds.add(pass.piece, seconds: seconds, meters: pass.tally.meters, at: now)
         }
     }
 
@@ -68,9 +70,10 @@ extension Engine {
     /// The slow and jammed stretches of the vehicle's route from `travelledMeters` through `through` (the live
     /// traffic's horizon), as last worked out for this route when that was less than ``liveTrafficRefreshSeconds``
     /// ago, else worked out now: again only for the stretches near which the live speeds changed since
-    /// (``RouteTrafficReadings``), from the learned tables of `generation`.
+    /// (``RouteTrafficReadings``), from the learned tables of `generation` (their paces on the route as `timing`, the
+    /// vehicle's plan, read them, when it was made from the same tables).
     func routeTraffic(_ cached: RouteCache.Entry, index: RouteTrafficIndex, provider: String, travelledMeters: Double,
-                      through: Double, times: RoadTimes, generation: Int, settings: LearnedETASettings,
+                      through: Double, times: RoadTimes, generation: Int, timing: LearnedTiming?, settings: LearnedETASettings,
                       now: Double) -> LiveRouteTraffic {
         cached.liveTraffic.withLock { kept in
             if let last = kept.last, now - last.computedAt < Self.liveTrafficRefreshSeconds, now >= last.computedAt {
@@ -78,7 +81,7 @@ extension Engine {
             }
             let traffic = liveTraffic.reading(provider: provider) { live in
                 index.liveTraffic(from: travelledMeters, through: through, live: live, times: times, generation: generation, now: now,
-                                  utcOffsetSeconds: settings.model.utcOffsetSeconds, readings: &kept.readings)
+                                  utcOffsetSeconds: settings.model.utcOffsetSeconds, timing: timing, readings: &kept.readings)
             }
             kept.last = (now, traffic)
             return traffic

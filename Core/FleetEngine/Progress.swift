@@ -40,7 +40,7 @@ final class RouteCache: Sendable {
         }
     }
 
-    /// A route's live traffic as last worked out (``Engine/routeTraffic(_:index:provider:travelledMeters:through:times:generation:settings:now:)``).
+    /// A route's live traffic as last worked out (``Engine/routeTraffic(_:index:provider:travelledMeters:through:times:generation:timing:settings:now:)``).
     struct KeptLiveTraffic: Sendable {
         /// The last answer and when it was worked out.
         var last: (computedAt: Double, traffic: LiveRouteTraffic)? = nil

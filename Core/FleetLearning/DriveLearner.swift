@@ -87,15 +87,36 @@ public struct DriveLearner: Sendable {
     /// One drive's passes, in driving order, each (its waits capped) handed to `pass` with its piece and the slot it
     /// began in.
     private func cut(_ fixes: [Fix], _ pass: (RoadPiece, WeekSlot, PieceTally) -> Void) {
-        guard let route = Route(points: fixes.map(\.position)), route.totalMeters >= stepMeters else { return }
-        let cumulative = route.cumulativeMeters
-        // Time at `meters` along the path: at a run of fixes that did not move, the time the vehicle left.
-        func time(atMeters meters: Double) -> Double {
+        guard fixes.count >= 2 else { return }
+        // Distance along the path from the first fix to each fix, metres. The path is the fixes joined by straight
+        // segments; it is not built as a `Route`, whose segment frames the cut never reads (a live drive cuts two or
+        // three fixes at a time, on every location update).
+        var cumulative = [Double](repeating: 0, count: fixes.count)
+        for index in 1..<fixes.count {
+            cumulative[index] = cumulative[index - 1] + Geodesy.distance(fixes[index - 1].position, fixes[index].position)
+        }
+        let total = cumulative[cumulative.count - 1]
+        guard total >= stepMeters else { return }
+        // The last fix at or before `meters` along the path (`meters` within it), and the next one.
+        func bracket(_ meters: Double) -> (low: Int, high: Int) {
             var low = 0, high = cumulative.count - 1
             while high - low > 1 {
                 let middle = (low + high) / 2
                 if cumulative[middle] <= meters { low = middle } else { high = middle }
             }
+            return (low, high)
+        }
+        // The segment holding the point `meters` along the path and the fraction within it (as `Route` finds it).
+        func location(atMeters meters: Double) -> (segmentIndex: Int, fraction: Double) {
+            if meters <= 0 { return (0, 0) }
+            if meters >= total { return (fixes.count - 2, 1) }
+            let low = bracket(meters).low
+            let length = cumulative[low + 1] - cumulative[low]
+            return (low, length > 0 ? (meters - cumulative[low]) / length : 0)
+        }
+        // Time at `meters` along the path: at a run of fixes that did not move, the time the vehicle left.
+        func time(atMeters meters: Double) -> Double {
+            let (low, high) = bracket(meters)
             let length = cumulative[high] - cumulative[low]
             guard length > 0 else { return fixes[high].time }
             let fraction = min(1, max(0, (meters - cumulative[low]) / length))
@@ -125,20 +146,20 @@ public struct DriveLearner: Sendable {
         var nextWait = 0
         var start = 0.0
         var startTime = time(atMeters: 0)
-        let total = route.totalMeters
         // The bearing of the segment the last step's middle fell on (steps are shorter than most segments).
         var bearingSegment = -1
         var bearing = 0.0
         while start < total - 1e-6 {
             let end = min(start + stepMeters, total)
             let endTime = time(atMeters: end)
-            let middle = route.location(atMeters: (start + end) / 2)
+            let middle = location(atMeters: (start + end) / 2)
             let segment = middle.segmentIndex
             if segment != bearingSegment {
                 bearingSegment = segment
-                bearing = Geodesy.initialBearing(route.points[segment], route.points[segment + 1])
+                bearing = Geodesy.initialBearing(fixes[segment].position, fixes[segment + 1].position)
             }
-            let piece = RoadPiece(at: route.point(onSegment: segment, fraction: middle.fraction), bearing: bearing)
+            let point = Geodesy.interpolate(fixes[segment].position, fixes[segment + 1].position, fraction: middle.fraction)
+            let piece = RoadPiece(at: point, bearing: bearing)
             if passPiece != piece {
                 if let done = passPiece { pass(done, passSlot, capped(passTally)) }
                 passPiece = piece

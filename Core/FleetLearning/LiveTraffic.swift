@@ -47,19 +47,27 @@ public struct LiveRoadSpeeds: Sendable {
         }
     }
 
-    private var samples: [RoadPiece: [Sample]] = [:]
-    /// Per block, how many pieces with passes lie in or next to it: a block is in ``blockChanges`` while this is above 0.
-    private var piecesNear: [Block: Int] = [:]
+    /// Each piece's recent passes (never an empty list).
+    private var samples = RoadKeyTable<RoadPiece, [Sample]>()
     /// Every pass's time and piece, in the order they were added, from ``expiriesStart`` on: the sweep forgets passes
     /// from the front, so it costs the passes it forgets, not the table.
     private var expiries: [(time: Double, piece: RoadPiece)] = []
     private var expiriesStart = 0
+    /// A block with a recent pass in it or in a square next to it (``blocks``).
+    struct BlockState: Sendable {
+        /// How many pieces with passes lie in or next to the block (above 0).
+        var piecesNear: Int
+        /// The number of the last change to the passes its pieces' paces read: a pass added in a square in or next
+        /// to the block, or one forgotten there. The numbers are unique across every table of the process, so a
+        /// result worked out for a block still holds while the block keeps its number (and none of the passes it
+        /// counted has left the window: ``RouteTrafficReadings``).
+        var change: UInt64
+    }
+
     /// Blocks with a recent pass in them or in a square next to them (some may be older than the window until the
-    /// next sweep), each with the number of the last change to the passes its pieces' paces read: a pass added in a
-    /// square in or next to the block, or one forgotten there. The numbers are unique across every table of the
-    /// process, so a result worked out for a block still holds while the block keeps its number (and none of the
-    /// passes it counted has left the window: ``RouteTrafficReadings``).
-    public private(set) var blockChanges: [Block: UInt64] = [:]
+    /// next sweep): one lookup per block gives both what a route's traffic reads (its change number) and what the
+    /// sweep keeps up to date (its count of pieces).
+    private(set) var blocks = RoadKeyTable<Block, BlockState>()
     private var sweptAt = -Double.infinity
     /// The latest changes, oldest first: each block whose number changed (or that was dropped) with its new number.
     /// Numbers only grow along it. At most ``changeLogLimit`` entries after a trim, plus what came since.
@@ -153,15 +161,19 @@ public struct LiveRoadSpeeds: Sendable {
         if time - sweptAt >= windowSeconds / 10 { sweep(now: time) }
         let near = Self.blocks(near: piece)
         let sample = Sample(time: time, seconds: seconds, meters: meters)
-        if let index = samples.index(forKey: piece) {
-            samples.values[index].append(sample)
-        } else {
-            samples[piece] = [sample]
-            for block in near { piecesNear[block, default: 0] += 1 }
+        // A piece's list is never empty, so a list of one is a piece that had no passes.
+        let newPiece = samples.update(piece, default: []) { list in
+            list.append(sample)
+            return list.count == 1
         }
         expiries.append((time, piece))
         let change = Self.newChange()
-        for block in near { blockChanges[block] = change }
+        for block in near {
+            blocks.update(block, default: BlockState(piecesNear: 0, change: change)) { state in
+                if newPiece { state.piecesNear += 1 }
+                state.change = change
+            }
+        }
         log(change, near)
     }
 
@@ -171,37 +183,50 @@ public struct LiveRoadSpeeds: Sendable {
     public mutating func sweep(now: Double) {
         sweptAt = now
         let oldest = now - windowSeconds
-        var changed: Set<Block> = []
+        // The sweep's change number, taken at the first pass it forgets, and the blocks near a forgotten pass, each
+        // once (given the number as they are listed; all are in the table then, as a piece with passes is near them).
+        var change: UInt64? = nil
+        var changed: [Block] = []
         while expiriesStart < expiries.count, expiries[expiriesStart].time < oldest {
             let piece = expiries[expiriesStart].piece
             expiriesStart += 1
-            guard let index = samples.index(forKey: piece),
-                  samples.values[index].contains(where: { !($0.time >= oldest) }) else { continue }
+            // Nil when the piece has no pass older than the window; else whether it has none left.
+            let emptied: Bool? = samples.updateIfPresent(piece) { list in
+                guard list.contains(where: { !($0.time >= oldest) }) else { return nil }
+                list.removeAll { !($0.time >= oldest) }
+                return list.isEmpty
+            } ?? nil
+            guard let emptied else { continue }
+            let sweepChange = change ?? Self.newChange()
+            change = sweepChange
             let near = Self.blocks(near: piece)
-            changed.formUnion(near)
-            samples.values[index].removeAll { !($0.time >= oldest) }
-            if !samples.values[index].isEmpty { continue }
-            samples.remove(at: index)
             for block in near {
-                let count = piecesNear[block, default: 0] - 1
-                piecesNear[block] = count > 0 ? count : nil
-                if count <= 0 { blockChanges[block] = nil }
+                blocks.updateIfPresent(block) { state in
+                    guard state.change != sweepChange else { return }
+                    state.change = sweepChange
+                    changed.append(block)
+                }
+            }
+            guard emptied else { continue }
+            samples.removeValue(forKey: piece)
+            for block in near {
+                let left = blocks.updateIfPresent(block) { state in
+                    state.piecesNear -= 1
+                    return state.piecesNear
+                }
+                if let left, left <= 0 { blocks.removeValue(forKey: block) }
             }
         }
         if expiriesStart > 1024, expiriesStart * 2 > expiries.count {
             expiries.removeFirst(expiriesStart)
             expiriesStart = 0
         }
-        if !changed.isEmpty {
-            let change = Self.newChange()
-            for block in changed where blockChanges[block] != nil { blockChanges[block] = change }
-            log(change, changed)
-        }
+        if let change { log(change, changed) }
     }
 
     /// Whether a pass was seen near `piece` lately (cheap: one set lookup). False means ``pace(near:now:)`` is nil.
     public func mayHavePace(near piece: RoadPiece) -> Bool {
-        blockChanges[Block(piece)] != nil
+        blocks[Block(piece)] != nil
     }
 
     /// Seconds per metre across `piece` over the passes of the window before `now`, waits included; or, when nothing
@@ -223,7 +248,7 @@ public struct LiveRoadSpeeds: Sendable {
         return reading(inBlockWithPasses: piece, now: now, countsOldest: countsOldest)
     }
 
-    /// ``reading(near:now:countsOldest:)`` for a piece whose block the caller knows to be in ``blockChanges``.
+    /// ``reading(near:now:countsOldest:)`` for a piece whose block the caller knows to be in ``blocks``.
     @inline(__always)
     func reading(inBlockWithPasses piece: RoadPiece, now: Double, countsOldest: Bool) -> (pace: Double?, oldestCounted: Double) {
         if let own = sums(of: piece, now: now, countsOldest: countsOldest) { return (own.seconds / own.meters, own.oldest) }
@@ -388,7 +413,7 @@ public struct RouteTrafficIndex: Sendable {
     /// Runs of consecutive stretches in one block, in route order: the block and the stretches' index range.
     private let runs: [(block: LiveRoadSpeeds.Block, stretches: Range<Int>)]
     /// Per block, the runs in it, in route order.
-    private let runsInBlock: [LiveRoadSpeeds.Block: [Int]]
+    private let runsInBlock: RoadKeyTable<LiveRoadSpeeds.Block, [Int]>
 
     /// The index of `route`'s stretches. O(stretches).
     public init(_ route: LearnedRoute) {
@@ -402,8 +427,8 @@ public struct RouteTrafficIndex: Sendable {
                 runs.append((block, index ..< index + 1))
             }
         }
-        var runsInBlock: [LiveRoadSpeeds.Block: [Int]] = [:]
-        for (index, run) in runs.enumerated() { runsInBlock[run.block, default: []].append(index) }
+        var runsInBlock = RoadKeyTable<LiveRoadSpeeds.Block, [Int]>()
+        for (index, run) in runs.enumerated() { runsInBlock.update(run.block, default: []) { $0.append(index) } }
         self.runs = runs
         self.runsInBlock = runsInBlock
     }
@@ -427,15 +452,25 @@ public struct RouteTrafficIndex: Sendable {
     /// The same as ``liveTraffic(from:through:live:times:now:utcOffsetSeconds:thresholds:)``, reusing what `readings`
     /// kept from earlier calls on this route: a run of stretches in one block (``LiveRoadSpeeds/Block``) is classed
     /// again only when a pass landed in or next to its block since (or was forgotten there:
-    /// ``LiveRoadSpeeds/blockChanges``), a pass it counted has left the window, `now` went back, or the learned tables
+    /// ``LiveRoadSpeeds/blocks``), a pass it counted has left the window, `now` went back, or the learned tables
     /// (`generation`, the caller's number for them: a new number for new tables), the quarter hour of the week, or the
     /// thresholds changed. The answer is the same, to the last bit, as working it all out.
+    ///
+    /// `timing`, the vehicle's plan on this same route (``LearnedRoute/seconds(from:to:now:times:generation:model:liveSecondsPerMeter:fallbackSecondsPerMeter:timing:)``),
+    /// when made from the same tables (`generation`), lends its stretches' learned paces, which are then not looked
+    /// up again in `times`.
     public func liveTraffic(from fromMeters: Double, through throughMeters: Double = .infinity, live: LiveRoadSpeeds,
                             times: RoadTimes, generation: Int, now: Double, utcOffsetSeconds: Double,
-                            thresholds: TrafficThresholds = TrafficThresholds(),
+                            thresholds: TrafficThresholds = TrafficThresholds(), timing: LearnedTiming? = nil,
                             readings: inout RouteTrafficReadings) -> LiveRouteTraffic {
         let stretches = route.stretches
         guard !stretches.isEmpty, live.pieceCount > 0 else { return .none }
+        let plannedPaces = timing.flatMap { $0.generation == generation && $0.paces.count == stretches.count ? $0.paces : nil }
+        // A stretch's learned paces: the plan's (read from the same tables, the same way), else looked up.
+        func learned(_ index: Int) -> RoadTimes.PaceTable? {
+            if let plannedPaces { return plannedPaces[index] }
+            return times.paceTable(near: stretches[index].piece)
+        }
         let first = route.stretchIndex(atMeters: fromMeters)
         let last = max(first, route.stretchIndex(atMeters: throughMeters))
         // The runs from the one holding the first stretch to the one holding the last.
@@ -444,26 +479,26 @@ public struct RouteTrafficIndex: Sendable {
         readings.prepare(for: RouteTrafficReadings.Basis(generation: generation, slot: slot, thresholds: thresholds,
                                                         windowSeconds: live.windowSeconds, minimumMeters: live.minimumMeters))
         let windowStart = now - live.windowSeconds
-        let blockChanges = live.blockChanges
+        let blocks = live.blocks
         // Taken out of `readings` while worked on, so that writing a result does not copy them.
         var candidates: [RouteTrafficReadings.Candidate]
         // A refresh reads the blocks changed since the last one, when the table still lists them and they are fewer
         // than its blocks and the runs within the horizon; the same runs ahead, nothing changed and nothing counted
         // gone: the last answer, cut.
         let changes = readings.keeping && firstRun >= readings.candidatesFrom ? readings.seenChange.flatMap(live.changes(since:)) : nil
-        if let changes, changes.count <= min(blockChanges.count, endRun - firstRun) {
+        if let changes, changes.count <= min(blocks.count, endRun - firstRun) {
             candidates = readings.takeCandidates()
             RouteTrafficReadings.drop(&candidates, before: firstRun, from: endRun)
             let trackedEnd = min(readings.candidatesTo, endRun)
             for entry in changes {
                 for run in runsInBlock[entry.block] ?? [] where run >= firstRun && run < trackedEnd {
-                    RouteTrafficReadings.set(&candidates, run: run, change: blockChanges[entry.block])
+                    RouteTrafficReadings.set(&candidates, run: run, change: blocks[entry.block]?.change)
                 }
             }
             // Runs the horizon reached since: looked up one by one (in route order, after every kept one).
             var reached = false
             for run in max(readings.candidatesTo, firstRun) ..< max(readings.candidatesTo, firstRun, endRun) {
-                if let change = blockChanges[runs[run].block] {
+                if let change = blocks[runs[run].block]?.change {
                     candidates.append(RouteTrafficReadings.Candidate(run: run, change: change))
                     reached = true
                 }
@@ -479,15 +514,15 @@ public struct RouteTrafficIndex: Sendable {
                 return assemble(ahead.stretches, from: first, through: last)
             }
         } else {
-            if blockChanges.count < endRun - firstRun {
-                candidates = blockChanges.flatMap { block, change in
+            if blocks.count < endRun - firstRun {
+                candidates = blocks.entries.flatMap { block, state in
                     (runsInBlock[block] ?? []).lazy.filter { $0 >= firstRun && $0 < endRun }
-                        .map { RouteTrafficReadings.Candidate(run: $0, change: change) }
+                        .map { RouteTrafficReadings.Candidate(run: $0, change: state.change) }
                 }
                 candidates.sort { $0.run < $1.run }
             } else {
                 candidates = (firstRun ..< endRun).compactMap { run in
-                    blockChanges[runs[run].block].map { RouteTrafficReadings.Candidate(run: run, change: $0) }
+                    blocks[runs[run].block].map { RouteTrafficReadings.Candidate(run: run, change: $0.change) }
                 }
             }
             if readings.keeping {
@@ -511,7 +546,7 @@ public struct RouteTrafficIndex: Sendable {
             }
             let range = runs[candidate.run].stretches
             if readings.keeping {
-                let worked = classify(range, live: live, times: times, slot: slot, now: now, thresholds: thresholds,
+                let worked = classify(range, live: live, learned: learned, slot: slot, now: now, thresholds: thresholds,
                                       countsOldest: true)
                 candidates[position].result = RouteTrafficReadings.Run(change: candidate.change, computedAt: now,
                                                                        oldestCounted: worked.oldestCounted,
@@ -519,7 +554,7 @@ public struct RouteTrafficIndex: Sendable {
                 ahead.append(contentsOf: worked.stretches)
                 oldestCounted = min(oldestCounted, worked.oldestCounted)
             } else {
-                ahead.append(contentsOf: classify(range, live: live, times: times, slot: slot, now: now,
+                ahead.append(contentsOf: classify(range, live: live, learned: learned, slot: slot, now: now,
                                                   thresholds: thresholds, countsOldest: false).stretches)
             }
             readings.runsWorkedOut += 1
@@ -560,9 +595,10 @@ public struct RouteTrafficIndex: Sendable {
     }
 
     /// The slow and jammed stretches among `indexes`, and, when `countsOldest`, the time of the oldest pass their live
-    /// paces rest on (+∞ otherwise).
+    /// paces rest on (+∞ otherwise); `learned` gives a stretch's learned paces by its index.
     @inline(__always)
-    private func classify(_ indexes: Range<Int>, live: LiveRoadSpeeds, times: RoadTimes, slot: WeekSlot, now: Double,
+    private func classify(_ indexes: Range<Int>, live: LiveRoadSpeeds, learned: (Int) -> RoadTimes.PaceTable?,
+                          slot: WeekSlot, now: Double,
                           thresholds: TrafficThresholds, countsOldest: Bool)
         -> (stretches: [RouteTrafficReadings.Classed], oldestCounted: Double) {
         var classed: [RouteTrafficReadings.Classed] = []
@@ -572,9 +608,7 @@ public struct RouteTrafficIndex: Sendable {
             // A run is a candidate only while its block has passes, and its stretches all lie in that block.
             let reading = live.reading(inBlockWithPasses: stretch.piece, now: now, countsOldest: countsOldest)
             oldestCounted = min(oldestCounted, reading.oldestCounted)
-            guard let livePace = reading.pace,
-                  let learned = times.paceTable(near: stretch.piece)?.secondsPerMeter(at: slot)
-            else { continue }
+            guard let livePace = reading.pace, let learned = learned(index)?.secondsPerMeter(at: slot) else { continue }
             let speed = thresholds.speed(live: livePace, learned: learned)
             guard speed == .slow || speed == .trafficJam else { continue }
             classed.append(RouteTrafficReadings.Classed(index: index, speed: speed,

@@ -394,7 +394,8 @@ private final class FleetSequence {
                     let through = learned.liveTrafficHorizon(from: match.travelledMeters, timing: vehicle.timing,
                                                              model: LearnedETAModel(), fallbackSecondsPerMeter: pace)
                     traffic = index.liveTraffic(from: match.travelledMeters, through: through, live: live, times: times,
-                                                generation: 1, now: time, utcOffsetSeconds: 0, readings: &vehicle.readings)
+                                                generation: 1, now: time, utcOffsetSeconds: 0, timing: vehicle.timing,
+                                                readings: &vehicle.readings)
                     vehicle.traffic = (time, traffic)
                     refreshes += 1
                 }

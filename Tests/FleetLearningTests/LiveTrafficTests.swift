@@ -261,10 +261,17 @@ struct RouteTrafficReadingsTests {
     }
 
     /// Random passes landing on the road, in both directions and beside it, and the traffic worked out at random
-    /// moments (now going back, too), with a kept reading against working it all out: the same to the last bit.
+    /// moments (now going back, too), with a kept reading against working it all out: the same to the last bit. Every
+    /// other kept reading is lent a vehicle's plan on the route, whose learned paces it reads instead of looking
+    /// them up (and every third of those a plan from other tables, which it must not read).
     @Test func keptReadingsAlwaysAnswerWhatWorkingItAllOutAnswers() {
         let times = T.learned(speed: 10)
-        let index = RouteTrafficIndex(LearnedRoute(route: T.road))
+        let learned = LearnedRoute(route: T.road)
+        let index = RouteTrafficIndex(learned)
+        let plan = learned.plan(from: 0, now: T.monday, times: times, model: LearnedETAModel(), generation: 7,
+                                fallbackSecondsPerMeter: 0.1)
+        let otherPlan = learned.plan(from: 0, now: T.monday, times: T.learned(speed: 2), model: LearnedETAModel(),
+                                     generation: 6, fallbackSecondsPerMeter: 0.1)
         var numbers = Numbers(state: 0x9E37_79B9_7F4A_7C15)
         func random() -> Double { numbers.next() }
         var live = LiveRoadSpeeds()
@@ -281,8 +288,9 @@ struct RouteTrafficReadingsTests {
             } else {
                 let from = random() * T.road.totalMeters
                 let through = random() < 0.3 ? .infinity : from + random() * 1200 - 100
+                let timing = compared % 2 == 1 ? nil : compared % 3 == 0 ? otherPlan : plan
                 let kept = index.liveTraffic(from: from, through: through, live: live, times: times, generation: 7, now: now,
-                                             utcOffsetSeconds: 0, readings: &readings)
+                                             utcOffsetSeconds: 0, timing: timing, readings: &readings)
                 let whole = index.liveTraffic(from: from, through: through, live: live, times: times, now: now, utcOffsetSeconds: 0)
                 #expect(kept == whole, "at \(now), from \(from) m through \(through) m")
                 compared += 1
