@@ -62,12 +62,18 @@ public struct RoadPiece: Hashable, Sendable, Comparable, CustomStringConvertible
     public var neighbours: [RoadPiece] {
         var result: [RoadPiece] = []
         result.reserveCapacity(8)
+        forEachNeighbour { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each of ``neighbours``, in the same order, building no array.
+    @inline(__always)
+    func forEachNeighbour(_ body: (RoadPiece) -> Void) {
         for dn in -1...1 {
             for de in -1...1 where dn != 0 || de != 0 {
-                result.append(RoadPiece(east: east &+ Int32(de), north: north &+ Int32(dn), heading: heading))
+                body(RoadPiece(east: east &+ Int32(de), north: north &+ Int32(dn), heading: heading))
             }
         }
-        return result
     }
 
     /// The centre of the square, for maps and listings.

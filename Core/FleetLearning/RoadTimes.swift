@@ -160,7 +160,20 @@ public struct RoadTimes: Sendable {
     }
 
     /// The pieces learned.
-    public private(set) var pieces: [RoadPiece: Piece] = [:]
+    public private(set) var pieces: [RoadPiece: Piece] = [:] {
+        didSet { paceIndex = nil }
+    }
+    /// Each learned piece's passes and ``PaceTable`` (nil where its tallies give none), as ``precomputePaces()`` left
+    /// them: a route reads one per stretch (``paceTable(near:)``, the neighbours' where its own piece has none), and
+    /// this lookup skips `pieces`' SipHash and the copy of the piece's entry. Nil until then, and again after any
+    /// change to `pieces`.
+    private var paceIndex: RoadKeyTable<RoadPiece, IndexedPaces>? = nil
+
+    /// What ``paceTable(near:)`` reads of a piece: its passes, to pick among neighbours, and its table.
+    private struct IndexedPaces: Sendable {
+        var passes: Double
+        var table: PaceTable?
+    }
     /// How lookups smooth.
     public let smoothing: Smoothing
     /// Kernel weights by distance in slots of the day, precomputed (zero beyond three bandwidths).
@@ -214,7 +227,7 @@ public struct RoadTimes: Sendable {
     public func entry(near piece: RoadPiece) -> Piece? {
         if let own = pieces[piece] { return own }
         var best: Piece? = nil
-        for neighbour in piece.neighbours {
+        piece.forEachNeighbour { neighbour in
             if let candidate = pieces[neighbour], candidate.total.passes > (best?.total.passes ?? 0) { best = candidate }
         }
         return best
@@ -298,6 +311,15 @@ public struct RoadTimes: Sendable {
     /// The ``PaceTable`` of the entry ``entry(near:)`` finds for `piece`, as ``paceTable(of:)`` gives it, reading the
     /// piece's own entry in place (a route's stretches look one up each).
     public func paceTable(near piece: RoadPiece) -> PaceTable? {
+        if let paceIndex {
+            // As `entry(near:)` picks: the piece's own, else the neighbour with the most passes (the first of equals).
+            if let own = paceIndex[piece] { return own.table }
+            var best: IndexedPaces? = nil
+            piece.forEachNeighbour { neighbour in
+                if let candidate = paceIndex[neighbour], candidate.passes > (best?.passes ?? 0) { best = candidate }
+            }
+            return best?.table
+        }
         if let index = pieces.index(forKey: piece) {
             if let kept = pieces.values[index].paces { return kept }
             return paceTable(of: pieces.values[index])
@@ -311,6 +333,9 @@ public struct RoadTimes: Sendable {
         for index in pieces.values.indices {
             pieces.values[index].paces = paceTable(of: pieces.values[index])
         }
+        var paceIndex = RoadKeyTable<RoadPiece, IndexedPaces>()
+        for (piece, entry) in pieces { paceIndex[piece] = IndexedPaces(passes: entry.total.passes, table: entry.paces) }
+        self.paceIndex = paceIndex
     }
 
     /// One weekday's passes near a time of day, each slot's sums weighed by the kernel (its distance in time of day):

@@ -290,6 +290,41 @@ struct PaceTableTests {
         #expect(fresh.secondsPerMeter(at: slot) > kept.secondsPerMeter(at: slot))
     }
 
+    @Test func precomputedLookupsAnswerThePieceOrItsBusiestNeighbourAsEntryNearDoes() throws {
+        var times = learnedAtManyTimes()
+        // Every learned piece, every square around each, and a few squares two away (nothing learned near them).
+        var probes: Set<RoadPiece> = []
+        for piece in times.pieces.keys {
+            for dn in -2...2 {
+                for de in -2...2 {
+                    probes.insert(RoadPiece(east: piece.east + Int32(de), north: piece.north + Int32(dn), heading: piece.heading))
+                }
+            }
+        }
+        let plain = times
+        times.precomputePaces()
+        var neighbours = 0, none = 0
+        for probe in probes {
+            let expected = plain.entry(near: probe).flatMap(plain.paceTable(of:))
+            let found = times.paceTable(near: probe)
+            #expect((found == nil) == (expected == nil), "\(probe)")
+            if let found, let expected {
+                #expect(found === times.entry(near: probe)?.paces, "the kept table of the same entry: \(probe)")
+                #expect(found.allWeekSecondsPerMeter == expected.allWeekSecondsPerMeter, "\(probe)")
+            }
+            if plain.pieces[probe] == nil { if expected == nil { none += 1 } else { neighbours += 1 } }
+        }
+        #expect(neighbours > 10 && none > 10, "neighbours \(neighbours), none \(none)")
+        // A new pass drops what was precomputed: the lookup answers the new tallies.
+        let (piece, _) = try #require(times.pieces.first)
+        let slot = WeekSlot(epochSeconds: monday + 8 * 3600)
+        let before = try #require(times.paceTable(near: piece)).secondsPerMeter(at: slot)
+        times.add(PieceTally(seconds: 100, meters: 10, passes: 1), on: piece, in: slot)
+        let after = try #require(times.paceTable(near: piece)).secondsPerMeter(at: slot)
+        #expect(after == times.pace(piece, slot: slot)?.secondsPerMeter)
+        #expect(after > before)
+    }
+
     @Test func aPlanTimesEachStretchWithItsPieceAtTheQuarterHourItIsReached() throws {
         var times = learnedAtManyTimes()
         times.precomputePaces()
