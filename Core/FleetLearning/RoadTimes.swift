@@ -308,8 +308,9 @@ public struct RoadTimes: Sendable {
         return PaceTable(allWeekSecondsPerMeter: allWeek, columns: columns, values: values, elsewhere: elsewhere)
     }
 
-    /// The ``PaceTable`` of the entry ``entry(near:)`` finds for `piece`, as ``paceTable(of:)`` gives it, reading the
-    /// piece's own entry in place (a route's stretches look one up each).
+    /// The ``PaceTable`` of the entry ``entry(near:)`` finds for `piece`, as ``paceTable(of:)`` gives it (a route's
+    /// stretches look one up each): from the tables ``precomputePaces()`` indexed, else reading the piece's own entry
+    /// in place.
     public func paceTable(near piece: RoadPiece) -> PaceTable? {
         if let paceIndex {
             // As `entry(near:)` picks: the piece's own, else the neighbour with the most passes (the first of equals).
