@@ -15,7 +15,7 @@ unmodified, over both its REST transport and its gRPC transport, against a runni
    its task), the outcome through UpdateTask (its location taken from the vehicle's, or given),
    GetTaskTrackingInfo; ListTasks in pages of 2 over 5 tasks through Google's pager; the filters
    `state = OPEN`, `tracking_id = "…"`, `delivery_vehicle_id = "…"` and ListDeliveryVehicles'
-   `attributes.depot = "north"`; and the documented errors: NOT_FOUND, ALREADY_EXISTS,
+   `attributes.depot = "north"` and viewport; and the documented errors: NOT_FOUND, ALREADY_EXISTS,
    INVALID_ARGUMENT naming the field, FAILED_PRECONDITION (deleting an assigned OPEN task, a vehicle
    with OPEN tasks).
 3. Google's types parse every answer strictly: each REST body (read off the transport's own HTTP
@@ -51,6 +51,7 @@ from google.maps import fleetengine_delivery_v1 as fd
 from google.maps.fleetengine_delivery_v1.services.delivery_service.transports.grpc import DeliveryServiceGrpcTransport
 from google.maps.fleetengine_delivery_v1.services.delivery_service.transports.rest import DeliveryServiceRestTransport
 from google.protobuf import duration_pb2, timestamp_pb2, unknown_fields
+from google.geo.type.types import viewport as viewport_types
 from google.type import latlng_pb2
 
 from check_grpc import check, differences, failures, ok, report, start_server, stop
@@ -361,6 +362,16 @@ def vehicle_filters(c):
           ids(v for p in every for v in p.delivery_vehicles) == ["bike-2", "van-1"] and len(every) == 2, f"got {every}")
     c.error("ListDeliveryVehicles filter on no attribute", "list_delivery_vehicles", fd.ListDeliveryVehiclesRequest(parent=c.parent, filter="type = AUTO"),
             "INVALID_ARGUMENT", "filter")
+    # The viewport: van-1 reports within the round's square of Helsinki; bike-2 has reported no location.
+    around = viewport_types.Viewport(low=point((60.10, 24.85)), high=point((60.25, 25.05)))
+    inside = c.call("ListDeliveryVehicles viewport", "list_delivery_vehicles",
+                    fd.ListDeliveryVehiclesRequest(parent=c.parent, viewport=around), fd.ListDeliveryVehiclesResponse)
+    check(f"ListDeliveryVehicles viewport around the round [{c.kind}]", ids(v for p in inside for v in p.delivery_vehicles) == ["van-1"],
+          f"got {inside}")
+    elsewhere = viewport_types.Viewport(low=point((48.10, 11.50)), high=point((48.20, 11.60)))
+    outside = c.call("ListDeliveryVehicles viewport elsewhere", "list_delivery_vehicles",
+                     fd.ListDeliveryVehiclesRequest(parent=c.parent, viewport=elsewhere), fd.ListDeliveryVehiclesResponse)
+    check(f"ListDeliveryVehicles viewport elsewhere [{c.kind}]", not [v for p in outside for v in p.delivery_vehicles], f"got {outside}")
 
 
 def refusals(c):
