@@ -14,8 +14,8 @@ unmodified, over both its REST transport and its gRPC transport, against a runni
    `remainingVehicleJourneySegments`, a stop ENROUTE then ARRIVED then served (removed, which closes
    its task), the outcome through UpdateTask (its location taken from the vehicle's, or given),
    GetTaskTrackingInfo; ListTasks in pages of 2 over 5 tasks through Google's pager; the filters
-   `state = OPEN`, `tracking_id = "…"`, `delivery_vehicle_id = "…"` and ListDeliveryVehicles'
-   `attributes.depot = "north"` and viewport; and the documented errors: NOT_FOUND, ALREADY_EXISTS,
+   `state = OPEN`, `tracking_id = "…"`, `delivery_vehicle_id = "…"`, `task_outcome`, `type`, AND and
+   OR, and ListDeliveryVehicles' `attributes.depot = "north"` and viewport; and the documented errors: NOT_FOUND, ALREADY_EXISTS,
    INVALID_ARGUMENT naming the field, FAILED_PRECONDITION (deleting an assigned OPEN task, a vehicle
    with OPEN tasks).
 3. Google's types parse every answer strictly: each REST body (read off the transport's own HTTP
@@ -428,6 +428,10 @@ def outcomes(c):
           and finished.task_outcome == Task.TaskOutcome.SUCCEEDED and at(finished.task_outcome_time, OUTCOME_TIME), f"got {finished}")
     still_open = c.call("ListTasks state = OPEN after a stop", "list_tasks", fd.ListTasksRequest(parent=c.parent, filter="state = OPEN"), fd.ListTasksResponse)
     check(f"ListTasks state = OPEN after t1 closed [{c.kind}]", ids(t for p in still_open for t in p.tasks) == ["t2", "t3", "t4", "t5"], f"got {still_open}")
+    for query, expected in [("task_outcome = SUCCEEDED", ["t1"]), ("type = PICKUP", ["t2"]),
+                            ("state = OPEN AND type = DELIVERY", ["t3"]), ("type = DELIVERY OR type = UNAVAILABLE", ["t1", "t3", "t5"])]:
+        found = c.call(f"ListTasks {query}", "list_tasks", fd.ListTasksRequest(parent=c.parent, filter=query), fd.ListTasksResponse)
+        check(f"ListTasks {query} [{c.kind}]", ids(t for p in found for t in p.tasks) == expected, f"got {found}")
 
 
 def unassigned(c):
