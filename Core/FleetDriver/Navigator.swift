@@ -1,3 +1,4 @@
+import FleetErrors
 import FleetGeo
 import FleetLocation
 import FleetModel
@@ -35,6 +36,8 @@ public struct Navigator: Sendable {
     private struct Leg: Sendable {
         var progress: RouteProgress
         var endPoint: Destination
+        /// Why the leg is a straight line although there is a router (nil when it is on roads, or there is none).
+        var roadError: FleetError?
     }
 
     /// A navigator following `route` (nil: `router`'s road routes to the destinations, or straight lines
@@ -57,6 +60,9 @@ public struct Navigator: Sendable {
 
     /// The points of the current leg, once planned (for tests and logs).
     public var legPoints: [GeoPoint]? { leg?.progress.route.points }
+
+    /// The current leg, once planned: its points, and why it is a straight line when the router found no road route.
+    public var plannedLeg: PlannedLeg? { leg.map { PlannedLeg(points: $0.progress.route.points, roadError: $0.roadError) } }
 
     /// The navigation fields at `sample`, or nil when there is nothing to navigate to.
     public mutating func fields(at sample: LocationSample, now: Double) -> NavigationFields? {
@@ -90,21 +96,31 @@ public struct Navigator: Sendable {
     private func planLeg(from here: GeoPoint) -> Leg? {
         guard let endPoint = destinations.first ?? route.map({ Destination(point: $0[$0.count - 1]) }) else { return nil }
         let target = endPoint.point
-        let points = roadPoints(from: here, to: target)
+        let road = roadPoints(from: here, to: target)
+        let points = (try? road?.get())
             ?? Self.legPoints(route: route, from: here, to: target, toleranceMeters: destinationToleranceMeters)
         guard let legRoute = Route(points: points) else { return nil }
-        return Leg(progress: RouteProgress(route: legRoute), endPoint: endPoint)
+        let roadError: FleetError? = if case .failure(let error) = road { error } else { nil }
+        return Leg(progress: RouteProgress(route: legRoute), endPoint: endPoint, roadError: roadError)
     }
 
-    /// The router's road route from `here` to `target` when there is a router and no given route, ending
-    /// exactly at `target`; nil to fall back on the straight line.
-    private func roadPoints(from here: GeoPoint, to target: GeoPoint) -> [GeoPoint]? {
-        guard route == nil, let router,
-              let plan = try? router.route(RouteRequest(from: here, to: target, category: category)), !plan.isEstimate else { return nil }
+    /// The router's road route from `here` to `target`, ending exactly at `target`, or why there is none (the
+    /// leg then falls back on the straight line); nil when there is no router or a route is given.
+    private func roadPoints(from here: GeoPoint, to target: GeoPoint) -> Result<[GeoPoint], FleetError>? {
+        guard route == nil, let router else { return nil }
+        let plan: RoutePlan
+        do {
+            plan = try router.route(RouteRequest(from: here, to: target, category: category))
+        } catch {
+            return .failure(error)
+        }
+        guard !plan.isEstimate else {
+            return .failure(FleetError(.internalFault, detail: "the router answered an estimate, not a road route"))
+        }
         var points = plan.points
         if points.first != here { points.insert(here, at: 0) }
         if points.last != target { points.append(target) }
-        return points
+        return .success(points)
     }
 
     /// The points from `here` to `target`: the part of `route` between the places nearest to each, ending
@@ -132,4 +148,12 @@ public struct Navigator: Sendable {
         }
         return points
     }
+}
+
+/// A leg the navigator planned: what a simulated drive follows and the route the reporter sends.
+public struct PlannedLeg: Sendable, Equatable {
+    /// The leg's points, from where it was planned to the next waypoint or stop.
+    public var points: [GeoPoint]
+    /// Why the leg is a straight line although a router is set (it found no road route); nil otherwise.
+    public var roadError: FleetError?
 }

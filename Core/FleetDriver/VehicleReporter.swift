@@ -63,7 +63,7 @@ public final class VehicleReporter: Sendable {
         var navigator: Navigator?
         var navigation: NavigationFields?
         /// The leg last told to the listener.
-        var publishedLeg: [GeoPoint]?
+        var publishedLeg: PlannedLeg?
         var firstUpdateDeadline: Double
         var nextAttemptAt: Double
         var attemptedFirstUpdate = false
@@ -189,8 +189,8 @@ public final class VehicleReporter: Sendable {
         reportStopIfDue(now: now)
         guard due else { return .notDue }
 
-        let planned = inner.withLock { state -> (ReportUpdate, Pending?, UpdateAttempt, [GeoPoint]?)? in
-            var leg: [GeoPoint]?
+        let planned = inner.withLock { state -> (ReportUpdate, Pending?, UpdateAttempt, PlannedLeg?)? in
+            var leg: PlannedLeg?
             if let current = state.pending ?? state.latest { leg = navigate(&state, at: current.sample, now: now) }
             let desired = VehicleReport(state: vehicle.hasState ? .online : nil, location: state.pending?.location,
                                         navigation: state.navigation)
@@ -405,10 +405,10 @@ public final class VehicleReporter: Sendable {
 
     /// Plans the navigation at `sample` (once the itinerary is known, so the first route sent ends at
     /// the next waypoint or stop rather than at the end of --route); returns the leg when it is new.
-    private func navigate(_ state: inout Inner, at sample: LocationSample, now: Double) -> [GeoPoint]? {
+    private func navigate(_ state: inout Inner, at sample: LocationSample, now: Double) -> PlannedLeg? {
         guard state.navigator != nil, state.itineraryRead else { return nil }
         state.navigation = state.navigator?.fields(at: sample, now: now)
-        guard let leg = state.navigator?.legPoints, leg != state.publishedLeg else { return nil }
+        guard let leg = state.navigator?.plannedLeg, leg != state.publishedLeg else { return nil }
         state.publishedLeg = leg
         return leg
     }

@@ -28,7 +28,7 @@ public protocol VehicleReporterListener: Sendable {
     /// The vehicle's waypoints or stops were read from the engine (for navigation); nil error when it worked.
     func reporterDidReadItinerary(_ destinations: [Destination], error: FleetError?)
     /// The navigator planned a new leg (to the next waypoint or stop): a simulated drive follows it.
-    func reporterDidPlanLeg(_ points: [GeoPoint])
+    func reporterDidPlanLeg(_ leg: PlannedLeg)
     /// A delivery vehicle's stop change was written, failed, or was superseded by the server's list.
     func reporterDidReportStop(_ event: StopEvent)
     /// The counters changed (after every update, location and state change).
@@ -41,7 +41,7 @@ extension VehicleReporterListener {
     /// Does nothing.
     public func reporterDidReadItinerary(_ destinations: [Destination], error: FleetError?) {}
     /// Does nothing.
-    public func reporterDidPlanLeg(_ points: [GeoPoint]) {}
+    public func reporterDidPlanLeg(_ leg: PlannedLeg) {}
     /// Does nothing.
     public func reporterDidReportStop(_ event: StopEvent) {}
     /// Does nothing.

@@ -84,10 +84,14 @@ final class DaemonListener: VehicleReporterListener, LocationSink {
         }
     }
 
-    func reporterDidPlanLeg(_ points: [GeoPoint]) {
-        plannedDrive.withLock { $0 }?.follow(points)
-        guard let end = points.last else { return }
-        log.log(.debug, "leg-planned", "\(points.count) points to \(end.latitude),\(end.longitude)")
+    func reporterDidPlanLeg(_ leg: PlannedLeg) {
+        plannedDrive.withLock { $0 }?.follow(leg.points)
+        guard let end = leg.points.last else { return }
+        if let error = leg.roadError {
+            log.log(.warning, "leg-not-routed", "no road route to the next stop or waypoint; following the straight line: "
+                        + ErrorText.explained(error), [("lat", .number(end.latitude)), ("lng", .number(end.longitude))])
+        }
+        log.log(.debug, "leg-planned", "\(leg.points.count) points to \(end.latitude),\(end.longitude)")
     }
 
     func reporterDidReportStop(_ event: StopEvent) {

@@ -171,4 +171,33 @@ struct NavigationTests {
         #expect(reporter.tick() == .succeeded)
         #expect(router.calls.withLock { $0 } == 1)
     }
+
+    /// A router that finds no road route anywhere.
+    struct NoRouteRouter: Router {
+        var url: String { "test-no-route" }
+        func route(_ request: RouteRequest) throws(FleetError) -> RoutePlan {
+            throw FleetError(.routeNotFound, detail: "no road joins the points")
+        }
+    }
+
+    @Test("A leg the router finds no road route for is the straight line, and says why")
+    func aLegWithoutARoadRouteSaysWhy() throws {
+        let target = Destination(point: Places.east(500))
+        var routed = Navigator(route: nil, category: .auto, router: CornerRouter())
+        routed.setDestinations([target])
+        _ = routed.fields(at: Places.sample(Geodesy.destination(from: Places.dam, bearing: 0, meters: 300), at: 1_800_000_000), now: 1_800_000_000)
+        #expect(routed.plannedLeg?.points.count == 3 && routed.plannedLeg?.roadError == nil)
+
+        var unrouted = Navigator(route: nil, category: .auto, router: NoRouteRouter())
+        unrouted.setDestinations([target])
+        _ = unrouted.fields(at: Places.sample(Places.dam, at: 1_800_000_000), now: 1_800_000_000)
+        let leg = try #require(unrouted.plannedLeg)
+        #expect(leg.points == [Places.dam, Places.east(500)], "the straight line")
+        #expect(leg.roadError?.code == .notFound, "\(String(describing: leg.roadError))")
+
+        var plain = Navigator(route: nil, category: .auto)
+        plain.setDestinations([target])
+        _ = plain.fields(at: Places.sample(Places.dam, at: 1_800_000_000), now: 1_800_000_000)
+        #expect(plain.plannedLeg != nil && plain.plannedLeg?.roadError == nil, "no router: a straight line, no error")
+    }
 }
