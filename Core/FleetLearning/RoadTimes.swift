@@ -225,10 +225,17 @@ public struct RoadTimes: Sendable {
     /// The piece's own entry, or, when nothing was learned on it, the neighbour in the same direction with the most
     /// passes (GPS wander puts a position a few metres into the next square).
     public func entry(near piece: RoadPiece) -> Piece? {
-        if let own = pieces[piece] { return own }
-        var best: Piece? = nil
+        Self.nearest(piece, in: { pieces[$0] }, passes: \.total.passes)
+    }
+
+    /// What `lookup` has for `piece`, else for the neighbour (``RoadPiece/neighbours``) with the most passes, the
+    /// first of equals; nil when neither the piece nor a neighbour with a pass has anything.
+    private static func nearest<Entry>(_ piece: RoadPiece, in lookup: (RoadPiece) -> Entry?,
+                                       passes: (Entry) -> Double) -> Entry? {
+        if let own = lookup(piece) { return own }
+        var best: Entry? = nil
         piece.forEachNeighbour { neighbour in
-            if let candidate = pieces[neighbour], candidate.total.passes > (best?.total.passes ?? 0) { best = candidate }
+            if let candidate = lookup(neighbour), passes(candidate) > (best.map(passes) ?? 0) { best = candidate }
         }
         return best
     }
@@ -313,13 +320,8 @@ public struct RoadTimes: Sendable {
     /// in place.
     public func paceTable(near piece: RoadPiece) -> PaceTable? {
         if let paceIndex {
-            // As `entry(near:)` picks: the piece's own, else the neighbour with the most passes (the first of equals).
-            if let own = paceIndex[piece] { return own.table }
-            var best: IndexedPaces? = nil
-            piece.forEachNeighbour { neighbour in
-                if let candidate = paceIndex[neighbour], candidate.passes > (best?.passes ?? 0) { best = candidate }
-            }
-            return best?.table
+            // Picked as `entry(near:)` picks.
+            return Self.nearest(piece, in: { paceIndex[$0] }, passes: \.passes)?.table ?? nil
         }
         if let index = pieces.index(forKey: piece) {
             if let kept = pieces.values[index].paces { return kept }
