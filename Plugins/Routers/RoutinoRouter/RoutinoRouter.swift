@@ -14,7 +14,8 @@ import Synchronization
 /// Routino is not thread-safe: two threads in `Routino_CalculateRoute` crash it, even on separate
 /// databases. Snapping points to roads (`Routino_FindWaypoint`) is safe on any thread and is the
 /// expensive half, so it runs unlocked and its results are cached; one process-wide lock holds
-/// route calculation, the walk over its output and its release. Answers are the same as one thread's.
+/// route calculation, the walk over its output and its release, and the calculation also holds the
+/// snaps off until it has read Routino's global error number. Answers are the same as one thread's.
 ///
 /// Routino leaks about 12 KB inside every failed route (no route between the points): callers that
 /// may ask the same impossible question again should remember the answer.
@@ -89,10 +90,14 @@ public final class RoutinoRouter: Router, @unchecked Sendable {
                 try RoutinoLibrary.lock.withLock { _ throws(FleetError) -> RouteOutcome in
                     // Under the lock no other database can re-validate the profile before the route is done.
                     let profile = try RoutinoLibrary.profile(name, validatedFor: database, holdingLock: true)
-                    guard let output = Routino_CalculateRoute(database, profile, translation, buffer.baseAddress, Int32(buffer.count),
-                                                              ROUTINO_ROUTE_QUICKEST | ROUTINO_ROUTE_LIST_TEXT_ALL, nil) else {
-                        return .failed(CRoutino_errno())
+                    // Routino_errno is one global, which a snap (`Routino_FindWaypoint`, run outside `lock`) also
+                    // writes: the snaps are held off from the route until its error number is read.
+                    let (calculated, errno) = RoutinoLibrary.profiles.writing { () -> (UnsafeMutablePointer<Routino_Output>?, Int32) in
+                        let output = Routino_CalculateRoute(database, profile, translation, buffer.baseAddress, Int32(buffer.count),
+                                                            ROUTINO_ROUTE_QUICKEST | ROUTINO_ROUTE_LIST_TEXT_ALL, nil)
+                        return (output, output == nil ? CRoutino_errno() : 0)
                     }
+                    guard let output = calculated else { return .failed(errno) }
                     defer { Routino_DeleteRoute(output) }
                     return .planned(RoutinoRouter.plan(from: output, requested: request.waypoints))
                 }
