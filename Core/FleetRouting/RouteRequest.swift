@@ -30,6 +30,12 @@ public struct RouteRequest: Sendable, Hashable {
         return "via[\(index - 1)]"
     }
 
+    /// A waypoint as an error message names it: `the start (60.165, 24.93)`, `via[0] (…)`, `the destination (…)`.
+    public func place(ofWaypoint index: Int) -> String {
+        let role = index == 0 ? "the start" : index == waypoints.count - 1 ? "the destination" : field(ofWaypoint: index)
+        return "\(role) \(waypoints[index])"
+    }
+
     /// Checks what every router needs: two points or more, each a real latitude and longitude.
     /// Throws INVALID_ARGUMENT naming the field at fault.
     public func validate() throws(FleetError) {

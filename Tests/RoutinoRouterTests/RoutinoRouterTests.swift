@@ -28,6 +28,8 @@ struct RoutinoRouterTests {
             if case .failure(let error) = outcome {
                 #expect(oracle == nil, "we found no route \(from) → \(to) but routino-router did: \(error)")
                 #expect(error.code == .notFound && error.cause == ErrorCause.routeNotFound.id, "\(error)")
+                #expect(error.message.contains("route from the start \(from) to the destination \(to)") && error.field == "to",
+                        "\(error)")
                 continue
             }
             let plan = try outcome.get()
@@ -143,6 +145,19 @@ struct RoutinoRouterTests {
         for index in answers.indices {
             #expect(answers[index] == expected[index % requests.count], "request \(index % requests.count)")
         }
+    }
+
+    /// A leg with no road between its ends is NOT_FOUND naming both ends by role and point, and the
+    /// field of the waypoint it could not reach.
+    @Test func aLegWithoutARoadIsNamed() throws {
+        let start = GeoPoint(latitude: 60.165, longitude: 24.93), destination = GeoPoint(latitude: 60.17, longitude: 24.94)
+        let outcome = Result { () throws(FleetError) -> RoutePlan in try router.route(RouteRequest(from: start, to: destination)) }
+        guard case .failure(let error) = outcome else {
+            Issue.record("a route between \(start) and \(destination), which the map does not connect")
+            return
+        }
+        #expect(error.code == .notFound && error.field == "to", "\(error)")
+        #expect(error.message.contains("no motorcar route from the start \(start) to the destination \(destination)"), "\(error)")
     }
 
     @Test func categoriesUseTheirOwnProfiles() throws {

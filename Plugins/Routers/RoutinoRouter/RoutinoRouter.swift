@@ -110,7 +110,7 @@ public final class RoutinoRouter: Router, @unchecked Sendable {
             // NO_ROUTE_n: no route from waypoint n (1-based) to the next.
             let leg = Int(errno - ROUTINO_ERROR_NO_ROUTE_1)
             throw FleetError(.routeNotFound,
-                             detail: "no \(RoutinoRouter.profileName(for: request.category)) route from \(request.field(ofWaypoint: leg)) \(request.waypoints[leg]) to \(request.field(ofWaypoint: leg + 1)) \(request.waypoints[leg + 1]) on \(url)",
+                             detail: "no \(RoutinoRouter.profileName(for: request.category)) route from \(request.place(ofWaypoint: leg)) to \(request.place(ofWaypoint: leg + 1)) on \(url)",
                              field: request.field(ofWaypoint: leg + 1))
         case .failed(let errno):
             throw FleetError(.internalFault, detail: "Routino could not calculate the route (error \(errno)) on \(url)")
