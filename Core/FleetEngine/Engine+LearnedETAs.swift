@@ -31,6 +31,12 @@ final class LearnedTimesCache: Sendable {
         /// Changes whenever `times` is read again and differs, so plans made from older tables are made anew (and
         /// stay while the store holds what it held).
         var generation: Int
+        /// How often this process learned more (``LearnedTimesCache/invalidate()``), and how often before `times`
+        /// was read: while the first is larger, the next use reads the store again, waiting for it (the metrics
+        /// keep showing `times` meanwhile).
+        var invalidations = 0
+        var invalidationsRead = 0
+        var outdated: Bool { invalidations > invalidationsRead }
     }
 
     private static let generations = Atomic<Int>(0)
@@ -38,45 +44,86 @@ final class LearnedTimesCache: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
 
-    /// The tables for `provider`: read from the store on the first call, then again in the background whenever
-    /// they are older than `refreshSeconds` (the older tables answer meanwhile). A provider's first read waits for
-    /// the store once; a store that cannot be read gives empty tables until the next refresh.
+    /// The tables for `provider`: read from the store on the first call (and the first after ``invalidate()``), then
+    /// again in the background whenever they are older than `refreshSeconds` (the older tables answer meanwhile). A
+    /// provider's first read waits for the store once; a store that cannot be read gives empty tables until the next
+    /// refresh.
     func times(provider: String, now: Double, storage: LearnedTimesStorage, refreshSeconds: Double) -> (times: RoadTimes, generation: Int) {
-        let (cached, due) = entries.withLock { entries -> (Entry?, Bool) in
-            guard var entry = entries[provider] else { return (nil, false) }
+        let (cached, due, invalidations) = entries.withLock { entries -> (Entry?, Bool, Int) in
+            guard var entry = entries[provider] else { return (nil, false, 0) }
+            guard !entry.outdated else { return (nil, false, entry.invalidations) }
             let due = !entry.loading && now - entry.loadedAt >= refreshSeconds
             if due { entry.loading = true }
             entries[provider] = entry
-            return (entry, due)
+            return (entry, due, entry.invalidations)
         }
         guard let cached else {
             var loaded = (try? storage.load(provider: provider)) ?? RoadTimes()
             loaded.precomputePaces()
             let generation = Self.nextGeneration()
-            entries.withLock { $0[provider] = Entry(times: loaded, loadedAt: now, loading: false, generation: generation) }
+            entries.withLock { entries in
+                var entry = Entry(times: loaded, loadedAt: now, loading: entries[provider]?.loading ?? false, generation: generation)
+                entry.invalidations = max(invalidations, entries[provider]?.invalidations ?? 0)
+                entry.invalidationsRead = invalidations
+                entries[provider] = entry
+            }
             return (loaded, generation)
         }
-        if due {
-            DispatchQueue.global(qos: .utility).async { [self] in
-                // Tables equal to those in use are dropped: the vehicles' plans stay.
-                var loaded = (try? storage.load(provider: provider)).flatMap { $0.pieces == cached.times.pieces ? nil : $0 }
-                loaded?.precomputePaces()
-                entries.withLock { entries in
-                    entries[provider]?.loading = false
-                    entries[provider]?.loadedAt = now
-                    if let loaded {
-                        entries[provider]?.times = loaded
-                        entries[provider]?.generation = Self.nextGeneration()
-                    }
-                }
-            }
-        }
+        if due { reloadInBackground(provider: provider, invalidations: invalidations, now: now, storage: storage) }
         return (cached.times, cached.generation)
     }
 
-    /// Forgets every provider's tables, so the next update reads them again.
+    /// Starts reading again, in the background, every provider's tables that are older than `refreshSeconds` or
+    /// outdated, so that what ``extents`` reports follows the store while no vehicle uses the tables (a scrape of
+    /// `/metrics` after `fleet-admin speeds learn` or `clear`).
+    func refreshDue(now: Double, storage: LearnedTimesStorage, refreshSeconds: Double) {
+        let due = entries.withLock { entries -> [(provider: String, invalidations: Int)] in
+            var due: [(String, Int)] = []
+            for (provider, entry) in entries where !entry.loading && (entry.outdated || now - entry.loadedAt >= refreshSeconds) {
+                entries[provider]?.loading = true
+                due.append((provider, entry.invalidations))
+            }
+            return due
+        }
+        for (provider, invalidations) in due {
+            reloadInBackground(provider: provider, invalidations: invalidations, now: now, storage: storage)
+        }
+    }
+
+    /// Reads `provider`'s tables again on a background queue, `invalidations` being the entry's count when the read
+    /// began. Tables equal to those in use are dropped: the vehicles' plans stay.
+    private func reloadInBackground(provider: String, invalidations: Int, now: Double, storage: LearnedTimesStorage) {
+        DispatchQueue.global(qos: .utility).async { [self] in
+            guard var loaded = try? storage.load(provider: provider) else {
+                entries.withLock { entries in
+                    entries[provider]?.loading = false
+                    entries[provider]?.loadedAt = now
+                }
+                return
+            }
+            let inUse = entries.withLock { $0[provider]?.times.pieces }
+            let changed = loaded.pieces != inUse
+            if changed { loaded.precomputePaces() }
+            entries.withLock { entries in
+                guard var entry = entries[provider] else { return }
+                entry.loading = false
+                entry.loadedAt = now
+                entry.invalidationsRead = max(entry.invalidationsRead, invalidations)
+                if changed {
+                    entry.times = loaded
+                    entry.generation = Self.nextGeneration()
+                }
+                entries[provider] = entry
+            }
+        }
+    }
+
+    /// Marks every provider's tables outdated, so the next update reads them again (the metrics keep the last read
+    /// until then).
     func invalidate() {
-        entries.withLock { $0.removeAll() }
+        entries.withLock { entries in
+            for provider in entries.keys { entries[provider]?.invalidations += 1 }
+        }
     }
 
     /// How much is learned per provider, as last read.
@@ -99,8 +146,9 @@ extension Engine {
     /// The learned times stored with this engine's store.
     public var learnedTimesStorage: LearnedTimesStorage { LearnedTimesStorage(store: store) }
 
-    /// Prometheus exposition text of how much the engine has learned per provider (as last read from the store)
-    /// and whether it uses it: `fleet_learned_road_pieces`, `fleet_learned_rows`, `fleet_learned_passes`,
+    /// Prometheus exposition text of how much the engine has learned per provider (as last read from the store: each
+    /// scrape starts reading again, in the background, tables older than the refresh time, so the next scrape shows
+    /// what `fleet-admin speeds learn` or `clear` changed) and whether it uses it: `fleet_learned_road_pieces`, `fleet_learned_rows`, `fleet_learned_passes`,
     /// `fleet_learned_etas_enabled`.
     public func learnedMetrics() -> String {
         var out = """
@@ -109,6 +157,10 @@ extension Engine {
         fleet_learned_etas_enabled \(configuration.learnedETAs == nil ? 0 : 1)
 
         """
+        if let settings = configuration.learnedETAs {
+            learnedTimes.refreshDue(now: clock.now().timeIntervalSince1970, storage: learnedTimesStorage,
+                                    refreshSeconds: settings.refreshSeconds)
+        }
         let extents = learnedTimes.extents
         func gauge(_ name: String, _ help: String, _ value: (Int) -> String) {
             out += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n"

@@ -102,6 +102,32 @@ import Testing
         #expect(newer.times.pieces[piece] != first.times.pieces[piece] && newer.times.pieces[piece]?.paces != nil)
     }
 
+    /// `/metrics` follows the store while no vehicle uses the tables: after `fleet-admin speeds clear` (or learn) on
+    /// the server's store, a scrape starts reading them again once they are older than the refresh time, and a later
+    /// scrape shows the change. This process learning more keeps the last figures listed until the next read.
+    @Test func metricsFollowTheStoreWithoutVehicleUpdates() async throws {
+        let f = Fixture()
+        let storage = f.engine.learnedTimesStorage
+        try storage.add(learned(metersPerSecond: 5), provider: f.provider)
+        _ = try dropoffSeconds(f)
+        let gauge = "fleet_learned_road_pieces{provider=\"\(f.provider)\"} "
+        func pieces() -> Int? {
+            f.engine.learnedMetrics().split(separator: "\n").first { $0.hasPrefix(gauge) }.flatMap { Int($0.dropFirst(gauge.count)) }
+        }
+        let learnedPieces = try #require(pieces())
+        #expect(learnedPieces > 0)
+        f.engine.forgetLearnedTimes()
+        #expect(pieces() == learnedPieces, "the last read stays listed until the tables are read again")
+        _ = try storage.clear(provider: f.provider)
+        f.clock.advance(seconds: 61)
+        var shown = pieces()
+        for _ in 0..<100 where shown != 0 {
+            try await Task.sleep(for: .milliseconds(50))
+            shown = pieces()
+        }
+        #expect(shown == 0, "a scrape after the refresh time reads the cleared tables")
+    }
+
     @Test func theHistoryTeachesTheTablesOnceHoweverOftenLearningRuns() throws {
         let f = Fixture()
         try f.createVehicle("bus", at: (52.5, 13.40))
