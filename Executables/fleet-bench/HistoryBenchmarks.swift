@@ -9,11 +9,13 @@ import ThrowawayPostgres
 /// against off, over SQLite and PostgreSQL, in the same run. The two settings alternate in rounds,
 /// each on a fresh store, so that a burst of other work on the machine falls on both alike; the
 /// ratio is of the medians (aim: at least 90%). On a loaded machine single runs vary threefold, so
-/// the rows also give the process's CPU time per update, which varies less.
+/// the rows also give the process's CPU time per update, which varies less. Rounds of two seconds
+/// take in the store's own background work (its checkpoints, and whatever it does after every so
+/// many points) in proportion.
 enum HistoryBenchmarks {
     static let writers = 8
-    static let rounds = 5
-    static let secondsPerRun = 1.0
+    static let rounds = 7
+    static let secondsPerRun = 2.0
 
     static func run(tempDirectory: String) -> [BenchmarkRow] {
         let folder = "\(tempDirectory)/history"
