@@ -63,15 +63,22 @@ public struct DriveLearner: Sendable {
     }
 
     /// The passes of `passes(of: [start, standing, end])` (`standing` left out when nil), handed to `pass` in driving
-    /// order without building an array: ``LiveDrive`` cuts every location update this way.
-    func passes(from start: Fix, through standing: Fix?, to end: Fix, _ pass: (PieceObservation) -> Void) {
+    /// order without building an array: ``LiveDrive`` cuts every location update this way. `startToEndMeters` is
+    /// `Geodesy.distance(start.position, end.position)`, which the caller measured (the path's length when there is
+    /// no standing fix).
+    func passes(from start: Fix, through standing: Fix?, to end: Fix, startToEndMeters: Double,
+                _ pass: (PieceObservation) -> Void) {
         func cutDrive(_ drive: ShortPath) {
             cut(drive) { piece, slot, tally in pass(PieceObservation(piece: piece, slot: slot, tally: tally)) }
         }
         var path = ShortPath()
         extend(&path, with: start, ending: cutDrive)
-        if let standing { extend(&path, with: standing, ending: cutDrive) }
-        extend(&path, with: end, ending: cutDrive)
+        if let standing {
+            extend(&path, with: standing, ending: cutDrive)
+            extend(&path, with: end, ending: cutDrive)
+        } else {
+            extend(&path, with: end, metersFromLast: startToEndMeters, ending: cutDrive)
+        }
         if path.count >= 2 { cutDrive(path) }
     }
 
@@ -84,8 +91,10 @@ public struct DriveLearner: Sendable {
 
     /// Adds `fix` to the drive gathered in `path`, unless it came too soon after the last (it adds nothing then). After
     /// too long a silence or too fast a jump, hands the drive to `ended` instead (when it has two fixes or more) and
-    /// starts the next one at `fix`.
-    private func extend<Path: DrivePath>(_ path: inout Path, with fix: Fix, ending ended: (Path) -> Void) {
+    /// starts the next one at `fix`. `metersFromLast`, when given, is the distance from the last fix gathered to `fix`
+    /// (`Geodesy.distance` of their positions), already measured.
+    private func extend<Path: DrivePath>(_ path: inout Path, with fix: Fix, metersFromLast: Double? = nil,
+                                         ending ended: (Path) -> Void) {
         guard path.count > 0 else {
             path.append(PathPoint(fix: fix, meters: 0))
             return
@@ -94,7 +103,7 @@ public struct DriveLearner: Sendable {
         let elapsed = fix.time - last.fix.time
         if elapsed < minimumIntervalSeconds && elapsed >= 0 { return }
         let silent = elapsed < 0 || elapsed > maximumGapSeconds
-        let meters = silent ? 0 : Geodesy.distance(last.fix.position, fix.position)
+        let meters = silent ? 0 : metersFromLast ?? Geodesy.distance(last.fix.position, fix.position)
         if silent || meters / elapsed > maximumMetersPerSecond {
             if path.count >= 2 { ended(path) }
             path.clear()

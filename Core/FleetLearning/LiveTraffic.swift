@@ -313,11 +313,12 @@ public struct LiveDrive: Sendable, Hashable {
             standing = nil
             return
         }
-        guard Geodesy.distance(start.position, fix.position) >= learner.stepMeters else {
+        let meters = Geodesy.distance(start.position, fix.position)
+        guard meters >= learner.stepMeters else {
             standing = fix
             return
         }
-        learner.passes(from: start, through: standing, to: fix, pass)
+        learner.passes(from: start, through: standing, to: fix, startToEndMeters: meters, pass)
         anchor = fix
         standing = nil
     }
