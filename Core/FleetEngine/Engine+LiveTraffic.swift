@@ -12,6 +12,8 @@ final class LiveTrafficFeed: Sendable {
     private struct State {
         var speeds: [String: LiveRoadSpeeds] = [:]
         var drives: [RecordKey: LiveDrive] = [:]
+        /// The passes of the update being fed (kept between updates, so that its storage is).
+        var passes: [PieceObservation] = []
     }
 
     /// Vehicles whose drives are followed at most; beyond, the drives are forgotten and start again.
@@ -28,9 +30,10 @@ final class LiveTrafficFeed: Sendable {
         // fixes: a few steps of arithmetic), so two updates of one vehicle cannot both cut from the same anchor.
         state.withLock { state in
             if state.drives.count >= Self.maximumVehicles, state.drives[key] == nil { state.drives.removeAll(keepingCapacity: true) }
-            let passes = state.drives[key, default: LiveDrive()].add(fix, learner: learner)
-            guard !passes.isEmpty else { return }
-            Self.add(passes, countsWaits: countsWaits, at: now, to: &state.speeds[key.provider, default: LiveRoadSpeeds()])
+            state.passes.removeAll(keepingCapacity: true)
+            state.drives[key, default: LiveDrive()].add(fix, learner: learner) { state.passes.append($0) }
+            guard !state.passes.isEmpty else { return }
+            Self.add(state.passes, countsWaits: countsWaits, at: now, to: &state.speeds[key.provider, default: LiveRoadSpeeds()])
         }
     }
 

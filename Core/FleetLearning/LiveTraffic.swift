@@ -305,22 +305,22 @@ public struct LiveDrive: Sendable, Hashable {
     /// A drive that has seen nothing yet.
     public init() {}
 
-    /// The passes completed by `fix` (none until the vehicle has moved a step).
-    public mutating func add(_ fix: Fix, learner: DriveLearner) -> [PieceObservation] {
+    /// Hands `pass` the passes completed by `fix` (none until the vehicle has moved a step), in driving order.
+    public mutating func add(_ fix: Fix, learner: DriveLearner, _ pass: (PieceObservation) -> Void) {
         guard let start = anchor, fix.time > (standing ?? start).time,
               fix.time - (standing ?? start).time <= learner.maximumGapSeconds else {
             anchor = fix
             standing = nil
-            return []
+            return
         }
-        guard Geodesy.distance(start.position, fix.position) >= learner.stepMeters else {
+        let meters = Geodesy.distance(start.position, fix.position)
+        guard meters >= learner.stepMeters else {
             standing = fix
-            return []
+            return
         }
-        let passes = learner.passes(of: standing.map { [start, $0, fix] } ?? [start, fix])
+        learner.passes(from: start, through: standing, to: fix, startToEndMeters: meters, pass)
         anchor = fix
         standing = nil
-        return passes
     }
 }
 

@@ -46,16 +46,41 @@ public struct RoadPiece: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// The piece a vehicle is on at `point`, driving towards `bearing` degrees (clockwise from north).
     public init(at point: GeoPoint, bearing: Double) {
-        let northMeters = point.latitude * Self.metersPerDegree
-        let row = (northMeters / Self.sizeMeters).rounded(.down)
-        // Each row uses the cosine at its own centre, so every point of a row is cut the same way.
-        let rowLatitude = (row + 0.5) * Self.sizeMeters / Self.metersPerDegree
-        let eastMeters = point.longitude * Self.metersPerDegree * cos(rowLatitude * Double.pi / 180)
+        var row = Row()
+        self.init(at: point, heading: Self.heading(ofBearing: bearing), row: &row)
+    }
+
+    /// The direction of travel towards `bearing` degrees (clockwise from north): its 45° sector, 0 north … 7 north-west.
+    static func heading(ofBearing bearing: Double) -> UInt8 {
         let sector = 360.0 / Double(Self.headings)
         var normalized = (bearing + sector / 2).truncatingRemainder(dividingBy: 360)
         if normalized < 0 { normalized += 360 }
-        self.init(east: Int32(clamping: Int((eastMeters / Self.sizeMeters).rounded(.down))), north: Int32(clamping: Int(row)),
-                  heading: UInt8(min(Self.headings - 1, Int(normalized / sector))))
+        return UInt8(min(Self.headings - 1, Int(normalized / sector)))
+    }
+
+    /// A row of squares and the cosine of its centre's latitude, which scales every longitude in it: kept between the
+    /// pieces of a drive (``init(at:heading:row:)``), whose steps mostly stay in one row, so the cosine is taken once
+    /// per row rather than once per step.
+    struct Row {
+        /// The row's index northwards (not a number: no row yet).
+        var north = Double.nan
+        /// The cosine of the latitude of the row's centre.
+        var cosine = 0.0
+    }
+
+    /// The piece at `point` crossed in `heading`, as ``init(at:bearing:)`` cuts it; `row` is the row of the last piece
+    /// cut this way, replaced when `point` lies in another.
+    init(at point: GeoPoint, heading: UInt8, row: inout Row) {
+        let northMeters = point.latitude * Self.metersPerDegree
+        let north = (northMeters / Self.sizeMeters).rounded(.down)
+        if north != row.north {
+            // Each row uses the cosine at its own centre, so every point of a row is cut the same way.
+            let rowLatitude = (north + 0.5) * Self.sizeMeters / Self.metersPerDegree
+            row = Row(north: north, cosine: cos(rowLatitude * Double.pi / 180))
+        }
+        let eastMeters = point.longitude * Self.metersPerDegree * row.cosine
+        self.init(east: Int32(clamping: Int((eastMeters / Self.sizeMeters).rounded(.down))), north: Int32(clamping: Int(north)),
+                  heading: heading)
     }
 
     /// The eight squares around this one, crossed in the same direction.

@@ -244,7 +244,7 @@ private final class UpdatePath {
             let from = road.totalMeters * 0.45
             for step in 0...100 {
                 let fix = Fix(time: 1_769_385_600 + Double(step) * 10, position: road.point(atMeters: from + Double(step) * 20))
-                for pass in drive.add(fix, learner: DriveLearner()) {
+                drive.add(fix, learner: DriveLearner()) { pass in
                     live.add(pass.piece, seconds: pass.tally.seconds, meters: pass.tally.meters, at: fix.time)
                 }
             }
@@ -383,7 +383,7 @@ private final class FleetSequence {
                                             liveSecondsPerMeter: pace, fallbackSecondsPerMeter: pace, timing: &vehicle.timing)[0]
             }
             if kind == .learnedETAsAndLiveTraffic {
-                for pass in vehicle.drive.add(Fix(time: time, position: position), learner: DriveLearner()) {
+                vehicle.drive.add(Fix(time: time, position: position), learner: DriveLearner()) { pass in
                     live.add(pass.piece, seconds: pass.tally.seconds, meters: pass.tally.meters, at: time)
                 }
                 let traffic: LiveRouteTraffic

@@ -31,7 +31,7 @@ struct LiveTrafficTests {
         var live = LiveRoadSpeeds()
         var vehicle = LiveDrive()
         for fix in fixes {
-            for pass in vehicle.add(fix, learner: DriveLearner()) {
+            vehicle.add(fix, learner: DriveLearner()) { pass in
                 live.add(pass.piece, seconds: pass.tally.seconds, meters: pass.tally.meters, at: fix.time)
             }
         }
@@ -83,7 +83,7 @@ struct LiveTrafficTests {
         var live = Self.live(Self.drive(from: 600, to: 1000, speed: 2, start: now - 220))
         var second = LiveDrive()
         for fix in Self.drive(from: 1200, to: 1600, speed: 5.5, start: now - 80) {
-            for pass in second.add(fix, learner: DriveLearner()) {
+            second.add(fix, learner: DriveLearner()) { pass in
                 live.add(pass.piece, seconds: pass.tally.seconds, meters: pass.tally.meters, at: fix.time)
             }
         }
@@ -166,7 +166,7 @@ struct RouteTrafficReadingsTests {
     static func add(_ fixes: [Fix], to live: inout LiveRoadSpeeds) {
         var vehicle = LiveDrive()
         for fix in fixes {
-            for pass in vehicle.add(fix, learner: DriveLearner()) {
+            vehicle.add(fix, learner: DriveLearner()) { pass in
                 live.add(pass.piece, seconds: pass.tally.seconds, meters: pass.tally.meters, at: fix.time)
             }
         }
