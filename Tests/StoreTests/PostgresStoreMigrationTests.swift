@@ -43,30 +43,6 @@ struct PostgresStoreMigrationTests {
         try HistoryContract.expectOnePointOfARidesVehicleKeptBeside(deliveryVehiclePointsIn: store)
     }
 
-    @Test func aVersion6HistoryKeepsItsPointsBesideTheRecentOnes() throws {
-        // The database as the engine of schema version 6 left it: its six migrations, then two points.
-        let (url, database) = try Self.database("from_v6", migrations: 6, then: """
-            INSERT INTO history (provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips, kind)
-            VALUES ('p'::bytea, 'v1'::bytea, 10000000, 52.5, 13.4, 4, 8.5, 90, 'ONLINE'::bytea, ''::bytea, 'vehicle'),
-                   ('p'::bytea, 'd1'::bytea, 30000000, 52.5, 13.4, NULL, NULL, NULL, NULL, ''::bytea, 'deliveryVehicle');
-            """)
-        let cluster = try #require(try PostgresCluster.shared)
-
-        let store = try PostgresStore(url: url)
-        defer { try? store.close() }
-        try HistoryContract.drive("v1", times: [20, 40], in: store)
-        func read() throws -> [HistoryPoint] { try store.history(HistoryQuery(), after: nil, limit: 10) }
-        let points = try read()
-        #expect(HistoryContract.times(points) == [10, 20, 30, 40])
-        #expect(points.map(\.kind) == [.vehicle, .vehicle, .deliveryVehicle, .vehicle])
-        #expect(Set(points.map(\.sequence)).count == 4)
-        #expect(HistoryContract.times(try store.history(HistoryQuery(kind: .vehicle, provider: "p", vehicleID: "v1"), after: nil, limit: 10)) == [10, 20, 40])
-        // Pruning moves the new points beside the old ones, then removes the oldest.
-        #expect(try store.pruneHistory(before: 15_000_000, limit: 10) == 1)
-        #expect(HistoryContract.times(try read()) == [20, 30, 40])
-        #expect(try cluster.psql("SELECT count(*) FROM history_recent", database: database).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-    }
-
     /// A new database `name` as the engine of schema version `migrations` left it, with `script` run
     /// after its migrations; its URL and its name.
     static func database(_ name: String, migrations: Int, then script: String) throws -> (url: String, name: String) {

@@ -24,12 +24,10 @@ struct QueuedCommit: Sendable {
 final class CommitBatches: Sendable {
     private let pool: ConnectionPool
     private let publisher: ChangePublisher
-    private let mover: HistoryMover
 
-    init(pool: ConnectionPool, publisher: ChangePublisher, mover: HistoryMover) {
+    init(pool: ConnectionPool, publisher: ChangePublisher) {
         self.pool = pool
         self.publisher = publisher
-        self.mover = mover
     }
 
     /// Commits `items` and runs each one's completion.
@@ -54,7 +52,7 @@ final class CommitBatches: Sendable {
     }
 
     private func commitAlone(_ item: QueuedCommit) {
-        item.completion(Result { try pool.withConnection { try PostgresStore.commit(item.writes, on: $0, publisher: publisher, mover: mover) } })
+        item.completion(Result { try pool.withConnection { try PostgresStore.commit(item.writes, on: $0, publisher: publisher) } })
     }
 
     private func commitTogether(_ members: [QueuedCommit]) {
@@ -62,9 +60,7 @@ final class CommitBatches: Sendable {
         let outcome = Result { try pool.withConnection { try Self.commit(writes, on: $0) } }
         switch outcome {
         case .success(let results):
-            let committed = zip(writes, results).compactMap { write, result in (try? result.get()) == nil ? nil : write }
-            publisher.publish(committed.map(\.key))
-            mover.wrote(points: HistoryMover.points(in: committed))
+            publisher.publish(zip(writes, results).compactMap { write, result in (try? result.get()) == nil ? nil : write.key })
             for (member, result) in zip(members, results) { member.completion(result.map { [$0] }) }
         case .failure(let error as FleetError) where error.cause == ErrorCause.storeUnreachable.id:
             for member in members { member.completion(.failure(error)) }

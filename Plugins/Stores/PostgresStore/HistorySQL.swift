@@ -1,17 +1,9 @@
 import FleetStore
 
-/// The statements of the position history and how a row becomes a `HistoryPoint`. A point is
-/// written by the same statement as the vehicle's update it records (`RecordSQL.statement(for:)`),
-/// a data-modifying `WITH` that inserts it only when the update changed its row: one statement, so
-/// a batch of updates stays one pipeline and one WAL flush.
-///
-/// The point goes to `history_recent`, a table without indexes, and `HistoryMover` moves what it
-/// holds into `history` (indexed by vehicle and by time) in bulk, every `HistoryMover.pointsPerMove`
-/// points and before each prune. Each index of `history` cost every update its own insert into a
-/// B-tree (pgbench, 8 clients: 138–142 µs of server CPU per update with both, 107–128 with none,
-/// 81–83 without the point); moved in sorted bulk, the entries of a thousand points share the pages
-/// they land on. Reads take both tables in one statement (one snapshot), so a point reads the same
-/// at once, after a move, and during one.
+/// The statements of the position history (the `history` table) and how a row becomes a
+/// `HistoryPoint`. A point is written by the same statement as the vehicle's update it records
+/// (`RecordSQL.statement(for:)`), a data-modifying `WITH` that inserts it only when the update
+/// changed its row: one statement, so a batch of updates stays one pipeline and one WAL flush.
 enum HistorySQL {
     /// The history's columns, in the order `values` gives them.
     private static let insertColumns = "kind, provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips"
@@ -23,7 +15,7 @@ enum HistorySQL {
     static func keeping(_ statement: String, first: Int) -> String {
         """
         WITH written AS (\(statement)),
-        kept AS (INSERT INTO history_recent (\(insertColumns)) SELECT $1, $2, $3, \(values(first: first)) FROM written)
+        kept AS (INSERT INTO history (\(insertColumns)) SELECT $1, $2, $3, \(values(first: first)) FROM written)
         SELECT version FROM written
         """
     }
@@ -35,7 +27,7 @@ enum HistorySQL {
                     VALUES ($1, $2, $3, coalesce((SELECT version FROM buried), 0) + 1, $4, $5, $6, $7, $8)
                     ON CONFLICT (kind, provider, id) DO NOTHING
                     RETURNING version),
-        kept AS (INSERT INTO history_recent (\(insertColumns)) SELECT $1, $2, $3, \(values(first: 9)) FROM written)
+        kept AS (INSERT INTO history (\(insertColumns)) SELECT $1, $2, $3, \(values(first: 9)) FROM written)
         SELECT version FROM written
         """
 
@@ -53,32 +45,24 @@ enum HistorySQL {
 
     private static let columns = "seq, provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips, kind"
 
-    /// The points of `filter` in time order, $7 at most: those of `history` (read in order on the
-    /// index `filter` fits) with all of `history_recent`'s (a thousand points or so, not indexed).
-    private static func reading(_ filter: String) -> String {
-        """
-        SELECT \(columns) FROM (
-            (SELECT \(columns) FROM history WHERE \(filter) ORDER BY time, seq LIMIT $7)
-            UNION ALL
-            SELECT \(columns) FROM history_recent WHERE \(filter)
-        ) AS points ORDER BY time, seq LIMIT $7
-        """
-    }
-
     /// The points of one vehicle ($1 provider, $2 vehicle, of kind $9 when not NULL) in the span
     /// $3 ..< $4 after the cursor ($5 time, $6 seq), of trip $8 when not NULL (its
     /// `HistoryQuery.tripNeedle`), $7 at most.
-    static let ofVehicle = reading("""
-        provider = $1 AND vehicle = $2 AND time >= $3 AND time < $4 AND time >= $5 AND (time, seq) > ($5, $6)
+    static let ofVehicle = """
+        SELECT \(columns) FROM history
+        WHERE provider = $1 AND vehicle = $2 AND time >= $3 AND time < $4 AND time >= $5 AND (time, seq) > ($5, $6)
           AND ($8::bytea IS NULL OR position($8::bytea IN trips) > 0) AND ($9::text IS NULL OR kind = $9::text)
-        """)
+        ORDER BY time, seq LIMIT $7
+        """
 
     /// As `ofVehicle` for every vehicle, of provider $1 and vehicle $2 when not NULL.
-    static let ofSpan = reading("""
-        time >= $3 AND time < $4 AND time >= $5 AND (time, seq) > ($5, $6)
+    static let ofSpan = """
+        SELECT \(columns) FROM history
+        WHERE time >= $3 AND time < $4 AND time >= $5 AND (time, seq) > ($5, $6)
           AND ($1::bytea IS NULL OR provider = $1) AND ($2::bytea IS NULL OR vehicle = $2)
           AND ($8::bytea IS NULL OR position($8::bytea IN trips) > 0) AND ($9::text IS NULL OR kind = $9::text)
-        """)
+        ORDER BY time, seq LIMIT $7
+        """
 
     static func parameters(_ query: HistoryQuery, after cursor: HistoryCursor?, limit: Int) -> [PGValue] {
         [.optionalBytes(query.provider.map { Array($0.utf8) }), .optionalBytes(query.vehicleID.map { Array($0.utf8) }),
@@ -101,18 +85,8 @@ enum HistorySQL {
         return found
     }
 
-    /// Moves every point of `history_recent` that committed into `history`, in the order of the
-    /// vehicle index. Points whose transactions are still running stay for the next move; two moves
-    /// at once move each point once (the second waits for the first's row locks, then skips the
-    /// rows it deleted).
-    static let move = """
-        WITH moved AS (DELETE FROM history_recent RETURNING \(columns))
-        INSERT INTO history (\(columns)) OVERRIDING SYSTEM VALUE
-        SELECT \(columns) FROM moved ORDER BY provider, vehicle, time, seq
-        """
-
-    /// Removes up to $2 of the oldest points of `history` older than $1, found on the time index and
-    /// deleted by their row addresses (`HistoryMover.prune` moves the recent points first).
+    /// Removes up to $2 of the oldest points older than $1, found on the time index and deleted by
+    /// their row addresses.
     static let prune = """
         DELETE FROM history WHERE ctid = ANY (ARRAY(SELECT ctid FROM history WHERE time < $1 ORDER BY time LIMIT $2))
         """

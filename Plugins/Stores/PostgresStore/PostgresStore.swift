@@ -44,7 +44,6 @@ public final class PostgresStore: Store {
     private let listener: ChangeListener
     private let committers: CommitWorkers<QueuedCommit>
     private let publisher: ChangePublisher
-    private let mover: HistoryMover
     private let counter = StatementCounter()
     /// Commits running on the threads of callers that wait for them (`WaitingCaller`).
     private let callerThreadCommits = Atomic(0)
@@ -78,9 +77,7 @@ public final class PostgresStore: Store {
             try? pool.withConnection { Self.notify(keys, on: $0) }
         }
         self.publisher = publisher
-        let mover = HistoryMover(pool: pool)
-        self.mover = mover
-        let batches = CommitBatches(pool: pool, publisher: publisher, mover: mover)
+        let batches = CommitBatches(pool: pool, publisher: publisher)
         self.committers = CommitWorkers(limit: Self.commitThreads(poolSize: parsed.poolSize), batchLimit: Self.batchLimit,
                                         batchable: { $0.writes.count == 1 }, run: { batches.run($0) })
     }
@@ -106,11 +103,10 @@ public final class PostgresStore: Store {
     deinit {
         // Released by a commit's completion on a commit thread, closing there would wait for that
         // thread to stop: close from another thread, which the commit threads let go once done.
-        let (committers, publisher, mover, listener, pool) = (self.committers, self.publisher, self.mover, self.listener, self.pool)
+        let (committers, publisher, listener, pool) = (self.committers, self.publisher, self.listener, self.pool)
         let close: @Sendable () -> Void = {
             committers.close()
             publisher.close()
-            mover.close()
             listener.stop()
             pool.close()
         }
@@ -170,7 +166,7 @@ public final class PostgresStore: Store {
     @discardableResult
     public func commit(_ writes: [StoreWrite]) throws -> [UInt64] {
         try Self.validate(writes)
-        return try pool.withConnection { try Self.commit(writes, on: $0, publisher: publisher, mover: mover) }
+        return try pool.withConnection { try Self.commit(writes, on: $0, publisher: publisher) }
     }
 
     /// Throws INVALID_ARGUMENT for a point the grid cannot index, before anything is written.
@@ -183,16 +179,14 @@ public final class PostgresStore: Store {
     }
 
     /// Commits `writes` alone on `connection`, trying again after a deadlock, and hands their keys to
-    /// `publisher` and their points' count to `mover` once committed.
-    static func commit(_ writes: [StoreWrite], on connection: PGConnection, publisher: ChangePublisher,
-                       mover: HistoryMover) throws -> [UInt64] {
+    /// `publisher` once committed.
+    static func commit(_ writes: [StoreWrite], on connection: PGConnection, publisher: ChangePublisher) throws -> [UInt64] {
         guard !writes.isEmpty else { return [] }
         var attempt = 0
         while true {
             do {
                 let versions = try apply(writes, on: connection)
                 publisher.publish(writes.map(\.key))
-                mover.wrote(points: HistoryMover.points(in: writes))
                 return versions
             } catch let error as FleetError where isDeadlock(error) && attempt < deadlockRetries {
                 attempt += 1
@@ -316,15 +310,13 @@ public final class PostgresStore: Store {
         }
     }
 
-    /// Deletes up to `limit` of the oldest points older than `time`: moves the recent points into
-    /// the indexed history first (`HistoryMover`), then deletes, each a statement of its own (row
-    /// locks on points already written only: writers appending new ones never wait for it).
+    /// Deletes up to `limit` of the oldest points older than `time`, one statement of its own
+    /// (row locks on old points only: writers appending new ones never wait for it).
     @discardableResult
     public func pruneHistory(before time: Int64, limit: Int) throws -> Int {
         guard limit > 0 else { return 0 }
         return try pool.withConnection { connection in
-            try HistoryMover.move(on: connection)
-            return try connection.execute(HistorySQL.prune, [.int8(time), .int8(Int64(limit))], prepared: true,
+            try connection.execute(HistorySQL.prune, [.int8(time), .int8(Int64(limit))], prepared: true,
                                    doing: "pruning the position history").changed
         }
     }
@@ -376,7 +368,6 @@ public final class PostgresStore: Store {
     public func close() throws {
         committers.close()
         publisher.close()
-        mover.close()
         listener.stop()
         pool.close()
     }

@@ -99,27 +99,6 @@ enum Schema {
         ("the position history of delivery vehicles: each point's vehicle kind, the points before it of rides vehicles", [
             "ALTER TABLE history ADD COLUMN kind text NOT NULL DEFAULT 'vehicle'",
         ]),
-        // A vehicle update appends its point to a table without indexes; `HistoryMover` moves the
-        // points into `history` in sorted bulk (see `HistorySQL`). The points `history` holds stay
-        // there; `seq` comes from `history`'s own sequence, so that a point keeps it when moved.
-        ("recent points of the position history in a table without indexes, moved into the indexed history in bulk", [
-            """
-            CREATE TABLE history_recent (
-                seq bigint NOT NULL DEFAULT nextval('history_seq_seq'),
-                provider bytea NOT NULL,
-                vehicle bytea NOT NULL,
-                time bigint NOT NULL,
-                lat double precision NOT NULL,
-                lng double precision NOT NULL,
-                accuracy double precision,
-                speed double precision,
-                heading double precision,
-                state bytea,
-                trips bytea NOT NULL,
-                kind text NOT NULL
-            )
-            """,
-        ]),
     ]
 
     /// The channel stores notify on after a commit: `KIND/HEX(PROVIDER)/HEX(ID)` per changed record.
