@@ -89,6 +89,9 @@ enum EngineBenchmarks {
         var cpuMicroseconds: Double
         /// Context switches (voluntary and not) of the process per update: a lock convoy shows here.
         var switches: Double
+        /// The database server's CPU time per update, in microseconds, when `measureUpdates` was given
+        /// its clock; 0 otherwise.
+        var serverMicroseconds: Double = 0
 
         /// "CPU 16.2 µs, 0.07 context switches per update".
         var costText: String {
@@ -108,8 +111,10 @@ enum EngineBenchmarks {
     }
 
     /// `updatesPerSecond`, with what the updates cost the process in CPU and context switches.
+    /// `serverSeconds`, when given, reads a database server's CPU time so far (its processes'), which
+    /// the process's own figures leave out.
     static func measureUpdates(_ engine: Engine, writers: Int, seconds: Double = secondsPerRun,
-                               started: () -> Void = {}) throws -> UpdateRun {
+                               started: () -> Void = {}, serverSeconds: (() -> Double)? = nil) throws -> UpdateRun {
         for w in 0..<writers {
             for v in 0..<vehiclesPerWriter {
                 _ = try engine.createVehicle(CreateVehicleRequest(parent: "providers/\(provider)", vehicleId: "w\(w)v\(v)",
@@ -154,14 +159,16 @@ enum EngineBenchmarks {
         let now = DispatchTime.now().uptimeNanoseconds
         if now < start { usleep(UInt32((start - now) / 1000)) }
         let before = ProcessUsage.current()
+        let serverBefore = serverSeconds?() ?? 0
         group.wait()
         let used = ProcessUsage.current().since(before)
+        let serverUsed = (serverSeconds?() ?? 0) - serverBefore
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let (done, failed) = counts.withLock { ($0.map(\.done).reduce(0, +), $0.map(\.failed).reduce(0, +)) }
         if failed > 0 { throw BenchmarkFailure(message: "\(failed) updates failed") }
         let updates = Double(max(1, done))
         return UpdateRun(rate: Double(done) / elapsed, cpuMicroseconds: used.cpuSeconds / updates * 1e6,
-                         switches: Double(used.switches) / updates)
+                         switches: Double(used.switches) / updates, serverMicroseconds: serverUsed / updates * 1e6)
     }
 
     /// p50 and p99 of SearchVehicles (2 km radius, 10 results, ordered by pickup ETA) in a fleet of

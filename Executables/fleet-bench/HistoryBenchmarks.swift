@@ -9,7 +9,9 @@ import ThrowawayPostgres
 /// against off, over SQLite and PostgreSQL, in the same run. The two settings alternate in rounds,
 /// each on a fresh store, so that a burst of other work on the machine falls on both alike; the
 /// ratio is of the medians (aim: at least 90%). On a loaded machine single runs vary threefold, so
-/// the rows also give the process's CPU time per update, which varies less. Rounds of two seconds
+/// the rows also give the process's CPU time per update, which varies less, and PostgreSQL's (its
+/// server processes', which the process's leaves out: on a machine whose cores the client and the
+/// server share, the sum is what the rate pays for). Rounds of two seconds
 /// take in the store's own background work (its checkpoints, and whatever it does after every so
 /// many points) in proportion.
 enum HistoryBenchmarks {
@@ -30,7 +32,7 @@ enum HistoryBenchmarks {
         do {
             let cluster = try PostgresCluster(durability: .machineCrash)
             defer { cluster.stop() }
-            rows += compare(store: "postgres") { round, keeps in
+            rows += compare(store: "postgres", serverSeconds: cluster.postmaster.map { postmaster in { ProcessCPU.postgresSeconds(postmaster: postmaster) } }) { round, keeps in
                 try PostgresStore(url: try cluster.createDatabase("history_\(keeps ? "on" : "off")_\(round)"), options: .init(durable: true))
             }
         } catch {
@@ -40,9 +42,12 @@ enum HistoryBenchmarks {
     }
 
     /// Rows for one store: each setting's median rate, and history on as a share of off.
-    private static func compare(store name: String, open: (_ round: Int, _ keepsHistory: Bool) throws -> any Store) -> [BenchmarkRow] {
+    /// `serverSeconds` reads the database server's CPU time so far, for a store that has one.
+    private static func compare(store name: String, serverSeconds: (() -> Double)? = nil,
+                                open: (_ round: Int, _ keepsHistory: Bool) throws -> any Store) -> [BenchmarkRow] {
         var rates: [Bool: [Double]] = [true: [], false: []]
         var cpu: [Bool: [Double]] = [true: [], false: []]
+        var serverCPU: [Bool: [Double]] = [true: [], false: []]
         do {
             for round in 0..<rounds {
                 for keeps in round % 2 == 0 ? [false, true] : [true, false] {
@@ -51,9 +56,10 @@ enum HistoryBenchmarks {
                     var configuration = EngineConfiguration()
                     configuration.keepsHistory = keeps
                     let measured = try EngineBenchmarks.measureUpdates(Engine(store: store, configuration: configuration), writers: writers,
-                                                                       seconds: secondsPerRun)
+                                                                       seconds: secondsPerRun, serverSeconds: serverSeconds)
                     rates[keeps, default: []].append(measured.rate)
                     cpu[keeps, default: []].append(measured.cpuMicroseconds)
+                    serverCPU[keeps, default: []].append(measured.serverMicroseconds)
                 }
             }
         } catch {
@@ -62,13 +68,18 @@ enum HistoryBenchmarks {
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let on = median(rates[true] ?? [0]), off = median(rates[false] ?? [0])
         let cpuOn = median(cpu[true] ?? [0]), cpuOff = median(cpu[false] ?? [0])
+        let serverOn = median(serverCPU[true] ?? [0]), serverOff = median(serverCPU[false] ?? [0])
+        func serverText(_ microseconds: Double) -> String {
+            serverSeconds == nil ? "" : String(format: "server CPU %.1f µs per update; ", microseconds)
+        }
         return [
             BenchmarkRow(name: "durable location updates, history off, \(name), \(writers) writers", value: .perSecond(off),
-                         comparison: String(format: "CPU %.1f µs per update; ", cpuOff) + EngineBenchmarks.runsText(rates[false] ?? [])),
+                         comparison: String(format: "CPU %.1f µs per update; ", cpuOff) + serverText(serverOff)
+                             + EngineBenchmarks.runsText(rates[false] ?? [])),
             BenchmarkRow(name: "durable location updates, history on, \(name), \(writers) writers", value: .perSecond(on),
                          comparison: String(format: "%.1f%% of history off (aim: 90%%); CPU %.1f µs per update (%.0f%% of off); ",
                                             off > 0 ? on / off * 100 : 0, cpuOn, cpuOff > 0 ? cpuOn / cpuOff * 100 : 0)
-                             + EngineBenchmarks.runsText(rates[true] ?? []),
+                             + serverText(serverOn) + EngineBenchmarks.runsText(rates[true] ?? []),
                          ratio: off > 0 ? on / off : nil, baseline: "history off"),
         ]
     }
