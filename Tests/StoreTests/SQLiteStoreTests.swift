@@ -423,7 +423,7 @@ struct SQLiteStoreTests {
 }
 
 /// A plain SQLite connection for looking at (and tampering with) a store's file from outside.
-private final class RawSQLite {
+final class RawSQLite {
     private var db: OpaquePointer?
 
     init(path: String) throws {

@@ -28,13 +28,23 @@ enum HistorySQL {
 
     /// The points of one vehicle (?1 provider, ?2 vehicle, of kind ?9 when not NULL) in the span
     /// ?3 ..< ?4, after the cursor (?5 time, ?6 seq), of trip ?8 when not NULL (its
-    /// `HistoryQuery.tripNeedle`), ?7 at most: on the (provider, vehicle, time) index, whose rows
-    /// are in (time, seq) order already.
+    /// `HistoryQuery.tripNeedle`), ?7 at most, in (time, seq) order: those filed by vehicle through
+    /// `history_by_vehicle`, whose keys are in that order already, merged with the matching points
+    /// of the unfiled tail (`seq` above the mark, a short range of rowids read whole; NOT INDEXED
+    /// keeps the planner off the time index, which would read every vehicle's points in the span).
+    /// One statement, so both parts and the mark come from one snapshot: a point is read once, filed
+    /// or not, as soon as its commit returns.
     static let ofVehicle = """
-        SELECT \(columns) FROM history
-        WHERE provider = ?1 AND vehicle = ?2 AND time >= ?3 AND time < ?4 AND time >= ?5 AND (time, seq) > (?5, ?6)
+        SELECT v.seq, h.provider, h.vehicle, v.time, h.lat, h.lng, h.accuracy, h.speed, h.heading, h.state, h.trips, h.kind
+        FROM history_by_vehicle AS v JOIN history AS h ON h.seq = v.seq
+        WHERE v.provider = ?1 AND v.vehicle = ?2 AND v.time >= ?3 AND v.time < ?4 AND v.time >= ?5 AND (v.time, v.seq) > (?5, ?6)
+          AND (?8 IS NULL OR instr(h.trips, ?8) > 0) AND (?9 IS NULL OR h.kind = ?9)
+        UNION ALL
+        SELECT \(columns) FROM history NOT INDEXED
+        WHERE seq > (SELECT seq FROM history_by_vehicle_mark)
+          AND provider = ?1 AND vehicle = ?2 AND time >= ?3 AND time < ?4 AND time >= ?5 AND (time, seq) > (?5, ?6)
           AND (?8 IS NULL OR instr(trips, ?8) > 0) AND (?9 IS NULL OR kind = ?9)
-        ORDER BY time, seq LIMIT ?7
+        ORDER BY 4, 1 LIMIT ?7
         """
 
     /// As `ofVehicle` for every vehicle, of provider ?1 and vehicle ?2 when not NULL: on the time index.
@@ -66,8 +76,34 @@ enum HistorySQL {
                      sequence: row.int64(0))
     }
 
-    /// Removes up to ?2 of the oldest points older than ?1.
+    /// Removes up to ?2 of the oldest points older than ?1 (the `history_pruned` trigger removes
+    /// their entries in `history_by_vehicle`). Run with `lowerMarkAfterPruning` in one transaction.
     static let prune = """
         DELETE FROM history WHERE seq IN (SELECT seq FROM history WHERE time < ?1 ORDER BY time LIMIT ?2)
+        """
+
+    /// After a prune that removed the points of the highest `seq`s: the mark comes down to the
+    /// highest left (0 when none). SQLite numbers a new row one above the highest in the table, so a
+    /// point appended next could otherwise get a `seq` at or below the mark and never be filed.
+    static let lowerMarkAfterPruning = """
+        UPDATE history_by_vehicle_mark SET seq = coalesce((SELECT max(seq) FROM history), 0)
+        WHERE seq > coalesce((SELECT max(seq) FROM history), 0)
+        """
+
+    /// Files every point appended since the last filing (`seq` above the mark) under its vehicle
+    /// in `history_by_vehicle`, sorted by the table's key: a vehicle's new entries land together,
+    /// one page touched for many points, where an index on `history` itself would touch a page at
+    /// random for every point on the write path. Run with `advanceMark` in one transaction: the
+    /// entries and the mark are kept or lost together, so no point is filed twice or left out.
+    static let fileByVehicle = """
+        INSERT INTO history_by_vehicle (provider, vehicle, time, seq)
+        SELECT provider, vehicle, time, seq FROM history WHERE seq > (SELECT seq FROM history_by_vehicle_mark)
+        ORDER BY provider, vehicle, time, seq
+        """
+
+    /// After `fileByVehicle`, in its transaction: every point is filed, the mark moves to the last.
+    static let advanceMark = """
+        UPDATE history_by_vehicle_mark SET seq = (SELECT max(seq) FROM history)
+        WHERE (SELECT max(seq) FROM history) > seq
         """
 }

@@ -93,6 +93,39 @@ enum Schema {
         // and a delivery vehicle sharing an ID are rare, and a wider index would cost every write.
         SchemaMigration(name: "the position history of delivery vehicles: each point's vehicle kind, the points before it of rides vehicles",
                         statements: ["ALTER TABLE history ADD COLUMN kind TEXT NOT NULL DEFAULT 'vehicle'"]),
+        // The index on `history` dirtied one page at random for every point written; the table
+        // is filled in sorted batches instead (`HistorySQL.fileByVehicle`), and reads of one
+        // vehicle merge it with the short unfiled tail (`HistorySQL.ofVehicle`).
+        SchemaMigration(name: "a vehicle's history points filed by vehicle in sorted batches, not by an index on every write",
+                        statements: [
+                            "DROP INDEX history_by_vehicle",
+                            """
+                            CREATE TABLE history_by_vehicle (
+                                provider TEXT NOT NULL,
+                                vehicle TEXT NOT NULL,
+                                time INTEGER NOT NULL,
+                                seq INTEGER NOT NULL,
+                                PRIMARY KEY (provider, vehicle, time, seq)
+                            ) WITHOUT ROWID
+                            """,
+                            // The last `seq` filed in history_by_vehicle: the points above it are the unfiled tail.
+                            """
+                            CREATE TABLE history_by_vehicle_mark (
+                                one INTEGER PRIMARY KEY CHECK (one = 1),
+                                seq INTEGER NOT NULL
+                            )
+                            """,
+                            """
+                            CREATE TRIGGER history_pruned AFTER DELETE ON history BEGIN
+                                DELETE FROM history_by_vehicle
+                                WHERE provider = old.provider AND vehicle = old.vehicle AND time = old.time AND seq = old.seq;
+                            END
+                            """,
+                        ]) { connection in
+            try connection.execute("INSERT INTO history_by_vehicle_mark (one, seq) VALUES (1, 0)", doing: "starting the history filing mark")
+            try connection.execute(HistorySQL.fileByVehicle, doing: "filing the history by vehicle")
+            try connection.execute(HistorySQL.advanceMark, doing: "filing the history by vehicle")
+        },
     ]
 
     /// The rowid and point of every record with a point, for migrations that file points anew.
