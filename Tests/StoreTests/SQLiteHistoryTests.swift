@@ -140,11 +140,7 @@ struct SQLiteHistoryTests {
             let path = "\(directory)/fleet.db"
             do {
                 let raw = try RawSQLite(path: path)
-                try raw.run("PRAGMA journal_mode = WAL")
-                for (index, migration) in Schema.migrations.prefix(6).enumerated() {
-                    for statement in migration.statements { try raw.run(statement) }
-                    try raw.run("INSERT INTO schema_migrations (version, name) VALUES (\(index + 1), 'v\(index + 1)')")
-                }
+                try raw.createSchema(version: 6)
                 // 3 vehicles × 20 points, two at each time, in trips t1 and t2 by turns, in the order they came.
                 try raw.run("""
                     WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 59)
