@@ -58,8 +58,9 @@ public final class SQLiteStore: Store {
     ///
     /// `busyTimeoutMilliseconds` is how long each operation may wait for another process's lock;
     /// `historyFilingInterval`, how many history points are appended between two filings of them
-    /// by vehicle (`defaultHistoryFilingInterval`). Throws `storeFailure` when the file cannot be opened, `storeCorrupted` when it is not a
-    /// database, and `storeSchemaTooNew` when a newer version of the engine wrote it.
+    /// by vehicle (`defaultHistoryFilingInterval`). Throws `storeFailure` when the file cannot be
+    /// opened, `storeCorrupted` when it is not a database, and `storeSchemaTooNew` when a newer
+    /// version of the engine wrote it.
     public init(path: String, options: StoreOptions = .init(),
                 busyTimeoutMilliseconds: Int = SQLiteStore.defaultBusyTimeoutMilliseconds,
                 historyFilingInterval: Int = SQLiteStore.defaultHistoryFilingInterval) throws {
