@@ -14,7 +14,7 @@ public final class SQLiteStore: Store {
     /// The `sqlite:PATH` scheme for `StoreRegistry`.
     public static let scheme = scheme(historyFilingInterval: defaultHistoryFilingInterval)
 
-    /// `sqlite:PATH` filing history points by vehicle after every `historyFilingInterval` of them
+    /// `sqlite:PATH` filing history points by vehicle and time after every `historyFilingInterval` of them
     /// (tests and tools that want the filing to happen often).
     public static func scheme(historyFilingInterval: Int) -> StoreRegistry.Scheme {
         StoreRegistry.Scheme(
@@ -35,9 +35,9 @@ public final class SQLiteStore: Store {
     /// it fails with `storeBusy`.
     public static let defaultBusyTimeoutMilliseconds = 5_000
 
-    /// How many history points the store appends between two filings of them by vehicle (see
-    /// `HistorySQL.fileByVehicle`): more makes writes cheaper and leaves a longer unfiled tail
-    /// for every read of one vehicle to look through.
+    /// How many history points the store appends between two filings of them by vehicle and by
+    /// time (see `HistorySQL.fileByVehicle`): more makes writes cheaper and leaves a longer unfiled
+    /// tail for every read of the history to look through.
     public static let defaultHistoryFilingInterval = 4_096
 
     /// The most read connections one store opens.
@@ -58,7 +58,7 @@ public final class SQLiteStore: Store {
     ///
     /// `busyTimeoutMilliseconds` is how long each operation may wait for another process's lock;
     /// `historyFilingInterval`, how many history points are appended between two filings of them
-    /// by vehicle (`defaultHistoryFilingInterval`). Throws `storeFailure` when the file cannot be
+    /// (`defaultHistoryFilingInterval`). Throws `storeFailure` when the file cannot be
     /// opened, `storeCorrupted` when it is not a database, and `storeSchemaTooNew` when a newer
     /// version of the engine wrote it.
     public init(path: String, options: StoreOptions = .init(),
@@ -250,7 +250,7 @@ public final class SQLiteStore: Store {
     }
 
     /// Points of the history in time order, on a pooled read connection: the points filed by vehicle
-    /// and the unfiled tail when the query names a provider and a vehicle, the time index otherwise.
+    /// when the query names a provider and a vehicle, by time otherwise, and the unfiled tail.
     public func history(_ query: HistoryQuery, after cursor: HistoryCursor?, limit: Int) throws -> [HistoryPoint] {
         guard limit > 0 else { return [] }
         let statement = query.provider != nil && query.vehicleID != nil ? HistorySQL.ofVehicle : HistorySQL.ofSpan
@@ -263,7 +263,7 @@ public final class SQLiteStore: Store {
         }
     }
 
-    /// Deletes up to `limit` of the oldest points older than `time`, and their entries by vehicle,
+    /// Deletes up to `limit` of the oldest points older than `time`, and their filed entries,
     /// in one short transaction of its own connection, without a sync.
     @discardableResult
     public func pruneHistory(before time: Int64, limit: Int) throws -> Int {

@@ -93,12 +93,13 @@ enum Schema {
         // and a delivery vehicle sharing an ID are rare, and a wider index would cost every write.
         SchemaMigration(name: "the position history of delivery vehicles: each point's vehicle kind, the points before it of rides vehicles",
                         statements: ["ALTER TABLE history ADD COLUMN kind TEXT NOT NULL DEFAULT 'vehicle'"]),
-        // The index on `history` dirtied one page at random for every point written; the table
-        // is filled in sorted batches instead (`HistorySQL.fileByVehicle`), and reads of one
-        // vehicle merge it with the short unfiled tail (`HistorySQL.ofVehicle`).
-        SchemaMigration(name: "a vehicle's history points filed by vehicle in sorted batches, not by an index on every write",
+        // The indexes on `history` cost every write a page each (the vehicle index's one at random):
+        // the two tables are filled in sorted batches instead (`HistorySQL.fileByVehicle`,
+        // `fileByTime`), and reads merge them with the short unfiled tail (`HistorySQL.ofVehicle`).
+        SchemaMigration(name: "history points filed by vehicle and by time in sorted batches, not by indexes on every write",
                         statements: [
                             "DROP INDEX history_by_vehicle",
+                            "DROP INDEX history_by_time",
                             """
                             CREATE TABLE history_by_vehicle (
                                 provider TEXT NOT NULL,
@@ -108,9 +109,16 @@ enum Schema {
                                 PRIMARY KEY (provider, vehicle, time, seq)
                             ) WITHOUT ROWID
                             """,
-                            // The last `seq` filed in history_by_vehicle: the points above it are the unfiled tail.
                             """
-                            CREATE TABLE history_by_vehicle_mark (
+                            CREATE TABLE history_by_time (
+                                time INTEGER NOT NULL,
+                                seq INTEGER NOT NULL,
+                                PRIMARY KEY (time, seq)
+                            ) WITHOUT ROWID
+                            """,
+                            // The last `seq` filed: the points above it are the unfiled tail.
+                            """
+                            CREATE TABLE history_filing_mark (
                                 one INTEGER PRIMARY KEY CHECK (one = 1),
                                 seq INTEGER NOT NULL
                             )
@@ -119,12 +127,12 @@ enum Schema {
                             CREATE TRIGGER history_pruned AFTER DELETE ON history BEGIN
                                 DELETE FROM history_by_vehicle
                                 WHERE provider = old.provider AND vehicle = old.vehicle AND time = old.time AND seq = old.seq;
+                                DELETE FROM history_by_time WHERE time = old.time AND seq = old.seq;
                             END
                             """,
                         ]) { connection in
-            try connection.execute("INSERT INTO history_by_vehicle_mark (one, seq) VALUES (1, 0)", doing: "starting the history filing mark")
-            try connection.execute(HistorySQL.fileByVehicle, doing: "filing the history by vehicle")
-            try connection.execute(HistorySQL.advanceMark, doing: "filing the history by vehicle")
+            try connection.execute("INSERT INTO history_filing_mark (one, seq) VALUES (1, 0)", doing: "starting the history filing mark")
+            try HistorySQL.file(on: connection)
         },
     ]
 
