@@ -33,16 +33,18 @@ enum HistorySQL {
     /// of the unfiled tail (`seq` above the mark, a short range of rowids read whole; NOT INDEXED
     /// keeps the planner off the time index, which would read every vehicle's points in the span).
     /// One statement, so both parts and the mark come from one snapshot: a point is read once, filed
-    /// or not, as soon as its commit returns.
+    /// or not, as soon as its commit returns. The span's start and the cursor's time make one lower
+    /// bound (`max`): of two, SQLite would start the key range at either, and a page far into the
+    /// history would walk every entry from the span's start to the cursor.
     static let ofVehicle = """
         SELECT v.seq, h.provider, h.vehicle, v.time, h.lat, h.lng, h.accuracy, h.speed, h.heading, h.state, h.trips, h.kind
         FROM history_by_vehicle AS v JOIN history AS h ON h.seq = v.seq
-        WHERE v.provider = ?1 AND v.vehicle = ?2 AND v.time >= ?3 AND v.time < ?4 AND v.time >= ?5 AND (v.time, v.seq) > (?5, ?6)
+        WHERE v.provider = ?1 AND v.vehicle = ?2 AND v.time >= max(?3, ?5) AND v.time < ?4 AND (v.time, v.seq) > (?5, ?6)
           AND (?8 IS NULL OR instr(h.trips, ?8) > 0) AND (?9 IS NULL OR h.kind = ?9)
         UNION ALL
         SELECT \(columns) FROM history NOT INDEXED
         WHERE seq > (SELECT seq FROM history_filing_mark)
-          AND provider = ?1 AND vehicle = ?2 AND time >= ?3 AND time < ?4 AND time >= ?5 AND (time, seq) > (?5, ?6)
+          AND provider = ?1 AND vehicle = ?2 AND time >= max(?3, ?5) AND time < ?4 AND (time, seq) > (?5, ?6)
           AND (?8 IS NULL OR instr(trips, ?8) > 0) AND (?9 IS NULL OR kind = ?9)
         ORDER BY 4, 1 LIMIT ?7
         """
@@ -52,12 +54,12 @@ enum HistorySQL {
     static let ofSpan = """
         SELECT t.seq, h.provider, h.vehicle, t.time, h.lat, h.lng, h.accuracy, h.speed, h.heading, h.state, h.trips, h.kind
         FROM history_by_time AS t JOIN history AS h ON h.seq = t.seq
-        WHERE t.time >= ?3 AND t.time < ?4 AND t.time >= ?5 AND (t.time, t.seq) > (?5, ?6)
+        WHERE t.time >= max(?3, ?5) AND t.time < ?4 AND (t.time, t.seq) > (?5, ?6)
           AND (?1 IS NULL OR h.provider = ?1) AND (?2 IS NULL OR h.vehicle = ?2) AND (?8 IS NULL OR instr(h.trips, ?8) > 0)
           AND (?9 IS NULL OR h.kind = ?9)
         UNION ALL
         SELECT \(columns) FROM history NOT INDEXED
-        WHERE seq > (SELECT seq FROM history_filing_mark) AND time >= ?3 AND time < ?4 AND time >= ?5 AND (time, seq) > (?5, ?6)
+        WHERE seq > (SELECT seq FROM history_filing_mark) AND time >= max(?3, ?5) AND time < ?4 AND (time, seq) > (?5, ?6)
           AND (?1 IS NULL OR provider = ?1) AND (?2 IS NULL OR vehicle = ?2) AND (?8 IS NULL OR instr(trips, ?8) > 0)
           AND (?9 IS NULL OR kind = ?9)
         ORDER BY 4, 1 LIMIT ?7
