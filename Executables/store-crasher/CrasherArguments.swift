@@ -16,6 +16,7 @@ struct CrasherArguments {
             .value("seed", valueName: "s", help: "The seed of the workload (an unsigned integer).", required: true),
             .value("count", valueName: "n", help: "How many commits to make.", required: true),
             .value("compact-records", valueName: "r", help: "For file: stores, compact after every R journal records."),
+            .value("history-filing-interval", valueName: "n", help: "For sqlite: stores, file history points by vehicle after every N of them."),
             .value("provider", valueName: "p", help: "The provider the records belong to.", default: "crash"),
             .value("file-size-limit", valueName: "bytes",
                    help: "No file may grow past this (RLIMIT_FSIZE, like a full disk): commits that fail print `failed <n> <error>` and the run goes on."),
@@ -26,6 +27,7 @@ struct CrasherArguments {
     var seed: UInt64
     var count: Int
     var compactRecords: Int?
+    var historyFilingInterval: Int?
     var provider: String
     var fileSizeLimit: Int?
 
@@ -39,6 +41,8 @@ struct CrasherArguments {
         guard count >= 0 else { throw arguments.usageError("--count must be an integer >= 0") }
         compactRecords = try arguments.int("compact-records")
         if let compactRecords, compactRecords <= 0 { throw arguments.usageError("--compact-records must be an integer > 0") }
+        historyFilingInterval = try arguments.int("history-filing-interval")
+        if let historyFilingInterval, historyFilingInterval <= 0 { throw arguments.usageError("--history-filing-interval must be an integer > 0") }
         provider = arguments.string("provider") ?? "crash"
         fileSizeLimit = try arguments.int("file-size-limit")
         if let fileSizeLimit, fileSizeLimit <= 0 { throw arguments.usageError("--file-size-limit must be an integer > 0") }

@@ -19,7 +19,7 @@ do throws(UsageError) {
 
 // MARK: Stores under test: every persistent store (MemoryStore keeps nothing across a kill).
 var registry = StoreRegistry()
-registry.register(SQLiteStore.scheme)
+registry.register(SQLiteStore.scheme(historyFilingInterval: arguments.historyFilingInterval ?? SQLiteStore.defaultHistoryFilingInterval))
 registry.register(FileStore.scheme(compaction: CompactionPolicy(maxJournalRecords: arguments.compactRecords ?? .max)))
 
 if let limit = arguments.fileSizeLimit {

@@ -45,6 +45,9 @@ import FleetRandom
             // Kill inside a commit (two in three) or just after one; one kill in three aims at a
             // commit that compacts (in a fresh file store, commit k appends journal record k).
             let compactEvery = 3 + Int(random.next() % 40)
+            // An SQLite store files its history points by vehicle after every few of them, so that a
+            // kill may land on, before or after a filing.
+            let filingEvery = 1 + Int(random.next() % 12)
             var killCommit = 1 + Int(random.next() % UInt64(Self.commitsPerRun + 5))
             if run == 0 && random.next() % 3 == 0 { killCommit = max(1, killCommit / compactEvery) * compactEvery }
             let killPoint = CrashKillPoint(commit: killCommit, afterAcknowledgement: random.next() % 3 == 0,
@@ -52,7 +55,8 @@ import FleetRandom
             let output = try CrasherProcess.run(
                 crasher,
                 arguments: [target.url(path), "--seed", "\(seed &* 31 &+ UInt64(run))", "--count", "\(Self.commitsPerRun)",
-                            "--compact-records", "\(compactEvery)", "--provider", Self.provider],
+                            "--compact-records", "\(compactEvery)", "--history-filing-interval", "\(filingEvery)",
+                            "--provider", Self.provider],
                 stderrPath: scratch.root + "/crasher-\(run).stderr",
                 killPoint: killPoint
             ) { pid in
@@ -158,6 +162,8 @@ import FleetRandom
     /// Each vehicle write of the crasher keeps a history point whose time is the version written, in
     /// the same commit: a vehicle at version v has exactly the points 1…v, none lost (an acknowledged
     /// write's), none without its write (the commit the kill cut), none twice.
+    /// A vehicle's own reads (the SQLite store's points filed by vehicle and its unfiled tail) find
+    /// the same points.
     static func checkHistory(_ store: any Store, records: [StoreRecord], context: String) throws {
         var times: [String: [Int64]] = [:]
         try store.forEachHistoryPoint(HistoryQuery(provider: provider), pageSize: 500) { point in
@@ -168,6 +174,12 @@ import FleetRandom
             let kept = (times[record.key.id] ?? []).sorted()
             #expect(kept == Array(1...Int64(record.version)),
                     "\(record.key) is at version \(record.version) but its history holds the points \(kept) [\(context)]")
+            var own: [Int64] = []
+            try store.forEachHistoryPoint(HistoryQuery(kind: .vehicle, provider: provider, vehicleID: record.key.id), pageSize: 7) { point in
+                own.append(point.time)
+                return true
+            }
+            #expect(own == kept, "\(record.key)'s own history reads \(own), the whole history \(kept) [\(context)]")
         }
     }
 

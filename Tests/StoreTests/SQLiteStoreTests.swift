@@ -142,11 +142,7 @@ struct SQLiteStoreTests {
             let path = "\(directory)/fleet.db"
             do {
                 let raw = try RawSQLite(path: path)
-                try raw.run("PRAGMA journal_mode = WAL")
-                for (index, migration) in Schema.migrations.prefix(5).enumerated() {
-                    for statement in migration.statements { try raw.run(statement) }
-                    try raw.run("INSERT INTO schema_migrations (version, name) VALUES (\(index + 1), 'v\(index + 1)')")
-                }
+                try raw.createSchema(version: 5)
                 try raw.run("""
                     INSERT INTO history (provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips)
                     VALUES ('p', 'v1', 10000000, 52.5, 13.4, 4, 8.5, 90, 'ONLINE', '')
@@ -423,7 +419,7 @@ struct SQLiteStoreTests {
 }
 
 /// A plain SQLite connection for looking at (and tampering with) a store's file from outside.
-private final class RawSQLite {
+final class RawSQLite {
     private var db: OpaquePointer?
 
     init(path: String) throws {
@@ -442,6 +438,17 @@ private final class RawSQLite {
         guard sqlite3_exec(db, sql, nil, nil, &message) == SQLITE_OK else {
             defer { sqlite3_free(message) }
             throw FleetError.internal("\(sql): \(message.map { String(cString: $0) } ?? "?")")
+        }
+    }
+
+    /// Makes the file a WAL database with the schema of the first `version` migrations (their
+    /// statements, without their transforms) and their log, as that version of the store left it
+    /// before its data; the caller sets `PRAGMA user_version` once it has written the data.
+    func createSchema(version: Int) throws {
+        try run("PRAGMA journal_mode = WAL")
+        for (index, migration) in Schema.migrations.prefix(version).enumerated() {
+            for statement in migration.statements { try run(statement) }
+            try run("INSERT INTO schema_migrations (version, name) VALUES (\(index + 1), 'v\(index + 1)')")
         }
     }
 

@@ -28,22 +28,41 @@ enum HistorySQL {
 
     /// The points of one vehicle (?1 provider, ?2 vehicle, of kind ?9 when not NULL) in the span
     /// ?3 ..< ?4, after the cursor (?5 time, ?6 seq), of trip ?8 when not NULL (its
-    /// `HistoryQuery.tripNeedle`), ?7 at most: on the (provider, vehicle, time) index, whose rows
-    /// are in (time, seq) order already.
+    /// `HistoryQuery.tripNeedle`), ?7 at most, in (time, seq) order: those filed by vehicle through
+    /// `history_by_vehicle`, whose keys are in that order already, merged with the matching points
+    /// of the unfiled tail (`seq` above the mark, a short range of rowids read whole; NOT INDEXED
+    /// keeps the planner off the time index, which would read every vehicle's points in the span).
+    /// One statement, so both parts and the mark come from one snapshot: a point is read once, filed
+    /// or not, as soon as its commit returns. The span's start and the cursor's time make one lower
+    /// bound (`max`): of two, SQLite would start the key range at either, and a page far into the
+    /// history would walk every entry from the span's start to the cursor.
     static let ofVehicle = """
-        SELECT \(columns) FROM history
-        WHERE provider = ?1 AND vehicle = ?2 AND time >= ?3 AND time < ?4 AND time >= ?5 AND (time, seq) > (?5, ?6)
+        SELECT v.seq, h.provider, h.vehicle, v.time, h.lat, h.lng, h.accuracy, h.speed, h.heading, h.state, h.trips, h.kind
+        FROM history_by_vehicle AS v JOIN history AS h ON h.seq = v.seq
+        WHERE v.provider = ?1 AND v.vehicle = ?2 AND v.time >= max(?3, ?5) AND v.time < ?4 AND (v.time, v.seq) > (?5, ?6)
+          AND (?8 IS NULL OR instr(h.trips, ?8) > 0) AND (?9 IS NULL OR h.kind = ?9)
+        UNION ALL
+        SELECT \(columns) FROM history NOT INDEXED
+        WHERE seq > (SELECT seq FROM history_filing_mark)
+          AND provider = ?1 AND vehicle = ?2 AND time >= max(?3, ?5) AND time < ?4 AND (time, seq) > (?5, ?6)
           AND (?8 IS NULL OR instr(trips, ?8) > 0) AND (?9 IS NULL OR kind = ?9)
-        ORDER BY time, seq LIMIT ?7
+        ORDER BY 4, 1 LIMIT ?7
         """
 
-    /// As `ofVehicle` for every vehicle, of provider ?1 and vehicle ?2 when not NULL: on the time index.
+    /// As `ofVehicle` for every vehicle, of provider ?1 and vehicle ?2 when not NULL: the points
+    /// filed by time through `history_by_time`, merged with the matching points of the unfiled tail.
     static let ofSpan = """
-        SELECT \(columns) FROM history
-        WHERE time >= ?3 AND time < ?4 AND time >= ?5 AND (time, seq) > (?5, ?6)
+        SELECT t.seq, h.provider, h.vehicle, t.time, h.lat, h.lng, h.accuracy, h.speed, h.heading, h.state, h.trips, h.kind
+        FROM history_by_time AS t JOIN history AS h ON h.seq = t.seq
+        WHERE t.time >= max(?3, ?5) AND t.time < ?4 AND (t.time, t.seq) > (?5, ?6)
+          AND (?1 IS NULL OR h.provider = ?1) AND (?2 IS NULL OR h.vehicle = ?2) AND (?8 IS NULL OR instr(h.trips, ?8) > 0)
+          AND (?9 IS NULL OR h.kind = ?9)
+        UNION ALL
+        SELECT \(columns) FROM history NOT INDEXED
+        WHERE seq > (SELECT seq FROM history_filing_mark) AND time >= max(?3, ?5) AND time < ?4 AND (time, seq) > (?5, ?6)
           AND (?1 IS NULL OR provider = ?1) AND (?2 IS NULL OR vehicle = ?2) AND (?8 IS NULL OR instr(trips, ?8) > 0)
           AND (?9 IS NULL OR kind = ?9)
-        ORDER BY time, seq LIMIT ?7
+        ORDER BY 4, 1 LIMIT ?7
         """
 
     static func bind(_ query: HistoryQuery, after cursor: HistoryCursor?, limit: Int, to statement: SQLiteStatement) {
@@ -66,8 +85,57 @@ enum HistorySQL {
                      sequence: row.int64(0))
     }
 
-    /// Removes up to ?2 of the oldest points older than ?1.
+    /// Removes up to ?2 of the oldest points older than ?1, filed or in the tail (the
+    /// `history_pruned` trigger removes their entries in `history_by_vehicle` and
+    /// `history_by_time`). Run with `lowerMarkAfterPruning` in one transaction.
     static let prune = """
-        DELETE FROM history WHERE seq IN (SELECT seq FROM history WHERE time < ?1 ORDER BY time LIMIT ?2)
+        DELETE FROM history WHERE seq IN (SELECT seq FROM (
+            SELECT time, seq FROM history_by_time WHERE time < ?1
+            UNION ALL
+            SELECT time, seq FROM history NOT INDEXED WHERE seq > (SELECT seq FROM history_filing_mark) AND time < ?1
+            ORDER BY 1, 2 LIMIT ?2))
         """
+
+    /// After a prune that removed the points of the highest `seq`s: the mark comes down to the
+    /// highest left (0 when none). SQLite numbers a new row one above the highest in the table, so a
+    /// point appended next could otherwise get a `seq` at or below the mark and never be filed.
+    static let lowerMarkAfterPruning = """
+        UPDATE history_filing_mark SET seq = coalesce((SELECT max(seq) FROM history), 0)
+        WHERE seq > coalesce((SELECT max(seq) FROM history), 0)
+        """
+
+    /// Files every point appended since the last filing (`seq` above the mark) under its vehicle
+    /// in `history_by_vehicle`, sorted by the table's key: a vehicle's new entries land together,
+    /// one page touched for many points, where an index on `history` itself would touch a page at
+    /// random for every point on the write path. Run with `fileByTime` and `advanceMark` in one
+    /// transaction: the entries and the mark are kept or lost together, so no point is filed twice
+    /// or left out.
+    static let fileByVehicle = """
+        INSERT INTO history_by_vehicle (provider, vehicle, time, seq)
+        SELECT provider, vehicle, time, seq FROM history WHERE seq > (SELECT seq FROM history_filing_mark)
+        ORDER BY provider, vehicle, time, seq
+        """
+
+    /// As `fileByVehicle`, in `history_by_time`: an index of `history` on time would cost every
+    /// write a page of its own (a commit of one point writes each page it touched to the log).
+    static let fileByTime = """
+        INSERT INTO history_by_time (time, seq)
+        SELECT time, seq FROM history WHERE seq > (SELECT seq FROM history_filing_mark)
+        ORDER BY time, seq
+        """
+
+    /// After `fileByVehicle` and `fileByTime`, in their transaction: every point is filed, the mark
+    /// moves to the last.
+    static let advanceMark = """
+        UPDATE history_filing_mark SET seq = (SELECT max(seq) FROM history)
+        WHERE (SELECT max(seq) FROM history) > seq
+        """
+
+    /// Files the unfiled tail by vehicle and by time and moves the mark, inside the caller's
+    /// transaction.
+    static func file(on connection: SQLiteConnection) throws {
+        try connection.execute(fileByVehicle, doing: "filing the position history by vehicle")
+        try connection.execute(fileByTime, doing: "filing the position history by time")
+        try connection.execute(advanceMark, doing: "marking the position history filed")
+    }
 }

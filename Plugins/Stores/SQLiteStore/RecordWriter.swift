@@ -10,19 +10,33 @@ import FleetStore
 /// one update of a record at its expected version that stays in its grid cell, is a single
 /// statement that checks the version in its `WHERE` and needs no savepoint (`updateInPlace`).
 ///
+/// History points are appended to `history` alone; once `historyFilingInterval` of them are
+/// appended, the next group's transaction first files them by vehicle and by time (`fileHistory`).
+///
 /// Unchecked `Sendable`: only the group-commit leader (one thread at a time) calls `run`.
 final class RecordWriter: @unchecked Sendable {
     let connection: SQLiteConnection
+    /// How many points this writer appends between two filings of the history.
+    let historyFilingInterval: Int
+    /// Points appended since the last filing; starts due, so that a tail another run of the
+    /// program left (it stopped before its next filing) is filed by the first write.
+    private var pointsSinceFiling: Int
 
-    init(connection: SQLiteConnection) {
+    init(connection: SQLiteConnection, historyFilingInterval: Int) {
         self.connection = connection
+        self.historyFilingInterval = max(1, historyFilingInterval)
+        self.pointsSinceFiling = self.historyFilingInterval
     }
 
     /// Runs `group` as one transaction; one result per batch, in order.
     func run(_ group: [[StoreWrite]]) -> [Result<[UInt64], any Error>] {
         do {
             try connection.execute("BEGIN IMMEDIATE", doing: "starting a write transaction")
+            if pointsSinceFiling >= historyFilingInterval { try fileHistory() }
         } catch {
+            if connection.isInTransaction {
+                try? connection.execute("ROLLBACK", doing: "rolling back a write transaction")
+            }
             return group.map { _ in .failure(error) }
         }
         var results: [Result<[UInt64], any Error>] = []
@@ -178,6 +192,24 @@ final class RecordWriter: @unchecked Sendable {
     private func appendHistory(_ point: HistoryPoint) throws {
         try connection.execute(HistorySQL.insert, doing: "keeping a history point of vehicle \(point.vehicleID)") {
             HistorySQL.bind(point, to: $0)
+        }
+        pointsSinceFiling += 1
+    }
+
+    /// Files the unfiled tail of the history by vehicle and by time, at the start of the open transaction, in
+    /// a savepoint of its own: should it fail, it is undone alone, the group's writes go on, and it
+    /// is tried again after the next interval. Throws only when SQLite rolled the whole transaction
+    /// back (an I/O error, a full disk), which the group's writes could not have outlived either.
+    private func fileHistory() throws {
+        pointsSinceFiling = 0
+        try connection.execute("SAVEPOINT filing", doing: "opening a savepoint")
+        do {
+            try HistorySQL.file(on: connection)
+            try connection.execute("RELEASE filing", doing: "releasing a savepoint")
+        } catch {
+            guard connection.isInTransaction else { throw error }
+            try connection.execute("ROLLBACK TO filing", doing: "rolling back a savepoint")
+            try connection.execute("RELEASE filing", doing: "releasing a savepoint")
         }
     }
 

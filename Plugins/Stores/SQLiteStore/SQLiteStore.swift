@@ -12,12 +12,18 @@ import Foundation
 /// `gridCell(of:)`); the owner index is a plain index.
 public final class SQLiteStore: Store {
     /// The `sqlite:PATH` scheme for `StoreRegistry`.
-    public static let scheme = StoreRegistry.Scheme(
-        name: "sqlite",
-        summary: "an SQLite database file at PATH, created if missing (its folder must exist); several processes may share it",
-        needsPath: true,
-        check: { url in try url.requireFolder(of: url.rest) },
-        open: { path, options in try SQLiteStore(path: path, options: options) })
+    public static let scheme = scheme(historyFilingInterval: defaultHistoryFilingInterval)
+
+    /// `sqlite:PATH` filing history points by vehicle and time after every `historyFilingInterval` of them
+    /// (tests and tools that want the filing to happen often).
+    public static func scheme(historyFilingInterval: Int) -> StoreRegistry.Scheme {
+        StoreRegistry.Scheme(
+            name: "sqlite",
+            summary: "an SQLite database file at PATH, created if missing (its folder must exist); several processes may share it",
+            needsPath: true,
+            check: { url in try url.requireFolder(of: url.rest) },
+            open: { path, options in try SQLiteStore(path: path, options: options, historyFilingInterval: historyFilingInterval) })
+    }
 
     /// The number of the grid cell (1/512 of a degree square) the store files a point under, in the
     /// records table's indexed `cell` column; for tools that write rows as the store does.
@@ -28,6 +34,11 @@ public final class SQLiteStore: Store {
     /// How long an operation waits by default for a lock held by another connection or process before
     /// it fails with `storeBusy`.
     public static let defaultBusyTimeoutMilliseconds = 5_000
+
+    /// How many history points the store appends between two filings of them by vehicle and by
+    /// time (see `HistorySQL.fileByVehicle`): more makes writes cheaper and leaves a longer unfiled
+    /// tail for every read of the history to look through.
+    public static let defaultHistoryFilingInterval = 4_096
 
     /// The most read connections one store opens.
     public static let readerCapacity = 4
@@ -45,18 +56,21 @@ public final class SQLiteStore: Store {
 
     /// Opens the database at `path`, creating it (and its schema) if needed.
     ///
-    /// `busyTimeoutMilliseconds` is how long each operation may wait for another process's lock.
-    /// Throws `storeFailure` when the file cannot be opened, `storeCorrupted` when it is not a
-    /// database, and `storeSchemaTooNew` when a newer version of the engine wrote it.
+    /// `busyTimeoutMilliseconds` is how long each operation may wait for another process's lock;
+    /// `historyFilingInterval`, how many history points are appended between two filings of them
+    /// (`defaultHistoryFilingInterval`). Throws `storeFailure` when the file cannot be
+    /// opened, `storeCorrupted` when it is not a database, and `storeSchemaTooNew` when a newer
+    /// version of the engine wrote it.
     public init(path: String, options: StoreOptions = .init(),
-                busyTimeoutMilliseconds: Int = SQLiteStore.defaultBusyTimeoutMilliseconds) throws {
+                busyTimeoutMilliseconds: Int = SQLiteStore.defaultBusyTimeoutMilliseconds,
+                historyFilingInterval: Int = SQLiteStore.defaultHistoryFilingInterval) throws {
         self.path = path
         self.options = options
         let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try Self.configureWriter(connection, durable: options.durable)
         try Self.mapIntoMemory(connection)
         try Schema.migrate(connection)
-        let writer = RecordWriter(connection: connection)
+        let writer = RecordWriter(connection: connection, historyFilingInterval: historyFilingInterval)
         self.writer = writer
         self.committer = GroupCommitter(closedError: { SQLiteFailure.closed(path: path) }) { group in
             writer.run(group)
@@ -235,8 +249,8 @@ public final class SQLiteStore: Store {
         }
     }
 
-    /// Points of the history in time order, on a pooled read connection: the vehicle's index when
-    /// the query names a provider and a vehicle, the time index otherwise.
+    /// Points of the history in time order, on a pooled read connection: the points filed by vehicle
+    /// when the query names a provider and a vehicle, by time otherwise, and the unfiled tail.
     public func history(_ query: HistoryQuery, after cursor: HistoryCursor?, limit: Int) throws -> [HistoryPoint] {
         guard limit > 0 else { return [] }
         let statement = query.provider != nil && query.vehicleID != nil ? HistorySQL.ofVehicle : HistorySQL.ofSpan
@@ -249,17 +263,30 @@ public final class SQLiteStore: Store {
         }
     }
 
-    /// Deletes up to `limit` of the oldest points older than `time` in one short transaction of
-    /// its own connection, without a sync.
+    /// Deletes up to `limit` of the oldest points older than `time`, and their filed entries,
+    /// in one short transaction of its own connection, without a sync.
     @discardableResult
     public func pruneHistory(before time: Int64, limit: Int) throws -> Int {
         guard limit > 0 else { return 0 }
         return try pruner.withConnection { connection in
-            try connection.execute(HistorySQL.prune, doing: "pruning the position history") {
-                $0.bind(1, time)
-                $0.bind(2, Int64(limit))
+            try connection.execute("BEGIN IMMEDIATE", doing: "starting to prune the position history")
+            do {
+                try connection.execute(HistorySQL.prune, doing: "pruning the position history") {
+                    $0.bind(1, time)
+                    $0.bind(2, Int64(limit))
+                }
+                let pruned = Int(connection.changes)
+                if pruned > 0 {
+                    try connection.execute(HistorySQL.lowerMarkAfterPruning, doing: "pruning the position history")
+                }
+                try connection.execute("COMMIT", doing: "committing a prune of the position history")
+                return pruned
+            } catch {
+                if connection.isInTransaction {
+                    try? connection.execute("ROLLBACK", doing: "rolling back a prune of the position history")
+                }
+                throw error
             }
-            return Int(connection.changes)
         }
     }
 

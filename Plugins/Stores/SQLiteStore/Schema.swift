@@ -93,6 +93,47 @@ enum Schema {
         // and a delivery vehicle sharing an ID are rare, and a wider index would cost every write.
         SchemaMigration(name: "the position history of delivery vehicles: each point's vehicle kind, the points before it of rides vehicles",
                         statements: ["ALTER TABLE history ADD COLUMN kind TEXT NOT NULL DEFAULT 'vehicle'"]),
+        // The indexes on `history` cost every write a page each (the vehicle index's one at random):
+        // the two tables are filled in sorted batches instead (`HistorySQL.fileByVehicle`,
+        // `fileByTime`), and reads merge them with the short unfiled tail (`HistorySQL.ofVehicle`).
+        SchemaMigration(name: "history points filed by vehicle and by time in sorted batches, not by indexes on every write",
+                        statements: [
+                            "DROP INDEX history_by_vehicle",
+                            "DROP INDEX history_by_time",
+                            """
+                            CREATE TABLE history_by_vehicle (
+                                provider TEXT NOT NULL,
+                                vehicle TEXT NOT NULL,
+                                time INTEGER NOT NULL,
+                                seq INTEGER NOT NULL,
+                                PRIMARY KEY (provider, vehicle, time, seq)
+                            ) WITHOUT ROWID
+                            """,
+                            """
+                            CREATE TABLE history_by_time (
+                                time INTEGER NOT NULL,
+                                seq INTEGER NOT NULL,
+                                PRIMARY KEY (time, seq)
+                            ) WITHOUT ROWID
+                            """,
+                            // The last `seq` filed: the points above it are the unfiled tail.
+                            """
+                            CREATE TABLE history_filing_mark (
+                                one INTEGER PRIMARY KEY CHECK (one = 1),
+                                seq INTEGER NOT NULL
+                            )
+                            """,
+                            """
+                            CREATE TRIGGER history_pruned AFTER DELETE ON history BEGIN
+                                DELETE FROM history_by_vehicle
+                                WHERE provider = old.provider AND vehicle = old.vehicle AND time = old.time AND seq = old.seq;
+                                DELETE FROM history_by_time WHERE time = old.time AND seq = old.seq;
+                            END
+                            """,
+                        ]) { connection in
+            try connection.execute("INSERT INTO history_filing_mark (one, seq) VALUES (1, 0)", doing: "starting the history filing mark")
+            try HistorySQL.file(on: connection)
+        },
     ]
 
     /// The rowid and point of every record with a point, for migrations that file points anew.
