@@ -58,9 +58,6 @@ public struct Navigator: Sendable {
     /// Whether there is anything to navigate to: destinations, or a route.
     public var isNavigating: Bool { !destinations.isEmpty || route != nil }
 
-    /// The points of the current leg, once planned (for tests and logs).
-    public var legPoints: [GeoPoint]? { leg?.progress.route.points }
-
     /// The current leg, once planned: its points, and why it is a straight line when the router found no road route.
     public var plannedLeg: PlannedLeg? { leg.map { PlannedLeg(points: $0.progress.route.points, roadError: $0.roadError) } }
 

@@ -26,6 +26,14 @@ enum HistorySQL {
 
     private static let columns = "seq, provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips, kind"
 
+    /// `columns` of a point read through a filing table aliased `entry` and joined to `history` as `h`.
+    private static func filedColumns(_ entry: String) -> String {
+        "\(entry).seq, h.provider, h.vehicle, \(entry).time, h.lat, h.lng, h.accuracy, h.speed, h.heading, h.state, h.trips, h.kind"
+    }
+
+    /// The points of `history` not filed yet: above the mark.
+    private static let unfiled = "seq > (SELECT seq FROM history_filing_mark)"
+
     /// The points of one vehicle (?1 provider, ?2 vehicle, of kind ?9 when not NULL) in the span
     /// ?3 ..< ?4, after the cursor (?5 time, ?6 seq), of trip ?8 when not NULL (its
     /// `HistoryQuery.tripNeedle`), ?7 at most, in (time, seq) order: those filed by vehicle through
@@ -37,13 +45,13 @@ enum HistorySQL {
     /// bound (`max`): of two, SQLite would start the key range at either, and a page far into the
     /// history would walk every entry from the span's start to the cursor.
     static let ofVehicle = """
-        SELECT v.seq, h.provider, h.vehicle, v.time, h.lat, h.lng, h.accuracy, h.speed, h.heading, h.state, h.trips, h.kind
+        SELECT \(filedColumns("v"))
         FROM history_by_vehicle AS v JOIN history AS h ON h.seq = v.seq
         WHERE v.provider = ?1 AND v.vehicle = ?2 AND v.time >= max(?3, ?5) AND v.time < ?4 AND (v.time, v.seq) > (?5, ?6)
           AND (?8 IS NULL OR instr(h.trips, ?8) > 0) AND (?9 IS NULL OR h.kind = ?9)
         UNION ALL
         SELECT \(columns) FROM history NOT INDEXED
-        WHERE seq > (SELECT seq FROM history_filing_mark)
+        WHERE \(unfiled)
           AND provider = ?1 AND vehicle = ?2 AND time >= max(?3, ?5) AND time < ?4 AND (time, seq) > (?5, ?6)
           AND (?8 IS NULL OR instr(trips, ?8) > 0) AND (?9 IS NULL OR kind = ?9)
         ORDER BY 4, 1 LIMIT ?7
@@ -52,14 +60,14 @@ enum HistorySQL {
     /// As `ofVehicle` for every vehicle, of provider ?1 and vehicle ?2 when not NULL: the points
     /// filed by time through `history_by_time`, merged with the matching points of the unfiled tail.
     static let ofSpan = """
-        SELECT t.seq, h.provider, h.vehicle, t.time, h.lat, h.lng, h.accuracy, h.speed, h.heading, h.state, h.trips, h.kind
+        SELECT \(filedColumns("t"))
         FROM history_by_time AS t JOIN history AS h ON h.seq = t.seq
         WHERE t.time >= max(?3, ?5) AND t.time < ?4 AND (t.time, t.seq) > (?5, ?6)
           AND (?1 IS NULL OR h.provider = ?1) AND (?2 IS NULL OR h.vehicle = ?2) AND (?8 IS NULL OR instr(h.trips, ?8) > 0)
           AND (?9 IS NULL OR h.kind = ?9)
         UNION ALL
         SELECT \(columns) FROM history NOT INDEXED
-        WHERE seq > (SELECT seq FROM history_filing_mark) AND time >= max(?3, ?5) AND time < ?4 AND (time, seq) > (?5, ?6)
+        WHERE \(unfiled) AND time >= max(?3, ?5) AND time < ?4 AND (time, seq) > (?5, ?6)
           AND (?1 IS NULL OR provider = ?1) AND (?2 IS NULL OR vehicle = ?2) AND (?8 IS NULL OR instr(trips, ?8) > 0)
           AND (?9 IS NULL OR kind = ?9)
         ORDER BY 4, 1 LIMIT ?7
@@ -92,7 +100,7 @@ enum HistorySQL {
         DELETE FROM history WHERE seq IN (SELECT seq FROM (
             SELECT time, seq FROM history_by_time WHERE time < ?1
             UNION ALL
-            SELECT time, seq FROM history NOT INDEXED WHERE seq > (SELECT seq FROM history_filing_mark) AND time < ?1
+            SELECT time, seq FROM history NOT INDEXED WHERE \(unfiled) AND time < ?1
             ORDER BY 1, 2 LIMIT ?2))
         """
 
@@ -112,7 +120,7 @@ enum HistorySQL {
     /// or left out.
     static let fileByVehicle = """
         INSERT INTO history_by_vehicle (provider, vehicle, time, seq)
-        SELECT provider, vehicle, time, seq FROM history WHERE seq > (SELECT seq FROM history_filing_mark)
+        SELECT provider, vehicle, time, seq FROM history WHERE \(unfiled)
         ORDER BY provider, vehicle, time, seq
         """
 
@@ -120,7 +128,7 @@ enum HistorySQL {
     /// write a page of its own (a commit of one point writes each page it touched to the log).
     static let fileByTime = """
         INSERT INTO history_by_time (time, seq)
-        SELECT time, seq FROM history WHERE seq > (SELECT seq FROM history_filing_mark)
+        SELECT time, seq FROM history WHERE \(unfiled)
         ORDER BY time, seq
         """
 

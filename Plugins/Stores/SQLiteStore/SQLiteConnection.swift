@@ -109,6 +109,20 @@ final class SQLiteConnection {
         return try read(statement)
     }
 
+    /// Runs `body` in one `BEGIN IMMEDIATE … COMMIT` transaction, rolled back when it throws. `what` names
+    /// the transaction in errors ("the schema migration").
+    func immediateTransaction<Result>(_ what: String, _ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN IMMEDIATE", doing: "starting \(what)")
+        do {
+            let result = try body()
+            try execute("COMMIT", doing: "committing \(what)")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK", doing: "rolling back \(what)") }
+            throw error
+        }
+    }
+
     /// Runs one schema statement once, without caching it (for migrations).
     func executeOnce(_ sql: String, doing: String) throws {
         var handle: OpaquePointer?

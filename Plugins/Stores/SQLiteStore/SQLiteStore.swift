@@ -269,8 +269,7 @@ public final class SQLiteStore: Store {
     public func pruneHistory(before time: Int64, limit: Int) throws -> Int {
         guard limit > 0 else { return 0 }
         return try pruner.withConnection { connection in
-            try connection.execute("BEGIN IMMEDIATE", doing: "starting to prune the position history")
-            do {
+            try connection.immediateTransaction("a prune of the position history") {
                 try connection.execute(HistorySQL.prune, doing: "pruning the position history") {
                     $0.bind(1, time)
                     $0.bind(2, Int64(limit))
@@ -279,13 +278,7 @@ public final class SQLiteStore: Store {
                 if pruned > 0 {
                     try connection.execute(HistorySQL.lowerMarkAfterPruning, doing: "pruning the position history")
                 }
-                try connection.execute("COMMIT", doing: "committing a prune of the position history")
                 return pruned
-            } catch {
-                if connection.isInTransaction {
-                    try? connection.execute("ROLLBACK", doing: "rolling back a prune of the position history")
-                }
-                throw error
             }
         }
     }

@@ -151,8 +151,7 @@ enum Schema {
     /// opening a new file at once migrate it once), or throws if the file is newer than this code.
     static func migrate(_ connection: SQLiteConnection) throws {
         if try version(of: connection) == currentVersion { return }
-        try connection.execute("BEGIN IMMEDIATE", doing: "starting the schema migration")
-        do {
+        try connection.immediateTransaction("the schema migration") {
             let found = try version(of: connection)
             guard found <= currentVersion else {
                 throw FleetError(.storeSchemaTooNew, detail: "'\(connection.path)' has schema version \(found), this program knows versions up to \(currentVersion)")
@@ -171,12 +170,6 @@ enum Schema {
             }
             // PRAGMA takes no parameters; the number is this code's own constant, not a value from outside.
             try connection.executeOnce("PRAGMA user_version = \(currentVersion)", doing: "recording schema version \(currentVersion)")
-            try connection.execute("COMMIT", doing: "committing the schema migration")
-        } catch {
-            if connection.isInTransaction {
-                try? connection.execute("ROLLBACK", doing: "rolling back the schema migration")
-            }
-            throw error
         }
     }
 
