@@ -23,21 +23,22 @@ enum PGValue {
         }
     }
 
-    /// The binary encoding, nil for SQL NULL.
-    var encoded: [UInt8]? {
+    /// Appends the binary encoding to `buffer`; false for SQL NULL, which appends nothing.
+    func append(to buffer: inout [UInt8]) -> Bool {
         switch self {
-        case .text(let text): Array(text.utf8)
-        case .optionalText(let text): text.map { Array($0.utf8) }
-        case .bytes(let bytes): bytes
-        case .optionalBytes(let bytes): bytes
-        case .int8(let value): bigEndianBytes(UInt64(bitPattern: value))
-        case .optionalInt8(let value): value.map { bigEndianBytes(UInt64(bitPattern: $0)) }
-        case .float8(let value): value.map { bigEndianBytes($0.bitPattern) }
+        case .text(let text): buffer.append(contentsOf: text.utf8)
+        case .optionalText(let text): guard let text else { return false }; buffer.append(contentsOf: text.utf8)
+        case .bytes(let bytes): buffer.append(contentsOf: bytes)
+        case .optionalBytes(let bytes): guard let bytes else { return false }; buffer.append(contentsOf: bytes)
+        case .int8(let value): Self.appendBigEndian(UInt64(bitPattern: value), to: &buffer)
+        case .optionalInt8(let value): guard let value else { return false }; Self.appendBigEndian(UInt64(bitPattern: value), to: &buffer)
+        case .float8(let value): guard let value else { return false }; Self.appendBigEndian(value.bitPattern, to: &buffer)
         }
+        return true
     }
 
-    private func bigEndianBytes(_ value: UInt64) -> [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
+    private static func appendBigEndian(_ value: UInt64, to buffer: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { buffer.append(contentsOf: $0) }
     }
 }
 
@@ -152,17 +153,16 @@ final class PGConnection {
     /// only statements whose parameters keep their types (and whose text does not vary).
     @discardableResult
     func execute(_ sql: String, _ parameters: [PGValue] = [], prepared isPrepared: Bool = false, doing: String) throws -> PGRows {
-        let types = parameters.map(\.type)
         var name: String?
         if isPrepared {
-            name = try preparedName(of: sql, types: types, doing: doing)
+            name = try preparedName(of: sql, parameters: parameters, doing: doing)
         }
         counter?.add()
         let result: OpaquePointer? = Self.withEncoded(parameters) { values, lengths, formats in
             if let name {
                 return PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 1)
             }
-            return PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+            return PQexecParams(connection, sql, Int32(parameters.count), parameters.map(\.type), values, lengths, formats, 1)
         }
         return try checked(result, doing: doing)
     }
@@ -178,7 +178,7 @@ final class PGConnection {
         // Preparing is a call of its own that pipeline mode refuses: prepare first.
         var names: [String?] = []
         for statement in statements {
-            names.append(statement.prepared ? try preparedName(of: statement.sql, types: statement.parameters.map(\.type), doing: doing) : nil)
+            names.append(statement.prepared ? try preparedName(of: statement.sql, parameters: statement.parameters, doing: doing) : nil)
         }
         guard PQenterPipelineMode(connection) == 1 else { throw lostOrRefused(doing: doing) }
         counter?.add(statements: statements.count)
@@ -229,31 +229,33 @@ final class PGConnection {
     }
 
     /// Calls `body` with `parameters` in binary format as libpq takes them: values (nil for NULL),
-    /// lengths and formats.
+    /// lengths and formats. The values are encoded one after another into one buffer.
     private static func withEncoded<Value>(_ parameters: [PGValue],
                                            _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> Value) -> Value {
-        let encoded = parameters.map(\.encoded)
         var buffer: [UInt8] = [0]  // never empty, so every offset has an address
-        var offsets: [Int] = []
+        buffer.reserveCapacity(512)
+        var offsets: [Int?] = []
         var lengths: [Int32] = []
-        for value in encoded {
-            offsets.append(buffer.count)
-            lengths.append(Int32(value?.count ?? 0))
-            if let value { buffer += value }
+        offsets.reserveCapacity(parameters.count)
+        lengths.reserveCapacity(parameters.count)
+        for parameter in parameters {
+            let start = buffer.count
+            let present = parameter.append(to: &buffer)
+            offsets.append(present ? start : nil)
+            lengths.append(Int32(buffer.count - start))
         }
         let formats = [Int32](repeating: 1, count: parameters.count)
         return buffer.withUnsafeBufferPointer { bytes in
             let base = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
-            let values: [UnsafePointer<CChar>?] = encoded.indices.map { encoded[$0] == nil ? nil : base + offsets[$0] }
-            return body(values, lengths, formats)
+            return body(offsets.map { $0.map { base + $0 } }, lengths, formats)
         }
     }
 
     /// The name `sql` is prepared under on this connection, preparing it the first time.
-    private func preparedName(of sql: String, types: [Oid], doing: String) throws -> String {
+    private func preparedName(of sql: String, parameters: [PGValue], doing: String) throws -> String {
         if let name = prepared[sql] { return name }
         let name = "fleet_\(prepared.count + 1)"
-        _ = try checked(PQprepare(connection, name, sql, Int32(types.count), types), doing: doing)
+        _ = try checked(PQprepare(connection, name, sql, Int32(parameters.count), parameters.map(\.type)), doing: doing)
         prepared[sql] = name
         return name
     }
