@@ -26,6 +26,7 @@ enum HistoryBenchmarks {
         var rows = compare(store: "sqlite, durable") { round, keeps in
             try SQLiteStore(path: "\(folder)/\(keeps ? "on" : "off")-\(round).db", options: .init(durable: true))
         }
+        rows += overREST(store: "sqlite, durable", folder: folder) { keeps in "sqlite:\(folder)/serve-\(keeps ? "on" : "off").db" }
         guard PostgresCluster.isInstalled else {
             return rows + [BenchmarkRow(name: "history on against off, postgres", skipped: "PostgreSQL 15 is not installed (make setup installs it)")]
         }
@@ -35,6 +36,7 @@ enum HistoryBenchmarks {
             rows += compare(store: "postgres", serverSeconds: cluster.postmaster.map { postmaster in { ProcessCPU.postgresSeconds(postmaster: postmaster) } }) { round, keeps in
                 try PostgresStore(url: try cluster.createDatabase("history_\(keeps ? "on" : "off")_\(round)"), options: .init(durable: true))
             }
+            rows += overREST(store: "postgres", folder: folder) { keeps in try cluster.createDatabase("serve_history_\(keeps ? "on" : "off")") }
         } catch {
             rows.append(BenchmarkRow(name: "history on against off, postgres", failed: "the throwaway cluster did not start: \(error)"))
         }
@@ -82,5 +84,54 @@ enum HistoryBenchmarks {
                              + serverText(serverOn) + EngineBenchmarks.runsText(rates[true] ?? []),
                          ratio: off > 0 ? on / off : nil, baseline: "history off"),
         ]
+    }
+
+    static let restRounds = 5
+    static let restSecondsPerRound = 3
+
+    /// UpdateVehicle as a server answers it: `fleet-admin serve` with the history on (its default)
+    /// against one with `--history-retention 0` (which keeps none), side by side on `store(keepsHistory)`,
+    /// under wrk's location updates of 100 vehicles over REST (`HTTPBenchmarks.updateScript`, 50
+    /// connections), in alternating rounds after a warm-up of each. The ratio is the median of the
+    /// rounds' ratios. The engine's rows above leave out the transport, so they are the stricter
+    /// figure; these are what a deployment sees.
+    private static func overREST(store name: String, folder: String, store: (_ keepsHistory: Bool) throws -> String) -> [BenchmarkRow] {
+        let title = "UpdateVehicle over REST, history on against off, \(name)"
+        guard let wrk = HTTPBenchmarks.which("wrk") else {
+            return [BenchmarkRow(name: title, skipped: "wrk is not installed (make bench installs it)")]
+        }
+        do {
+            let on = try HTTPBenchmarks.preparedServer(folder: folder, store: try store(true))
+            defer { on.stop() }
+            let off = try HTTPBenchmarks.preparedServer(folder: folder, store: try store(false), extraArguments: ["--history-retention", "0"])
+            defer { off.stop() }
+            let script = HTTPBenchmarks.updateScript
+            for server in [off, on] {
+                _ = HTTPBenchmarks.runWrk(wrk, url: server.url + "/", script: script, folder: folder, duration: HTTPBenchmarks.warmUp)
+            }
+            var rates: (on: [Double], off: [Double]) = ([], [])
+            for round in 0..<restRounds {
+                for keeps in round % 2 == 0 ? [false, true] : [true, false] {
+                    guard let result = HTTPBenchmarks.runWrk(wrk, url: (keeps ? on : off).url + "/", script: script, folder: folder,
+                                                             duration: "\(restSecondsPerRound)s"), result.errors == 0 else {
+                        return [BenchmarkRow(name: title, failed: "wrk did not report, or some updates were refused")]
+                    }
+                    if keeps { rates.on.append(result.rate) } else { rates.off.append(result.rate) }
+                }
+            }
+            let ratios = zip(rates.on, rates.off).map { $0 / $1 }.sorted()
+            let ratio = ratios[ratios.count / 2]
+            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+            func listed(_ values: [Double]) -> String { values.map { String(format: "%.0f%%", $0 * 100) }.joined(separator: ", ") }
+            return [
+                BenchmarkRow(name: "UpdateVehicle over REST, history off, \(name)", value: .perSecond(median(rates.off)),
+                             comparison: "median of \(restRounds) rounds of \(restSecondsPerRound) s, wrk with 50 connections (baseline)"),
+                BenchmarkRow(name: "UpdateVehicle over REST, history on, \(name)", value: .perSecond(median(rates.on)),
+                             comparison: String(format: "%.1f%% of history off (aim: 90%%); rounds ", ratio * 100) + listed(ratios),
+                             ratio: ratio, baseline: "history off"),
+            ]
+        } catch {
+            return [BenchmarkRow(name: title, failed: "\(error)")]
+        }
     }
 }

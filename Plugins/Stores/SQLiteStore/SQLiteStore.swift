@@ -38,7 +38,7 @@ public final class SQLiteStore: Store {
     /// How many history points the store appends between two filings of them by vehicle and by
     /// time (see `HistorySQL.fileByVehicle`): more makes writes cheaper and leaves a longer unfiled
     /// tail for every read of the history to look through.
-    public static let defaultHistoryFilingInterval = 4_096
+    public static let defaultHistoryFilingInterval = 8_192
 
     /// The most read connections one store opens.
     public static let readerCapacity = 4
