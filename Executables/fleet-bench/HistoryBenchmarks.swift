@@ -89,21 +89,22 @@ enum HistoryBenchmarks {
     static let restRounds = 5
     static let restSecondsPerRound = 3
 
-    /// UpdateVehicle as a server answers it: `fleet-admin serve` with the history on (its default)
-    /// against one with `--history-retention 0` (which keeps none), side by side on `store(keepsHistory)`,
+    /// UpdateVehicle as a server answers it: `fleet-admin serve` with the history on (its default, with
+    /// its learning job) against one with `--history-retention 0` (which keeps no points and learns
+    /// nothing), side by side on `storeURL(keepsHistory)`,
     /// under wrk's location updates of 100 vehicles over REST (`HTTPBenchmarks.updateScript`, 50
     /// connections), in alternating rounds after a warm-up of each. The ratio is the median of the
     /// rounds' ratios. The engine's rows above leave out the transport, so they are the stricter
     /// figure; these are what a deployment sees.
-    private static func overREST(store name: String, folder: String, store: (_ keepsHistory: Bool) throws -> String) -> [BenchmarkRow] {
+    private static func overREST(store name: String, folder: String, storeURL: (_ keepsHistory: Bool) throws -> String) -> [BenchmarkRow] {
         let title = "UpdateVehicle over REST, history on against off, \(name)"
         guard let wrk = HTTPBenchmarks.which("wrk") else {
             return [BenchmarkRow(name: title, skipped: "wrk is not installed (make bench installs it)")]
         }
         do {
-            let on = try HTTPBenchmarks.preparedServer(folder: folder, store: try store(true))
+            let on = try HTTPBenchmarks.preparedServer(folder: folder, store: try storeURL(true))
             defer { on.stop() }
-            let off = try HTTPBenchmarks.preparedServer(folder: folder, store: try store(false), extraArguments: ["--history-retention", "0"])
+            let off = try HTTPBenchmarks.preparedServer(folder: folder, store: try storeURL(false), extraArguments: ["--history-retention", "0"])
             defer { off.stop() }
             let script = HTTPBenchmarks.updateScript
             for server in [off, on] {
