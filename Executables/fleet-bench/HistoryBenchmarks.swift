@@ -128,7 +128,7 @@ enum HistoryBenchmarks {
                 BenchmarkRow(name: "UpdateVehicle over REST, history off, \(name)", value: .perSecond(median(rates.off)),
                              comparison: "median of \(restRounds) rounds of \(restSecondsPerRound) s, wrk with 50 connections (baseline)"),
                 BenchmarkRow(name: "UpdateVehicle over REST, history on, \(name)", value: .perSecond(median(rates.on)),
-                             comparison: String(format: "%.1f%% of history off (aim: 90%%); rounds ", ratio * 100) + listed(ratios),
+                             comparison: String(format: "%.1f%% of history off (aim: 90%%); the rounds, sorted: ", ratio * 100) + listed(ratios),
                              ratio: ratio, baseline: "history off"),
             ]
         } catch {
