@@ -66,9 +66,10 @@ struct SQLiteHistoryTests {
     }
 
     /// The vehicles' points, interleaved, two at each time, in trips t1 and t2 by turns, written
-    /// to each of `stores`.
-    static func drive(_ stores: [any Store], vehicles: [String], rounds: Int, versions: inout [String: UInt64]) throws {
-        for round in 0..<rounds {
+    /// to each of `stores`; the rounds are numbered from `firstRound`.
+    static func drive(_ stores: [any Store], vehicles: [String], rounds: Int, versions: inout [String: UInt64],
+                      from firstRound: Int = 0) throws {
+        for round in firstRound..<firstRound + rounds {
             for vehicle in vehicles {
                 let record = HistoryContract.update(vehicle, time: Int64(round / 2), trips: [round % 3 == 0 ? "t2" : "t1"])
                 let expected = versions[vehicle] ?? 0
@@ -119,6 +120,34 @@ struct SQLiteHistoryTests {
             #expect(after.filed == 60 && after.tail == 1)
             let again = try Self.expectReadsAgree(reopened, with: oracle, vehicles: vehicles)
             #expect(again.filter { $0.vehicleID != "v4" } == answers.filter { $0.vehicleID != "v4" })
+        }
+    }
+
+    /// Two writers on one file (as two processes would be) each count the other's points: the
+    /// unfiled tail stays near the interval, where counting only their own let it reach twice that.
+    @Test func twoWritersOnOneFileKeepTheTailNearTheInterval() throws {
+        try withDirectory { directory in
+            let path = "\(directory)/fleet.db"
+            let interval = 16
+            let first = try SQLiteStore(path: path, historyFilingInterval: interval)
+            defer { try? first.close() }
+            let second = try SQLiteStore(path: path, historyFilingInterval: interval)
+            defer { try? second.close() }
+            var versions: [String: UInt64] = [:]
+            let oracle = MemoryStore()
+            var longestTail: Int64 = 0
+            for round in 0..<100 {
+                // Each writer its own vehicle, by turns.
+                try Self.drive([first, oracle], vehicles: ["a"], rounds: 1, versions: &versions, from: round)
+                try Self.drive([second, oracle], vehicles: ["b"], rounds: 1, versions: &versions, from: round)
+                longestTail = max(longestTail, try Self.filing(at: path).tail)
+            }
+            // Each writer reads the file's tail every interval / 8 = 2 of its own points, and may
+            // miss up to that many of the other's since: 16 + 2 + 2, and one group's point.
+            #expect(longestTail <= Int64(interval + 5), "the tail reached \(longestTail) points")
+            #expect(longestTail >= Int64(interval), "the points were filed as often as the interval says")
+            try Self.expectReadsAgree(first, with: oracle, vehicles: ["a", "b"])
+            try Self.expectReadsAgree(second, with: oracle, vehicles: ["a", "b"])
         }
     }
 

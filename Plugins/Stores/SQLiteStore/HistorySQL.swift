@@ -139,6 +139,15 @@ enum HistorySQL {
         WHERE (SELECT max(seq) FROM history) > seq
         """
 
+    /// How many points the unfiled tail holds at most: the `seq`s above the mark (points pruned or
+    /// rolled back leave gaps, so it may count a few too many).
+    static func unfiledCount(on connection: SQLiteConnection) throws -> Int {
+        let count = try connection.firstRow(
+            "SELECT coalesce((SELECT max(seq) FROM history), 0) - (SELECT seq FROM history_filing_mark)",
+            doing: "reading how much of the position history is unfiled") { $0.int64(0) }
+        return Int(max(0, count ?? 0))
+    }
+
     /// Files the unfiled tail by vehicle and by time and moves the mark, inside the caller's
     /// transaction.
     static func file(on connection: SQLiteConnection) throws {

@@ -12,6 +12,9 @@ import FleetStore
 ///
 /// History points are appended to `history` alone; once `historyFilingInterval` of them are
 /// appended, the next group's transaction first files them by vehicle and by time (`fileHistory`).
+/// The writer counts the points it appends itself, and every eighth of the interval it reads how
+/// many the file holds unfiled, so that with several processes writing one file the tail stays near
+/// the interval instead of growing to the interval times the processes.
 ///
 /// Unchecked `Sendable`: only the group-commit leader (one thread at a time) calls `run`.
 final class RecordWriter: @unchecked Sendable {
@@ -21,17 +24,28 @@ final class RecordWriter: @unchecked Sendable {
     /// Points appended since the last filing; starts due, so that a tail another run of the
     /// program left (it stopped before its next filing) is filed by the first write.
     private var pointsSinceFiling: Int
+    /// How many points this writer appends between two reads of the file's unfiled tail.
+    private let tailCheckInterval: Int
+    /// Points this writer appended since it last read the file's unfiled tail.
+    private var pointsSinceTailCheck = 0
 
     init(connection: SQLiteConnection, historyFilingInterval: Int) {
         self.connection = connection
         self.historyFilingInterval = max(1, historyFilingInterval)
         self.pointsSinceFiling = self.historyFilingInterval
+        self.tailCheckInterval = max(1, self.historyFilingInterval / 8)
     }
 
     /// Runs `group` as one transaction; one result per batch, in order.
     func run(_ group: [[StoreWrite]]) -> [Result<[UInt64], any Error>] {
         do {
             try connection.execute("BEGIN IMMEDIATE", doing: "starting a write transaction")
+            if pointsSinceTailCheck >= tailCheckInterval {
+                // The file's tail, read under the write lock: other processes' points count too,
+                // and a filing of theirs counts as this writer's own.
+                pointsSinceTailCheck = 0
+                if let unfiled = try? HistorySQL.unfiledCount(on: connection) { pointsSinceFiling = unfiled }
+            }
             if pointsSinceFiling >= historyFilingInterval { try fileHistory() }
         } catch {
             if connection.isInTransaction {
@@ -194,6 +208,7 @@ final class RecordWriter: @unchecked Sendable {
             HistorySQL.bind(point, to: $0)
         }
         pointsSinceFiling += 1
+        pointsSinceTailCheck += 1
     }
 
     /// Files the unfiled tail of the history by vehicle and by time, at the start of the open transaction, in
