@@ -67,7 +67,7 @@ enum HistoryBenchmarks {
         } catch {
             return [BenchmarkRow(name: "durable location updates with history on against off, \(name)", failed: "\(error)")]
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let median = GRPCBenchmarks.median
         let on = median(rates[true] ?? [0]), off = median(rates[false] ?? [0])
         let cpuOn = median(cpu[true] ?? [0]), cpuOff = median(cpu[false] ?? [0])
         let serverOn = median(serverCPU[true] ?? [0]), serverOff = median(serverCPU[false] ?? [0])
@@ -122,7 +122,7 @@ enum HistoryBenchmarks {
             }
             let ratios = zip(rates.on, rates.off).map { $0 / $1 }.sorted()
             let ratio = ratios[ratios.count / 2]
-            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+            let median = GRPCBenchmarks.median
             func listed(_ values: [Double]) -> String { values.map { String(format: "%.0f%%", $0 * 100) }.joined(separator: ", ") }
             return [
                 BenchmarkRow(name: "UpdateVehicle over REST, history off, \(name)", value: .perSecond(median(rates.off)),

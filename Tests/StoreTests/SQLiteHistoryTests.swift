@@ -195,20 +195,15 @@ struct SQLiteHistoryTests {
     @Test func aSchemaSixHistoryIsFiled() throws {
         try withDirectory { directory in
             let path = "\(directory)/fleet.db"
-            do {
-                let raw = try RawSQLite(path: path)
-                try raw.createSchema(version: 6)
-                // What `drive` writes for 3 vehicles and 20 rounds, in the same order.
-                try raw.run("""
-                    WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 59)
-                    INSERT INTO history (provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips, kind)
-                    SELECT 'p', 'v' || (i % 3 + 1), (i / 3 / 2) * 1000000, 52.5, 13.4, 4, 8.5, 90, 'ONLINE',
-                           CASE WHEN (i / 3) % 3 = 0 THEN '\(HistoryQuery.joinedTripIDs(["t2"]))' ELSE '\(HistoryQuery.joinedTripIDs(["t1"]))' END,
-                           'vehicle'
-                    FROM n ORDER BY i
-                    """)
-                try raw.run("PRAGMA user_version = 6")
-            }
+            // What `drive` writes for 3 vehicles and 20 rounds, in the same order.
+            try RawSQLite(path: path).createFile(version: 6, data: """
+                WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 59)
+                INSERT INTO history (provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips, kind)
+                SELECT 'p', 'v' || (i % 3 + 1), (i / 3 / 2) * 1000000, 52.5, 13.4, 4, 8.5, 90, 'ONLINE',
+                       CASE WHEN (i / 3) % 3 = 0 THEN '\(HistoryQuery.joinedTripIDs(["t2"]))' ELSE '\(HistoryQuery.joinedTripIDs(["t1"]))' END,
+                       'vehicle'
+                FROM n ORDER BY i
+                """)
             var versions: [String: UInt64] = [:]
             let oracle = MemoryStore()
             try Self.drive([oracle], vehicles: ["v1", "v2", "v3"], rounds: 20, versions: &versions)

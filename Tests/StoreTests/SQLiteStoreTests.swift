@@ -140,15 +140,10 @@ struct SQLiteStoreTests {
     @Test func aSchemaFiveHistoryKeepsItsPointsAsRidesVehiclesPoints() throws {
         try withDirectory { directory in
             let path = "\(directory)/fleet.db"
-            do {
-                let raw = try RawSQLite(path: path)
-                try raw.createSchema(version: 5)
-                try raw.run("""
-                    INSERT INTO history (provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips)
-                    VALUES ('p', 'v1', 10000000, 52.5, 13.4, 4, 8.5, 90, 'ONLINE', '')
-                    """)
-                try raw.run("PRAGMA user_version = 5")
-            }
+            try RawSQLite(path: path).createFile(version: 5, data: """
+                INSERT INTO history (provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips)
+                VALUES ('p', 'v1', 10000000, 52.5, 13.4, 4, 8.5, 90, 'ONLINE', '')
+                """)
             let store = try SQLiteStore(path: path)
             defer { try? store.close() }
             try HistoryContract.expectOnePointOfARidesVehicleKeptBeside(deliveryVehiclePointsIn: store)
@@ -443,13 +438,22 @@ final class RawSQLite {
 
     /// Makes the file a WAL database with the schema of the first `version` migrations (their
     /// statements, without their transforms) and their log, as that version of the store left it
-    /// before its data; the caller sets `PRAGMA user_version` once it has written the data.
+    /// before its data; the caller sets `PRAGMA user_version` once it has written the data
+    /// (`createFile(version:data:)` does both).
     func createSchema(version: Int) throws {
         try run("PRAGMA journal_mode = WAL")
         for (index, migration) in Schema.migrations.prefix(version).enumerated() {
             for statement in migration.statements { try run(statement) }
             try run("INSERT INTO schema_migrations (version, name) VALUES (\(index + 1), 'v\(index + 1)')")
         }
+    }
+
+    /// A file as version `version` of the store left it: `createSchema(version:)`, then `data` (SQL
+    /// that writes the rows), then `PRAGMA user_version`.
+    func createFile(version: Int, data: String) throws {
+        try createSchema(version: version)
+        try run(data)
+        try run("PRAGMA user_version = \(version)")
     }
 
     func integer(_ sql: String) throws -> Int64 {

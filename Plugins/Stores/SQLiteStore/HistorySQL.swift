@@ -34,6 +34,9 @@ enum HistorySQL {
     /// The points of `history` not filed yet: above the mark.
     private static let unfiled = "seq > (SELECT seq FROM history_filing_mark)"
 
+    /// The highest `seq` in `history`, 0 when it is empty.
+    private static let lastSeq = "coalesce((SELECT max(seq) FROM history), 0)"
+
     /// The points of one vehicle (?1 provider, ?2 vehicle, of kind ?9 when not NULL) in the span
     /// ?3 ..< ?4, after the cursor (?5 time, ?6 seq), of trip ?8 when not NULL (its
     /// `HistoryQuery.tripNeedle`), ?7 at most, in (time, seq) order: those filed by vehicle through
@@ -108,8 +111,7 @@ enum HistorySQL {
     /// highest left (0 when none). SQLite numbers a new row one above the highest in the table, so a
     /// point appended next could otherwise get a `seq` at or below the mark and never be filed.
     static let lowerMarkAfterPruning = """
-        UPDATE history_filing_mark SET seq = coalesce((SELECT max(seq) FROM history), 0)
-        WHERE seq > coalesce((SELECT max(seq) FROM history), 0)
+        UPDATE history_filing_mark SET seq = \(lastSeq) WHERE seq > \(lastSeq)
         """
 
     /// Files every point appended since the last filing (`seq` above the mark) under its vehicle
@@ -135,15 +137,14 @@ enum HistorySQL {
     /// After `fileByVehicle` and `fileByTime`, in their transaction: every point is filed, the mark
     /// moves to the last.
     static let advanceMark = """
-        UPDATE history_filing_mark SET seq = (SELECT max(seq) FROM history)
-        WHERE (SELECT max(seq) FROM history) > seq
+        UPDATE history_filing_mark SET seq = \(lastSeq) WHERE \(lastSeq) > seq
         """
 
     /// How many points the unfiled tail holds at most: the `seq`s above the mark (points pruned or
     /// rolled back leave gaps, so it may count a few too many).
     static func unfiledCount(on connection: SQLiteConnection) throws -> Int {
         let count = try connection.firstRow(
-            "SELECT coalesce((SELECT max(seq) FROM history), 0) - (SELECT seq FROM history_filing_mark)",
+            "SELECT \(lastSeq) - (SELECT seq FROM history_filing_mark)",
             doing: "reading how much of the position history is unfiled") { $0.int64(0) }
         return Int(max(0, count ?? 0))
     }
