@@ -21,8 +21,10 @@ public struct LearnedETASettings: Sendable, Hashable {
 }
 
 /// The learned tables per provider as last read from the store, read again in the background when older than the
-/// settings' refresh time, so a location update never waits for the store. Each piece's smoothed paces are computed
-/// once per read (``RoadTimes/precomputePaces()``), so the vehicles' plans look them up.
+/// settings' refresh time, so a location update never waits for the store. A refresh first reads the tables'
+/// revision (``LearnedTimesStorage/revision(provider:)``) and reads the tables themselves only when it moved. Each
+/// piece's smoothed paces are computed once per read of changed tables (``RoadTimes/precomputePaces()``), so the
+/// vehicles' plans look them up.
 final class LearnedTimesCache: Sendable {
     private struct Entry {
         var times: RoadTimes
@@ -31,6 +33,9 @@ final class LearnedTimesCache: Sendable {
         /// Changes whenever `times` is read again and differs, so plans made from older tables are made anew (and
         /// stay while the store holds what it held).
         var generation: Int
+        /// The store's revision of the tables when `times` was read; nil when it could not be read (the next refresh
+        /// reads the tables).
+        var revision: UInt64?
         /// How often this process learned more (``LearnedTimesCache/invalidate()``), and how often before `times`
         /// was read: while the first is larger, the next use reads the store again, waiting for it (the metrics
         /// keep showing `times` meanwhile).
@@ -58,11 +63,13 @@ final class LearnedTimesCache: Sendable {
             return (entry, due, entry.invalidations)
         }
         guard let cached else {
+            let revision = try? storage.revision(provider: provider)
             var loaded = (try? storage.load(provider: provider)) ?? RoadTimes()
             loaded.precomputePaces()
             let generation = Self.nextGeneration()
             entries.withLock { entries in
-                var entry = Entry(times: loaded, loadedAt: now, loading: entries[provider]?.loading ?? false, generation: generation)
+                var entry = Entry(times: loaded, loadedAt: now, loading: entries[provider]?.loading ?? false, generation: generation,
+                                  revision: revision)
                 entry.invalidations = max(invalidations, entries[provider]?.invalidations ?? 0)
                 entry.invalidationsRead = invalidations
                 entries[provider] = entry
@@ -91,9 +98,21 @@ final class LearnedTimesCache: Sendable {
     }
 
     /// Reads `provider`'s tables again on a background queue, `invalidations` being the entry's count when the read
-    /// began. Tables equal to those in use are dropped: the vehicles' plans stay.
+    /// began: only their revision while it is the one read last and the entry is not outdated, the tables otherwise.
+    /// Tables equal to those in use are dropped: the vehicles' plans stay.
     private func reloadInBackground(provider: String, invalidations: Int, now: Double, storage: LearnedTimesStorage) {
         DispatchQueue.global(qos: .utility).async { [self] in
+            let revision = try? storage.revision(provider: provider)
+            let unchanged = revision != nil && entries.withLock { entries in
+                entries[provider].map { !$0.outdated && $0.revision == revision } ?? false
+            }
+            if unchanged {
+                entries.withLock { entries in
+                    entries[provider]?.loading = false
+                    entries[provider]?.loadedAt = now
+                }
+                return
+            }
             guard var loaded = try? storage.load(provider: provider) else {
                 entries.withLock { entries in
                     entries[provider]?.loading = false
@@ -108,6 +127,7 @@ final class LearnedTimesCache: Sendable {
                 guard var entry = entries[provider] else { return }
                 entry.loading = false
                 entry.loadedAt = now
+                entry.revision = revision
                 entry.invalidationsRead = max(entry.invalidationsRead, invalidations)
                 if changed {
                     entry.times = loaded

@@ -5,7 +5,9 @@ import FleetStore
 /// The fleet's learned travel times and waits (``RoadTimes``) kept in the store, so every node that shares the store
 /// reads the same tables: one record per provider and tile of ``tilePieces`` × ``tilePieces`` road pieces (a square
 /// kilometre), holding that tile's rows. Adding rows adds their sums to the stored ones, tile by tile, in one commit
-/// checked against the versions read, so two nodes adding at once both count. The records hold no vehicle or trip.
+/// checked against the versions read, so two nodes adding at once both count. Every change also writes the
+/// provider's revision record in its commit (``revision(provider:)``), so a node learns with one read whether there
+/// is anything new to read. The records hold no vehicle or trip.
 public struct LearnedTimesStorage: Sendable {
     /// The store.
     public let store: any Store
@@ -19,22 +21,49 @@ public struct LearnedTimesStorage: Sendable {
         self.store = store
     }
 
+    /// The ID of the record whose version is the tables' revision.
+    static let revisionID = "revision"
+
+    /// The revision of what is learned for `provider`: moves with every ``add(_:provider:with:)`` of rows and every
+    /// ``clear(provider:)`` that removed something, in the same commit; 0 while nothing was ever stored (or only by
+    /// a version that kept no revision, whose tables then stay as they are until the next change). Read it before
+    /// ``load(provider:)``: tables loaded after it are at least that revision.
+    public func revision(provider: String) throws -> UInt64 {
+        try store.get(revisionKey(provider))?.version ?? 0
+    }
+
+    private func revisionKey(_ provider: String) -> RecordKey {
+        RecordKey(.roadTimes, provider: provider, id: Self.revisionID)
+    }
+
+    /// The write that moves `provider`'s revision, for a commit that changes its tables.
+    private func revisionWrite(_ provider: String) throws -> StoreWrite {
+        let key = revisionKey(provider)
+        return .put(StoreRecord(key: key, version: 0, payload: []), expectedVersion: try store.get(key)?.version ?? 0)
+    }
+
     /// Everything learned for `provider`.
     public func load(provider: String) throws -> RoadTimes {
         var times = RoadTimes()
         var after: String? = nil
         while true {
             let page = try store.list(.roadTimes, provider: provider, afterID: after, limit: 500)
-            for record in page where record.key.id != HistoryLearning.markID { times.add(try Self.decode(record)) }
+            for record in page where !Self.holdsNoRows(record.key.id) { times.add(try Self.decode(record)) }
             guard page.count == 500, let last = page.last else { return times }
             after = last.key.id
         }
     }
 
+    /// Whether the record `id` among a provider's learned times is one of the two that hold no rows: the revision,
+    /// and the mark of the history learned (``HistoryLearning``).
+    private static func holdsNoRows(_ id: String) -> Bool {
+        id == revisionID || id == HistoryLearning.markID
+    }
+
     /// Adds `rows` to what is stored for `provider`: each tile read, summed and written back in one commit, again
     /// from the start when another writer changed a tile meanwhile. `extra` writes go into the same commit (the mark of
     /// what the history learning learned); with them a conflict is not retried but thrown (`StoreConflict`), since
-    /// it may be theirs.
+    /// it may be theirs. Rows move the revision; `extra` alone does not.
     public func add(_ rows: [PieceObservation], provider: String, with extra: [StoreWrite] = []) throws {
         guard !rows.isEmpty || !extra.isEmpty else { return }
         var byTile: [String: [PieceObservation]] = [:]
@@ -52,6 +81,7 @@ public struct LearnedTimesStorage: Sendable {
                 writes.append(.put(StoreRecord(key: key, version: 0, payload: Self.encode(tile.rows)),
                                    expectedVersion: existing?.version ?? 0))
             }
+            if !rows.isEmpty { writes.append(try revisionWrite(provider)) }
             do {
                 _ = try store.commit(writes + extra)
                 return
@@ -62,15 +92,15 @@ public struct LearnedTimesStorage: Sendable {
     }
 
     /// Removes everything learned for `provider`, and the mark of the history learned (so the next learning run
-    /// learns all the history kept); answers how many records were removed.
+    /// learns all the history kept), moving the revision; answers how many records were removed.
     @discardableResult
     public func clear(provider: String) throws -> Int {
         var removed = 0
         while true {
-            let page = try store.list(.roadTimes, provider: provider, afterID: nil, limit: 500)
+            let page = try store.list(.roadTimes, provider: provider, afterID: nil, limit: 500).filter { $0.key.id != Self.revisionID }
             guard !page.isEmpty else { return removed }
             do {
-                _ = try store.commit(page.map { .delete($0.key, expectedVersion: $0.version) })
+                _ = try store.commit(page.map { .delete($0.key, expectedVersion: $0.version) } + [try revisionWrite(provider)])
                 removed += page.count
             } catch is StoreConflict {
                 continue

@@ -75,8 +75,8 @@ enum FleetBench {
 
     /// The groups, in the order `make bench` runs them and help lists them.
     static let groups: [BenchmarkGroup] = [
-        BenchmarkGroup(name: "geo", abstract: "Route progress: matching a location update onto routes of 100 to 100k points, the per-update ETA path, the polyline codec.",
-                       inFullRun: true, standard: { MeasuringBenchmark(name: "geo", title: "route progress", measure: GeoBenchmarks.run) }),
+        BenchmarkGroup(name: "geo", abstract: "Route progress: matching a location update onto routes of 100 to 100k points, the per-update ETA path, the polyline codec, and what learned ETAs with live traffic add to the engine's whole UpdateVehicle.",
+                       inFullRun: true, standard: { MeasuringBenchmark(name: "geo", title: "route progress", measure: { GeoBenchmarks.run() + EngineETABenchmarks.run() }) }),
         BenchmarkGroup(name: "eta-rows", abstract: "ETA error beyond two minutes on the mopsi car drives (make traces) and simulated drives, against two baselines.",
                        inFullRun: true, standard: { MeasuringBenchmark(name: "eta-rows", title: "ETA accuracy (fleet-bench eta)", measure: { ETABenchmarks.run() }) }),
         BenchmarkGroup(name: "route", abstract: "Route plans on the Helsinki map (make map) with Routino against the straight estimate, and SearchVehicles with road ETAs.",

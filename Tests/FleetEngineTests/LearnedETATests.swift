@@ -66,15 +66,54 @@ import Testing
         let f = Fixture()
         let storage = f.engine.learnedTimesStorage
         let rows = learned(metersPerSecond: 5)
+        #expect(try storage.revision(provider: f.provider) == 0)
         try storage.add(rows, provider: f.provider)
+        let first = try storage.revision(provider: f.provider)
         try storage.add(rows, provider: f.provider)
+        let second = try storage.revision(provider: f.provider)
         let times = try storage.load(provider: f.provider)
         var expected = RoadTimes()
         expected.add(rows)
         expected.add(rows)
         #expect(times.rows == expected.rows)
-        #expect(try storage.clear(provider: f.provider) > 0)
+        // Adding only the history's mark changes no table, nor the revision.
+        try storage.add([], provider: f.provider, with: [.put(StoreRecord(key: RecordKey(.roadTimes, provider: f.provider, id: HistoryLearning.markID),
+                                                                           version: 0, payload: []), expectedVersion: 0)])
+        #expect(try storage.revision(provider: f.provider) == second)
+        let tiles = Set(rows.map { LearnedTimesStorage.tileID(of: $0.piece) }).count
+        #expect(try storage.clear(provider: f.provider) == tiles + 1, "the tiles and the mark")
         #expect(try storage.load(provider: f.provider).pieces.isEmpty)
+        let cleared = try storage.revision(provider: f.provider)
+        #expect(0 < first && first < second && second < cleared, "\(first), \(second), \(cleared)")
+        #expect(try storage.clear(provider: f.provider) == 0)
+        #expect(try storage.revision(provider: f.provider) == cleared, "clearing nothing changes nothing")
+    }
+
+    /// A refresh reads the revision, and the tables only when it moved: a tile rewritten behind the storage's back
+    /// (which every change through it would have counted) is not read, the next change through it is.
+    @Test func aRefreshReadsTheTablesOnlyWhenTheirRevisionMoved() async throws {
+        let f = Fixture()
+        let storage = f.engine.learnedTimesStorage
+        let rows = learned(metersPerSecond: 5)
+        try storage.add(rows, provider: f.provider)
+        let cache = LearnedTimesCache()
+        let first = cache.times(provider: f.provider, now: 0, storage: storage, refreshSeconds: 60)
+        let tile = try #require(try storage.store.list(.roadTimes, provider: f.provider, afterID: nil, limit: 500)
+            .first { $0.key.id != LearnedTimesStorage.revisionID })
+        _ = try storage.store.commit([.put(StoreRecord(key: tile.key, version: 0, payload: LearnedTimesStorage.encode([])),
+                                           expectedVersion: tile.version)])
+        _ = cache.times(provider: f.provider, now: 100, storage: storage, refreshSeconds: 60)
+        try await Task.sleep(for: .seconds(1))
+        let kept = cache.times(provider: f.provider, now: 101, storage: storage, refreshSeconds: 60)
+        #expect(kept.generation == first.generation && kept.times.rows == first.times.rows)
+        try storage.add(learned(metersPerSecond: 2.5), provider: f.provider)
+        var newer = cache.times(provider: f.provider, now: 200, storage: storage, refreshSeconds: 60)
+        for _ in 0..<100 where newer.generation == first.generation {
+            try await Task.sleep(for: .milliseconds(100))
+            newer = cache.times(provider: f.provider, now: 201, storage: storage, refreshSeconds: 60)
+        }
+        #expect(newer.generation != first.generation)
+        #expect(newer.times.rows == (try storage.load(provider: f.provider)).rows)
     }
 
     @Test func tablesReadAgainUnchangedKeepTheirPacesAndTheVehiclesPlans() async throws {
