@@ -21,7 +21,8 @@ enum EngineETABenchmarks {
 
     static func run() -> [BenchmarkRow] {
         let road = Self.road()
-        let learned = learnedEveryHour(along: road)
+        // Learned at every hour of the week: which quarter hour the engine's time zone makes of the clock changes nothing.
+        let learned = GeoBenchmarks.learnedEveryHour(along: Route(points: road)!, metersPerSecond: 9).rows
         var cpu: [Bool: [Double]] = [true: [], false: []]
         do {
             for round in 0..<rounds {
@@ -56,20 +57,6 @@ enum EngineETABenchmarks {
             points.append(Geodesy.destination(from: points[points.count - 1], bearing: bearing, meters: 25))
         }
         return points
-    }
-
-    /// The road learned at 9 m/s at every hour of the week, in the engine's time zone.
-    static func learnedEveryHour(along points: [GeoPoint]) -> [PieceObservation] {
-        let route = Route(points: points)!
-        var times = RoadTimes()
-        let learner = DriveLearner(utcOffsetSeconds: LearnedETASettings().model.utcOffsetSeconds)
-        for hour in stride(from: 0.0, to: 168, by: 1) {
-            let start = 1_769_385_600 + hour * 3600
-            learner.learn(stride(from: 0.0, through: route.totalMeters / 9, by: 5).map {
-                Fix(time: start + $0, position: route.point(atMeters: $0 * 9))
-            }, into: &times)
-        }
-        return times.rows
     }
 
     /// One round: a fresh engine; each vehicle gets a trip (pickup at 95% of the road, dropoff at its end) and the

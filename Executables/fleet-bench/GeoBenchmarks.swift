@@ -114,7 +114,7 @@ enum GeoBenchmarks {
 
     /// Tables learned from one drive along `route` at `metersPerSecond` starting at every hour of the week: each
     /// piece of the route with a pass in 168 slots.
-    fileprivate static func learnedEveryHour(along route: Route, metersPerSecond speed: Double) -> RoadTimes {
+    static func learnedEveryHour(along route: Route, metersPerSecond speed: Double) -> RoadTimes {
         var times = RoadTimes()
         for hour in stride(from: 0.0, to: 168, by: 1) {
             let start = 1_769_385_600 + hour * 3600
