@@ -92,7 +92,7 @@ public struct LearnedTimesStorage: Sendable {
     }
 
     /// Removes everything learned for `provider`, and the mark of the history learned (so the next learning run
-    /// learns all the history kept), moving the revision; answers how many records were removed.
+    /// learns all the history kept), moving the revision; answers how many tiles were removed.
     @discardableResult
     public func clear(provider: String) throws -> Int {
         var removed = 0
@@ -101,7 +101,7 @@ public struct LearnedTimesStorage: Sendable {
             guard !page.isEmpty else { return removed }
             do {
                 _ = try store.commit(page.map { .delete($0.key, expectedVersion: $0.version) } + [try revisionWrite(provider)])
-                removed += page.count
+                removed += page.count { $0.key.id != HistoryLearning.markID }
             } catch is StoreConflict {
                 continue
             }
