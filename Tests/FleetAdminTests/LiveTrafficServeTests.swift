@@ -74,6 +74,12 @@ struct LiveTrafficServeTests {
         #expect((27...31).contains(first) && (37...40).contains(last), "\(jams)")
         #expect(json["currentRouteSegmentTrafficVersion"] != nil)
 
+        // The server's /metrics shows the tables it read for the car's ETAs: the learned 4 km, about 80 pieces of 50 m.
+        let metrics = try RawHTTP.exchange(base, RawHTTP.request("GET", "/metrics"))
+        #expect(metrics.body.contains("fleet_learned_etas_enabled 1\n"), "\(metrics.body)")
+        let pieces = metrics.body.split(separator: "\n").first { $0.hasPrefix(#"fleet_learned_road_pieces{provider="demo"} "#) }
+        #expect(pieces.flatMap { Int($0.split(separator: " ").last ?? "") }.map { $0 >= 75 } == true, "\(metrics.body)")
+
         // The rider's follower shows it.
         let follow = try BinaryRunner(product: "consumer-follow").run(
             ["--transport", base, "--provider", "demo", "trip-1", "--json", "--deadline", "3s"])
@@ -97,5 +103,8 @@ struct LiveTrafficServeTests {
         _ = try Self.patch(base, vehicle: "car-1", mask: "lastLocation", #"{"lastLocation":{"location":{"latitude":52.5,"longitude":13.401}}}"#)
         let trip = try RawHTTP.exchange(base, RawHTTP.request("GET", "/v1/providers/demo/trips/trip-1"))
         #expect(trip.status == 200 && !trip.body.contains("currentRouteSegmentTraffic"), "\(trip.body)")
+        let metrics = try RawHTTP.exchange(base, RawHTTP.request("GET", "/metrics"))
+        #expect(metrics.body.contains("fleet_learned_etas_enabled 0\n") && !metrics.body.contains("fleet_learned_road_pieces{"),
+                "\(metrics.body)")
     }
 }
