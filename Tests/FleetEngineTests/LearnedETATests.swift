@@ -89,18 +89,6 @@ import Testing
         #expect(try storage.revision(provider: f.provider) == cleared, "clearing nothing changes nothing")
     }
 
-    /// `cache`'s tables for `provider` due for a refresh at `now`, once a read in the background brought a generation
-    /// other than `generation` (at most 10 s later).
-    func timesRead(after generation: Int, cache: LearnedTimesCache, storage: LearnedTimesStorage, provider: String,
-                   now: Double) async throws -> (times: RoadTimes, generation: Int) {
-        var newer = cache.times(provider: provider, now: now, storage: storage, refreshSeconds: 60)
-        for _ in 0..<100 where newer.generation == generation {
-            try await Task.sleep(for: .milliseconds(100))
-            newer = cache.times(provider: provider, now: now + 1, storage: storage, refreshSeconds: 60)
-        }
-        return newer
-    }
-
     /// A refresh reads the revision, and the tables only when it moved: a tile rewritten behind the storage's back
     /// (which every change through it would have counted) is not read, the next change through it is.
     @Test func aRefreshReadsTheTablesOnlyWhenTheirRevisionMoved() async throws {
@@ -119,7 +107,7 @@ import Testing
         let kept = cache.times(provider: f.provider, now: 101, storage: storage, refreshSeconds: 60)
         #expect(kept.generation == first.generation && kept.times.rows == first.times.rows)
         try storage.add(learned(metersPerSecond: 2.5), provider: f.provider)
-        let newer = try await timesRead(after: first.generation, cache: cache, storage: storage, provider: f.provider, now: 200)
+        let newer = try await cache.timesRead(after: first.generation, provider: f.provider, storage: storage, now: 200)
         #expect(newer.generation != first.generation)
         #expect(newer.times.rows == (try storage.load(provider: f.provider)).rows)
     }
@@ -140,7 +128,7 @@ import Testing
         #expect(same.times.pieces[piece]?.paces === first.times.pieces[piece]?.paces)
         // Another node learned more: the next read brings new tables, with their paces, and a new generation.
         try storage.add(learned(metersPerSecond: 2.5), provider: f.provider)
-        let newer = try await timesRead(after: first.generation, cache: cache, storage: storage, provider: f.provider, now: 200)
+        let newer = try await cache.timesRead(after: first.generation, provider: f.provider, storage: storage, now: 200)
         #expect(newer.generation != first.generation)
         #expect(newer.times.pieces[piece] != first.times.pieces[piece] && newer.times.pieces[piece]?.paces != nil)
     }
@@ -196,5 +184,19 @@ import Testing
         // Clearing forgets the mark too: the next run learns the whole history again.
         try storage.clear(provider: f.provider)
         #expect(try learning.run(provider: f.provider, now: now + 120).points == 61)
+    }
+}
+
+extension LearnedTimesCache {
+    /// The tables for `provider` due for a refresh at `now`, once a read in the background brought a generation other
+    /// than `generation` (at most 10 s later).
+    func timesRead(after generation: Int, provider: String, storage: LearnedTimesStorage,
+                   now: Double) async throws -> (times: RoadTimes, generation: Int) {
+        var newer = times(provider: provider, now: now, storage: storage, refreshSeconds: 60)
+        for _ in 0..<100 where newer.generation == generation {
+            try await Task.sleep(for: .milliseconds(100))
+            newer = times(provider: provider, now: now + 1, storage: storage, refreshSeconds: 60)
+        }
+        return newer
     }
 }

@@ -1,4 +1,6 @@
 @testable import FleetEngine
+import FleetGeo
+import FleetLearning
 import FleetModel
 import FleetStore
 import FleetTestSupport
@@ -16,6 +18,29 @@ struct PostgresSharedStoreTests {
         let a = Fixture(store: try PostgresStore(url: url))
         let b = Engine(store: try PostgresStore(url: url), clock: a.clock)
         return (a, b)
+    }
+
+    /// What one node learns or clears, the other reads on its next refresh (the tables' revision moved), and only then.
+    @Test func learnedTablesChangedOnOneNodeAreReadByTheOtherOnItsNextRefresh() async throws {
+        let url = try PostgresCluster.shared!.database(named: "learned")
+        let a = LearnedTimesStorage(store: try PostgresStore(url: url))
+        let b = LearnedTimesStorage(store: try PostgresStore(url: url))
+        let road = (0...20).map { GeoPoint(latitude: 52.5, longitude: 13.40 + Double($0) * 0.001) }
+        try a.add(LearnedRoads.everyHour(along: road, metersPerSecond: 10), provider: "p")
+        let cache = LearnedTimesCache()
+        let first = cache.times(provider: "p", now: 0, storage: b, refreshSeconds: 60)
+        #expect(!first.times.pieces.isEmpty)
+        #expect(cache.times(provider: "p", now: 30, storage: b, refreshSeconds: 60).generation == first.generation, "not due yet")
+        let street = road.map { GeoPoint(latitude: 52.51, longitude: $0.longitude) }
+        try a.add(LearnedRoads.everyHour(along: street, metersPerSecond: 10), provider: "p")
+        let more = try await cache.timesRead(after: first.generation, provider: "p", storage: b, now: 100)
+        let stored = try b.load(provider: "p")
+        #expect(more.times.pieces.count > first.times.pieces.count && more.times.rows == stored.rows)
+        try a.clear(provider: "p")
+        let cleared = try await cache.timesRead(after: more.generation, provider: "p", storage: b, now: 200)
+        #expect(cleared.times.pieces.isEmpty)
+        try a.store.close()
+        try b.store.close()
     }
 
     @Test func updatesOfOneVehicleFromTwoEnginesAtOnceAllLand() throws {
