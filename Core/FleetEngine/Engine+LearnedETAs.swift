@@ -54,13 +54,14 @@ final class LearnedTimesCache: Sendable {
     /// provider's first read waits for the store once; a store that cannot be read gives empty tables until the next
     /// refresh.
     func times(provider: String, now: Double, storage: LearnedTimesStorage, refreshSeconds: Double) -> (times: RoadTimes, generation: Int) {
-        let (cached, due, invalidations) = entries.withLock { entries -> (Entry?, Bool, Int) in
-            guard var entry = entries[provider] else { return (nil, false, 0) }
+        // The entry is read in place, and written only when a refresh falls due (every update comes here).
+        let (cached, due, invalidations) = entries.withLock { entries -> ((times: RoadTimes, generation: Int)?, Bool, Int) in
+            guard let index = entries.index(forKey: provider) else { return (nil, false, 0) }
+            let entry = entries.values[index]
             guard !entry.outdated else { return (nil, false, entry.invalidations) }
             let due = !entry.loading && now - entry.loadedAt >= refreshSeconds
-            if due { entry.loading = true }
-            entries[provider] = entry
-            return (entry, due, entry.invalidations)
+            if due { entries.values[index].loading = true }
+            return ((entry.times, entry.generation), due, entry.invalidations)
         }
         guard let cached else {
             let revision = try? storage.revision(provider: provider)
