@@ -81,7 +81,8 @@ public struct HistoryLearning: Sendable {
                 summary.rows += rows.count
                 summary.providers.append(name)
             } catch is StoreConflict {
-                // Another node learned this span first.
+                // Another node learned this span first, or the tables changed meanwhile: the mark stays where
+                // it was, so a later run learns what is left.
                 continue
             }
         }
