@@ -2,7 +2,6 @@ import FleetEngine
 import FleetGeo
 import FleetLearning
 import FleetModel
-import FleetRandom
 import Foundation
 import MemoryStore
 
@@ -20,9 +19,10 @@ enum EngineETABenchmarks {
     static let measuredReports = 150
 
     static func run() -> [BenchmarkRow] {
-        let road = Self.road()
+        // A winding road of 10 km, a point every 25 m.
+        let road = BenchmarkRoute(pointCount: 401, spacingMeters: 25...25).route
         // Learned at every hour of the week: which quarter hour the engine's time zone makes of the clock changes nothing.
-        let learned = GeoBenchmarks.learnedEveryHour(along: Route(points: road)!, metersPerSecond: 9).rows
+        let learned = GeoBenchmarks.learnedEveryHour(along: road, metersPerSecond: 9).rows
         var cpu: [Bool: [Double]] = [true: [], false: []]
         do {
             for round in 0..<rounds {
@@ -47,31 +47,18 @@ enum EngineETABenchmarks {
         ]
     }
 
-    /// A winding road of 10 km, a point every 25 m, drifting east.
-    static func road() -> [GeoPoint] {
-        var random = SeededRandom(seed: 14)
-        var points = [GeoPoint(latitude: 48.0, longitude: 2.0)]
-        var bearing = 90.0
-        while points.count < 401 {
-            bearing = min(150, max(30, bearing + random.next(in: -12...12)))
-            points.append(Geodesy.destination(from: points[points.count - 1], bearing: bearing, meters: 25))
-        }
-        return points
-    }
-
     /// One round: a fresh engine; each vehicle gets a trip (pickup at 95% of the road, dropoff at its end) and the
     /// road as its route, starts at 3% of the road times its number, and reports every 5 s (the clock moves 0.5 s
     /// an update, the vehicles taking turns), driving 9 m/s but for a 2 m/s crawl over 40–46% of the road and 5 m/s
     /// over 60–66%, so that those behind see a jam and a slow stretch. The process's CPU time (every thread: the
     /// engine's background reads of the learned tables included) per measured update.
-    private static func cpuMicrosecondsPerUpdate(road: [GeoPoint], learned: [PieceObservation], learnedETAs: Bool) throws -> Double {
+    private static func cpuMicrosecondsPerUpdate(road route: Route, learned: [PieceObservation], learnedETAs: Bool) throws -> Double {
         var configuration = EngineConfiguration()
         if !learnedETAs { configuration.learnedETAs = nil }
         let clock = ManualClock(Timestamp(seconds: 1_769_421_600, nanos: 0))
         let engine = Engine(store: MemoryStore(), clock: clock, configuration: configuration)
         let provider = "providers/bench"
         try engine.learnedTimesStorage.add(learned, provider: "bench")
-        let route = Route(points: road)!
         let total = route.totalMeters
         func location(_ meters: Double) -> LatLng {
             let point = route.point(atMeters: meters)
@@ -81,15 +68,14 @@ enum EngineETABenchmarks {
         for v in 0..<vehicles {
             let meters = total * 0.03 * Double(v)
             along.append(meters)
-            _ = try engine.createVehicle(CreateVehicleRequest(parent: provider, vehicleId: "v\(v)", vehicle: Vehicle(
-                vehicleState: .online, supportedTripTypes: [.exclusive], lastLocation: VehicleLocation(location: location(meters)),
-                maximumCapacity: 4, vehicleType: VehicleType(category: .auto))))
+            _ = try engine.createVehicle(CreateVehicleRequest(parent: provider, vehicleId: "v\(v)",
+                                                              vehicle: EngineBenchmarks.vehicle(at: location(meters))))
             var trip = Trip(tripType: .exclusive, pickupPoint: TerminalLocation(point: location(total * 0.95)))
             trip.dropoffPoint = TerminalLocation(point: location(total))
             trip.vehicleId = "v\(v)"
             _ = try engine.createTrip(CreateTripRequest(parent: provider, tripId: "t\(v)", trip: trip))
             _ = try engine.updateVehicle(UpdateVehicleRequest(name: "\(provider)/vehicles/v\(v)",
-                                                              vehicle: Vehicle(currentRouteSegment: Polyline.encode(road)),
+                                                              vehicle: Vehicle(currentRouteSegment: Polyline.encode(route.points)),
                                                               updateMask: FieldMask(["currentRouteSegment"])))
         }
         func report(_ v: Int) throws {

@@ -405,12 +405,12 @@ private final class FleetSequence {
     }
 }
 
-/// A deterministic winding road for the benchmarks: a point every 8–20 m, bending gently, drifting east so it
-/// never comes back on itself (the common case the incremental search is built for).
-private struct BenchmarkRoute {
+/// A deterministic winding road for the benchmarks: a point every 8–20 m (or `spacingMeters`), bending gently,
+/// drifting east so it never comes back on itself (the common case the incremental search is built for).
+struct BenchmarkRoute {
     let route: Route
 
-    init(pointCount: Int) {
+    init(pointCount: Int, spacingMeters spacing: ClosedRange<Double> = 8...20) {
         var random = SeededRandom(seed: UInt64(pointCount))
         var points = [GeoPoint(latitude: 48.0, longitude: 2.0)]
         points.reserveCapacity(pointCount)
@@ -418,7 +418,7 @@ private struct BenchmarkRoute {
         while points.count < pointCount {
             bearing = min(150, max(30, bearing + random.next(in: -12...12)))
             points.append(Geodesy.destination(from: points[points.count - 1], bearing: bearing,
-                                              meters: random.next(in: 8...20)))
+                                              meters: random.next(in: spacing)))
         }
         route = Route(points: points)!
     }
