@@ -78,6 +78,13 @@ enum ETACommand {
             historyDrives += simulatedTown.drives(count: town, seed: seed &+ 1)
             drives += simulatedTown.drives(count: max(10, town / 5), seed: seed &+ 2)
         }
+        // A drive judged with itself in the history is no longer one the estimate never saw: say so (the figures
+        // are still printed, for whoever means it).
+        let learnedFrom = Set(historyDrives.map(\.fixes))
+        let seen = drives.count { learnedFrom.contains($0.fixes) }
+        if seen > 0 {
+            context.printError("fleet-bench eta: \(seen) of \(drives.count) drives of --traces are also in --history, so the learned figures are not on drives it never saw; give drives of other days, or --cross-validate with --traces alone")
+        }
         let crossValidate = arguments.flag("cross-validate")
         guard !crossValidate || drives.count >= 2 else {
             throw context.usageError("--cross-validate needs at least two drives in --traces")

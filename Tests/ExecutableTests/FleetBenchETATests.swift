@@ -103,6 +103,9 @@ struct FleetBenchETATests {
         #expect(table.output.contains("route, learned times (engine)") && table.output.contains("ETA Accuracy Benchmark"), "\(table)")
         let missing = try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", test.path, "--history", folder.appendingPathComponent("none.csv").path])
         #expect(missing.status == 13 && missing.error.contains("history"), "\(missing)")
+        #expect(!result.error.contains("also in --history"), "\(result)")
+        let same = try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", test.path, "--history", test.path, "--json"])
+        #expect(same.status == 0 && same.error.contains("1 of 1 drives of --traces are also in --history"), "\(same)")
         let lone = try BinaryRunner(product: "fleet-bench").run(["eta", "--traces", test.path, "--cross-validate"])
         #expect(lone.status == 2 && lone.error.contains("--cross-validate"), "\(lone)")
     }
