@@ -37,6 +37,7 @@ enum HistoryBenchmarks {
                 try PostgresStore(url: try cluster.createDatabase("history_\(keeps ? "on" : "off")_\(round)"), options: .init(durable: true))
             }
             rows += overREST(store: "postgres", folder: folder) { keeps in try cluster.createDatabase("serve_history_\(keeps ? "on" : "off")") }
+            rows += postgresAlone(cluster: cluster)
         } catch {
             rows.append(BenchmarkRow(name: "history on against off, postgres", failed: "the throwaway cluster did not start: \(error)"))
         }
@@ -83,6 +84,44 @@ enum HistoryBenchmarks {
                                             off > 0 ? on / off * 100 : 0, cpuOn, cpuOff > 0 ? cpuOn / cpuOff * 100 : 0)
                              + serverText(serverOn) + EngineBenchmarks.runsText(rates[true] ?? []),
                          ratio: off > 0 ? on / off : nil, baseline: "history off"),
+        ]
+    }
+
+    static let rawRounds = 3
+
+    /// What PostgreSQL itself charges for a point, without the engine: durable upserts from raw libpq
+    /// clients (`PostgresBenchmarks.rawUpserts`), each with a point inserted into the store's
+    /// `history` table in the same statement against none, in alternating rounds. The server CPU a
+    /// point adds here is a floor under the engine's rows: there the engine's own CPU per update is
+    /// on both sides of the ratio, which lifts it above this one by that much and no more, and the
+    /// engine's own work for the point lowers it again.
+    private static func postgresAlone(cluster: PostgresCluster) -> [BenchmarkRow] {
+        let title = "PostgreSQL alone: durable upserts with a point against without"
+        var rates: [Bool: [Double]] = [:], server: [Bool: [Double]] = [:]
+        do {
+            for round in 0..<rawRounds {
+                for keeps in round % 2 == 0 ? [false, true] : [true, false] {
+                    let (rate, cost) = try PostgresBenchmarks.rawUpserts(cluster: cluster, database: "raw_points_\(keeps ? "on" : "off")_\(round)",
+                                                                         keepingPoints: keeps)
+                    rates[keeps, default: []].append(rate)
+                    server[keeps, default: []].append(cost.postgresCPU / Double(max(1, cost.writes)) * 1e6)
+                }
+            }
+        } catch {
+            return [BenchmarkRow(name: title, failed: "\(error)")]
+        }
+        let median = GRPCBenchmarks.median
+        let on = median(rates[true] ?? [0]), off = median(rates[false] ?? [0])
+        let serverOn = median(server[true] ?? [0]), serverOff = median(server[false] ?? [0])
+        let clients = PostgresBenchmarks.clients
+        return [
+            BenchmarkRow(name: "PostgreSQL alone, upserts without a point, \(clients) clients (libpq, no engine)", value: .perSecond(off),
+                         comparison: String(format: "server CPU %.1f µs per write; ", serverOff) + EngineBenchmarks.runsText(rates[false] ?? [])),
+            BenchmarkRow(name: "PostgreSQL alone, upserts with a point in the history table, \(clients) clients", value: .perSecond(on),
+                         comparison: String(format: "%.1f%% of without; server CPU %.1f µs per write (+%.1f µs a point); ",
+                                            off > 0 ? on / off * 100 : 0, serverOn, serverOn - serverOff)
+                             + EngineBenchmarks.runsText(rates[true] ?? []),
+                         ratio: off > 0 ? on / off : nil, baseline: "without a point"),
         ]
     }
 

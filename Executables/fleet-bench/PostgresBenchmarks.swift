@@ -208,13 +208,29 @@ enum PostgresBenchmarks {
 
     /// Single-row upserts, each its own durable commit, from `clients` libpq connections on threads of
     /// their own, for `EngineBenchmarks.secondsPerRun` after a warm-up: what PostgreSQL itself does
-    /// on this machine for writers like the engine's, without the engine.
-    static func rawUpserts(cluster: PostgresCluster, database: String) throws -> (rate: Double, cost: PostgresWriteCost) {
-        _ = try cluster.createDatabase(database)
+    /// on this machine for writers like the engine's, without the engine. With `keepingPoints`, each
+    /// upsert also inserts a point into the store's own `history` table (created by `PostgresStore`'s
+    /// migrations, so with its indexes), in the same statement, as the store keeps a vehicle's
+    /// history: what PostgreSQL alone charges for a point.
+    static func rawUpserts(cluster: PostgresCluster, database: String, keepingPoints: Bool = false) throws -> (rate: Double, cost: PostgresWriteCost) {
+        let url = try cluster.createDatabase(database)
+        if keepingPoints { try PostgresStore(url: url).close() }
         let conninfo = cluster.conninfo(database: database)
         let setup = try RawConnection(conninfo)
         let probe = try PostgresWriteCost.Probe(cluster: cluster, database: database)
         try setup.run("CREATE TABLE IF NOT EXISTS upserts (id text PRIMARY KEY, version bigint NOT NULL, payload text NOT NULL)")
+        let upsert = """
+            INSERT INTO upserts (id, version, payload) VALUES ($1, 1, $2)
+            ON CONFLICT (id) DO UPDATE SET version = upserts.version + 1, payload = excluded.payload
+            RETURNING version
+            """
+        let statement = keepingPoints ? """
+            WITH written AS (\(upsert)),
+            kept AS (INSERT INTO history (provider, vehicle, time, lat, lng, accuracy, speed, heading, state, trips)
+                     SELECT 'providers/bench'::bytea, convert_to($1, 'UTF8'), $3::int8, 60.17, 24.94, 5, 9, 90, 'ENROUTE'::bytea, 'trip-1'::bytea
+                     FROM written)
+            SELECT version FROM written
+            """ : upsert
         // About the size of a vehicle as the engine stores it.
         let payload = String(repeating: "x", count: 300)
         let done = Mutex(0)
@@ -230,10 +246,8 @@ enum PostgresBenchmarks {
                     let connection = try RawConnection(conninfo)
                     var i = 0
                     while DispatchTime.now().uptimeNanoseconds < deadline {
-                        try connection.run("""
-                            INSERT INTO upserts (id, version, payload) VALUES ($1, 1, $2)
-                            ON CONFLICT (id) DO UPDATE SET version = upserts.version + 1, payload = excluded.payload
-                            """, ["c\(client)v\(i % EngineBenchmarks.vehiclesPerWriter)", payload])
+                        let id = "c\(client)v\(i % EngineBenchmarks.vehiclesPerWriter)"
+                        try connection.run(statement, keepingPoints ? [id, payload, String(i)] : [id, payload])
                         if DispatchTime.now().uptimeNanoseconds >= start { done.withLock { $0 += 1 } }
                         i += 1
                     }
