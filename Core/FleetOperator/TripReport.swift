@@ -21,8 +21,10 @@ public struct TripReport: Sendable, Hashable {
     /// Distance over duration (0 for a trip of one point).
     public var averageMetersPerSecond: Double { durationSeconds > 0 ? distanceMeters / durationSeconds : 0 }
     /// The highest speed the vehicle reported, or, when it reported none, the highest average
-    /// between two consecutive points.
-    public var topMetersPerSecond = 0.0
+    /// between two consecutive points; never below the trip's average. (A device whose speeds
+    /// read low, or whose clock sent points out of order, so that the path zigzags between points
+    /// sorted by time, would otherwise report a top speed under the average.)
+    public var topMetersPerSecond: Double { max(reportedTop ?? movedTop, averageMetersPerSecond) }
 
     /// Below this average speed between two points, the vehicle counts as standing: GPS noise
     /// moves a parked vehicle by a few metres between reports.
@@ -53,7 +55,6 @@ public struct TripReport: Sendable, Hashable {
                 movedTop = max(movedTop, meters / seconds)
             }
         }
-        topMetersPerSecond = reportedTop ?? movedTop
         last = point
     }
 
