@@ -88,7 +88,7 @@ enum FleetBench {
         BenchmarkGroup(name: "engine", abstract: "Engine location updates per second over each store, and SearchVehicles latency in fleets of 10k and 100k.",
                        arguments: [engineStore],
                        inFullRun: true, standard: { engine(only: nil) }, configured: { arguments, _ in engine(only: arguments.string(engineStore)) }),
-        BenchmarkGroup(name: "history", abstract: "Durable location updates with the position history on against off, over SQLite and PostgreSQL: in the engine, and as UpdateVehicle over REST.",
+        BenchmarkGroup(name: "history", abstract: "Durable location updates with the position history on against off, over SQLite and PostgreSQL: in the engine, as UpdateVehicle over REST, and what PostgreSQL alone charges for a point.",
                        inFullRun: true, standard: { FolderBenchmark(name: "history", title: "position history", measure: HistoryBenchmarks.run) }),
         BenchmarkGroup(name: "search", abstract: "SearchVehicles latency in a fleet of 100k vehicles on SQLite (only when named).",
                        inFullRun: false, standard: { FolderBenchmark(name: "search", title: "search", measure: search) }),
