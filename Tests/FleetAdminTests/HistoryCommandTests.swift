@@ -186,6 +186,14 @@ struct HistoryCommandTests {
         }
         #expect(left.isEmpty, "the pruner left \(left)")
         _ = pruning.stop()
+        // A retention under an hour may be a bare number meant as days: the server says what it keeps.
+        #expect(pruning.standardError.contains("--history-retention keeps each point for 1s only (a bare number is seconds; write 30d for 30 days)"),
+                "\(pruning.standardError)")
+        for quiet in [["--history-retention", "0"], ["--history-retention", "1h"], []] {
+            let server = try ServerProcess(arguments: quiet)
+            server.stop()
+            #expect(server.standardError.contains("stopped") && !server.standardError.contains("keeps each point"), "\(quiet): \(server.standardError)")
+        }
 
         let none = try AdminFleet(.http, serverArguments: ["--history-retention", "0"])
         try Self.drive(none)
