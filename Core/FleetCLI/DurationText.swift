@@ -22,6 +22,11 @@ public enum DurationText {
         return total.isFinite ? duration(seconds: total) : nil
     }
 
+    /// Whether `text` is a bare number, which `parse` takes as seconds.
+    public static func isBareNumber(_ text: String) -> Bool {
+        Double(text.trimmingSpaces) != nil
+    }
+
     /// A duration written back in the shortest of those forms (`1m30s`, `500ms`, `0s`).
     public static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components

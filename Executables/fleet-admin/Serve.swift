@@ -182,10 +182,11 @@ let serveCommand = Command(
     if flags.learnedETAs == .off { options.engine.learnedETAs = nil }
     options.historyRetention = flags.historyRetention
     options.engine.keepsHistory = flags.historyRetention > .zero
-    if flags.historyRetention > .zero && flags.historyRetention < .seconds(3600) {
-        // A bare number is seconds: `--history-retention 30` meant as days would prune every point after 30 s.
-        context.printError("fleet-admin serve: --history-retention keeps each point for \(DurationText.format(flags.historyRetention)) only "
-                           + "(a bare number is seconds; write 30d for 30 days)")
+    // A bare number is seconds: `--history-retention 30` meant as days would prune every point after 30 s.
+    if let text = args.string("history-retention"), DurationText.isBareNumber(text),
+       flags.historyRetention > .zero, flags.historyRetention < .seconds(3600) {
+        let retention = DurationText.format(flags.historyRetention)
+        context.printError("fleet-admin serve: --history-retention \(text) keeps each point for \(retention) only: a bare number is seconds (30d is 30 days)")
     }
     // Without tiles or roads of its own, the map draws the routing map's roads (make map writes them beside
     // the Routino database), so the pages show the streets the routes follow, offline.

@@ -186,10 +186,12 @@ struct HistoryCommandTests {
         }
         #expect(left.isEmpty, "the pruner left \(left)")
         _ = pruning.stop()
-        // A retention under an hour may be a bare number meant as days: the server says what it keeps.
-        #expect(pruning.standardError.contains("--history-retention keeps each point for 1s only (a bare number is seconds; write 30d for 30 days)"),
-                "\(pruning.standardError)")
-        for quiet in [["--history-retention", "0"], ["--history-retention", "1h"], []] {
+        // A bare number under an hour may be meant as days: the server says what it keeps. A unit is taken as meant.
+        let bare = try ServerProcess(arguments: ["--history-retention", "30"])
+        bare.stop()
+        #expect(bare.standardError.contains("--history-retention 30 keeps each point for 30s only: a bare number is seconds (30d is 30 days)"),
+                "\(bare.standardError)")
+        for quiet in [["--history-retention", "0"], ["--history-retention", "1s"], ["--history-retention", "2m"], ["--history-retention", "3600"], []] {
             let server = try ServerProcess(arguments: quiet)
             server.stop()
             #expect(server.standardError.contains("stopped") && !server.standardError.contains("keeps each point"), "\(quiet): \(server.standardError)")
