@@ -103,24 +103,18 @@ final class LearnedTimesCache: Sendable {
     /// Tables equal to those in use are dropped: the vehicles' plans stay.
     private func reloadInBackground(provider: String, invalidations: Int, now: Double, storage: LearnedTimesStorage) {
         DispatchQueue.global(qos: .utility).async { [self] in
+            /// Ends the refresh keeping the tables in use; the next is due a refresh time from `now`.
+            func keepTables() {
+                entries.withLock { entries in
+                    entries[provider]?.loading = false
+                    entries[provider]?.loadedAt = now
+                }
+            }
             let revision = try? storage.revision(provider: provider)
             let unchanged = revision != nil && entries.withLock { entries in
                 entries[provider].map { !$0.outdated && $0.revision == revision } ?? false
             }
-            if unchanged {
-                entries.withLock { entries in
-                    entries[provider]?.loading = false
-                    entries[provider]?.loadedAt = now
-                }
-                return
-            }
-            guard var loaded = try? storage.load(provider: provider) else {
-                entries.withLock { entries in
-                    entries[provider]?.loading = false
-                    entries[provider]?.loadedAt = now
-                }
-                return
-            }
+            guard !unchanged, var loaded = try? storage.load(provider: provider) else { return keepTables() }
             let inUse = entries.withLock { $0[provider]?.times.pieces }
             let changed = loaded.pieces != inUse
             if changed { loaded.precomputePaces() }

@@ -101,7 +101,7 @@ public struct LearnedTimesStorage: Sendable {
             guard !page.isEmpty else { return removed }
             do {
                 _ = try store.commit(page.map { .delete($0.key, expectedVersion: $0.version) } + [try revisionWrite(provider)])
-                removed += page.count { $0.key.id != HistoryLearning.markID }
+                removed += page.count { !Self.holdsNoRows($0.key.id) }
             } catch is StoreConflict {
                 continue
             }

@@ -89,17 +89,10 @@ enum EngineETABenchmarks {
         for _ in 0..<warmUpReports {
             for v in 0..<vehicles { try report(v) }
         }
-        let start = processCPUSeconds()
+        let start = ProcessUsage.current().cpuSeconds
         for _ in 0..<measuredReports {
             for v in 0..<vehicles { try report(v) }
         }
-        return (processCPUSeconds() - start) * 1e6 / Double(measuredReports * vehicles)
-    }
-
-    /// CPU time of every thread of the process, in seconds, to the nanosecond.
-    private static func processCPUSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        return (ProcessUsage.current().cpuSeconds - start) * 1e6 / Double(measuredReports * vehicles)
     }
 }

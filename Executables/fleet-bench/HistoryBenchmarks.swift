@@ -104,7 +104,7 @@ enum HistoryBenchmarks {
                     let (rate, cost) = try PostgresBenchmarks.rawUpserts(cluster: cluster, database: "raw_points_\(keeps ? "on" : "off")_\(round)",
                                                                          keepingPoints: keeps)
                     rates[keeps, default: []].append(rate)
-                    server[keeps, default: []].append(cost.postgresCPU / Double(max(1, cost.writes)) * 1e6)
+                    server[keeps, default: []].append(cost.postgresMicrosecondsPerWrite)
                 }
             }
         } catch {

@@ -14,11 +14,14 @@ struct PostgresWriteCost {
     /// Bytes of WAL written.
     var walBytes: Double
 
+    /// The PostgreSQL server's CPU per write, in microseconds.
+    var postgresMicrosecondsPerWrite: Double { postgresCPU / Double(max(1, writes)) * 1e6 }
+
     /// "bench 41 µs + PostgreSQL 88 µs CPU, 212 B of WAL per write".
     var perWrite: String {
         let n = Double(max(1, writes))
         return String(format: "CPU per write: this process %.0f µs + PostgreSQL %.0f µs = %.0f µs; WAL %.0f B per write",
-                      benchCPU / n * 1e6, postgresCPU / n * 1e6, (benchCPU + postgresCPU) / n * 1e6, walBytes / n)
+                      benchCPU / n * 1e6, postgresMicrosecondsPerWrite, (benchCPU + postgresCPU) / n * 1e6, walBytes / n)
     }
 
     /// A reading taken by `Probe.sample()`.
